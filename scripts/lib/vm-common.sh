@@ -1,0 +1,198 @@
+# shellcheck shell=bash
+# Shared helpers of the real-kernel test lane (scripts/vm-kernel, scripts/vm-run,
+# scripts/vm-check-prereqs). Source from bash; defines functions only and does not
+# change shell options. Messages go to stderr, results to stdout.
+#
+# Environment (all optional):
+#   VDPACTL_CACHE_DIR       cache root (default ${XDG_CACHE_HOME:-$HOME/.cache}/vdpactl)
+#   VDPACTL_VM_KERNEL       use this bzImage instead of building one
+#   VDPACTL_BUSYBOX         static busybox binary for the initramfs (default: busybox in PATH)
+#   VDPACTL_QEMU            QEMU binary (default qemu-system-x86_64)
+#   CI=true                 missing Debian packages may be installed automatically
+
+VDPACTL_VM_LIB_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+VDPACTL_VM_SCRIPTS_DIR="$(dirname "$VDPACTL_VM_LIB_DIR")"
+# shellcheck source=scripts/lib/kernel-source.sh
+. "$VDPACTL_VM_LIB_DIR/kernel-source.sh"
+
+# Debian packages needed to build the guest kernel.
+VDPACTL_VM_KERNEL_BUILD_PKGS=(build-essential bc bison flex libelf-dev libssl-dev xz-utils)
+# Debian packages needed to boot it.
+# shellcheck disable=SC2034 # used by scripts/vm-check-prereqs
+VDPACTL_VM_RUN_PKGS=(qemu-system-x86 busybox-static)
+
+vdpactl_vm_msg() {
+    printf '%s: %s\n' "${VDPACTL_PROG:-vdpactl-vm}" "$*" >&2
+}
+
+vdpactl_vm_qemu() {
+    printf '%s\n' "${VDPACTL_QEMU:-qemu-system-x86_64}"
+}
+
+vdpactl_vm_fragment() {
+    printf '%s\n' "$VDPACTL_VM_SCRIPTS_DIR/vm/kernel.config"
+}
+
+vdpactl_vm_ci() {
+    [[ "${CI:-}" == "true" ]]
+}
+
+# Prints those of the given Debian packages that are not installed.
+vdpactl_vm_missing_packages() {
+    local p st
+    for p in "$@"; do
+        st="$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)"
+        [[ "$st" == "installed" ]] || printf '%s\n' "$p"
+    done
+}
+
+# Installs Debian packages with apt-get (as root, or through sudo).
+vdpactl_vm_install_packages() {
+    (($# > 0)) || return 0
+    local -a sudo=()
+    if ((EUID != 0)); then
+        command -v sudo >/dev/null 2>&1 || {
+            vdpactl_vm_msg "need root (or sudo) to install: $*"
+            return 1
+        }
+        sudo=(sudo)
+    fi
+    vdpactl_vm_msg "installing Debian packages: $*"
+    if ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y --no-install-recommends "$@" >&2; then
+        vdpactl_vm_msg "apt-get install failed; retrying after apt-get update"
+        "${sudo[@]}" apt-get update >&2 || true
+        "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+            apt-get install -y --no-install-recommends "$@" >&2 || return 1
+    fi
+}
+
+# Cache-key part for the kernel source: the Debian version, made file-name safe
+# (6.12.117-1~deb12u1 -> 6.12.117-1_deb12u1). Fetches the source if needed.
+vdpactl_vm_kernel_srcver() {
+    local v tarball
+    tarball="$(vdpactl_kernel_source_tarball)" || return 1
+    v="$(vdpactl_kernel_source_version)"
+    if [[ "$v" == unknown ]]; then
+        v="tarball-$(sha256sum "$tarball" | cut -c1-12)"
+    fi
+    printf '%s\n' "${v//[^A-Za-z0-9.+_-]/_}"
+}
+
+vdpactl_vm_fragment_sha() {
+    sha256sum "$(vdpactl_vm_fragment)" | cut -c1-12
+}
+
+# Prints the kernel cache directory for the current source version and fragment.
+vdpactl_vm_kernel_dir() {
+    local srcver
+    srcver="$(vdpactl_vm_kernel_srcver)" || return 1
+    printf '%s/kernel-%s-%s\n' "$(vdpactl_cache_dir)" "$srcver" "$(vdpactl_vm_fragment_sha)"
+}
+
+# Prints the cached bzImage path if it exists, without downloading or building
+# anything; fails otherwise.
+vdpactl_vm_cached_kernel() {
+    if [[ -n "${VDPACTL_VM_KERNEL:-}" ]]; then
+        [[ -f "$VDPACTL_VM_KERNEL" ]] && printf '%s\n' "$VDPACTL_VM_KERNEL"
+        return
+    fi
+    # Only look when the source is already cached (vdpactl_kernel_source_version
+    # reads the version stored next to it); never download here.
+    [[ -n "${VDPACTL_KERNEL_SOURCE_TARBALL:-}" ]] ||
+        [[ -f "$(vdpactl__kernel_source_dir)/VERSION" ]] || return 1
+    local dir
+    dir="$(vdpactl_vm_kernel_dir 2>/dev/null)" || return 1
+    [[ -f "$dir/bzImage" && -f "$dir/.complete" ]] || return 1
+    printf '%s\n' "$dir/bzImage"
+}
+
+# Java version (feature number) of a JDK directory, from its release file.
+vdpactl_vm_jdk_feature() {
+    local v
+    [[ -x "$1/bin/java" && -f "$1/release" ]] || return 1
+    v="$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release")"
+    [[ -n "$v" ]] || return 1
+    printf '%s\n' "$v"
+}
+
+# Prints a JDK >= 22: $JAVA_HOME if it is one, else the newest under /usr/lib/jvm.
+vdpactl_vm_java_home() {
+    local d v best="" bestv=0
+    if [[ -n "${JAVA_HOME:-}" ]] && v="$(vdpactl_vm_jdk_feature "$JAVA_HOME")" && ((v >= 22)); then
+        printf '%s\n' "$JAVA_HOME"
+        return 0
+    fi
+    for d in /usr/lib/jvm/*/; do
+        d="${d%/}"
+        [[ -L "$d" ]] && continue
+        v="$(vdpactl_vm_jdk_feature "$d")" || continue
+        if ((v >= 22 && v > bestv)); then
+            best="$d"
+            bestv="$v"
+        fi
+    done
+    [[ -n "$best" ]] || return 1
+    printf '%s\n' "$best"
+}
+
+# Prints the path of a statically linked busybox (the initramfs has no libc).
+vdpactl_vm_busybox() {
+    local b="${VDPACTL_BUSYBOX:-}"
+    if [[ -z "$b" ]]; then
+        b="$(command -v busybox 2>/dev/null || true)"
+        [[ -n "$b" ]] || { [[ -x /bin/busybox ]] && b=/bin/busybox; }
+    fi
+    [[ -n "$b" && -x "$b" ]] || return 1
+    # A dynamic busybox (Debian package "busybox") cannot run without libc.
+    if LC_ALL=C ldd "$b" 2>&1 | grep -q '=>'; then
+        return 2
+    fi
+    printf '%s\n' "$b"
+}
+
+# Prints, one per line, every reason why the lane cannot run here; prints nothing
+# when it can. With --java also requires a JDK >= 22 for the guest.
+vdpactl_vm_prereq_problems() {
+    local need_java=0 qemu missing rc
+    [[ "${1:-}" == --java ]] && need_java=1
+    if [[ "$(uname -m)" != x86_64 ]]; then
+        echo "host is $(uname -m), not x86_64 (the guest runs the host's own binaries)"
+    fi
+    qemu="$(vdpactl_vm_qemu)"
+    command -v "$qemu" >/dev/null 2>&1 ||
+        echo "$qemu not installed (Debian package qemu-system-x86)"
+    rc=0
+    vdpactl_vm_busybox >/dev/null || rc=$?
+    case "$rc" in
+        0) ;;
+        2) echo "busybox is dynamically linked; a static one is needed (Debian package busybox-static)" ;;
+        *) echo "busybox not installed (Debian package busybox-static)" ;;
+    esac
+    [[ -x /usr/sbin/vdpa || -x /sbin/vdpa ]] || command -v vdpa >/dev/null 2>&1 ||
+        echo "iproute2's vdpa tool not installed (Debian package iproute2); the default vDPA devices cannot be created"
+    if ! vdpactl_vm_cached_kernel >/dev/null; then
+        if ! command -v dpkg-query >/dev/null 2>&1; then
+            command -v make >/dev/null 2>&1 && command -v gcc >/dev/null 2>&1 ||
+                echo "no VM kernel built and no compiler/make to build one"
+        else
+            missing="$(vdpactl_vm_missing_packages "${VDPACTL_VM_KERNEL_BUILD_PKGS[@]}" | tr '\n' ' ')"
+            [[ -z "$missing" ]] ||
+                echo "no VM kernel built yet and its build dependencies are missing: ${missing% } (run scripts/vm-kernel --install-deps)"
+        fi
+        if [[ -z "${VDPACTL_KERNEL_SOURCE_TARBALL:-}" &&
+            ! -f "$(vdpactl__kernel_source_dir)/VERSION" ]] &&
+            ! command -v apt-get >/dev/null 2>&1; then
+            echo "no VM kernel built, no cached kernel source and no apt-get to download linux-source-6.12"
+        fi
+    fi
+    if ((need_java)) && ! vdpactl_vm_java_home >/dev/null; then
+        echo "no JDK >= 22 (set JAVA_HOME or install one under /usr/lib/jvm)"
+    fi
+    local avail_kb
+    avail_kb="$(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo 2>/dev/null || true)"
+    if [[ -n "$avail_kb" ]] && ((avail_kb < 2560 * 1024)); then
+        echo "only $((avail_kb / 1024)) MiB of memory available; the guest needs 2 GiB plus QEMU"
+    fi
+    return 0
+}

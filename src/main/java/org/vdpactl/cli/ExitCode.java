@@ -1,0 +1,33 @@
+package org.vdpactl.cli;
+
+/**
+ * The exit codes of every vdpactl command (the README's table is generated from the same list).
+ * Lab automation branches on these, so their numbers never change.
+ */
+public enum ExitCode {
+    OK(0, "success"),
+    FAILURE(1, "unexpected internal failure (a bug: run with --verbose and report it)"),
+    USAGE(2, "bad command line or input file (nothing was done)"),
+    NOT_FOUND(3, "device, management device or path not found"),
+    PERMISSION(4, "permission denied (root / CAP_NET_ADMIN / device node mode)"),
+    NOT_SUPPORTED(5, "the kernel, driver or device does not support the operation"),
+    PARTIAL(6, "a batch failed part-way; every device was rolled back or its final state reported"),
+    KERNEL_ERROR(7, "the kernel refused the operation (errno shown)"),
+    NOT_READY(8, "environment not ready (doctor found blocking problems, state file locked, no backend)");
+
+    private final int code;
+    private final String meaning;
+
+    ExitCode(int code, String meaning) {
+        this.code = code;
+        this.meaning = meaning;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public String meaning() {
+        return meaning;
+    }
+}

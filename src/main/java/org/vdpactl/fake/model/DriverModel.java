@@ -1,0 +1,93 @@
+package org.vdpactl.fake.model;
+
+import java.util.List;
+
+/**
+ * The hardware behind a fake vDPA device, at the level of {@code struct vdpa_config_ops}: the fake
+ * vhost-vdpa layer calls one method per driver op (under the device lock, as the kernel does) and
+ * charges the returned cost to the caller's clock. A model may also refuse an op the way its driver
+ * does by throwing {@link org.vdpactl.fake.bus.KernelError} (mlx5: resume of a VQ in ERR → EINVAL).
+ *
+ * <p>vdpa_sim profiles use {@link #FREE}-like models (no firmware); the mlx5 presets
+ * ({@code mlx5-pre612}, {@code mlx5-612}) follow shared/spec/mlx5-model.md. Implementations keep their
+ * own per-device state (VQ firmware states, memory regions, notifier) and are created per device.
+ */
+public interface DriverModel {
+
+    /** mgmtdev dev_add (VDPA_CMD_DEV_NEW) for a device with {@code dataVqs} data virtqueues. */
+    default OpCost devAdd(int dataVqs) {
+        return OpCost.FREE;
+    }
+
+    /** mgmtdev dev_del. */
+    default OpCost devDel() {
+        return OpCost.FREE;
+    }
+
+    /** set_driver_features (SET_FEATURES). */
+    default OpCost setDriverFeatures(long features) {
+        return OpCost.FREE;
+    }
+
+    /** set_status with a non-zero status; {@code oldStatus} is the status before. */
+    default OpCost setStatus(int oldStatus, int newStatus) {
+        return OpCost.FREE;
+    }
+
+    /** compat_reset; {@code cleanMap} unless IOTLB_PERSIST was acked. */
+    default OpCost reset(boolean cleanMap) {
+        return OpCost.FREE;
+    }
+
+    default OpCost suspend() {
+        return OpCost.FREE;
+    }
+
+    default OpCost resume() {
+        return OpCost.FREE;
+    }
+
+    /** set_vq_num. */
+    default OpCost setVqNum(int index, int num) {
+        return OpCost.FREE;
+    }
+
+    /** set_vq_address. */
+    default OpCost setVqAddress(int index) {
+        return OpCost.FREE;
+    }
+
+    /** set_vq_state (SET_VRING_BASE). */
+    default OpCost setVqState(int index, long base) {
+        return OpCost.FREE;
+    }
+
+    /** get_vq_state (GET_VRING_BASE). */
+    default OpCost getVqState(int index) {
+        return OpCost.FREE;
+    }
+
+    /** set_vq_ready (SET_VRING_ENABLE). */
+    default OpCost setVqReady(int index, boolean ready) {
+        return OpCost.FREE;
+    }
+
+    /** set_group_asid. */
+    default OpCost setGroupAsid(int group, int asid) {
+        return OpCost.FREE;
+    }
+
+    /** set_map: the complete table of one address space (pushed at BATCH_END or per unbatched message). */
+    default OpCost setMap(int asid, List<MapEntry> table) {
+        return OpCost.FREE;
+    }
+
+    /** The CVQ's VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET. */
+    default OpCost changeNumQueuePairs(int pairs) {
+        return OpCost.FREE;
+    }
+
+    /** A model with no cost at all (vdpa_sim: software only). */
+    DriverModel FREE = new DriverModel() {
+    };
+}

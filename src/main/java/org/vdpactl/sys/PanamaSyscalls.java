@@ -1,0 +1,426 @@
+package org.vdpactl.sys;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import jnr.posix.POSIX;
+import jnr.posix.POSIXFactory;
+import org.vdpactl.ffi.gen.libc.libc_h;
+
+/**
+ * The real kernel, through FFM downcalls.
+ *
+ * <p>jextract binds the libc functions but cannot capture errno, so each handle here is built once,
+ * on the generated symbol address and function descriptor, with {@code captureCallState("errno")}.
+ * The variadic {@code ioctl} and {@code open} get exact, non-variadic-looking handles with
+ * {@code firstVariadicArg}: the generated invoker's {@code apply} boxes every argument, which the
+ * benchmarks show is measurably slower than an exact {@code invokeExact}.
+ * POSIX questions without a hot path (stat) go through JNR-POSIX.
+ */
+public final class PanamaSyscalls implements Syscalls {
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final Linker.Option CAPTURE = Linker.Option.captureCallState("errno");
+
+    private static final MethodHandle IOCTL_PTR = LINKER.downcallHandle(libc_h.ioctl.address(),
+            FunctionDescriptor.of(libc_h.C_INT, libc_h.C_INT, libc_h.C_LONG, libc_h.C_POINTER),
+            CAPTURE, Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle OPEN = LINKER.downcallHandle(libc_h.open.address(),
+            FunctionDescriptor.of(libc_h.C_INT, libc_h.C_POINTER, libc_h.C_INT, libc_h.C_INT),
+            CAPTURE, Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle CLOSE = handle(libc_h.close$address(), libc_h.close$descriptor());
+    private static final MethodHandle READ = handle(libc_h.read$address(), libc_h.read$descriptor());
+    private static final MethodHandle WRITE = handle(libc_h.write$address(), libc_h.write$descriptor());
+    private static final MethodHandle SOCKET = handle(libc_h.socket$address(), libc_h.socket$descriptor());
+    private static final MethodHandle BIND = handle(libc_h.bind$address(), libc_h.bind$descriptor());
+    private static final MethodHandle GETSOCKNAME = handle(libc_h.getsockname$address(), libc_h.getsockname$descriptor());
+    private static final MethodHandle SETSOCKOPT = handle(libc_h.setsockopt$address(), libc_h.setsockopt$descriptor());
+    private static final MethodHandle SENDTO = handle(libc_h.sendto$address(), libc_h.sendto$descriptor());
+    private static final MethodHandle RECVFROM = handle(libc_h.recvfrom$address(), libc_h.recvfrom$descriptor());
+    private static final MethodHandle POLL = handle(libc_h.poll$address(), libc_h.poll$descriptor());
+    private static final MethodHandle MMAP = handle(libc_h.mmap$address(), libc_h.mmap$descriptor());
+    private static final MethodHandle MUNMAP = handle(libc_h.munmap$address(), libc_h.munmap$descriptor());
+    private static final MethodHandle MEMFD_CREATE = handle(libc_h.memfd_create$address(), libc_h.memfd_create$descriptor());
+    private static final MethodHandle FTRUNCATE = handle(libc_h.ftruncate$address(), libc_h.ftruncate$descriptor());
+    private static final MethodHandle EVENTFD = handle(libc_h.eventfd$address(), libc_h.eventfd$descriptor());
+    private static final MethodHandle PIPE2 = handle(libc_h.pipe2$address(), libc_h.pipe2$descriptor());
+
+    /** One errno capture buffer per thread: the seam is called from many orchestration threads at once. */
+    private static final ThreadLocal<MemorySegment> CAPTURED =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CAPTURE_LAYOUT));
+
+    private static volatile POSIX posix;
+
+    private static MethodHandle handle(MemorySegment address, FunctionDescriptor descriptor) {
+        return LINKER.downcallHandle(address, descriptor, CAPTURE);
+    }
+
+    private static int errno(MemorySegment captured) {
+        return (int) ERRNO.get(captured, 0L);
+    }
+
+    private static SyscallException fail(String op, MemorySegment captured) {
+        return new SyscallException(op, errno(captured));
+    }
+
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException(t);
+    }
+
+    private static POSIX posix() {
+        POSIX p = posix;
+        if (p == null) {
+            synchronized (PanamaSyscalls.class) {
+                if (posix == null) {
+                    posix = POSIXFactory.getNativePOSIX();
+                }
+                p = posix;
+            }
+        }
+        return p;
+    }
+
+    @Override
+    public int open(String path, int flags) {
+        MemorySegment cs = CAPTURED.get();
+        try (Arena arena = Arena.ofConfined()) {
+            int fd = (int) OPEN.invokeExact(cs, arena.allocateFrom(path), flags, 0);
+            if (fd < 0) {
+                throw fail("open " + path, cs);
+            }
+            return fd;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public void close(int fd) {
+        MemorySegment cs = CAPTURED.get();
+        try {
+            if ((int) CLOSE.invokeExact(cs, fd) < 0) {
+                throw fail("close", cs);
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int ioctl(int fd, long request, MemorySegment arg) {
+        MemorySegment cs = CAPTURED.get();
+        int r;
+        try {
+            r = (int) IOCTL_PTR.invokeExact(cs, fd, request, arg);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        if (r < 0) {
+            throw new SyscallException(IoctlNames.describe(request), errno(cs));
+        }
+        return r;
+    }
+
+    @Override
+    public long read(int fd, MemorySegment buf) {
+        MemorySegment cs = CAPTURED.get();
+        try {
+            long n = (long) READ.invokeExact(cs, fd, buf, buf.byteSize());
+            if (n < 0) {
+                throw fail("read", cs);
+            }
+            return n;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public long write(int fd, MemorySegment buf) {
+        MemorySegment cs = CAPTURED.get();
+        try {
+            long n = (long) WRITE.invokeExact(cs, fd, buf, buf.byteSize());
+            if (n < 0) {
+                throw fail("write", cs);
+            }
+            return n;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int socket(int domain, int type, int protocol) {
+        MemorySegment cs = CAPTURED.get();
+        try {
+            int fd = (int) SOCKET.invokeExact(cs, domain, type, protocol);
+            if (fd < 0) {
+                throw fail("socket", cs);
+            }
+            return fd;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public void bind(int fd, MemorySegment addr) {
+        MemorySegment cs = CAPTURED.get();
+        try {
+            if ((int) BIND.invokeExact(cs, fd, addr, (int) addr.byteSize()) < 0) {
+                throw fail("bind", cs);
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int getsockname(int fd, MemorySegment addr) {
+        MemorySegment cs = CAPTURED.get();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment len = arena.allocateFrom(ValueLayout.JAVA_INT, (int) addr.byteSize());
+            if ((int) GETSOCKNAME.invokeExact(cs, fd, addr, len) < 0) {
+                throw fail("getsockname", cs);
+            }
+            return len.get(ValueLayout.JAVA_INT, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public void setsockopt(int fd, int level, int name, int value) {
+        MemorySegment cs = CAPTURED.get();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment v = arena.allocateFrom(ValueLayout.JAVA_INT, value);
+            if ((int) SETSOCKOPT.invokeExact(cs, fd, level, name, v, 4) < 0) {
+                throw fail("setsockopt " + level + "/" + name, cs);
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public long sendto(int fd, MemorySegment buf, int flags, MemorySegment addr) {
+        MemorySegment cs = CAPTURED.get();
+        try {
+            long n = (long) SENDTO.invokeExact(cs, fd, buf, buf.byteSize(), flags, addr, (int) addr.byteSize());
+            if (n < 0) {
+                throw fail("sendto", cs);
+            }
+            return n;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public long recvfrom(int fd, MemorySegment buf, int flags) {
+        MemorySegment cs = CAPTURED.get();
+        try {
+            long n = (long) RECVFROM.invokeExact(cs, fd, buf, buf.byteSize(), flags, MemorySegment.NULL, MemorySegment.NULL);
+            if (n < 0) {
+                throw fail("recvfrom", cs);
+            }
+            return n;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int poll(int fd, int events, int timeoutMillis) {
+        MemorySegment cs = CAPTURED.get();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment pfd = org.vdpactl.ffi.gen.libc.pollfd.allocate(arena);
+            org.vdpactl.ffi.gen.libc.pollfd.fd(pfd, fd);
+            org.vdpactl.ffi.gen.libc.pollfd.events(pfd, (short) events);
+            while (true) {
+                int n = (int) POLL.invokeExact(cs, pfd, 1L, timeoutMillis);
+                if (n < 0) {
+                    if (errno(cs) == Errno.EINTR) {
+                        continue;
+                    }
+                    throw fail("poll", cs);
+                }
+                return n == 0 ? 0 : org.vdpactl.ffi.gen.libc.pollfd.revents(pfd) & 0xFFFF;
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public MemorySegment mmap(long length, int prot, int flags, int fd, long offset) {
+        MemorySegment cs = CAPTURED.get();
+        try {
+            MemorySegment p = (MemorySegment) MMAP.invokeExact(cs, MemorySegment.NULL, length, prot, flags, fd, offset);
+            if (p.address() == -1L) {
+                throw fail("mmap", cs);
+            }
+            return p.reinterpret(length);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public void munmap(MemorySegment mapping) {
+        MemorySegment cs = CAPTURED.get();
+        try {
+            if ((int) MUNMAP.invokeExact(cs, mapping, mapping.byteSize()) < 0) {
+                throw fail("munmap", cs);
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int memfdCreate(String name, int flags) {
+        MemorySegment cs = CAPTURED.get();
+        try (Arena arena = Arena.ofConfined()) {
+            int fd = (int) MEMFD_CREATE.invokeExact(cs, arena.allocateFrom(name), flags);
+            if (fd < 0) {
+                throw fail("memfd_create", cs);
+            }
+            return fd;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public void ftruncate(int fd, long length) {
+        MemorySegment cs = CAPTURED.get();
+        try {
+            if ((int) FTRUNCATE.invokeExact(cs, fd, length) < 0) {
+                throw fail("ftruncate", cs);
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int eventfd(int initialValue, int flags) {
+        MemorySegment cs = CAPTURED.get();
+        try {
+            int fd = (int) EVENTFD.invokeExact(cs, initialValue, flags);
+            if (fd < 0) {
+                throw fail("eventfd", cs);
+            }
+            return fd;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int[] pipe(int flags) {
+        MemorySegment cs = CAPTURED.get();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment fds = arena.allocate(ValueLayout.JAVA_INT, 2);
+            if ((int) PIPE2.invokeExact(cs, fds, flags) < 0) {
+                throw fail("pipe2", cs);
+            }
+            return new int[] {fds.getAtIndex(ValueLayout.JAVA_INT, 0), fds.getAtIndex(ValueLayout.JAVA_INT, 1)};
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public FileStat stat(String path) {
+        jnr.posix.FileStat st;
+        try {
+            st = posix().allocateStat();
+            int r = posix().stat(path, st);
+            if (r < 0) {
+                throw new SyscallException("stat " + path, posix().errno());
+            }
+        } catch (SyscallException e) {
+            throw e;
+        }
+        long rdev = st.rdev();
+        // glibc's gnu_dev_major/minor encoding of dev_t
+        int major = (int) (((rdev >>> 8) & 0xFFF) | ((rdev >>> 32) & ~0xFFFL));
+        int minor = (int) ((rdev & 0xFF) | ((rdev >>> 12) & ~0xFFL));
+        return new FileStat(typeOf(st), st.mode() & 07777, st.uid(), st.gid(),
+                st.isCharDev() || st.isBlockDev() ? major : 0, st.isCharDev() || st.isBlockDev() ? minor : 0);
+    }
+
+    private static FileStat.Type typeOf(jnr.posix.FileStat st) {
+        if (st.isCharDev()) {
+            return FileStat.Type.CHAR_DEVICE;
+        } else if (st.isBlockDev()) {
+            return FileStat.Type.BLOCK_DEVICE;
+        } else if (st.isDirectory()) {
+            return FileStat.Type.DIRECTORY;
+        } else if (st.isFile()) {
+            return FileStat.Type.REGULAR;
+        } else if (st.isFifo()) {
+            return FileStat.Type.FIFO;
+        } else if (st.isSocket()) {
+            return FileStat.Type.SOCKET;
+        } else if (st.isSymlink()) {
+            return FileStat.Type.SYMLINK;
+        }
+        return FileStat.Type.OTHER;
+    }
+
+    @Override
+    public List<String> listDirectory(String path) {
+        try (Stream<Path> s = Files.list(Path.of(path))) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        } catch (NoSuchFileException e) {
+            throw new SyscallException("opendir " + path, Errno.ENOENT);
+        } catch (NotDirectoryException e) {
+            throw new SyscallException("opendir " + path, Errno.ENOTDIR);
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new SyscallException("opendir " + path, Errno.EACCES);
+        } catch (IOException e) {
+            throw new SyscallException("opendir " + path + " (" + e.getMessage() + ")", Errno.EIO);
+        }
+    }
+
+    @Override
+    public byte[] readSmallFile(String path) {
+        try {
+            return Files.readAllBytes(Path.of(path));
+        } catch (NoSuchFileException e) {
+            throw new SyscallException("read " + path, Errno.ENOENT);
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new SyscallException("read " + path, Errno.EACCES);
+        } catch (IOException e) {
+            throw new SyscallException("read " + path + " (" + e.getMessage() + ")", Errno.EIO);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "kernel";
+    }
+}

@@ -1,0 +1,96 @@
+package org.vdpactl.vhost;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import org.vdpactl.ffi.gen.vhost.vhost_h;
+import org.vdpactl.ffi.gen.vhost.vhost_iotlb_msg;
+import org.vdpactl.ffi.gen.vhost.vhost_msg;
+import org.vdpactl.ffi.gen.vhost.vhost_msg_v2;
+
+/**
+ * Encodes and decodes IOTLB messages ({@code struct vhost_msg} V1 / {@code struct vhost_msg_v2},
+ * both 72 bytes on LP64) with the generated layouts. {@link #encode} writes into a caller-owned
+ * segment and allocates nothing, so the hot path reuses one native buffer for every message.
+ */
+public final class IotlbCodec {
+    /** Top-level {@code VHOST_IOTLB_MSG}: no ASID on the wire. */
+    public static final int V1 = vhost_h.VHOST_IOTLB_MSG();
+    /** Top-level {@code VHOST_IOTLB_MSG_V2}. */
+    public static final int V2 = vhost_h.VHOST_IOTLB_MSG_V2();
+    /** sizeof(struct vhost_msg_v2) = what a successful write returns. */
+    public static final long MESSAGE_SIZE = vhost_msg_v2.layout().byteSize();
+
+    private static final long BODY_V2 = vhost_msg_v2.iotlb$offset();
+    private static final long BODY_V1 = vhost_msg.iotlb$offset();
+
+    private IotlbCodec() {
+    }
+
+    /**
+     * Writes one whole 72-byte message (zero padding included) into {@code dst[0..72)}.
+     * V1 messages carry no ASID; {@code asid} is then ignored.
+     */
+    public static void encode(MemorySegment dst, int version, int asid, int type, long iova, long size, long uaddr, int perm) {
+        dst.asSlice(0, MESSAGE_SIZE).fill((byte) 0);
+        long body;
+        if (version == V1) {
+            vhost_msg.type(dst, version);
+            body = BODY_V1;
+        } else {
+            vhost_msg_v2.type(dst, version);
+            vhost_msg_v2.asid(dst, asid);
+            body = BODY_V2;
+        }
+        MemorySegment b = dst.asSlice(body, vhost_iotlb_msg.layout().byteSize());
+        vhost_iotlb_msg.iova(b, iova);
+        vhost_iotlb_msg.size(b, size);
+        vhost_iotlb_msg.uaddr(b, uaddr);
+        vhost_iotlb_msg.perm(b, (byte) perm);
+        vhost_iotlb_msg.type(b, (byte) type);
+    }
+
+    public static void encode(MemorySegment dst, IotlbMessage m) {
+        encode(dst, m.version(), m.asid(), m.type(), m.iova(), m.size(), m.uaddr(), m.perm());
+    }
+
+    /**
+     * Reads a message as the kernel parses it: the top-level type decides whether the 4 bytes at
+     * offset 4 are an ASID (V2) or padding (V1, asid reported as 0).
+     *
+     * @throws IllegalArgumentException when the segment is shorter than 72 bytes
+     */
+    public static IotlbMessage decode(MemorySegment src) {
+        if (src.byteSize() < MESSAGE_SIZE) {
+            throw new IllegalArgumentException("an IOTLB message is " + MESSAGE_SIZE + " bytes, got " + src.byteSize());
+        }
+        int version = vhost_msg_v2.type(src);
+        int asid = version == V1 ? 0 : vhost_msg_v2.asid(src);
+        MemorySegment b = version == V1 ? vhost_msg.iotlb(src) : vhost_msg_v2.iotlb(src);
+        return new IotlbMessage(version, asid, Byte.toUnsignedInt(vhost_iotlb_msg.type(b)), vhost_iotlb_msg.iova(b),
+                vhost_iotlb_msg.size(b), vhost_iotlb_msg.uaddr(b), Byte.toUnsignedInt(vhost_iotlb_msg.perm(b)));
+    }
+
+    /** A fresh 72-byte heap copy of the encoded message (tests, logging). */
+    public static byte[] toBytes(IotlbMessage m) {
+        // heap byte[] segments are only byte-aligned; the generated accessors need aligned longs
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment tmp = arena.allocate(vhost_msg_v2.layout());
+            encode(tmp, m);
+            return tmp.toArray(ValueLayout.JAVA_BYTE);
+        }
+    }
+
+    /** Decodes the first 72 bytes produced by {@link #toBytes} or captured from a write. */
+    public static IotlbMessage fromBytes(byte[] bytes) {
+        if (bytes.length < MESSAGE_SIZE) {
+            throw new IllegalArgumentException("an IOTLB message is " + MESSAGE_SIZE + " bytes, got " + bytes.length);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment tmp = arena.allocate(vhost_msg_v2.layout());
+            MemorySegment.copy(bytes, 0, tmp, ValueLayout.JAVA_BYTE, 0, (int) MESSAGE_SIZE);
+            return decode(tmp);
+        }
+    }
+}
