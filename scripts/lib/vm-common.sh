@@ -59,11 +59,11 @@ vdpactl_vm_install_packages() {
     fi
     vdpactl_vm_msg "installing Debian packages: $*"
     if ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
-        apt-get install -y --no-install-recommends "$@" >&2; then
+        apt-get install -q -y --no-install-recommends "$@" >&2; then
         vdpactl_vm_msg "apt-get install failed; retrying after apt-get update"
         "${sudo[@]}" apt-get update >&2 || true
         "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
-            apt-get install -y --no-install-recommends "$@" >&2 || return 1
+            apt-get install -q -y --no-install-recommends "$@" >&2 || return 1
     fi
 }
 

@@ -43,7 +43,8 @@ P9="trans=virtio,version=9p2000.L,msize=524288"
 
 mount -t 9p -o "$P9" vdpactl_ctl /ctl || setup_failed "cannot mount the control share (9p tag vdpactl_ctl)"
 [ -f /ctl/vm.env ] || setup_failed "no vm.env in the control share"
-# vm.env sets: NO_DEVICES (0|1), RW_COUNT, RW_PATH_1..N (host paths of writable shares)
+# vm.env sets: NO_DEVICES (0|1), RW_COUNT, RW_PATH_1..N (host paths of writable shares),
+# CRASH_BOOT (0|1, test hook)
 # shellcheck disable=SC1091 # written by scripts/vm-run at run time
 . /ctl/vm.env
 
@@ -79,6 +80,12 @@ while [ "$i" -le "${RW_COUNT:-0}" ]; do
     i=$((i + 1))
 done
 
+# Test hook for vm-run's boot-retry logic (VDPACTL_VM_TEST_CRASH_BOOTS on the host).
+if [ "${CRASH_BOOT:-0}" = 1 ]; then
+    console "CRASH_BOOT requested: panicking before the command starts"
+    echo c >/proc/sysrq-trigger
+fi
+
 hostname vdpactl-vm
 ip link set lo up 2>/dev/null || true
 
@@ -104,7 +111,7 @@ if [ "${NO_DEVICES:-0}" != 1 ]; then
     fi
 fi
 
-cut -d' ' -f1 /proc/uptime >/ctl/started
+cut -d' ' -f1 /proc/uptime >/ctl/started.tmp && mv /ctl/started.tmp /ctl/started
 console "STARTED $(cut -d' ' -f1 /proc/uptime)"
 chroot "$R" /bin/sh /run/vdpactl/job.sh </dev/null >>/ctl/stdout 2>>/ctl/stderr
 rc=$?

@@ -1,30 +1,102 @@
 package org.vdpactl.cli;
 
+import java.io.PrintWriter;
+import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /** Entry point of the vdpactl command. */
 @Command(name = "vdpactl",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Drive Linux vhost-vdpa devices and the vdpa netlink family; rehearse live-migration downtime.",
+        footerHeading = "%nExit codes:%n",
+        footer = {"  0 success, 1 internal failure, 2 usage, 3 not found, 4 permission, 5 not supported,",
+                  "  6 partial batch failure, 7 kernel error, 8 environment not ready (see README)."},
         subcommands = {CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
+    private static volatile boolean verbose;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
+    @Option(names = "--backend", scope = ScopeType.INHERIT, paramLabel = "auto|kernel|fake",
+            description = "Kernel to talk to (default: ${DEFAULT-VALUE}): auto uses the kernel when it has vDPA, else the fake.",
+            defaultValue = "${env:VDPACTL_BACKEND:-auto}", converter = BackendKindConverter.class)
+    BackendKind backend;
+
+    @Option(names = "--fake-state", scope = ScopeType.INHERIT, paramLabel = "FILE",
+            description = "State file of the fake backend (default: $XDG_STATE_HOME/vdpactl/fake-state.json).")
+    Path fakeState;
+
+    @Option(names = "--fake-faults", scope = ScopeType.INHERIT, paramLabel = "FILE",
+            description = "Fault-injection rules for the fake backend (JSON, see docs/fake-faults.md).")
+    Path fakeFaults;
+
+    @Option(names = {"-j", "--json"}, scope = ScopeType.INHERIT, description = "Print data as JSON.")
+    boolean json;
+
+    @Option(names = {"-p", "--pretty"}, scope = ScopeType.INHERIT, description = "Indent JSON output.")
+    boolean pretty;
+
+    @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT, description = "Log more and show stack traces of failures.")
+    void setVerbose(boolean v) {
+        verbose = v;
+        if (v) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "debug");
+        }
     }
 
-    /** Builds the command line (tests call this to run commands in-process). */
+    static boolean verbose() {
+        return verbose;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Builds the command line with its error handling; tests run commands in-process through it. */
     public static CommandLine commandLine() {
-        return new CommandLine(new Main());
+        Main main = new Main();
+        CommandLine cl = new CommandLine(main);
+        for (Object sub : Commands.all()) {
+            cl.addSubcommand(sub);
+        }
+        ErrorReporter reporter = new ErrorReporter();
+        cl.setExecutionExceptionHandler(reporter);
+        cl.setParameterExceptionHandler(reporter);
+        cl.setExecutionStrategy(parseResult -> {
+            try (CliContext ctx = CliContext.open(main, parseResult.commandSpec().commandLine())) {
+                return new CommandLine.RunLast().execute(parseResult);
+            }
+        });
+        return cl;
+    }
+
+    /** Runs one command line with the given streams; returns the exit code. */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cl = commandLine();
+        cl.setOut(out);
+        cl.setErr(err);
+        return cl.execute(args);
     }
 
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
+    }
+
+    /** Accepts the backend names in any case. */
+    static final class BackendKindConverter implements CommandLine.ITypeConverter<BackendKind> {
+        @Override
+        public BackendKind convert(String value) {
+            try {
+                return BackendKind.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException("unknown backend '" + value + "' (expected auto, kernel or fake)");
+            }
+        }
     }
 }

@@ -1,23 +1,51 @@
 package org.vdpactl.fake.mlx5;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 import org.vdpactl.fake.model.DriverModel;
 
-/** The mlx5 latency-model presets (shared/spec/mlx5-model.md §4.3). */
+/** The mlx5 latency-model presets (shared/spec/mlx5-model.md §4.3): same parameters, different flags. */
 public final class Mlx5Presets {
+    private static final Map<String, Mlx5Preset> PRESETS = new LinkedHashMap<>();
+
+    static {
+        add(new Mlx5Preset("mlx5-pre612", "≤ v6.10", Mlx5Params.DEFAULT, Mlx5Features.PRE_612));
+        add(new Mlx5Preset("mlx5-611", "v6.11", Mlx5Params.DEFAULT, Mlx5Features.V611));
+        add(new Mlx5Preset("mlx5-612", "v6.12 and later", Mlx5Params.DEFAULT, Mlx5Features.V612));
+    }
+
     private Mlx5Presets() {
     }
 
-    /** Preset names in kernel order. */
-    public static Set<String> names() {
-        return new java.util.LinkedHashSet<>(java.util.List.of("mlx5-pre612", "mlx5-611", "mlx5-612"));
+    private static void add(Mlx5Preset preset) {
+        PRESETS.put(preset.name(), preset);
     }
 
-    /** A fresh per-device model of {@code preset} for a device provisioned with {@code maxVqPairs}. */
-    public static DriverModel create(String preset, int maxVqPairs) {
-        if (!names().contains(preset)) {
-            throw new IllegalArgumentException("unknown mlx5 preset '" + preset + "'; known: " + names());
+    /** Preset names, oldest kernel first. */
+    public static Set<String> names() {
+        return java.util.Collections.unmodifiableSet(PRESETS.keySet());
+    }
+
+    /** The preset called {@code name}. */
+    public static Mlx5Preset preset(String name) {
+        Mlx5Preset preset = PRESETS.get(name);
+        if (preset == null) {
+            throw new IllegalArgumentException("unknown mlx5 preset '" + name + "'; known: " + names());
         }
-        return DriverModel.FREE;
+        return preset;
+    }
+
+    /**
+     * A fresh per-device model with default capabilities and default provisioned features;
+     * {@code maxVqPairs} 0 means "not provisioned" (1 pair).
+     */
+    public static DriverModel create(String preset, int maxVqPairs) {
+        return device(preset, maxVqPairs);
+    }
+
+    /** Same as {@link #create} with the concrete type (fault hooks, inspection). */
+    public static Mlx5Device device(String preset, int maxVqPairs) {
+        return new Mlx5Device(preset(preset), maxVqPairs, Mlx5Capabilities.DEFAULT, Mlx5NetFeatures.DEFAULT_DEVICE);
     }
 }

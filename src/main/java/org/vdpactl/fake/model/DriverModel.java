@@ -82,9 +82,30 @@ public interface DriverModel {
         return OpCost.FREE;
     }
 
+    /**
+     * reset_map: the ASID's translation returns to the device's initial one. vhost-vdpa calls it
+     * when it destroys an address space (at close of the device node).
+     */
+    default OpCost resetMap(int asid) {
+        return OpCost.FREE;
+    }
+
     /** The CVQ's VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET. */
     default OpCost changeNumQueuePairs(int pairs) {
         return OpCost.FREE;
+    }
+
+    /**
+     * What the op that just failed (threw {@link org.vdpactl.fake.bus.KernelError}) cost before it failed:
+     * a firmware timeout blocks the caller for the whole command timeout. The fake charges it too.
+     */
+    default OpCost lastFailureCost() {
+        return OpCost.FREE;
+    }
+
+    /** False when the driver has no resume op (mlx5 firmware without freeze_to_rdy): RESUME is then not offered. */
+    default boolean hasResumeOp() {
+        return true;
     }
 
     /** A model with no cost at all (vdpa_sim: software only). */

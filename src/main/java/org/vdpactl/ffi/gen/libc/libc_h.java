@@ -383,6 +383,15 @@ public class libc_h {
     public static int FIONREAD() {
         return FIONREAD;
     }
+    private static final int MAP_NORESERVE = (int)16384L;
+    /**
+     * {@snippet lang=c :
+     * #define MAP_NORESERVE 16384
+     * }
+     */
+    public static int MAP_NORESERVE() {
+        return MAP_NORESERVE;
+    }
     private static final int PROT_READ = (int)1L;
     /**
      * {@snippet lang=c :

@@ -1,0 +1,131 @@
+package org.vdpactl.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.ffi.gen.libc.libc_h;
+import org.vdpactl.sys.PanamaSyscalls;
+import org.vdpactl.vhost.BackendFeatures;
+import org.vdpactl.vhost.GuestMemory;
+import org.vdpactl.vhost.IotlbBatchPlanner;
+import org.vdpactl.vhost.IotlbPermission;
+import org.vdpactl.vhost.IotlbPlan;
+import org.vdpactl.vhost.IotlbRegion;
+import org.vdpactl.vhost.IovaRange;
+import org.vdpactl.vhost.VhostVdpaDevice;
+
+/**
+ * IOTLB throughput in messages per second: one operation = one map/unmap cycle of {@value #REGIONS} one-page
+ * regions, i.e. one batch of {@value #REGIONS} UPDATEs and one of as many INVALIDATEs ({@value #MESSAGES}
+ * vhost_msg_v2 messages with the BATCH_BEGIN/END pairs), so the fake never runs out of entries.
+ *
+ * <ul>
+ *   <li>{@link #planEncodeWrite}: the library's whole path into the fake ({@code mapAll} + {@code unmapAll}:
+ *       GET_IOVA_RANGE, planning, encoding, one write(2) per message, the fake's IOTLB processing);</li>
+ *   <li>{@link #encodeWrite}: the same with the plans made once (the per-message hot path plus the fake);</li>
+ *   <li>{@link #planOnly}: the planner alone ({@code planMap} + {@code planUnmap}), messages planned per second;</li>
+ *   <li>{@link #encodeWriteDevNull}: the plans written to {@code /dev/null} through the real Panama seam, so
+ *       {@code -prof gc} sees only the library's own allocation on the hot path (the fake allocates as a
+ *       kernel would, per message, and would hide it).</li>
+ * </ul>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(value = 2, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class IotlbBench {
+    static final int REGIONS = 1024;
+    /** REGIONS UPDATEs + REGIONS INVALIDATEs, each batch framed by BATCH_BEGIN and BATCH_END. */
+    static final int MESSAGES = 2 * (REGIONS + 2);
+    private static final long PAGE = 4096;
+    private static final long IOVA_BASE = 0x1_0000_0000L;
+
+    private FakeKernel kernel;
+    private FakeProcess process;
+    private VhostVdpaDevice device;
+    private GuestMemory memory;
+    private List<IotlbRegion> layout;
+    private IotlbBatchPlanner planner;
+    private IovaRange range;
+    private IotlbPlan map;
+    private IotlbPlan unmap;
+    private VhostVdpaDevice devNull;
+
+    @Setup(Level.Trial)
+    public void open() {
+        kernel = FakeKernel.builder().build();
+        process = kernel.newProcess();
+        process.setMemlockLimit(FakeProcess.UNLIMITED);
+        device = VhostVdpaDevice.open(process, "/dev/vhost-vdpa-0");
+        device.setOwner();
+        device.negotiateBackendFeatures(BackendFeatures.ORCHESTRATION);
+        memory = GuestMemory.create(process, "bench", REGIONS * PAGE);
+        layout = new ArrayList<>();
+        for (int i = 0; i < REGIONS; i++) {
+            layout.add(memory.region(i * PAGE, PAGE, IOVA_BASE + i * PAGE, IotlbPermission.RW));
+        }
+        planner = IotlbBatchPlanner.defaults();
+        range = device.getIovaRange();
+        map = planner.planMap(0, layout, range);
+        unmap = planner.planUnmap(0, layout);
+        if (map.size() + unmap.size() != MESSAGES) {
+            throw new IllegalStateException("the planner made " + map.size() + " + " + unmap.size() + " messages, the benchmark counts "
+                    + MESSAGES + "; update MESSAGES");
+        }
+        PanamaSyscalls real = new PanamaSyscalls();
+        devNull = VhostVdpaDevice.fromFd(real, real.open("/dev/null", libc_h.O_WRONLY() | libc_h.O_CLOEXEC()), "/dev/null", true);
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+        devNull.close();
+        device.close();
+        memory.close();
+        process.close();
+        kernel.close();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(MESSAGES)
+    public void planEncodeWrite() {
+        device.mapAll(0, layout, planner);
+        device.unmapAll(0, layout);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(MESSAGES)
+    public void encodeWrite() {
+        device.apply(map);
+        device.apply(unmap);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(MESSAGES)
+    public int planOnly() {
+        return planner.planMap(0, layout, range).size() + planner.planUnmap(0, layout).size();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(MESSAGES)
+    public void encodeWriteDevNull() {
+        devNull.apply(map);
+        devNull.apply(unmap);
+    }
+}

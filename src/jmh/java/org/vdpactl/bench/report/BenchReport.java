@@ -1,0 +1,392 @@
+package org.vdpactl.bench.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * Writes docs/benchmarks.md from one results directory of scripts/bench (machine facts, exact commands,
+ * the C loops' own timings, JMH JSON files, start-up timings, profiles of missed goals). The document's
+ * "Orchestration" section belongs to another owner and is carried over unchanged.
+ *
+ * <p>Usage: {@code BenchReport RESULTS_DIR DOC}. Prints the goal summary to stdout.
+ */
+public final class BenchReport {
+    static final String KEPT_SECTION = "## Orchestration";
+    static final double SEAM_GOAL = 1.05;
+    static final double IOTLB_FAKE_GOAL = 2_000_000;
+    static final double IOTLB_VM_GOAL = 1.10;
+    static final double STARTUP_GOAL = 0.40;
+    /** Below this many bytes per message, JMH's gc.alloc.rate.norm is measurement noise (TLAB sampling). */
+    static final double NO_ALLOCATION = 0.5;
+
+    private static final Map<String, String> STARTUP_VARIANTS = new LinkedHashMap<>();
+
+    static {
+        STARTUP_VARIANTS.put("default", "the shaded jar with only the JDK's own CDS archive (what a JVM does without the build's archive); every ratio divides by this");
+        STARTUP_VARIANTS.put("build-archive", "plus the archive `mvn package` trains (`target/vdpactl.aot`, `-XX:AOTCache`, JDK 25+;"
+                + " `target/vdpactl.jsa` before): what `scripts/vdpactl` uses");
+        STARTUP_VARIANTS.put("build-archive-java5-picocli", "the same training on a jar whose picocli classes are left as published (Java 5 class files):"
+                + " the JDK cannot keep linked classes that old in an archive, so most of the CLI still loads and verifies from the jar;"
+                + " this is why the build rewrites them (org.vdpactl.packaging.ClassFileModernizer)");
+        STARTUP_VARIANTS.put("xshare-off", "no class-data sharing at all (`-Xshare:off`), for scale");
+        STARTUP_VARIANTS.put("release-launcher", "`bin/vdpactl` of the release tar.gz (bash, JDK discovery, then `-XX:+AutoCreateSharedArchive`"
+                + " into `$XDG_CACHE_HOME/vdpactl`, written by an earlier first run)");
+        STARTUP_VARIANTS.put("release-launcher-no-cds", "the same launcher with `VDPACTL_NO_CDS=1`");
+    }
+
+    private static final Map<String, String> IOTLB_BENCHMARKS = Map.of(
+            "planEncodeWrite", "`VhostVdpaDevice.mapAll` + `unmapAll` into the fake: GET_IOVA_RANGE, planning, encoding, write(2), the fake's IOTLB",
+            "encodeWrite", "`apply` of plans made once: encoding + write(2) + the fake's IOTLB",
+            "planOnly", "`IotlbBatchPlanner.planMap` + `planUnmap` alone",
+            "encodeWriteDevNull", "`apply` of plans made once to `/dev/null` through `PanamaSyscalls`: the library's hot path and real write(2)s, nothing else allocating");
+    private static final Map<String, String> NETLINK_BENCHMARKS = Map.of(
+            "encodeDevNew", "a DEV_NEW request (mgmtdev, name, MAC, MTU, max_vqp) into a reused `MessageWriter`",
+            "decodeDevGetReply", "one DEV_GET reply datagram (the fake's bytes) to a `VdpaDevInfo`",
+            "decodeDump1000", "the datagrams of a 1000-device DEV_GET dump (captured from the fake) to 1000 `VdpaDevInfo`s",
+            "dump1000Devices", "`VdpaNetlink.devices()` end to end: request, the fake's dump, datagrams through its socket, decoding");
+
+    private final Path results;
+    private final Properties machine;
+    private final Properties commands;
+    private final List<String[]> goals = new ArrayList<>();
+
+    private BenchReport(Path results) throws IOException {
+        this.results = results;
+        this.machine = properties(results.resolve("machine.properties"));
+        this.commands = properties(results.resolve("commands.properties"));
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path results = Path.of(args[0]);
+        Path doc = Path.of(args[1]);
+        BenchReport r = new BenchReport(results);
+        String kept = keptSection(doc);
+        String text = r.render() + (kept.isEmpty() ? "" : "\n" + kept);
+        Files.writeString(doc, text, StandardCharsets.UTF_8);
+        for (String[] g : r.goals) {
+            System.out.println(String.format("%-8s %s: %s", g[2], g[0], g[1]));
+        }
+    }
+
+    /** The kept section of the current document, from its heading to the next level-2 heading or the end. */
+    static String keptSection(Path doc) throws IOException {
+        if (!Files.exists(doc)) {
+            return "";
+        }
+        List<String> lines = Files.readAllLines(doc, StandardCharsets.UTF_8);
+        StringBuilder kept = new StringBuilder();
+        boolean in = false;
+        for (String line : lines) {
+            if (line.startsWith("## ")) {
+                in = line.startsWith(KEPT_SECTION);
+            }
+            if (in) {
+                kept.append(line).append('\n');
+            }
+        }
+        return kept.toString();
+    }
+
+    private static Properties properties(Path file) throws IOException {
+        Properties p = new Properties();
+        if (Files.exists(file)) {
+            try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                p.load(r);
+            }
+        }
+        return p;
+    }
+
+    private Optional<String> text(String name) throws IOException {
+        Path f = results.resolve(name);
+        return Files.exists(f) ? Optional.of(Files.readString(f, StandardCharsets.UTF_8).strip()) : Optional.empty();
+    }
+
+    /** A command as the document shows it: this machine's build dir, repository and JDK paths as $BUILD, . and $JAVA_HOME. */
+    String shown(String command) {
+        String s = command;
+        String build = machine.getProperty("path.build", "");
+        String root = machine.getProperty("path.root", "");
+        String javaHome = machine.getProperty("path.java_home", "");
+        if (!build.isEmpty()) {
+            s = s.replace(build, "$BUILD");
+        }
+        if (!root.isEmpty()) {
+            s = s.replace(root + "/", "").replace(root, ".");
+        }
+        if (!javaHome.isEmpty()) {
+            s = s.replace(javaHome, "$JAVA_HOME");
+        }
+        return s;
+    }
+
+    private void goal(String name, String measured, Boolean met) {
+        goals.add(new String[] {name, measured, met == null ? "REPORTED" : met ? "MET" : "NOT MET"});
+    }
+
+    String render() throws IOException {
+        Markdown md = new Markdown();
+        md.line("# Benchmarks").blank();
+        md.line("Written by `scripts/bench` on " + machine.getProperty("date", "?") + " (commit `"
+                + machine.getProperty("commit", "?") + "`); edit the scripts, not this file, except the \""
+                + KEPT_SECTION.substring(3) + "\" section, which `scripts/bench` carries over unchanged.").blank();
+        md.line("Every figure is **min / median / max** over the repetitions named in its table (JMH: every measured"
+                + " iteration of every fork; C: every timed repetition; start-up: every process run). Ratios divide medians."
+                + " Nothing here is asserted by a test: timings are reported, never checked in `mvn test`.").blank();
+        machineSection(md);
+        StringBuilder body = new StringBuilder();
+        Markdown sections = new Markdown();
+        ioctlSection(sections);
+        iotlbSection(sections);
+        netlinkSection(sections);
+        startupSection(sections);
+        vmSection(sections);
+        profilesSection(sections);
+        body.append(sections);
+        goalsSection(md);
+        commandsSection(md);
+        return md + body.toString();
+    }
+
+    private void machineSection(Markdown md) {
+        md.line("## Machine and JDK").blank();
+        md.table(List.of("", ""), List.of(
+                List.of("CPU", machine.getProperty("cpu", "?") + ", nproc = " + machine.getProperty("nproc", "?")),
+                List.of("Kernel", machine.getProperty("kernel", "?")),
+                List.of("JDK", machine.getProperty("jdk", "?")),
+                List.of("C compiler", machine.getProperty("gcc", "?") + ", flags `" + machine.getProperty("cflags", "?") + "`"),
+                List.of("JMH", machine.getProperty("jmh", "?")),
+                List.of("Load average (1 min) before / after", machine.getProperty("load.before", "?") + " / "
+                        + machine.getProperty("load.after", "?"))));
+        md.line("A small shared machine: other processes (builds, VMs) may run during a benchmark, which is why every"
+                + " figure shows its spread and the variants of one comparison run in the same invocation.").blank();
+    }
+
+    private void goalsSection(Markdown md) {
+        md.line("## Goals").blank();
+        List<List<String>> rows = new ArrayList<>();
+        for (String[] g : goals) {
+            rows.add(List.of(g[0], g[1], "**" + g[2] + "**"));
+        }
+        md.table(List.of("Goal", "Measured", "Status"), rows);
+    }
+
+    private void commandsSection(Markdown md) {
+        md.line("## How these figures were made").blank();
+        md.line("`scripts/bench` (add `--vm` for the real-device part) ran these, from the repository root, with `BUILD="
+                + shown(commands.getProperty("build.dir", "target/bench")) + "` and `$JAVA_HOME` the JDK above:").blank();
+        List<String> lines = new ArrayList<>();
+        for (String key : List.of("build", "c.build", "c.ioctl", "jmh.ioctl", "jmh.iotlb", "jmh.netlink", "startup", "vm")) {
+            if (commands.containsKey(key)) {
+                lines.add(shown(commands.getProperty(key)));
+            }
+        }
+        md.code("sh", lines);
+    }
+
+    private void ioctlSection(Markdown md) throws IOException {
+        md.line("## 1. ioctl round trip: FIONREAD on a pipe").blank();
+        JmhResults jmh = JmhResults.read(results, "jmh-ioctl");
+        Optional<String> cRaw = text("c-ioctl.txt");
+        if (jmh.isEmpty() || cRaw.isEmpty()) {
+            md.line("Not run: " + text("skipped-ioctl.txt").orElse("no results in this run.")).blank();
+            return;
+        }
+        Summary c = CLoopResults.parse(cRaw.get()).get("fionread");
+        Summary bare = jmh.run("bareFfmWithErrnoCapture").orElseThrow().summary();
+        Map<String, String> what = new LinkedHashMap<>();
+        what.put("seam", "`PanamaSyscalls.ioctl` through the `Syscalls` interface (what the library does)");
+        what.put("bareFfmWithErrnoCapture", "the same exact downcall handle, bare, errno captured");
+        what.put("bareFfmThreadLocalCapture", "the bare handle with the errno buffer looked up per call in a `ThreadLocal`, as the seam does");
+        what.put("bareFfmNoCapture", "exact downcall handle without errno capture");
+        what.put("generatedInvokerApply", "jextract's variadic invoker `libc_h.ioctl.makeInvoker(C_POINTER).apply(...)` (boxed)");
+        List<List<String>> rows = new ArrayList<>();
+        for (Map.Entry<String, String> e : what.entrySet()) {
+            Optional<JmhResults.Run> run = jmh.run(e.getKey());
+            if (run.isEmpty()) {
+                continue;
+            }
+            Summary s = run.get().summary();
+            rows.add(List.of(e.getKey(), e.getValue(), Markdown.triple(s), String.valueOf(s.n()),
+                    Markdown.ratio(s.median() / bare.median()), Markdown.ratio(s.median() / c.median())));
+        }
+        rows.add(List.of("C loop", "`ioctl(fd, FIONREAD, &n)` in src/bench/c/ioctl_loop.c, timed by itself", Markdown.triple(c),
+                String.valueOf(c.n()), Markdown.ratio(c.median() / bare.median()), Markdown.ratio(1)));
+        md.table(List.of("Variant", "What", "ns/op min / median / max", "n", "÷ bare FFM", "÷ C"), rows);
+        Summary seam = jmh.run("seam").orElseThrow().summary();
+        double seamRatio = seam.median() / bare.median();
+        goal("seam ioctl ≤ " + SEAM_GOAL + "x the bare FFM handle (FIONREAD, pipe)",
+                Markdown.ratio(seamRatio) + " (medians " + Markdown.num(seam.median()) + " vs " + Markdown.num(bare.median())
+                        + " ns; mins " + Markdown.ratio(seam.min() / bare.min()) + ")", seamRatio <= SEAM_GOAL);
+        goal("FFM/C on FIONREAD (reported)", "seam " + Markdown.ratio(seam.median() / c.median()) + ", bare FFM "
+                + Markdown.ratio(bare.median() / c.median()) + " (C " + Markdown.num(c.median()) + " ns)", null);
+        jmh.run("generatedInvokerApply").ifPresent(g -> md.line("The generated variadic invoker costs "
+                + Markdown.ratio(g.summary().median() / bare.median()) + " the exact handle: `apply` spreads a boxed `Object[]`"
+                + " through `asSpreader`, which is why the seam builds its own exact handle on `libc_h.ioctl.address()`"
+                + " and calls it with `invokeExact`.").blank());
+        jmh.run("bareFfmNoCapture").ifPresent(n -> md.line("Errno capture: " + difference(bare.median() - n.summary().median())
+                + " per call (median with minus median without); the seam needs it to name the kernel's error.").blank());
+        jmh.run("bareFfmThreadLocalCapture").ifPresent(t -> md.line("The seam's thread-local errno buffer: "
+                + difference(t.summary().median() - bare.median()) + " per call over the bare handle; the seam as a whole: "
+                + difference(seam.median() - bare.median()) + ".").blank());
+    }
+
+    /** A difference of two medians in ns, or "none measurable" when it is below the spread. */
+    private static String difference(double ns) {
+        return ns <= 0 ? "none measurable (" + Markdown.num(ns) + " ns)" : Markdown.num(ns) + " ns";
+    }
+
+    private void iotlbSection(Markdown md) throws IOException {
+        md.line("## 2. IOTLB: planning, encoding and writing vhost_msg_v2 messages").blank();
+        JmhResults jmh = JmhResults.read(results, "jmh-iotlb");
+        if (jmh.isEmpty()) {
+            md.line("Not run: " + text("skipped-iotlb.txt").orElse("no results in this run.")).blank();
+            goal("IOTLB plan + encode + write into the fake ≥ 2M messages/s", "not run", null);
+            return;
+        }
+        md.line("One operation maps 1024 one-page regions of a memfd (one batch of UPDATEs) and unmaps them again (one batch"
+                + " of INVALIDATEs): 2052 messages with the BATCH_BEGIN/END pairs, on vdpasim_net of the fake kernel"
+                + " (`/dev/vhost-vdpa-0`, IOTLB_MSG_V2 and BATCH acked). Throughput is per message; allocation is JMH's"
+                + " `gc.alloc.rate.norm` divided by the messages of an operation.").blank();
+        List<List<String>> rows = new ArrayList<>();
+        for (JmhResults.Run r : jmh.runs()) {
+            Summary s = r.summary();
+            String alloc = r.secondary("gc.alloc.rate.norm").map(a -> Markdown.num(a.median()) + " B").orElse("n/a");
+            rows.add(List.of(r.label(), IOTLB_BENCHMARKS.getOrDefault(r.method(), ""), Markdown.millionsPerSecond(s.min()) + " / "
+                    + Markdown.millionsPerSecond(s.median()) + " / " + Markdown.millionsPerSecond(s.max()), String.valueOf(s.n()), alloc));
+        }
+        md.table(List.of("Benchmark", "What", "messages/s min / median / max", "n", "allocated per message (median)"), rows);
+        jmh.run("planEncodeWrite").ifPresent(r -> goal("IOTLB plan + encode + write into the fake ≥ 2M messages/s",
+                Markdown.millionsPerSecond(r.summary().median()) + " median (min " + Markdown.millionsPerSecond(r.summary().min()) + ")",
+                r.summary().median() >= IOTLB_FAKE_GOAL));
+        jmh.run("encodeWriteDevNull").ifPresent(r -> {
+            double b = r.secondary("gc.alloc.rate.norm").map(Summary::median).orElse(Double.NaN);
+            goal("no allocation per message on the hot path (encode + write(2), one reused native buffer)",
+                    Markdown.num(b) + " B/message (`encodeWriteDevNull`, -prof gc)", b < NO_ALLOCATION);
+        });
+    }
+
+    private void netlinkSection(Markdown md) throws IOException {
+        md.line("## 3. netlink: vdpa messages and a 1000-device dump through the fake's socket").blank();
+        JmhResults jmh = JmhResults.read(results, "jmh-netlink");
+        if (jmh.isEmpty()) {
+            md.line("Not run: " + text("skipped-netlink.txt").orElse("no results in this run.")).blank();
+            return;
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (JmhResults.Run r : jmh.runs()) {
+            Summary s = r.summary();
+            String alloc = r.secondary("gc.alloc.rate.norm").map(a -> Markdown.num(a.median()) + " B").orElse("n/a");
+            rows.add(List.of(r.label(), NETLINK_BENCHMARKS.getOrDefault(r.method(), ""), Markdown.triple(s) + " " + r.unit(),
+                    String.valueOf(s.n()), alloc));
+        }
+        md.table(List.of("Benchmark", "What", "min / median / max", "n", "allocated per op (median)"), rows);
+        jmh.run("dump1000Devices").ifPresent(r -> goal("dump of 1000 devices from the fake through the socket (reported)",
+                Markdown.num(r.summary().median()) + " " + r.unit() + " median, "
+                        + Markdown.num(r.summary().median() * 1000 / 1000) + " ns per device (µs per dump × 1000 ns/µs ÷ 1000 devices)", null));
+    }
+
+    private void startupSection(Markdown md) throws IOException {
+        md.line("## 4. CLI start-up").blank();
+        Path file = results.resolve("startup.json");
+        if (!Files.exists(file)) {
+            md.line("Not run: " + text("skipped-startup.txt").orElse("no results in this run.")).blank();
+            return;
+        }
+        JsonNode root = new ObjectMapper().readTree(file.toFile());
+        text("startup-notes.md").ifPresent(n -> md.line(n).blank());
+        Map<String, Summary> byName = new LinkedHashMap<>();
+        Map<String, String> cmd = new LinkedHashMap<>();
+        root.get("variants").fields().forEachRemaining(e -> {
+            List<Double> ms = new ArrayList<>();
+            e.getValue().get("millis").forEach(x -> ms.add(x.asDouble()));
+            byName.put(e.getKey(), Summary.of(ms));
+            cmd.put(e.getKey(), shown(e.getValue().get("command").asText()));
+        });
+        Summary base = byName.get("default");
+        List<List<String>> rows = new ArrayList<>();
+        Properties classes = properties(results.resolve("startup-classes.properties"));
+        for (Map.Entry<String, Summary> e : byName.entrySet()) {
+            Summary s = e.getValue();
+            rows.add(List.of(e.getKey(), Markdown.triple(s), String.valueOf(s.n()), Markdown.ratio(s.median() / base.median()),
+                    Markdown.percent(1 - s.median() / base.median()), classes.getProperty(e.getKey(), "?")));
+        }
+        md.table(List.of("Variant", "wall ms min / median / max", "runs", "÷ default", "cut", "classes not from an archive"), rows);
+        md.line("Variants (all with the launchers' flags `-XX:TieredStopAtLevel=1 -XX:+UseSerialGC`, run interleaved round by round):").blank();
+        STARTUP_VARIANTS.forEach((k, v) -> {
+            if (byName.containsKey(k)) {
+                md.line("- **" + k + "**: " + v);
+            }
+        });
+        md.blank();
+        List<String> lines = new ArrayList<>();
+        cmd.forEach((k, v) -> lines.add(k + ": " + v));
+        md.code("", lines);
+        Summary aot = byName.get("build-archive");
+        if (aot != null) {
+            double cut = 1 - aot.median() / base.median();
+            goal("start-up archive cuts `" + text("startup-measured.txt").orElse("vdpactl") + "` by ≥ 40 %", Markdown.percent(cut)
+                    + " (median " + Markdown.num(base.median()) + " → " + Markdown.num(aot.median()) + " ms, the build's archive)", cut >= STARTUP_GOAL);
+        }
+    }
+
+    private void vmSection(Markdown md) throws IOException {
+        md.line("## 5. VM lane: the real vhost-vdpa device (vdpa_sim in QEMU)").blank();
+        JmhResults jmh = JmhResults.read(results, "vm-jmh");
+        Optional<String> c = text("vm-c.txt");
+        if (jmh.isEmpty() || c.isEmpty()) {
+            String why = text("skipped-vm.txt").orElse("no results in this run.");
+            md.line("**Skipped:** " + why).blank();
+            goal("IOTLB into the real device ≤ 1.1x a C writer (VM lane)", "skipped: " + why, false);
+            goal("FFM/C on VHOST_GET_FEATURES / GET_VRING_BASE (VM lane, reported)", "skipped", null);
+            return;
+        }
+        text("vm-notes.md").ifPresent(n -> md.line(n).blank());
+        Map<String, Summary> cRuns = CLoopResults.parse(c.get());
+        List<List<String>> rows = new ArrayList<>();
+        for (JmhResults.Run r : jmh.runs()) {
+            Summary s = r.summary();
+            Summary cs = cRuns.get(r.method());
+            rows.add(List.of(r.label(), Markdown.triple(s) + " " + r.unit(), cs == null ? "n/a" : Markdown.triple(cs),
+                    cs == null ? "n/a" : Markdown.ratio(s.median() / cs.median())));
+        }
+        md.table(List.of("Operation", "Java (seam) min / median / max", "C min / median / max", "Java ÷ C"), rows);
+        for (JmhResults.Run r : jmh.runs()) {
+            Summary cs = cRuns.get(r.method());
+            if (cs == null) {
+                continue;
+            }
+            double ratio = r.summary().median() / cs.median();
+            if (r.method().startsWith("iotlb")) {
+                goal("IOTLB into the real device ≤ 1.1x a C writer (" + r.label() + ")", Markdown.ratio(ratio), ratio <= IOTLB_VM_GOAL);
+            } else {
+                goal("FFM/C on " + r.label() + " (VM lane, reported)", Markdown.ratio(ratio), null);
+            }
+        }
+    }
+
+    private void profilesSection(Markdown md) throws IOException {
+        List<Path> profiles;
+        try (var s = Files.list(results)) {
+            profiles = s.filter(p -> p.getFileName().toString().startsWith("profile-") && p.toString().endsWith(".md")).sorted().toList();
+        }
+        if (profiles.isEmpty()) {
+            return;
+        }
+        md.line("## Profiles of the gaps").blank();
+        for (Path p : profiles) {
+            md.line(Files.readString(p, StandardCharsets.UTF_8).strip()).blank();
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package org.vdpactl.cli;
+
+import java.util.Optional;
+import org.vdpactl.sys.Syscalls;
+import org.vdpactl.time.Clock;
+
+/** An open backend: the seam implementation commands use, its clock, and what it is. */
+public interface Backend extends AutoCloseable {
+    Syscalls syscalls();
+
+    Clock clock();
+
+    /** True for the fake kernel. */
+    boolean simulated();
+
+    /** One line for logs: "kernel" or "fake (state FILE)". */
+    String description();
+
+    /** The fake kernel behind the seam, for the few fake-only commands (--compare); empty on the kernel. */
+    Optional<Object> fakeKernel();
+
+    @Override
+    void close();
+}

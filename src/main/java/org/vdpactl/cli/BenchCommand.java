@@ -1,0 +1,84 @@
+package org.vdpactl.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.vdpactl.cli.rehearse.MemoryOptions;
+import org.vdpactl.cli.rehearse.OrchestrationBench;
+import org.vdpactl.report.TextTable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code vdpactl bench ...}: benchmarks (figures, not tests). */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Benchmarks of vdpactl itself; they print figures and assert nothing.",
+        subcommands = {BenchCommand.Orchestration.class})
+public final class BenchCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** {@code vdpactl bench orchestration}: the orchestrator's wall time against the model's critical path. */
+    @Command(name = "orchestration", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"Rehearses 1, 4, 16 and 64 simulated mlx5 devices x 32 VQs on the fake kernel with the REAL clock,",
+                    "serial and parallel, and compares the downtime with the model's critical path (a virtual-clock run).",
+                    "Goals: parallel <= 1.05 x critical path; serial / parallel >= 0.9 x devices."})
+    static final class Orchestration implements Callable<Integer> {
+        @Option(names = "--sizes", paramLabel = "N,N,...", split = ",", defaultValue = "1,4,16,64",
+                description = "Device counts (default: ${DEFAULT-VALUE}).")
+        List<Integer> sizes = new ArrayList<>();
+
+        @Option(names = "--queue-pairs", paramLabel = "N", defaultValue = "16", description = "Queue pairs per device (default: ${DEFAULT-VALUE}).")
+        int pairs;
+
+        @Option(names = "--preset", paramLabel = "PRESET", defaultValue = "mlx5-612", description = "mlx5 latency preset (default: ${DEFAULT-VALUE}).")
+        String preset;
+
+        @Mixin
+        MemoryOptions memory;
+
+        @Override
+        public Integer call() {
+            CliContext ctx = CliContext.current();
+            List<OrchestrationBench.Row> rows = OrchestrationBench.run(sizes, pairs, preset, memory.layout(), line -> {
+                ctx.err().println("bench: " + line);
+                ctx.err().flush();
+            });
+            if (ctx.json()) {
+                ctx.printJson(rows);
+                return ExitCode.OK.code();
+            }
+            ctx.out().print(render(rows, preset));
+            ctx.out().flush();
+            return ExitCode.OK.code();
+        }
+    }
+
+    /** The table of {@code bench orchestration}. */
+    static String render(List<OrchestrationBench.Row> rows, String preset) {
+        TextTable t = new TextTable(List.of(">devices", ">VQs", ">critical path ms", ">parallel ms", ">parallel/cp",
+                ">serial ms", ">serial/parallel", "goals"));
+        for (OrchestrationBench.Row r : rows) {
+            t.row(String.valueOf(r.devices()), String.valueOf(r.vqs()), fmt(r.criticalPathMs()), fmt(r.parallelMs()),
+                    String.format(Locale.ROOT, "%.3f", r.parallelOverCriticalPath()), fmt(r.serialMs()),
+                    String.format(Locale.ROOT, "%.2f", r.serialOverParallel()),
+                    (r.parallelGoalMet() ? "parallel ok" : "parallel MISSED") + ", "
+                            + (r.serialGoalMet() ? "serial ok" : "serial MISSED"));
+        }
+        return "Orchestration benchmark, fake kernel, preset " + preset + ", real clock (simulated device latencies);\n"
+                + "critical path = the same rehearsal on a virtual clock (model only, no overhead).\n"
+                + "Goals: parallel/cp <= " + OrchestrationBench.PARALLEL_GOAL + ", serial/parallel >= "
+                + OrchestrationBench.SERIAL_GOAL + " x devices.\n" + t.render();
+    }
+
+    private static String fmt(double ms) {
+        return String.format(Locale.ROOT, "%.2f", ms);
+    }
+}

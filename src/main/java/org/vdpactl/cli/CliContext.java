@@ -1,0 +1,129 @@
+package org.vdpactl.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vdpactl.sys.Syscalls;
+import org.vdpactl.time.Clock;
+import picocli.CommandLine;
+
+/**
+ * What a running command needs: the chosen backend (opened on first use, closed when the command
+ * ends), the output streams and the output mode. One exists per command execution.
+ */
+public final class CliContext implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(CliContext.class);
+    private static final ThreadLocal<CliContext> CURRENT = new ThreadLocal<>();
+
+    private final Main options;
+    private final CommandLine commandLine;
+    private Backend backend;
+
+    private CliContext(Main options, CommandLine commandLine) {
+        this.options = options;
+        this.commandLine = commandLine;
+    }
+
+    static CliContext open(Main options, CommandLine commandLine) {
+        CliContext ctx = new CliContext(options, commandLine);
+        CURRENT.set(ctx);
+        return ctx;
+    }
+
+    /** The context of the command running on this thread. */
+    public static CliContext current() {
+        CliContext c = CURRENT.get();
+        if (c == null) {
+            throw new IllegalStateException("no vdpactl command is running on this thread");
+        }
+        return c;
+    }
+
+    /** The backend, opened now if needed (logs which one on stderr). */
+    public Backend backend() {
+        if (backend == null) {
+            backend = Backends.open(options.backend, fakeStatePath(), options.fakeFaults);
+            if (options.backend == BackendKind.AUTO) {
+                LOG.info("backend: {}", backend.description());
+            } else {
+                LOG.debug("backend: {}", backend.description());
+            }
+        }
+        return backend;
+    }
+
+    public Syscalls syscalls() {
+        return backend().syscalls();
+    }
+
+    public Clock clock() {
+        return backend().clock();
+    }
+
+    /** True when figures come from the fake kernel's models, not hardware. */
+    public boolean simulated() {
+        return backend().simulated();
+    }
+
+    public BackendKind requestedBackend() {
+        return options.backend;
+    }
+
+    public Optional<Path> fakeFaults() {
+        return Optional.ofNullable(options.fakeFaults);
+    }
+
+    public Path fakeStatePath() {
+        if (options.fakeState != null) {
+            return options.fakeState;
+        }
+        String xdg = System.getenv("XDG_STATE_HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".local", "state");
+        return base.resolve("vdpactl").resolve("fake-state.json");
+    }
+
+    public boolean json() {
+        return options.json;
+    }
+
+    public PrintWriter out() {
+        return commandLine.getOut();
+    }
+
+    public PrintWriter err() {
+        return commandLine.getErr();
+    }
+
+    /** The mapper every command prints JSON with (never hand-written JSON). */
+    public ObjectMapper mapper() {
+        ObjectMapper m = new ObjectMapper().findAndRegisterModules();
+        if (options.pretty) {
+            m.enable(SerializationFeature.INDENT_OUTPUT);
+        }
+        return m;
+    }
+
+    /** Prints a JSON value on stdout, one document per line unless --pretty. */
+    public void printJson(Object value) {
+        try {
+            out().println(mapper().writeValueAsString(value instanceof JsonNode n ? n : value));
+            out().flush();
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("cannot render JSON", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        CURRENT.remove();
+        if (backend != null) {
+            backend.close();
+            backend = null;
+        }
+    }
+}

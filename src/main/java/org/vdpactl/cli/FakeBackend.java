@@ -1,0 +1,89 @@
+package org.vdpactl.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.fake.fault.FaultRule;
+import org.vdpactl.fake.fault.FaultRules;
+import org.vdpactl.fake.netlink.FakeNetlink;
+import org.vdpactl.fake.state.FakeStateStore;
+import org.vdpactl.sys.Syscalls;
+import org.vdpactl.time.Clock;
+import org.vdpactl.time.RealClock;
+
+/**
+ * The fake kernel as a CLI backend: devices from the shared state file (locked while this command
+ * runs, written back when it ends), the vdpa netlink family installed, the real clock so the
+ * fake's modelled latencies are real waits and the CLI's wall-clock figures mean something.
+ */
+final class FakeBackend implements Backend {
+    private final FakeKernel kernel;
+    private final FakeProcess process;
+    private final Path stateFile;
+
+    private FakeBackend(FakeKernel kernel, Path stateFile) {
+        this.kernel = kernel;
+        this.stateFile = stateFile;
+        FakeNetlink.install(kernel);
+        this.process = kernel.newProcess();
+    }
+
+    static Backend open(Path stateFile, Path faultsFile) {
+        List<FaultRule> faults;
+        try {
+            faults = faultsFile == null ? List.of() : FaultRules.load(faultsFile);
+        } catch (org.vdpactl.fake.fault.FaultRuleException e) {
+            throw new CliFailure(ExitCode.USAGE, "--fake-faults: " + e.getMessage(), e);
+        }
+        FakeKernel kernel;
+        try {
+            kernel = FakeKernel.openShared(stateFile, RealClock.INSTANCE, faults);
+        } catch (FakeStateStore.StateLockedException e) {
+            throw new CliFailure(ExitCode.NOT_READY, e.getMessage(), e);
+        } catch (FakeStateStore.CorruptStateException e) {
+            throw new CliFailure(ExitCode.USAGE, e.getMessage(), e);
+        }
+        try {
+            return new FakeBackend(kernel, stateFile);
+        } catch (RuntimeException e) {
+            kernel.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public Syscalls syscalls() {
+        return process;
+    }
+
+    @Override
+    public Clock clock() {
+        return kernel.clock();
+    }
+
+    @Override
+    public boolean simulated() {
+        return true;
+    }
+
+    @Override
+    public String description() {
+        return "fake (simulated devices, state " + stateFile + ")";
+    }
+
+    @Override
+    public Optional<Object> fakeKernel() {
+        return Optional.of(kernel);
+    }
+
+    @Override
+    public void close() {
+        try {
+            process.close();
+        } finally {
+            kernel.close();
+        }
+    }
+}

@@ -1,0 +1,211 @@
+package org.vdpactl.cli;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.vdpactl.cli.rehearse.CompareText;
+import org.vdpactl.cli.rehearse.DeviceSelection;
+import org.vdpactl.cli.rehearse.HostMemoryBudget;
+import org.vdpactl.cli.rehearse.MemoryOptions;
+import org.vdpactl.cli.rehearse.PresetComparison;
+import org.vdpactl.cli.rehearse.ProgressLine;
+import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.orchestra.DeviceTarget;
+import org.vdpactl.orchestra.GuestMemoryLayout;
+import org.vdpactl.orchestra.Phase;
+import org.vdpactl.orchestra.Rehearsal;
+import org.vdpactl.orchestra.RehearsalPlan;
+import org.vdpactl.orchestra.RehearsalResult;
+import org.vdpactl.orchestra.Strategy;
+import org.vdpactl.report.HtmlReport;
+import org.vdpactl.report.RehearsalJson;
+import org.vdpactl.report.RehearsalText;
+import org.vdpactl.report.RunInfo;
+import org.vdpactl.vhost.MissingBackendFeaturesException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code vdpactl rehearse}: the main job. Rehearses the downtime of a live migration (suspend, vring
+ * bases, reset, features and vrings, the memory map, DRIVER_OK, the queue pairs, resume) across
+ * devices, times every call and prints where the time goes. Exit code 0, or 6 (PARTIAL) when a call
+ * failed and every device was brought back to a known state.
+ */
+@Command(name = "rehearse", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Rehearse the downtime of a live migration across vDPA devices and show where the time goes.",
+                "DEV = vdpa device name or /dev/vhost-vdpa-N; without DEV every vDPA device bound to vhost_vdpa",
+                "(hardware first). Each device is its own destination (reset in between) unless --dest/--split.",
+                "On the fake backend every figure is simulated."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  vdpactl rehearse",
+                "  vdpactl rehearse --strategy serial --iterations 20 --report downtime.html",
+                "  vdpactl rehearse --devices 4 --memory 256G --regions 1G --premap",
+                "  vdpactl rehearse --compare mlx5-pre612,mlx5-612"})
+public final class RehearseCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(paramLabel = "DEV", arity = "0..*", description = "Devices to rehearse on (sources).")
+    List<String> devices = new ArrayList<>();
+
+    @Option(names = "--devices", paramLabel = "N", description = "Use the first N devices (with --compare: N simulated devices, default 4).")
+    Integer count;
+
+    @Option(names = "--dest", paramLabel = "DEV", split = ",",
+            description = "Separate destination devices, one per source (comma-separated).")
+    List<String> destinations = new ArrayList<>();
+
+    @Option(names = "--split", description = "Use the first half of the devices as sources, the second half as destinations.")
+    boolean split;
+
+    @Option(names = "--strategy", paramLabel = "serial|parallel|pipelined", defaultValue = "parallel",
+            description = "serial: one device after another (what QEMU does); parallel: all devices per phase with a barrier;"
+                    + " pipelined: each device through its phases without waiting (default: ${DEFAULT-VALUE}).")
+    String strategy;
+
+    @Option(names = "--premap", description = "Map the destination memory before the window (needs IOTLB_PERSIST when a device is its own destination).")
+    boolean premap;
+
+    @Option(names = "--stop-and-copy", description = "Rehearse only the source side of stop-and-copy: suspend, save state, unmap.")
+    boolean stopAndCopy;
+
+    @Option(names = "--iterations", paramLabel = "N", defaultValue = "1", description = "Windows to rehearse (default: ${DEFAULT-VALUE}).")
+    int iterations;
+
+    @Option(names = "--queue-pairs", paramLabel = "N", defaultValue = "0",
+            description = "Queue pairs of net devices, set through the control queue (default: all the device offers).")
+    int queuePairs;
+
+    @Mixin
+    MemoryOptions memory;
+
+    @Option(names = "--report", paramLabel = "FILE.html", description = "Write a self-contained HTML report (timeline and histograms).")
+    Path report;
+
+    @Option(names = "--compare", paramLabel = "PRESET,PRESET",
+            description = "Fake only: run the upstream configurations and this rehearsal on two mlx5 latency presets"
+                    + " (e.g. mlx5-pre612,mlx5-612) and print before/after with reductions.")
+    String compare;
+
+    @Override
+    public Integer call() {
+        CliContext ctx = CliContext.current();
+        Strategy how = Strategy.parse(strategy);
+        GuestMemoryLayout layout = memory.layout();
+        if (compare != null) {
+            return compare(ctx, how, layout);
+        }
+        List<DeviceTarget> selected = DeviceSelection.select(ctx.syscalls(), devices, count);
+        List<DeviceTarget> sources = selected;
+        List<DeviceTarget> dests = null;
+        if (!destinations.isEmpty()) {
+            dests = new ArrayList<>();
+            for (String d : destinations) {
+                dests.add(DeviceSelection.resolve(ctx.syscalls(), d));
+            }
+        } else if (split) {
+            if (selected.size() < 2 || selected.size() % 2 != 0) {
+                throw new IllegalArgumentException("--split needs an even number of devices, got " + selected.size());
+            }
+            sources = selected.subList(0, selected.size() / 2);
+            dests = selected.subList(selected.size() / 2, selected.size());
+        }
+        List<String> notes = new ArrayList<>();
+        if (!ctx.simulated()) {
+            HostMemoryBudget.Reduced r = HostMemoryBudget.fit(ctx.syscalls(), layout, sources.size() + (dests == null ? 0 : dests.size()));
+            layout = r.layout();
+            r.note().ifPresent(notes::add);
+        }
+        RehearsalPlan plan = plan(sources, dests, how, layout).build();
+        RunInfo info = new RunInfo(ctx.simulated(), backendLabel(ctx, plan), ctx.clock().isVirtual() ? "virtual" : "real", commandLine());
+        RehearsalResult result;
+        try {
+            result = new Rehearsal(ctx.syscalls(), ctx.clock())
+                    .listener(ProgressLine.forTerminal(ctx.err(), ctx.simulated(), iterations)).run(plan).withNotes(notes);
+        } catch (MissingBackendFeaturesException e) {
+            throw new CliFailure(ExitCode.NOT_SUPPORTED, e.getMessage(), e);
+        }
+        if (ctx.json()) {
+            ctx.printJson(RehearsalJson.of(result, info));
+        } else {
+            ctx.out().print(RehearsalText.render(result, info));
+            ctx.out().flush();
+        }
+        if (report != null) {
+            write(report, HtmlReport.render(result, info));
+            ctx.err().println("vdpactl: report written to " + report);
+            ctx.err().flush();
+        }
+        return (result.completed() ? ExitCode.OK : ExitCode.PARTIAL).code();
+    }
+
+    private RehearsalPlan.Builder plan(List<DeviceTarget> sources, List<DeviceTarget> dests, Strategy how, GuestMemoryLayout layout) {
+        RehearsalPlan.Builder b = RehearsalPlan.builder(sources).strategy(how).premap(premap).iterations(iterations)
+                .queuePairs(queuePairs).memory(layout);
+        if (dests != null) {
+            b.destinations(dests);
+        }
+        if (stopAndCopy) {
+            b.phases(EnumSet.of(Phase.SUSPEND, Phase.SAVE_STATE, Phase.UNMAP));
+        }
+        return b;
+    }
+
+    private int compare(CliContext ctx, Strategy how, GuestMemoryLayout layout) {
+        if (!devices.isEmpty() || !destinations.isEmpty() || split) {
+            throw new IllegalArgumentException("--compare runs on simulated devices: give --devices N instead of DEV arguments");
+        }
+        if (ctx.requestedBackend() == BackendKind.KERNEL) {
+            throw new IllegalArgumentException("--compare needs the fake kernel's latency presets; it cannot run with --backend kernel");
+        }
+        String[] presets = PresetComparison.parsePresets(compare);
+        int n = count == null ? PresetComparison.LM_DEVICES : count;
+        PresetComparison.Result r = PresetComparison.run(presets[0], presets[1], n, d -> plan(d, null, how, layout).build());
+        if (ctx.json()) {
+            ctx.printJson(r);
+        } else {
+            ctx.out().print(CompareText.render(r));
+            ctx.out().flush();
+        }
+        return ExitCode.OK.code();
+    }
+
+    /** "fake (state …), preset mlx5-612" or "kernel". */
+    private static String backendLabel(CliContext ctx, RehearsalPlan plan) {
+        String label = ctx.backend().description();
+        if (ctx.backend().fakeKernel().orElse(null) instanceof FakeKernel k) {
+            Set<String> presets = new LinkedHashSet<>();
+            for (DeviceTarget t : plan.sources()) {
+                k.device(t.name()).map(d -> d.fakeMgmtDevice().preset()).ifPresent(presets::add);
+            }
+            if (!presets.isEmpty()) {
+                label += ", preset " + String.join(", ", presets);
+            }
+        }
+        return label;
+    }
+
+    private String commandLine() {
+        List<String> args = spec.commandLine().getParseResult().originalArgs();
+        return "vdpactl " + String.join(" ", args);
+    }
+
+    private static void write(Path file, String html) {
+        try {
+            Files.writeString(file, html, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

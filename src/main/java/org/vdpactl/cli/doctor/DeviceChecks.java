@@ -1,0 +1,118 @@
+package org.vdpactl.cli.doctor;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.FileStat;
+import org.vdpactl.sys.SyscallException;
+import org.vdpactl.sys.Syscalls;
+import org.vdpactl.vhost.BackendFeature;
+import org.vdpactl.vhost.BackendFeatures;
+import org.vdpactl.vhost.VhostDeviceNodes;
+import org.vdpactl.vhost.VhostVdpaDevice;
+
+/**
+ * Checks every /dev/vhost-vdpa-N through the syscall seam (so the same checks describe the fake
+ * kernel's devices under --backend fake): node type and mode, the vdpa device it belongs to,
+ * whether it can be opened, and what its backend features mean for a migration.
+ */
+final class DeviceChecks {
+    private final Syscalls sys;
+    private final HostFacts host;
+
+    DeviceChecks(Syscalls sys, HostFacts host) {
+        this.sys = sys;
+        this.host = host;
+    }
+
+    /** Node paths of all vhost-vdpa devices, or only of the given ones (names resolved through sysfs). */
+    List<String> nodes(List<String> only) {
+        if (only.isEmpty()) {
+            return VhostDeviceNodes.listNodes(sys);
+        }
+        List<String> out = new ArrayList<>();
+        for (String d : only) {
+            try {
+                out.add(VhostDeviceNodes.resolve(sys, d).path());
+            } catch (RuntimeException e) {
+                out.add(d.startsWith("/") ? d : "/dev/" + d);
+            }
+        }
+        return out;
+    }
+
+    /** /dev/vhost-vdpa-N → vdpa device name, from /sys/bus/vdpa/devices/NAME/vhost-vdpa-N. */
+    Map<String, String> vdpaNamesByNode() {
+        Map<String, String> map = new HashMap<>();
+        try {
+            for (String name : sys.listDirectory("/sys/bus/vdpa/devices")) {
+                for (String entry : sys.listDirectory("/sys/bus/vdpa/devices/" + name)) {
+                    if (entry.startsWith("vhost-vdpa-")) {
+                        map.put("/dev/" + entry, name);
+                    }
+                }
+            }
+        } catch (SyscallException e) {
+            // no vdpa bus: nothing to map
+        }
+        return map;
+    }
+
+    List<Check> check(String node, Map<String, String> names) {
+        List<Check> out = new ArrayList<>();
+        String id = "node:" + node;
+        String vdpaName = names.getOrDefault(node, "?");
+        FileStat st;
+        try {
+            st = sys.stat(node);
+        } catch (SyscallException e) {
+            out.add(Check.fail(id, node, "cannot stat: " + e.getMessage(), "is the device name right? `vdpactl dev list` shows the devices"));
+            return out;
+        }
+        if (!st.isCharDevice()) {
+            out.add(Check.fail(id, node, "not a character device (" + st.type() + ")", "give a /dev/vhost-vdpa-N node or a vdpa device name"));
+            return out;
+        }
+        out.add(Check.ok(id, node, String.format("char %s, mode %04o, uid %d gid %d, vdpa device %s",
+                st.devNumber(), st.mode(), st.uid(), st.gid(), vdpaName)));
+        try (VhostVdpaDevice dev = VhostVdpaDevice.open(sys, node)) {
+            BackendFeatures offered = dev.getBackendFeatures();
+            out.add(migrationReadiness(id, node, dev.deviceType().toString(), offered));
+        } catch (SyscallException e) {
+            if (e.errno() == Errno.EBUSY) {
+                List<String> holders = host.holdersOf(java.nio.file.Path.of(node));
+                out.add(Check.warn(id + ":open", node + " open", "held open by another process"
+                        + (holders.isEmpty() ? "" : ": " + String.join(", ", holders)),
+                        "vhost-vdpa allows one opener; stop the VMM using it or pick another device"));
+            } else if (e.errno() == Errno.EACCES || e.errno() == Errno.EPERM) {
+                out.add(Check.fail(id + ":open", node + " open", "permission denied",
+                        "run as root, or have a privileged parent pass the fd (--fd N), or chown the node"));
+            } else {
+                out.add(Check.fail(id + ":open", node + " open", e.getMessage(), null));
+            }
+        }
+        return out;
+    }
+
+    private static Check migrationReadiness(String id, String node, String type, BackendFeatures offered) {
+        String title = node + " backend features";
+        String detail = type + ", offers " + offered;
+        List<String> missing = new ArrayList<>();
+        for (BackendFeature f : List.of(BackendFeature.IOTLB_MSG_V2, BackendFeature.IOTLB_BATCH, BackendFeature.SUSPEND)) {
+            if (!offered.has(f)) {
+                missing.add(f.name());
+            }
+        }
+        if (!missing.isEmpty()) {
+            return Check.fail(id + ":features", title, detail + "; missing " + String.join(", ", missing),
+                    "a downtime rehearsal needs IOTLB v2, batching and SUSPEND: update the kernel or driver");
+        }
+        if (!offered.has(BackendFeature.RESUME)) {
+            return Check.warn(id + ":features", title, detail + "; no RESUME: suspend is one-way, a failed migration needs a device reset",
+                    "kernel >= 6.4 and, for mlx5, firmware with freeze_to_rdy_supported");
+        }
+        return Check.ok(id + ":features", title, detail + "; ready for suspend/resume migration");
+    }
+}

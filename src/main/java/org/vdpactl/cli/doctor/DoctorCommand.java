@@ -1,0 +1,84 @@
+package org.vdpactl.cli.doctor;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.vdpactl.cli.BackendKind;
+import org.vdpactl.cli.CliContext;
+import org.vdpactl.cli.ExitCode;
+import org.vdpactl.cli.Sizes;
+import org.vdpactl.vhost.MemlockLimit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code vdpactl doctor}: can this host drive real vDPA devices, and if not, why not. */
+@Command(name = "doctor", mixinStandardHelpOptions = true,
+        description = {"Check whether this host can drive vhost-vdpa devices: privileges, memlock, modules,",
+                       "device nodes and their backend features. Exit 0 when ready, 8 when not."})
+public final class DoctorCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "DEV", arity = "0..*", description = "Devices to check (/dev/vhost-vdpa-N or vdpa names); default all.")
+    List<String> devices = new ArrayList<>();
+
+    @Option(names = "--memory", paramLabel = "SIZE", defaultValue = "1G",
+            description = "Guest memory a rehearsal would map (pinned by PA-mode drivers such as mlx5), default ${DEFAULT-VALUE}.")
+    String memory;
+
+    @Override
+    public Integer call() {
+        CliContext ctx = CliContext.current();
+        HostFacts host = new HostFacts();
+        long memoryBytes = Sizes.parse(memory, "--memory");
+        List<Check> checks = new ArrayList<>(new HostChecks(host).run(memoryBytes));
+        boolean kernelVdpa = host.vdpaBusPresent() || !new DeviceChecks(ctx.syscalls(), host).nodes(List.of()).isEmpty();
+        if (ctx.simulated()) {
+            checks.add(Check.info("backend", "backend", ctx.requestedBackend() == BackendKind.AUTO
+                    ? "this kernel has no vDPA: vdpactl uses the fake backend (every figure simulated)"
+                    : "fake backend selected: the devices below are simulated"));
+        } else {
+            checks.add(Check.ok("backend", "backend", "the running kernel (real devices)"));
+        }
+        DeviceChecks dev = new DeviceChecks(ctx.syscalls(), host);
+        Map<String, String> names = dev.vdpaNamesByNode();
+        List<String> nodes = dev.nodes(devices);
+        if (nodes.isEmpty()) {
+            checks.add(Check.fail("nodes", "vhost-vdpa device nodes", "no /dev/vhost-vdpa-* node",
+                    "create a device (`vdpactl dev add NAME --mgmtdev ...`) and make sure vhost_vdpa is loaded and bound"));
+        }
+        for (String node : nodes) {
+            checks.addAll(dev.check(node, names));
+        }
+        boolean ready = checks.stream().noneMatch(c -> c.status() == Check.Status.FAIL);
+        if (ctx.json()) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("ready", ready);
+            doc.put("simulated", ctx.simulated());
+            doc.put("kernel_vdpa", kernelVdpa);
+            doc.put("checks", checks);
+            ctx.printJson(doc);
+        } else {
+            print(ctx, checks, ready);
+        }
+        return ready ? ExitCode.OK.code() : ExitCode.NOT_READY.code();
+    }
+
+    private static void print(CliContext ctx, List<Check> checks, boolean ready) {
+        var out = ctx.out();
+        for (Check c : checks) {
+            out.printf("%-5s %-34s %s%n", c.status(), c.title(), c.detail());
+            if (c.hint() != null && c.status() != Check.Status.OK) {
+                out.printf("      %-34s fix: %s%n", "", c.hint());
+            }
+        }
+        out.println(ready ? "ready: this host can drive the devices above"
+                : "not ready: fix the FAIL lines above" + (ctx.simulated() ? " (the fake backend can be used meanwhile)" : ""));
+        out.flush();
+    }
+
+    /** For --memlock hints elsewhere. */
+    static String memlockHint(long bytes) {
+        return MemlockLimit.hint(bytes);
+    }
+}

@@ -1,0 +1,227 @@
+package org.vdpactl.cli.mgmt;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.vdpactl.cli.CliContext;
+import org.vdpactl.cli.CliFailure;
+import org.vdpactl.cli.ExitCode;
+import org.vdpactl.mgmt.DevConfig;
+import org.vdpactl.mgmt.DeviceSpec;
+import org.vdpactl.mgmt.IprouteJson;
+import org.vdpactl.mgmt.IprouteText;
+import org.vdpactl.mgmt.MacAddress;
+import org.vdpactl.mgmt.MgmtDevInfo;
+import org.vdpactl.mgmt.VdpaDevInfo;
+import org.vdpactl.mgmt.VdpaNetlink;
+import org.vdpactl.mgmt.VendorStats;
+import org.vdpactl.mgmt.VirtioNames;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code vdpactl dev ...}: vDPA devices over the vdpa netlink family, like iproute2's {@code vdpa dev}. */
+@Command(name = "dev", mixinStandardHelpOptions = true,
+        description = "vDPA devices: list, show, add, del, config, vstats, set.",
+        subcommands = {DevCommand.ListCommand.class, DevCommand.ShowCommand.class, DevCommand.AddCommand.class,
+            DevDelCommand.class, DevCommand.ConfigCommand.class, DevCommand.VstatsCommand.class, DevCommand.SetCommand.class})
+public final class DevCommand implements Runnable {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    static int printDevs(List<VdpaDevInfo> devs) {
+        CliContext ctx = CliContext.current();
+        if (ctx.json()) {
+            ctx.printJson(IprouteJson.devs(devs));
+        } else {
+            ctx.out().print(IprouteText.devs(devs));
+            ctx.out().flush();
+        }
+        return 0;
+    }
+
+    /** {@code dev list}. */
+    @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true, description = "List the vDPA devices.")
+    static final class ListCommand implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            try (VdpaNetlink nl = Netlink.open()) {
+                return printDevs(nl.devices());
+            }
+        }
+    }
+
+    /** {@code dev show [NAME]}. */
+    @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one vDPA device (or all).")
+    static final class ShowCommand implements Callable<Integer> {
+        @Parameters(paramLabel = "NAME", arity = "0..1")
+        String name;
+
+        @Override
+        public Integer call() {
+            try (VdpaNetlink nl = Netlink.open()) {
+                return printDevs(name == null ? nl.devices() : List.of(nl.device(name)));
+            }
+        }
+    }
+
+    /** {@code dev add NAME --mgmtdev BUS/DEV [...]}. */
+    @Command(name = "add", mixinStandardHelpOptions = true, description = "Create a vDPA device (needs CAP_NET_ADMIN).")
+    static final class AddCommand implements Callable<Integer> {
+        @Parameters(paramLabel = "NAME", description = "Device name (global, like vdpa0).")
+        String name;
+
+        @Option(names = "--mgmtdev", required = true, paramLabel = "BUS/DEV", description = "e.g. vdpasim_net or pci/0000:08:00.2")
+        String mgmtdev;
+
+        @Option(names = "--mac", paramLabel = "MAC")
+        String mac;
+
+        @Option(names = "--mtu", paramLabel = "N")
+        Integer mtu;
+
+        @Option(names = "--max-vqp", paramLabel = "N", description = "Maximum virtqueue pairs (net devices).")
+        Integer maxVqp;
+
+        @Option(names = "--features", paramLabel = "HEX|NAMES", description = "Device features: 0x... or names like VERSION_1,ACCESS_PLATFORM,MAC.")
+        String features;
+
+        @Override
+        public Integer call() {
+            if (name.isBlank() || name.length() > 255) {
+                throw new IllegalArgumentException("device name must be 1 to 255 characters");
+            }
+            DeviceSpec spec = DeviceSpec.of(name, mgmtdev);
+            if (mac != null) {
+                spec = spec.withMac(MacAddress.parse(mac));
+            }
+            if (mtu != null) {
+                if (mtu < 68 || mtu > 65535) {
+                    throw new IllegalArgumentException("--mtu " + mtu + " is out of range (68 to 65535)");
+                }
+                spec = spec.withMtu(mtu);
+            }
+            try (VdpaNetlink nl = Netlink.open()) {
+                MgmtDevInfo m = nl.mgmtDevice(mgmtdev);
+                if (maxVqp != null) {
+                    checkMaxVqp(m);
+                    spec = spec.withMaxVqPairs(maxVqp);
+                }
+                if (features != null) {
+                    int id = m.supportsClass(VirtioNames.ID_NET) ? VirtioNames.ID_NET : VirtioNames.ID_BLOCK;
+                    spec = spec.withDeviceFeatures(FeatureArgument.parse(features, id));
+                }
+                nl.addDevice(spec);
+                if (!CliContext.current().json()) {
+                    CliContext.current().err().println("vdpactl: created " + name + " on " + m.handle());
+                }
+                return printDevs(List.of(nl.device(name)));
+            }
+        }
+
+        private void checkMaxVqp(MgmtDevInfo m) {
+            if (maxVqp < 1 || maxVqp > 0x8000) {
+                throw new IllegalArgumentException("--max-vqp " + maxVqp + " is out of range (1 to 32768)");
+            }
+            Integer maxVqs = m.maxSupportedVqs();
+            if (maxVqs != null && maxVqs > 0 && m.supportsClass(VirtioNames.ID_NET) && 2L * maxVqp + 1 > Integer.toUnsignedLong(maxVqs)) {
+                throw new IllegalArgumentException("--max-vqp " + maxVqp + " exceeds what " + m.handle() + " supports ("
+                        + (Integer.toUnsignedLong(maxVqs) - 1) / 2 + " pairs: max_supported_vqs " + Integer.toUnsignedLong(maxVqs) + ")");
+            }
+        }
+    }
+
+    /** {@code dev config [NAME]}. */
+    @Command(name = "config", mixinStandardHelpOptions = true, description = "Show device configuration (like vdpa dev config show).")
+    static final class ConfigCommand implements Callable<Integer> {
+        @Parameters(paramLabel = "NAME", arity = "0..1")
+        String name;
+
+        @Override
+        public Integer call() {
+            CliContext ctx = CliContext.current();
+            try (VdpaNetlink nl = Netlink.open()) {
+                List<DevConfig> configs = name == null ? nl.configs() : List.of(nl.config(name));
+                if (ctx.json()) {
+                    ctx.printJson(IprouteJson.configs(configs));
+                } else {
+                    ctx.out().print(IprouteText.configs(configs));
+                    ctx.out().flush();
+                }
+                return 0;
+            }
+        }
+    }
+
+    /** {@code dev vstats NAME --qidx N | --all}. */
+    @Command(name = "vstats", mixinStandardHelpOptions = true, description = "Vendor statistics of one queue, or of all queues.")
+    static final class VstatsCommand implements Callable<Integer> {
+        @Parameters(paramLabel = "NAME")
+        String name;
+
+        @Option(names = "--qidx", paramLabel = "N", description = "Queue index.")
+        Integer qidx;
+
+        @Option(names = "--all", description = "Every queue of the device.")
+        boolean all;
+
+        @Override
+        public Integer call() {
+            if ((qidx == null) == !all) {
+                throw new IllegalArgumentException("give --qidx N or --all");
+            }
+            if (qidx != null && qidx < 0) {
+                throw new IllegalArgumentException("--qidx must not be negative, got " + qidx);
+            }
+            CliContext ctx = CliContext.current();
+            try (VdpaNetlink nl = Netlink.open()) {
+                List<VendorStats> stats = new ArrayList<>();
+                if (all) {
+                    VdpaDevInfo d = nl.device(name);
+                    int n = d.maxVqs() == null ? 0 : d.maxVqs();
+                    for (int q = 0; q < n; q++) {
+                        stats.add(nl.vendorStats(name, q));
+                    }
+                } else {
+                    stats.add(nl.vendorStats(name, qidx));
+                }
+                for (VendorStats s : stats) {
+                    if (ctx.json()) {
+                        ctx.printJson(IprouteJson.vstats(s));
+                    } else {
+                        ctx.out().print(IprouteText.vstats(s));
+                    }
+                }
+                ctx.out().flush();
+                return 0;
+            }
+        }
+    }
+
+    /** {@code dev set NAME --mac MAC}. */
+    @Command(name = "set", mixinStandardHelpOptions = true, description = "Change a device attribute (MAC; Linux 6.12+).")
+    static final class SetCommand implements Callable<Integer> {
+        @Parameters(paramLabel = "NAME")
+        String name;
+
+        @Option(names = "--mac", required = true, paramLabel = "MAC")
+        String mac;
+
+        @Override
+        public Integer call() {
+            MacAddress m = MacAddress.parse(mac);
+            try (VdpaNetlink nl = Netlink.open()) {
+                var warning = nl.setMacAddress(name, m);
+                if (warning.isPresent()) {
+                    throw new CliFailure(ExitCode.NOT_SUPPORTED, "the kernel accepted but ignored the request: " + warning.get());
+                }
+                return 0;
+            }
+        }
+    }
+}

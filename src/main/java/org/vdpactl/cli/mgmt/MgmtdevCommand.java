@@ -1,0 +1,61 @@
+package org.vdpactl.cli.mgmt;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.vdpactl.cli.CliContext;
+import org.vdpactl.mgmt.IprouteJson;
+import org.vdpactl.mgmt.IprouteText;
+import org.vdpactl.mgmt.MgmtDevInfo;
+import org.vdpactl.mgmt.VdpaNetlink;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code vdpactl mgmtdev list|show [BUS/DEV]}, like iproute2's {@code vdpa mgmtdev show}. */
+@Command(name = "mgmtdev", mixinStandardHelpOptions = true,
+        description = "vDPA management devices (drivers that can create devices).",
+        subcommands = {MgmtdevCommand.ListCommand.class, MgmtdevCommand.ShowCommand.class})
+public final class MgmtdevCommand implements Runnable {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    static int print(List<MgmtDevInfo> list) {
+        CliContext ctx = CliContext.current();
+        if (ctx.json()) {
+            ctx.printJson(IprouteJson.mgmtdevs(list));
+        } else {
+            ctx.out().print(IprouteText.mgmtdevs(list));
+            ctx.out().flush();
+        }
+        return 0;
+    }
+
+    /** {@code mgmtdev list}. */
+    @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true, description = "List every management device.")
+    static final class ListCommand implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            try (VdpaNetlink nl = Netlink.open()) {
+                return print(nl.mgmtDevices());
+            }
+        }
+    }
+
+    /** {@code mgmtdev show [HANDLE]}. */
+    @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one management device (or all).")
+    static final class ShowCommand implements Callable<Integer> {
+        @Parameters(paramLabel = "BUS/DEV", arity = "0..1", description = "e.g. vdpasim_net or pci/0000:08:00.2")
+        String handle;
+
+        @Override
+        public Integer call() {
+            try (VdpaNetlink nl = Netlink.open()) {
+                return print(handle == null ? nl.mgmtDevices() : List.of(nl.mgmtDevice(handle)));
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package org.vdpactl.cli.rehearse;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vdpactl.cli.CliFailure;
+import org.vdpactl.cli.ExitCode;
+import org.vdpactl.mgmt.DeviceNodes;
+import org.vdpactl.mgmt.VdpaDevInfo;
+import org.vdpactl.mgmt.VdpaNetlink;
+import org.vdpactl.orchestra.DeviceTarget;
+import org.vdpactl.sys.SyscallException;
+import org.vdpactl.sys.Syscalls;
+import org.vdpactl.vhost.VhostDeviceNodes;
+import org.vdpactl.vhost.VhostNodeException;
+
+/**
+ * Which devices a rehearsal uses: the DEV arguments (vdpa names or /dev/vhost-vdpa-N), or every
+ * vDPA device bound to vhost_vdpa, hardware first: when the bus has devices of a management device
+ * with a bus (a PCI function: mlx5), the simulators are left out.
+ */
+public final class DeviceSelection {
+    private static final Logger LOG = LoggerFactory.getLogger(DeviceSelection.class);
+
+    private DeviceSelection() {
+    }
+
+    public static List<DeviceTarget> select(Syscalls sys, List<String> args, Integer count) {
+        List<DeviceTarget> out = new ArrayList<>();
+        if (!args.isEmpty()) {
+            for (String a : args) {
+                out.add(resolve(sys, a));
+            }
+        } else {
+            DeviceNodes nodes = new DeviceNodes(sys);
+            for (String name : candidates(sys, nodes)) {
+                nodes.node(name).ifPresentOrElse(n -> out.add(new DeviceTarget(name, n.path())),
+                        () -> LOG.info("{} is not bound to vhost_vdpa; left out", name));
+            }
+            if (out.isEmpty()) {
+                throw new CliFailure(ExitCode.NOT_FOUND, "no vDPA device bound to vhost_vdpa (vdpactl dev add ...; modprobe vhost_vdpa)");
+            }
+        }
+        if (count != null) {
+            if (count < 1) {
+                throw new IllegalArgumentException("--devices must be at least 1, got " + count);
+            }
+            if (count > out.size()) {
+                throw new CliFailure(ExitCode.NOT_FOUND, "--devices " + count + ": only " + out.size() + " usable vDPA device"
+                        + (out.size() == 1 ? "" : "s") + " (" + String.join(", ", out.stream().map(DeviceTarget::name).toList()) + ")");
+            }
+            return List.copyOf(out.subList(0, count));
+        }
+        return out;
+    }
+
+    public static DeviceTarget resolve(Syscalls sys, String arg) {
+        VhostDeviceNodes.Node node;
+        try {
+            node = VhostDeviceNodes.resolve(sys, arg);
+        } catch (VhostNodeException e) {
+            throw new CliFailure(ExitCode.NOT_FOUND, e.getMessage(), e);
+        }
+        if (!arg.contains("/") && !arg.startsWith("vhost-vdpa-")) {
+            return new DeviceTarget(arg, node.path());
+        }
+        String name = new DeviceNodes(sys).vdpaNameOf(node.path()).orElse(node.sysName());
+        return new DeviceTarget(name, node.path());
+    }
+
+    /** Device names in bus order; hardware (a management device with a bus name) only, when there is any. */
+    private static List<String> candidates(Syscalls sys, DeviceNodes nodes) {
+        try (VdpaNetlink nl = VdpaNetlink.open(sys)) {
+            List<VdpaDevInfo> all = nl.devices();
+            List<String> hardware = all.stream().filter(d -> d.mgmtBusName() != null).map(VdpaDevInfo::name).toList();
+            return hardware.isEmpty() ? all.stream().map(VdpaDevInfo::name).toList() : hardware;
+        } catch (SyscallException e) {
+            LOG.info("vdpa netlink not usable ({}); listing {}", e.getMessage(), DeviceNodes.DEVICES_DIR);
+            return nodes.vdpaDevices();
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package org.vdpactl.cli.rehearse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import org.vdpactl.cli.Sizes;
+import org.vdpactl.orchestra.GuestMemoryLayout;
+
+/**
+ * Reads a guest memory layout from JSON ({@code --memory-layout FILE}):
+ * <pre>
+ * { "pageSize": "4K",
+ *   "regions": [ { "iova": "0",  "size": "2G" },
+ *                { "iova": "4G", "size": "254G", "split": "1G", "pageSize": "2M" } ] }
+ * </pre>
+ * Sizes take the CLI's units (4096, 4K, 2M, 1G); {@code iova} also "0x…" hex. {@code split} cuts a
+ * region into regions of that size (the last one shorter); {@code pageSize} defaults to the
+ * top-level one, else 4 KiB. Gaps between regions are holes.
+ */
+public final class MemoryLayoutFile {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> TOP = Set.of("pageSize", "regions", "comment");
+    private static final Set<String> REGION = Set.of("iova", "size", "split", "pageSize", "comment");
+
+    private MemoryLayoutFile() {
+    }
+
+    public static GuestMemoryLayout read(Path file) {
+        try {
+            return parse(Files.readString(file), file.toString());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read memory layout " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    static GuestMemoryLayout parse(String json, String source) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(json);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(source + ": not valid JSON: " + e.getMessage(), e);
+        }
+        if (root == null || !root.isObject() || !root.path("regions").isArray()) {
+            throw new IllegalArgumentException(source + ": expected an object with a \"regions\" array");
+        }
+        checkFields(root, TOP, source);
+        long defaultPage = root.has("pageSize") ? Sizes.parse(root.get("pageSize").asText(), source + " pageSize") : 4096;
+        List<GuestMemoryLayout.Region> regions = new ArrayList<>();
+        int i = 0;
+        for (JsonNode r : root.get("regions")) {
+            String where = source + " region #" + (++i);
+            if (!r.isObject() || !r.has("size") || !r.has("iova")) {
+                throw new IllegalArgumentException(where + ": needs \"iova\" and \"size\"");
+            }
+            checkFields(r, REGION, where);
+            long iova = address(r.get("iova").asText(), where);
+            long size = Sizes.parse(r.get("size").asText(), where + " size");
+            long page = r.has("pageSize") ? Sizes.parse(r.get("pageSize").asText(), where + " pageSize") : defaultPage;
+            long split = r.has("split") ? Sizes.parse(r.get("split").asText(), where + " split") : size;
+            try {
+                for (long off = 0; off < size; off += split) {
+                    regions.add(new GuestMemoryLayout.Region(iova + off, Math.min(split, size - off), page));
+                }
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+            }
+        }
+        try {
+            return new GuestMemoryLayout(regions);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void checkFields(JsonNode n, Set<String> known, String where) {
+        for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!known.contains(f)) {
+                throw new IllegalArgumentException(where + ": unknown field \"" + f + "\" (known: " + known + ")");
+            }
+        }
+    }
+
+    private static long address(String text, String where) {
+        String t = text.trim();
+        if (t.equals("0")) {
+            return 0;
+        }
+        if (t.startsWith("0x") || t.startsWith("0X")) {
+            try {
+                return Long.parseUnsignedLong(t.substring(2), 16);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(where + ": iova '" + text + "' is not a hex address", e);
+            }
+        }
+        return Sizes.parse(t, where + " iova");
+    }
+}

@@ -1,0 +1,135 @@
+package org.vdpactl.cli.vhost;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.vdpactl.cli.CliContext;
+import org.vdpactl.cli.CliFailure;
+import org.vdpactl.cli.ExitCode;
+import org.vdpactl.sys.SyscallException;
+import org.vdpactl.time.Clock;
+import org.vdpactl.vhost.DeviceStatus;
+import org.vdpactl.vhost.VhostVdpaDevice;
+
+/**
+ * Suspends (and optionally resumes) devices in parallel, one platform thread per device, and times
+ * each call. A device this command opens itself is first brought to DRIVER_OK (suspend is a no-op
+ * before it), and is reset again when the command closes it; with --fd the device is used as the
+ * VMM left it.
+ */
+final class SuspendResumeRun {
+    /** One device's outcome. */
+    record Result(String device, String operation, double millis, String error) {
+    }
+
+    private SuspendResumeRun() {
+    }
+
+    static int run(List<String> devices, Integer fd, boolean suspend, boolean resumeAfter) {
+        CliContext ctx = CliContext.current();
+        if (devices.isEmpty() == (fd == null)) {
+            throw new IllegalArgumentException("give one or more DEV arguments, or --fd N");
+        }
+        List<VhostVdpaDevice> opened = new ArrayList<>();
+        List<String> labels = new ArrayList<>();
+        List<Result> results = new ArrayList<>();
+        try {
+            if (fd != null) {
+                opened.add(DeviceOpener.inherited(ctx.syscalls(), fd));
+                labels.add("fd " + fd);
+            } else {
+                for (String d : devices) {
+                    VhostVdpaDevice dev = DeviceOpener.open(ctx.syscalls(), d);
+                    opened.add(dev);
+                    labels.add(d);
+                    bringUp(dev);
+                    if (!suspend) {
+                        dev.suspend(); // resume needs a suspended device to mean anything
+                    }
+                }
+            }
+            results.addAll(timeAll(ctx.clock(), opened, labels, suspend ? "suspend" : "resume"));
+            if (suspend && resumeAfter && results.stream().allMatch(r -> r.error() == null)) {
+                results.addAll(timeAll(ctx.clock(), opened, labels, "resume"));
+            }
+        } finally {
+            for (VhostVdpaDevice d : opened) {
+                d.close();
+            }
+        }
+        print(ctx, results);
+        long failed = results.stream().filter(r -> r.error() != null).count();
+        if (failed == 0) {
+            return 0;
+        }
+        return (failed == results.size() ? ExitCode.KERNEL_ERROR : ExitCode.PARTIAL).code();
+    }
+
+    private static void bringUp(VhostVdpaDevice dev) {
+        dev.setOwner();
+        dev.reset();
+        dev.addStatus(DeviceStatus.ACKNOWLEDGE);
+        dev.addStatus(DeviceStatus.DRIVER);
+        dev.setFeatures(dev.getFeatures());
+        dev.addStatus(DeviceStatus.FEATURES_OK);
+        dev.addStatus(DeviceStatus.DRIVER_OK);
+    }
+
+    private static List<Result> timeAll(Clock clock, List<VhostVdpaDevice> devices, List<String> labels, String op) {
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, devices.size()));
+        try {
+            long start = clock.nanoTime();
+            List<Future<Result>> futures = new ArrayList<>();
+            for (int i = 0; i < devices.size(); i++) {
+                VhostVdpaDevice d = devices.get(i);
+                String label = labels.get(i);
+                futures.add(pool.submit(() -> {
+                    clock.continueAt(start);
+                    long t0 = clock.nanoTime();
+                    try {
+                        if (op.equals("suspend")) {
+                            d.suspend();
+                        } else {
+                            d.resume();
+                        }
+                        return new Result(label, op, (clock.nanoTime() - t0) / 1e6, null);
+                    } catch (SyscallException e) {
+                        return new Result(label, op, (clock.nanoTime() - t0) / 1e6, e.getMessage());
+                    }
+                }));
+            }
+            List<Result> out = new ArrayList<>();
+            for (Future<Result> f : futures) {
+                out.add(f.get());
+            }
+            return out;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CliFailure(ExitCode.FAILURE, "interrupted");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new CliFailure(ExitCode.FAILURE, "internal error: " + e.getCause(), e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static void print(CliContext ctx, List<Result> results) {
+        if (ctx.json()) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("simulated", ctx.simulated());
+            doc.put("results", results);
+            ctx.printJson(doc);
+            return;
+        }
+        var out = ctx.out();
+        out.printf("%-20s %-8s %12s  %s%n", "DEVICE", "OP", ctx.simulated() ? "MS (SIMUL.)" : "MS", "RESULT");
+        for (Result r : results) {
+            out.printf("%-20s %-8s %12.3f  %s%n", r.device(), r.operation(), r.millis(), r.error() == null ? "ok" : r.error());
+        }
+        out.flush();
+    }
+}

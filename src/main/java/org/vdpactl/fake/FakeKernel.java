@@ -1,0 +1,395 @@
+package org.vdpactl.fake;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.bus.Provisioning;
+import org.vdpactl.fake.device.DeviceProfile;
+import org.vdpactl.fake.device.DriverModelFactory;
+import org.vdpactl.fake.device.FakeMgmtDevice;
+import org.vdpactl.fake.device.FakeVdpaBus;
+import org.vdpactl.fake.device.FakeVdpaDevice;
+import org.vdpactl.fake.device.ProfileCatalog;
+import org.vdpactl.fake.fault.FaultInjector;
+import org.vdpactl.fake.fault.FaultRule;
+import org.vdpactl.fake.mem.AddressSpace;
+import org.vdpactl.fake.mem.HostMemory;
+import org.vdpactl.fake.state.FakeStateStore;
+import org.vdpactl.fake.state.Inventory;
+import org.vdpactl.fake.vhost.VhostVdpa;
+import org.vdpactl.fake.vhost.VhostVdpaFile;
+import org.vdpactl.ffi.gen.libc.libc_h;
+import org.vdpactl.sys.Errno;
+import org.vdpactl.time.Clock;
+import org.vdpactl.time.VirtualClock;
+
+/**
+ * A userspace Linux kernel at the file-descriptor level, for CI without hardware: processes with fd
+ * tables ({@link #newProcess()}), the vdpa bus with vdpa_sim and mlx5-like devices and their
+ * /dev/vhost-vdpa-N nodes, eventfd/pipe/memfd files, the sysfs/devfs slice vdpactl reads, a fault
+ * injector, and sockets from pluggable factories (the vdpa generic-netlink family is registered by
+ * org.vdpactl.fake.netlink).
+ *
+ * <p>Tests build one with {@link #builder()}; the CLI uses {@link #openShared} so that several
+ * invocations see the same devices. Closing a shared kernel writes its state back.
+ */
+public final class FakeKernel implements AutoCloseable {
+    private static final Pattern VHOST_NODE = Pattern.compile("/dev/vhost-vdpa-(\\d+)");
+    /** SOCK_MAX: socket types at or above it are EINVAL. */
+    private static final int SOCK_MAX = 11;
+
+    private final Clock clock;
+    private final ProfileCatalog profiles;
+    private final FaultInjector faults;
+    private final HostMemory hostMemory;
+    private final FakeVdpaBus bus;
+    private final FakeSysfs sysfs;
+    private final int fdLimit;
+    private final AtomicInteger nextPid = new AtomicInteger(1000);
+    private final Map<Integer, Map<Integer, SocketFactory>> socketFactories = new ConcurrentHashMap<>();
+    private final Map<FakeVdpaDevice, VhostVdpa> vhostDrivers = Collections.synchronizedMap(new WeakHashMap<>());
+    private final FakeStateStore.Session shared;
+    private volatile boolean closed;
+
+    private FakeKernel(Builder b, FakeStateStore.Session shared) {
+        this.clock = b.clock;
+        this.profiles = b.profiles;
+        this.faults = new FaultInjector(b.clock, b.faults);
+        this.hostMemory = b.hostMemory != null ? b.hostMemory : HostMemory.host();
+        this.bus = new FakeVdpaBus(b.driverModels, faults, clock);
+        this.sysfs = new FakeSysfs(bus);
+        this.fdLimit = b.fdLimit;
+        this.shared = shared;
+        install(b.inventory);
+    }
+
+    /** A builder with a virtual clock, the built-in profiles, no faults and the default inventory. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The CLI's kernel: state loaded from (and on {@link #close()} saved to) {@code stateFile}, which
+     * stays locked against other vdpactl processes while this kernel is open. A missing file starts
+     * from {@link Inventory#defaults()}.
+     *
+     * @throws FakeStateStore.StateLockedException when another process holds the state too long
+     * @throws FakeStateStore.CorruptStateException when the file cannot be parsed
+     */
+    public static FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults) {
+        FakeStateStore store = new FakeStateStore(stateFile);
+        FakeStateStore.Session session = store.open();
+        try {
+            Builder b = builder().clock(clock).faults(faults).inventory(session.inventory());
+            return new FakeKernel(b, session);
+        } catch (IllegalArgumentException | KernelError e) {
+            session.close();
+            throw new FakeStateStore.CorruptStateException("fake kernel state " + store.file()
+                    + " does not describe a valid bus (" + e.getMessage() + "); delete it to start from the default devices");
+        } catch (RuntimeException e) {
+            session.close();
+            throw e;
+        }
+    }
+
+    /** {@link #openShared(Path, Clock, List)} at the default state file ({@link FakeStateStore#defaultStateFile()}). */
+    public static FakeKernel openShared(Clock clock, List<FaultRule> faults) {
+        return openShared(FakeStateStore.defaultStateFile(), clock, faults);
+    }
+
+    // ------------------------------------------------------------------ processes
+
+    /** A new process with an empty fd table (fds from 3) and its own identity. */
+    public FakeProcess newProcess() {
+        return new FakeProcess(this, nextPid.getAndIncrement(), new FdTable(fdLimit), new AddressSpace());
+    }
+
+    FakeProcess forkProcess(FakeProcess parent, FdTable fds, AddressSpace mm) {
+        return new FakeProcess(this, nextPid.getAndIncrement(), fds, mm);
+    }
+
+    // ------------------------------------------------------------------ accessors
+
+    public Clock clock() {
+        return clock;
+    }
+
+    public FakeVdpaBus bus() {
+        return bus;
+    }
+
+    public FaultInjector faults() {
+        return faults;
+    }
+
+    public ProfileCatalog profiles() {
+        return profiles;
+    }
+
+    public HostMemory hostMemory() {
+        return hostMemory;
+    }
+
+    FakeSysfs sysfs() {
+        return sysfs;
+    }
+
+    /** A vdpa device by name with its fake-side API (counters, device state). */
+    public Optional<FakeVdpaDevice> device(String name) {
+        return bus.fakeDevice(name);
+    }
+
+    /** The vhost-vdpa driver state of a device (IOTLB tables, owner, batch) for tests and diagnostics. */
+    public VhostVdpa vhost(FakeVdpaDevice device) {
+        return vhostDrivers.computeIfAbsent(device, VhostVdpa::new);
+    }
+
+    /** The path of a device's char node, "/dev/vhost-vdpa-N". */
+    public static String nodePath(FakeVdpaDevice device) {
+        return "/dev/vhost-vdpa-" + device.minor();
+    }
+
+    // ------------------------------------------------------------------ devices
+
+    /**
+     * Registers a management device of a profile.
+     *
+     * @param busName "pci" or null
+     * @param devName e.g. "0000:08:00.2"; null = the profile's default name
+     * @param preset  driver-model preset, null = the profile's default
+     */
+    public FakeMgmtDevice addManagementDevice(String profile, String busName, String devName, String preset) {
+        DeviceProfile p = profiles.get(profile);
+        String name = devName != null ? devName : p.mgmtdev().devName();
+        return bus.addManagementDevice(new FakeMgmtDevice(p, busName != null ? busName : p.mgmtdev().busName(), name, preset));
+    }
+
+    /**
+     * Creates a device on a mgmtdev (VDPA_CMD_DEV_NEW without the netlink layer's own checks).
+     *
+     * @param mgmtdev the mgmtdev's display name ("pci/0000:08:00.2", "vdpasim_net")
+     * @throws KernelError as the driver refuses (ENOSPC, EINVAL, EOPNOTSUPP, EEXIST)
+     */
+    public FakeVdpaDevice addDevice(String mgmtdev, String name, Provisioning provisioning) {
+        FakeMgmtDevice m = bus.managementDeviceByDisplayName(mgmtdev)
+                .orElseThrow(() -> KernelError.of(Errno.ENODEV, "no management device " + mgmtdev));
+        return bus.addDevice(m, name, provisioning, -1);
+    }
+
+    /** Deletes a device; blocks while its node is open, as the kernel does. */
+    public void deleteDevice(String name) throws InterruptedException {
+        FakeVdpaDevice d = bus.fakeDevice(name).orElseThrow(() -> KernelError.of(Errno.ENODEV, "no device " + name));
+        bus.deleteDevice(d);
+    }
+
+    /** The current inventory (what a shared kernel saves). */
+    public Inventory inventory() {
+        List<Inventory.Mgmt> m = new ArrayList<>();
+        for (var md : bus.managementDevices()) {
+            FakeMgmtDevice f = (FakeMgmtDevice) md;
+            m.add(new Inventory.Mgmt(f.profile().name(), f.busName(), f.devName(), f.preset()));
+        }
+        List<Inventory.Device> d = new ArrayList<>();
+        for (FakeVdpaDevice dev : bus.fakeDevices()) {
+            byte[] configMac = null;
+            if ("net".equals(dev.spec().config().kind())) {
+                byte[] now = dev.configMac();
+                byte[] provisioned = dev.provisioning().mac() != null ? dev.provisioning().mac() : new byte[6];
+                configMac = java.util.Arrays.equals(now, provisioned) ? null : now;
+            }
+            d.add(Inventory.Device.of(dev.name(), dev.mgmtDevice().displayName(), dev.provisioning(), dev.minor(),
+                    configMac));
+        }
+        return new Inventory(m, d);
+    }
+
+    private void install(Inventory inventory) {
+        for (Inventory.Mgmt m : inventory.mgmtdevs()) {
+            addManagementDevice(m.profile(), m.bus(), m.dev(), m.preset());
+        }
+        for (Inventory.Device d : inventory.devices()) {
+            FakeMgmtDevice m = bus.managementDeviceByDisplayName(d.mgmtdev()).orElseThrow(
+                    () -> new IllegalArgumentException("device " + d.name() + " names unknown mgmtdev " + d.mgmtdev()));
+            FakeVdpaDevice dev = bus.addDevice(m, d.name(), d.provisioning(), d.minor() == null ? -1 : d.minor());
+            if (d.configMac() != null) {
+                dev.setMacAddress(Inventory.parseMac(d.configMac()));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ sockets
+
+    /** Plugs in the socket implementation of (domain, protocol), e.g. AF_NETLINK/NETLINK_GENERIC. */
+    public void registerSocketFactory(int domain, int protocol, SocketFactory factory) {
+        socketFactories.computeIfAbsent(domain, k -> new ConcurrentHashMap<>()).put(protocol, Objects.requireNonNull(factory));
+    }
+
+    /** {@link #registerSocketFactory(int, int, SocketFactory)} for factories that ignore the type. */
+    public void registerSocketFactory(int domain, int protocol, Function<FakeProcess, FakeFile> factory) {
+        registerSocketFactory(domain, protocol, (p, type) -> factory.apply(p));
+    }
+
+    FakeFile createSocket(FakeProcess process, int domain, int type, int protocol) {
+        if (domain < 0 || domain >= KernelConstants.AF_MAX) {
+            throw KernelError.of(Errno.EAFNOSUPPORT, "address family " + domain);
+        }
+        int base = type & KernelConstants.SOCK_TYPE_MASK;
+        if (base < 0 || base >= SOCK_MAX) {
+            throw KernelError.of(Errno.EINVAL, "socket type " + type);
+        }
+        if ((type & ~KernelConstants.SOCK_TYPE_MASK & ~(libc_h.SOCK_CLOEXEC() | libc_h.SOCK_NONBLOCK())) != 0) {
+            throw KernelError.of(Errno.EINVAL, "socket type flags 0x" + Integer.toHexString(type));
+        }
+        Map<Integer, SocketFactory> family = socketFactories.get(domain);
+        if (family == null) {
+            throw KernelError.of(Errno.EAFNOSUPPORT, "the fake kernel has no address family " + domain);
+        }
+        SocketFactory f = family.get(protocol);
+        if (f == null) {
+            throw KernelError.of(Errno.EPROTONOSUPPORT, "family " + domain + " has no protocol " + protocol);
+        }
+        return f.create(process, type);
+    }
+
+    // ------------------------------------------------------------------ open(2)
+
+    OpenFile openPath(FakeProcess process, String path, int flags) {
+        Matcher m = VHOST_NODE.matcher(path);
+        if (m.matches()) {
+            FakeVdpaDevice d;
+            try {
+                d = bus.node(Integer.parseInt(m.group(1))).orElse(null);
+            } catch (NumberFormatException e) {
+                d = null;
+            }
+            if (d == null) {
+                throw KernelError.of(Errno.ENOENT, path + " does not exist");
+            }
+            VhostVdpa v = vhost(d);
+            d.mutex().lock();
+            try {
+                v.open();
+            } finally {
+                d.mutex().unlock();
+            }
+            return new OpenFile(new VhostVdpaFile(v, hostMemory), flags);
+        }
+        byte[] content = sysfs.contentOrNull(path);
+        if (content != null) {
+            if ((flags & KernelConstants.O_ACCMODE) != libc_h.O_RDONLY()) {
+                throw KernelError.of(Errno.EACCES, path + " is read-only in the fake");
+            }
+            return new OpenFile(new StaticFile(content), flags);
+        }
+        sysfs.stat(path); // ENOENT / ENOTDIR as appropriate
+        throw KernelError.of(KernelConstants.EISDIR, path + " is a directory");
+    }
+
+    // ------------------------------------------------------------------ close
+
+    /** Writes a shared kernel's state back and releases its lock. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (shared != null) {
+            try {
+                shared.save(inventory());
+            } finally {
+                shared.close();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ builder
+
+    /** Configuration of a fake kernel. */
+    public static final class Builder {
+        private Clock clock = new VirtualClock();
+        private ProfileCatalog profiles = ProfileCatalog.builtIn();
+        private final List<FaultRule> faults = new ArrayList<>();
+        private Inventory inventory = Inventory.defaults();
+        private DriverModelFactory driverModels = DriverModelFactory.standard();
+        private HostMemory hostMemory;
+        private int fdLimit = 1024;
+
+        private Builder() {
+        }
+
+        /** Default: a fresh {@link VirtualClock}. */
+        public Builder clock(Clock c) {
+            this.clock = Objects.requireNonNull(c);
+            return this;
+        }
+
+        /** Default: {@link ProfileCatalog#builtIn()}. */
+        public Builder profiles(ProfileCatalog p) {
+            this.profiles = Objects.requireNonNull(p);
+            return this;
+        }
+
+        /** Adds a profile to the catalog. */
+        public Builder profile(DeviceProfile p) {
+            this.profiles.add(p);
+            return this;
+        }
+
+        /** Fault rules (added to any given before). */
+        public Builder faults(List<FaultRule> rules) {
+            this.faults.addAll(rules);
+            return this;
+        }
+
+        public Builder fault(FaultRule rule) {
+            this.faults.add(rule);
+            return this;
+        }
+
+        /** Default: {@link Inventory#defaults()}; {@link Inventory#empty()} for a bare bus. */
+        public Builder inventory(Inventory i) {
+            this.inventory = Objects.requireNonNull(i);
+            return this;
+        }
+
+        /** Default: {@link DriverModelFactory#standard()}. */
+        public Builder driverModels(DriverModelFactory f) {
+            this.driverModels = Objects.requireNonNull(f);
+            return this;
+        }
+
+        /** Default: {@link HostMemory#host()} (real lazily-backed anonymous memory). */
+        public Builder hostMemory(HostMemory m) {
+            this.hostMemory = m;
+            return this;
+        }
+
+        /** RLIMIT_NOFILE of every process (default 1024). */
+        public Builder fdLimit(int limit) {
+            this.fdLimit = limit;
+            return this;
+        }
+
+        public FakeKernel build() {
+            return new FakeKernel(this, null);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "fake kernel (" + clock + " clock, " + bus.devices().size() + " vdpa devices)";
+    }
+}

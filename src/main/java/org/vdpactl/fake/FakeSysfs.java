@@ -1,0 +1,200 @@
+package org.vdpactl.fake;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.device.FakeVdpaBus;
+import org.vdpactl.fake.device.FakeVdpaDevice;
+import org.vdpactl.fake.vhost.VhostVdpaFile;
+import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.FileStat;
+
+/**
+ * The slice of devtmpfs, sysfs and procfs vdpactl looks at, generated from the bus on every call:
+ * <ul>
+ *   <li>/dev/vhost-vdpa-N — char device 248:N, root, 0600</li>
+ *   <li>/sys/bus/vdpa/devices/&lt;name&gt;/ — with vhost-vdpa-N/, driver → vhost_vdpa, …</li>
+ *   <li>/sys/class/vhost-vdpa/vhost-vdpa-N/dev — "248:N\n"</li>
+ *   <li>/proc/devices, /proc/modules</li>
+ * </ul>
+ * Everything else is ENOENT. Symbolic links are followed (stat semantics).
+ */
+final class FakeSysfs {
+    private static final int MAJOR = VhostVdpaFile.MAJOR;
+
+    private final FakeVdpaBus bus;
+
+    FakeSysfs(FakeVdpaBus bus) {
+        this.bus = bus;
+    }
+
+    private sealed interface Node permits Dir, Attr, CharDev, Link {
+    }
+
+    private record Dir(Map<String, Node> children) implements Node {
+        Dir() {
+            this(new TreeMap<>());
+        }
+
+        Dir dir(String name) {
+            return (Dir) children.computeIfAbsent(name, k -> new Dir());
+        }
+    }
+
+    private record Attr(byte[] content, int mode) implements Node {
+    }
+
+    private record CharDev(int major, int minor) implements Node {
+    }
+
+    private record Link(String target) implements Node {
+    }
+
+    FileStat stat(String path) {
+        Node n = resolve(path);
+        return switch (n) {
+            case Dir d -> new FileStat(FileStat.Type.DIRECTORY, 0755, 0, 0, 0, 0);
+            case Attr a -> new FileStat(FileStat.Type.REGULAR, a.mode(), 0, 0, 0, 0);
+            case CharDev c -> new FileStat(FileStat.Type.CHAR_DEVICE, 0600, 0, 0, c.major(), c.minor());
+            case Link l -> throw new IllegalStateException("unresolved link " + l);
+        };
+    }
+
+    List<String> list(String path) {
+        if (resolve(path) instanceof Dir d) {
+            return new ArrayList<>(d.children().keySet());
+        }
+        throw KernelError.of(Errno.ENOTDIR, path + " is not a directory");
+    }
+
+    byte[] read(String path) {
+        Node n = resolve(path);
+        if (n instanceof Attr a) {
+            return a.content().clone();
+        }
+        if (n instanceof Dir) {
+            throw KernelError.of(KernelConstants.EISDIR, path + " is a directory");
+        }
+        throw KernelError.of(Errno.EINVAL, path + " cannot be read like a file");
+    }
+
+    /** True when {@code path} names a device node of a vDPA device. */
+    boolean isCharDevice(String path) {
+        try {
+            return resolve(path) instanceof CharDev;
+        } catch (KernelError e) {
+            return false;
+        }
+    }
+
+    private Node resolve(String path) {
+        if (path == null || !path.startsWith("/")) {
+            throw KernelError.of(Errno.ENOENT, "relative or empty path " + path);
+        }
+        Dir root = build();
+        return walk(root, path, 0);
+    }
+
+    private Node walk(Dir root, String path, int depth) {
+        if (depth > 8) {
+            throw KernelError.of(Errno.ENOENT, "too many links at " + path);
+        }
+        Node at = root;
+        String[] parts = path.split("/");
+        for (int i = 0; i < parts.length; i++) {
+            String p = parts[i];
+            if (p.isEmpty() || p.equals(".")) {
+                continue;
+            }
+            if (!(at instanceof Dir d)) {
+                throw KernelError.of(Errno.ENOTDIR, path + ": a component is not a directory");
+            }
+            Node next = d.children().get(p);
+            if (next == null) {
+                throw KernelError.of(Errno.ENOENT, path + " does not exist");
+            }
+            if (next instanceof Link l) {
+                next = walk(root, l.target(), depth + 1);
+            }
+            at = next;
+        }
+        return at;
+    }
+
+    private Dir build() {
+        Dir root = new Dir();
+        Dir dev = root.dir("dev");
+        Dir vdpaBus = root.dir("sys").dir("bus").dir("vdpa");
+        Dir devices = vdpaBus.dir("devices");
+        Dir driver = vdpaBus.dir("drivers").dir("vhost_vdpa");
+        driver.children().put("uevent", attr("DRIVER=vhost_vdpa\n", 0200));
+        Dir cls = root.dir("sys").dir("class").dir("vhost-vdpa");
+        Dir proc = root.dir("proc");
+        for (FakeVdpaDevice d : bus.nodes().values()) {
+            String node = "vhost-vdpa-" + d.minor();
+            dev.children().put(node, new CharDev(MAJOR, d.minor()));
+            String devDir = "/sys/bus/vdpa/devices/" + d.name();
+            Dir dd = devices.dir(d.name());
+            dd.children().put("driver", new Link("/sys/bus/vdpa/drivers/vhost_vdpa"));
+            dd.children().put("driver_override", attr("(null)\n", 0644));
+            dd.dir("power");
+            dd.children().put("subsystem", new Link("/sys/bus/vdpa"));
+            dd.children().put("uevent", attr("DRIVER=vhost_vdpa\n", 0644));
+            Dir nd = dd.dir(node);
+            nd.children().put("dev", attr(MAJOR + ":" + d.minor() + "\n", 0444));
+            nd.children().put("device", new Link(devDir));
+            nd.dir("power");
+            nd.children().put("subsystem", new Link("/sys/class/vhost-vdpa"));
+            nd.children().put("uevent", attr("MAJOR=" + MAJOR + "\nMINOR=" + d.minor() + "\nDEVNAME=" + node + "\n", 0644));
+            cls.children().put(node, new Link(devDir + "/" + node));
+            driver.children().put(d.name(), new Link(devDir));
+        }
+        proc.children().put("devices", attr("Character devices:\n  1 mem\n  5 /dev/tty\n 10 misc\n"
+                + MAJOR + " vhost-vdpa\n\nBlock devices:\n  7 loop\n", 0444));
+        proc.children().put("modules", attr(modules(), 0444));
+        return root;
+    }
+
+    private String modules() {
+        StringBuilder sb = new StringBuilder();
+        boolean sim = false;
+        java.util.Set<String> drivers = new java.util.TreeSet<>();
+        for (var m : bus.managementDevices()) {
+            String model = ((org.vdpactl.fake.device.FakeMgmtDevice) m).profile().name();
+            if (model.startsWith("vdpasim")) {
+                sim = true;
+                drivers.add(model.equals("vdpasim_net") ? "vdpa_sim_net" : "vdpa_sim_blk");
+            } else if (model.equals("mlx5")) {
+                drivers.add("mlx5_vdpa");
+            }
+        }
+        for (String d : drivers) {
+            sb.append(d).append(" 20480 0 - Live 0x0000000000000000\n");
+        }
+        if (sim) {
+            sb.append("vdpa_sim 24576 2 vdpa_sim_net,vdpa_sim_blk, Live 0x0000000000000000\n");
+        }
+        sb.append("vhost_vdpa 32768 0 - Live 0x0000000000000000\n");
+        sb.append("vhost 61440 1 vhost_vdpa, Live 0x0000000000000000\n");
+        sb.append("vhost_iotlb 16384 2 vhost_vdpa,vhost, Live 0x0000000000000000\n");
+        sb.append("vdpa 36864 3 vhost_vdpa, Live 0x0000000000000000\n");
+        return sb.toString();
+    }
+
+    private static Attr attr(String content, int mode) {
+        return new Attr(content.getBytes(StandardCharsets.US_ASCII), mode);
+    }
+
+    /** A regular file's content for open(2), or null when {@code path} is not a regular file. */
+    byte[] contentOrNull(String path) {
+        try {
+            return resolve(path) instanceof Attr a ? a.content().clone() : null;
+        } catch (KernelError e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package org.vdpactl.fake;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.sys.Errno;
+
+/**
+ * A process's file descriptor table: lowest free number from 3 up (0-2 are the stdio the fake does
+ * not model), close-on-exec flags, RLIMIT_NOFILE.
+ */
+final class FdTable {
+    static final int FIRST_FD = 3;
+    private final TreeMap<Integer, OpenFile> fds = new TreeMap<>();
+    private final java.util.Set<Integer> cloexec = new java.util.HashSet<>();
+    private final int limit;
+
+    FdTable(int limit) {
+        this.limit = limit;
+    }
+
+    /** Installs a file at the lowest free fd; EMFILE when the table is full (the reference is then dropped). */
+    synchronized int install(OpenFile file, boolean closeOnExec) {
+        int fd = FIRST_FD;
+        for (int used : fds.keySet()) {
+            if (used != fd) {
+                break;
+            }
+            fd++;
+        }
+        if (fd >= limit) {
+            file.release();
+            throw KernelError.of(KernelConstants.EMFILE, "fd table full (" + limit + ")");
+        }
+        fds.put(fd, file);
+        if (closeOnExec) {
+            cloexec.add(fd);
+        }
+        return fd;
+    }
+
+    /** The file at {@code fd} with an extra reference for the call, or EBADF. */
+    synchronized OpenFile get(int fd) {
+        OpenFile f = fds.get(fd);
+        if (f == null) {
+            throw KernelError.of(Errno.EBADF, "fd " + fd + " is not open");
+        }
+        return f.retain();
+    }
+
+    /** Removes {@code fd}; the caller drops the returned reference. EBADF when not open. */
+    synchronized OpenFile remove(int fd) {
+        OpenFile f = fds.remove(fd);
+        if (f == null) {
+            throw KernelError.of(Errno.EBADF, "fd " + fd + " is not open");
+        }
+        cloexec.remove(fd);
+        return f;
+    }
+
+    synchronized void setCloseOnExec(int fd, boolean on) {
+        if (on) {
+            cloexec.add(fd);
+        } else {
+            cloexec.remove(fd);
+        }
+    }
+
+    synchronized boolean closeOnExec(int fd) {
+        return cloexec.contains(fd);
+    }
+
+    synchronized Map<Integer, OpenFile> snapshot() {
+        return new TreeMap<>(fds);
+    }
+
+    /** A copy for fork: same open file descriptions, one more reference each. */
+    synchronized FdTable copyForFork() {
+        FdTable child = new FdTable(limit);
+        fds.forEach((fd, f) -> child.fds.put(fd, f.retain()));
+        child.cloexec.addAll(cloexec);
+        return child;
+    }
+
+    /** Empties the table and returns what it held (process exit). */
+    synchronized List<OpenFile> clear() {
+        List<OpenFile> out = new ArrayList<>(fds.values());
+        fds.clear();
+        cloexec.clear();
+        return out;
+    }
+}

@@ -1,0 +1,109 @@
+package org.vdpactl.fake.device;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+import org.vdpactl.ffi.gen.vhost.vhost_h;
+import org.vdpactl.ffi.gen.vhost.virtio_blk_config;
+import org.vdpactl.ffi.gen.vhost.virtio_net_config;
+
+/**
+ * A device's virtio config space, laid out with the generated virtio_net_config / virtio_blk_config
+ * structs. Net devices store what was provisioned and written; block devices (vdpa_sim_blk)
+ * regenerate theirs on every read, so writes never show.
+ */
+final class ConfigSpace {
+    private static final ValueLayout.OfShort LE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt LE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** vdpa_sim_blk: VDPASIM_BLK_CAPACITY sectors. */
+    private static final long BLK_CAPACITY = 0x40000;
+    private static final int BLK_SIZE_MAX = 4096;
+    private static final int BLK_SEG_MAX = 32;
+    private static final int SECTOR_SIZE = 512;
+    /** VDPASIM_BLK_DWZ_MAX_SECTORS. */
+    private static final int BLK_DWZ_MAX_SECTORS = 0xFFFF_FFFF;
+
+    private final DeviceProfile.Config rules;
+    private final byte[] stored;
+    private final int blkQueues;
+
+    private ConfigSpace(DeviceProfile.Config rules, int blkQueues) {
+        this.rules = rules;
+        this.stored = new byte[rules.size()];
+        this.blkQueues = blkQueues;
+    }
+
+    /** A net config: MAC (or zeros), MTU (or the default), max_virtqueue_pairs per the profile. */
+    static ConfigSpace net(DeviceProfile.Config rules, byte[] mac, Integer mtu, int pairs) {
+        ConfigSpace c = new ConfigSpace(rules, 0);
+        MemorySegment s = c.segment();
+        if (mac != null) {
+            MemorySegment.copy(MemorySegment.ofArray(mac), 0, s, virtio_net_config.mac$offset(), 6);
+        }
+        s.set(LE16, virtio_net_config.mtu$offset(), (short) (mtu != null ? mtu : rules.defaultMtu()));
+        s.set(LE16, virtio_net_config.max_virtqueue_pairs$offset(),
+                (short) ("pairs".equals(rules.maxVqPairsField()) ? pairs : 0));
+        return c;
+    }
+
+    static ConfigSpace blk(DeviceProfile.Config rules, int queues) {
+        return new ConfigSpace(rules, queues);
+    }
+
+    int size() {
+        return stored.length;
+    }
+
+    /** The whole config space as the device presents it right now. */
+    byte[] read() {
+        if ("blk".equals(rules.kind())) {
+            return blkConfig();
+        }
+        byte[] out = stored.clone();
+        if (rules.linkUpOnRead()) {
+            MemorySegment.ofArray(out).set(LE16, virtio_net_config.status$offset(), (short) vhost_h.VIRTIO_NET_S_LINK_UP());
+        }
+        return out;
+    }
+
+    /** set_config: stored where the device keeps writes, else dropped. */
+    void write(int offset, byte[] data) {
+        if (rules.writable()) {
+            System.arraycopy(data, 0, stored, offset, Math.min(data.length, stored.length - offset));
+        }
+    }
+
+    void setMac(byte[] mac) {
+        MemorySegment.copy(MemorySegment.ofArray(mac), 0, segment(), virtio_net_config.mac$offset(), 6);
+    }
+
+    byte[] mac() {
+        byte[] mac = new byte[6];
+        MemorySegment.copy(segment(), virtio_net_config.mac$offset(), MemorySegment.ofArray(mac), 0, 6);
+        return mac;
+    }
+
+    private MemorySegment segment() {
+        return MemorySegment.ofArray(stored);
+    }
+
+    private byte[] blkConfig() {
+        byte[] out = new byte[stored.length];
+        MemorySegment s = MemorySegment.ofArray(out);
+        s.set(LE64, virtio_blk_config.capacity$offset(), BLK_CAPACITY);
+        s.set(LE32, virtio_blk_config.size_max$offset(), BLK_SIZE_MAX);
+        s.set(LE32, virtio_blk_config.seg_max$offset(), BLK_SEG_MAX);
+        s.set(LE16, virtio_blk_config.num_queues$offset(), (short) blkQueues);
+        s.set(LE16, virtio_blk_config.min_io_size$offset(), (short) 1);
+        s.set(LE32, virtio_blk_config.opt_io_size$offset(), 1);
+        s.set(LE32, virtio_blk_config.blk_size$offset(), SECTOR_SIZE);
+        s.set(LE32, virtio_blk_config.discard_sector_alignment$offset(), SECTOR_SIZE);
+        s.set(LE32, virtio_blk_config.max_discard_sectors$offset(), BLK_DWZ_MAX_SECTORS);
+        s.set(LE32, virtio_blk_config.max_discard_seg$offset(), 1);
+        s.set(LE32, virtio_blk_config.max_write_zeroes_sectors$offset(), BLK_DWZ_MAX_SECTORS);
+        s.set(LE32, virtio_blk_config.max_write_zeroes_seg$offset(), 1);
+        return out;
+    }
+}

@@ -1,0 +1,664 @@
+package org.vdpactl.fake.device;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.bus.Provisioning;
+import org.vdpactl.fake.bus.VdpaDevice;
+import org.vdpactl.fake.fault.FaultInjector;
+import org.vdpactl.fake.model.DriverModel;
+import org.vdpactl.fake.model.MapEntry;
+import org.vdpactl.fake.model.OpCost;
+import org.vdpactl.ffi.gen.vhost.vhost_h;
+import org.vdpactl.sys.Errno;
+import org.vdpactl.time.Clock;
+import org.vdpactl.time.Resource;
+
+/**
+ * One vDPA device of the fake kernel: the {@code struct vdpa_device} plus its parent driver's state
+ * (vdpa_sim or an mlx5-like model), driven through the {@code vdpa_config_ops}-level methods below.
+ *
+ * <p>Locking follows the kernel: callers from the vhost-vdpa side hold {@link #mutex()} (the vhost
+ * device mutex) around each ioctl and every op here runs under it; each op is first offered to the
+ * fault injector, then charged to this device's {@link Resource} with the {@link DriverModel}'s cost,
+ * so ops on one device serialise in (simulated) time and ops on different devices overlap.
+ * The netlink-facing {@link VdpaDevice} getters take the mutex themselves.
+ *
+ * <p>The node state (whether /dev/vhost-vdpa-N is open) lives here too, because the bus waits on it.
+ */
+public final class FakeVdpaDevice implements VdpaDevice {
+    private static final Logger LOG = LoggerFactory.getLogger(FakeVdpaDevice.class);
+    private static final int FAILED = vhost_h.VIRTIO_CONFIG_S_FAILED();
+    private static final int DRIVER_OK = vhost_h.VIRTIO_CONFIG_S_DRIVER_OK();
+
+    private final String name;
+    private final FakeMgmtDevice mgmt;
+    private final DeviceProfile.Device spec;
+    private final int minor;
+    private final int vqPairs;
+    private final int nvqs;
+    private final long deviceFeatures;
+    private final Provisioning provisioning;
+    private final DriverModel model;
+    private final FaultInjector faults;
+    private final Clock clock;
+    private final Resource resource;
+    private final DeviceCounters counters = new DeviceCounters();
+    private final ReentrantLock mutex = new ReentrantLock();
+    private final Condition nodeClosed = mutex.newCondition();
+
+    // device side (vdpa_sim / driver state)
+    private volatile int status;
+    private volatile long driverFeatures;
+    private boolean featuresValid;
+    private final ConfigSpace config;
+    private final DeviceVq[] vqs;
+    private final int[] groupAsid;
+    /** The device's own copy of each ASID's map; absent = the initial translation (vdpa_sim: identity). */
+    private final Map<Integer, List<MapEntry>> deviceMaps = new TreeMap<>();
+    private volatile boolean suspended;
+    private long generation;
+    private boolean configCallback;
+
+    // node state
+    private boolean opened;
+    private boolean removing;
+    private long closedAtNanos;
+
+    /** Device-side state of one virtqueue. */
+    static final class DeviceVq {
+        boolean ready;
+        int num;
+        long descArea;
+        long driverArea;
+        long deviceArea;
+        long state;
+        boolean callback;
+    }
+
+    FakeVdpaDevice(String name, FakeMgmtDevice mgmt, int minor, Provisioning provisioning, int vqPairs,
+                   long deviceFeatures, DriverModel model, FaultInjector faults, Clock clock) {
+        this.name = name;
+        this.mgmt = mgmt;
+        this.spec = mgmt.profile().device();
+        this.minor = minor;
+        this.provisioning = provisioning;
+        this.vqPairs = vqPairs;
+        this.nvqs = spec.queues().count(vqPairs);
+        this.deviceFeatures = deviceFeatures;
+        this.model = model;
+        this.faults = faults;
+        this.clock = clock;
+        this.resource = clock.newResource("vdpa " + name);
+        this.config = "blk".equals(spec.config().kind()) ? ConfigSpace.blk(spec.config(), nvqs)
+                : ConfigSpace.net(spec.config(), provisioning.mac(), provisioning.mtu(), vqPairs);
+        this.vqs = new DeviceVq[nvqs];
+        for (int i = 0; i < nvqs; i++) {
+            vqs[i] = new DeviceVq();
+        }
+        this.groupAsid = new int[spec.groups().count()];
+    }
+
+    // ------------------------------------------------------------------ facts
+
+    public DeviceProfile.Device spec() {
+        return spec;
+    }
+
+    public FakeMgmtDevice fakeMgmtDevice() {
+        return mgmt;
+    }
+
+    public Provisioning provisioning() {
+        return provisioning;
+    }
+
+    public int vqPairs() {
+        return vqPairs;
+    }
+
+    public int nvqs() {
+        return nvqs;
+    }
+
+    public int ngroups() {
+        return spec.groups().count();
+    }
+
+    public int nas() {
+        return spec.addressSpaces();
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    public Resource resource() {
+        return resource;
+    }
+
+    public FaultInjector faults() {
+        return faults;
+    }
+
+    public DriverModel model() {
+        return model;
+    }
+
+    public DeviceCounters.Snapshot counters() {
+        return counters.snapshot();
+    }
+
+    /** The vhost device mutex: held around every ioctl and IOTLB write. */
+    public ReentrantLock mutex() {
+        return mutex;
+    }
+
+    public boolean canSuspend() {
+        return spec.ops().suspend();
+    }
+
+    public boolean canResume() {
+        return spec.ops().resume();
+    }
+
+    public boolean hasDescGroup() {
+        return spec.groups().descData() != null;
+    }
+
+    /** vhost-vdpa's "persistent map" rule: no set_map/dma_map (platform IOMMU), or reset_map, or the device says so. */
+    public boolean hasPersistentMaps() {
+        return (!spec.ops().setMap() && !spec.ops().dmaMap()) || spec.ops().resetMap()
+                || (deviceBackendFeatures() & (1L << vhost_h.VHOST_BACKEND_F_IOTLB_PERSIST())) != 0;
+    }
+
+    /** get_backend_features of the device. */
+    public long deviceBackendFeatures() {
+        return MacroValues.bitMask(spec.ops().backendFeatures());
+    }
+
+    public long iovaFirst() {
+        return MacroValues.unsigned(spec.iovaFirst());
+    }
+
+    public long iovaLast() {
+        return MacroValues.unsigned(spec.iovaLast());
+    }
+
+    public int vqNumMax() {
+        return spec.vqNumMax();
+    }
+
+    public int configSize() {
+        return config.size();
+    }
+
+    public boolean featuresValid() {
+        return featuresValid;
+    }
+
+    public boolean isSuspended() {
+        return suspended;
+    }
+
+    public long generation() {
+        return generation;
+    }
+
+    /** The device's current copy of an ASID's map (empty Optional = initial translation). */
+    public java.util.Optional<List<MapEntry>> deviceMap(int asid) {
+        lockIfNeeded();
+        try {
+            return java.util.Optional.ofNullable(deviceMaps.get(asid));
+        } finally {
+            unlockIfNeeded();
+        }
+    }
+
+    public int groupAsid(int group) {
+        return groupAsid[group];
+    }
+
+    public boolean vqReady(int index) {
+        return vqs[index].ready;
+    }
+
+    public boolean hasVqCallback(int index) {
+        return vqs[index].callback;
+    }
+
+    public boolean hasConfigCallback() {
+        return configCallback;
+    }
+
+    // ------------------------------------------------------------------ vdpa_config_ops
+
+    /** get_vq_group. */
+    public int vqGroup(int index) {
+        return isCvq(index) ? spec.groups().cvq() : spec.groups().data();
+    }
+
+    /** get_vq_desc_group (only when {@link #hasDescGroup()}). */
+    public int vqDescGroup(int index) {
+        return isCvq(index) ? spec.groups().descCvq() : spec.groups().descData();
+    }
+
+    /** get_vq_size: vdpa_sim reports the queue maximum before DRIVER_OK and the configured size after. */
+    public int vqSize(int index) {
+        return (status & DRIVER_OK) != 0 ? vqs[index].num : spec.vqNumMax();
+    }
+
+    private boolean isCvq(int index) {
+        return spec.queues().lastIsCvq() && index == nvqs - 1;
+    }
+
+    /** compat_reset. Throws when the driver fails it (the device state is then left as it was). */
+    public void reset(boolean cleanMap) {
+        requireLocked();
+        op("reset", () -> model.reset(cleanMap));
+        status = 0;
+        driverFeatures = 0;
+        featuresValid = false;
+        for (DeviceVq vq : vqs) {
+            vq.ready = false;
+            vq.descArea = 0;
+            vq.driverArea = 0;
+            vq.deviceArea = 0;
+            vq.state = 0;
+            vq.callback = false;
+        }
+        Arrays.fill(groupAsid, 0);
+        suspended = false;
+        generation++;
+        if (cleanMap) {
+            deviceMaps.clear();
+        }
+    }
+
+    /**
+     * set_status with a non-zero value. The op returns nothing in the kernel: a driver that fails
+     * it (mlx5 DRIVER_OK) marks the device FAILED instead.
+     */
+    public void setStatus(int newStatus) {
+        requireLocked();
+        int old = status;
+        try {
+            op("set_status", () -> model.setStatus(old, newStatus));
+            status = newStatus;
+        } catch (KernelError e) {
+            LOG.info("{}: set_status {} failed ({}), status marked FAILED", name, newStatus, e.getMessage());
+            status = old | FAILED;
+        }
+    }
+
+    /** vdpa_set_features: marks features valid, then set_driver_features (KernelError when the driver refuses). */
+    public void setDriverFeatures(long features) {
+        requireLocked();
+        featuresValid = true;
+        DeviceProfile.DriverFeatureRules rules = spec.driverFeatures();
+        long required = MacroValues.bitMask(rules.required());
+        if ((features & required) != required) {
+            throw KernelError.of(DeviceProfile.errno(rules.requiredErrno()),
+                    String.format("%s: driver features 0x%x lack required 0x%x", name, features, required));
+        }
+        rules.requires().forEach((feature, needs) -> {
+            long f = MacroValues.bitMask(List.of(feature));
+            long n = MacroValues.bitMask(List.of(needs));
+            if ((features & f) != 0 && (features & n) == 0) {
+                throw KernelError.of(DeviceProfile.errno(rules.dependencyErrno()),
+                        name + ": " + feature + " without " + needs);
+            }
+        });
+        long stored = features & deviceFeatures;
+        op("set_driver_features", () -> model.setDriverFeatures(stored));
+        driverFeatures = stored;
+    }
+
+    /** vdpa_get_config: the core negotiates "no features" first when none were set since reset. */
+    public byte[] readConfigForDriver(long offset, int length) {
+        requireLocked();
+        if (!featuresValid) {
+            try {
+                setDriverFeatures(0);
+            } catch (KernelError ignored) {
+                // a legacy-guest probe the device is free to refuse; the kernel ignores the result
+            }
+        }
+        return Arrays.copyOfRange(config.read(), (int) offset, (int) offset + length);
+    }
+
+    /** set_config. */
+    public void writeConfig(long offset, byte[] data) {
+        requireLocked();
+        config.write((int) offset, data);
+    }
+
+    public void setConfigCallback(boolean installed) {
+        configCallback = installed;
+    }
+
+    public void setVqNum(int index, int num) {
+        requireLocked();
+        op("set_vq_num", () -> model.setVqNum(index, num));
+        vqs[index].num = num;
+    }
+
+    public void setVqAddress(int index, long desc, long driver, long device) {
+        requireLocked();
+        op("set_vq_address", () -> model.setVqAddress(index));
+        vqs[index].descArea = desc;
+        vqs[index].driverArea = driver;
+        vqs[index].deviceArea = device;
+    }
+
+    /** set_vq_state: the avail index (split) or the packed pair, as vhost-vdpa passes it. */
+    public void setVqState(int index, long state) {
+        requireLocked();
+        op("set_vq_state", () -> model.setVqState(index, state));
+        vqs[index].state = state;
+    }
+
+    /** get_vq_state: what the device reports now (vdpa_sim: the last SET value, 0 after reset). */
+    public long getVqState(int index) {
+        requireLocked();
+        op("get_vq_state", () -> model.getVqState(index));
+        return vqs[index].state;
+    }
+
+    public void setVqReady(int index, boolean ready) {
+        requireLocked();
+        op("set_vq_ready", () -> model.setVqReady(index, ready));
+        vqs[index].ready = ready;
+    }
+
+    public void setVqCallback(int index, boolean installed) {
+        vqs[index].callback = installed;
+    }
+
+    public void setGroupAsid(int group, int asid) {
+        requireLocked();
+        op("set_group_asid", () -> model.setGroupAsid(group, asid));
+        groupAsid[group] = asid;
+    }
+
+    /** set_map: the whole table of one ASID. */
+    public void setMap(int asid, List<MapEntry> table) {
+        requireLocked();
+        List<MapEntry> copy = List.copyOf(table);
+        op("set_map", () -> model.setMap(asid, copy));
+        deviceMaps.put(asid, copy);
+    }
+
+    /** dma_map of one entry (dma_map devices). */
+    public void dmaMap(int asid, MapEntry entry) {
+        requireLocked();
+        op("dma_map", () -> OpCost.FREE);
+        List<MapEntry> m = new ArrayList<>(deviceMaps.getOrDefault(asid, List.of()));
+        m.add(entry);
+        deviceMaps.put(asid, List.copyOf(m));
+    }
+
+    /** dma_unmap of one entry (dma_map devices). */
+    public void dmaUnmap(int asid, MapEntry entry) {
+        requireLocked();
+        op("dma_unmap", () -> OpCost.FREE);
+        List<MapEntry> m = new ArrayList<>(deviceMaps.getOrDefault(asid, List.of()));
+        m.remove(entry);
+        deviceMaps.put(asid, List.copyOf(m));
+    }
+
+    /** reset_map: the ASID returns to the initial translation. */
+    public void resetMap(int asid) {
+        requireLocked();
+        op("reset_map", () -> model.resetMap(asid));
+        deviceMaps.remove(asid);
+    }
+
+    public void suspend() {
+        requireLocked();
+        op("suspend", model::suspend);
+        suspended = true;
+    }
+
+    public void resume() {
+        requireLocked();
+        op("resume", model::resume);
+        suspended = false;
+    }
+
+    /** kick_vq: forwarded from a kick eventfd (no lock, as the kernel's kick path). */
+    public void kick(int index) {
+        counters.recordKick(suspended);
+    }
+
+    /** mgmtdev dev_add work on the new device (called by the bus before the device is visible). */
+    void devAdd() {
+        mutex.lock();
+        try {
+            op("dev_add", () -> model.devAdd(spec.queues().lastIsCvq() ? nvqs - 1 : nvqs));
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** mgmtdev dev_del work (after the node was released). */
+    void devDel() {
+        mutex.lock();
+        try {
+            op("dev_del", model::devDel);
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    private void op(String op, Supplier<OpCost> call) {
+        OpCost cost;
+        try {
+            faults.hit(name, op, resource);
+            cost = call.get();
+        } catch (KernelError e) {
+            counters.recordFailure(op);
+            throw e;
+        }
+        if (cost.nanos() > 0) {
+            resource.work(cost.nanos());
+        }
+        counters.record(op, cost);
+    }
+
+    private void requireLocked() {
+        if (!mutex.isHeldByCurrentThread()) {
+            throw new IllegalStateException("device op on " + name + " without the device mutex");
+        }
+    }
+
+    private void lockIfNeeded() {
+        mutex.lock();
+    }
+
+    private void unlockIfNeeded() {
+        mutex.unlock();
+    }
+
+    // ------------------------------------------------------------------ node (/dev/vhost-vdpa-N)
+
+    /** The open() half of the single-opener rule: EBUSY when already open (or being removed). */
+    public void claimNode() {
+        requireLocked();
+        if (opened) {
+            throw KernelError.of(Errno.EBUSY, name + ": node already open" + (removing ? " (device being removed)" : ""));
+        }
+        opened = true;
+    }
+
+    /** The release() half: the node is free again; a waiting dev_del proceeds. */
+    public void releaseNode() {
+        requireLocked();
+        opened = false;
+        closedAtNanos = clock.nanoTime();
+        nodeClosed.signalAll();
+    }
+
+    /**
+     * dev_del's wait (vhost_vdpa_remove): claims the node for good, waiting as long as it is open.
+     * The waiting thread's time continues from the close, as a blocked task's would.
+     */
+    void claimForRemoval() throws InterruptedException {
+        mutex.lock();
+        try {
+            while (opened) {
+                LOG.info("{}: dev_del waits for /dev/vhost-vdpa-{} to be closed", name, minor);
+                nodeClosed.await(1, TimeUnit.SECONDS);
+                if (!opened) {
+                    clock.continueAt(Math.max(clock.nanoTime(), closedAtNanos));
+                }
+            }
+            opened = true;
+            removing = true;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ VdpaDevice (netlink view)
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public FakeMgmtDevice mgmtDevice() {
+        return mgmt;
+    }
+
+    @Override
+    public int virtioId() {
+        return spec.virtioId();
+    }
+
+    @Override
+    public int vendorId() {
+        return spec.vendorId();
+    }
+
+    @Override
+    public int maxVqs() {
+        return nvqs;
+    }
+
+    @Override
+    public int maxVqSize() {
+        return spec.vqNumMax();
+    }
+
+    @Override
+    public int minVqSize() {
+        return spec.vqNumMin();
+    }
+
+    @Override
+    public int status() {
+        return status;
+    }
+
+    @Override
+    public long deviceFeatures() {
+        return deviceFeatures;
+    }
+
+    @Override
+    public long negotiatedFeatures() {
+        return driverFeatures;
+    }
+
+    @Override
+    public byte[] configSpace() {
+        mutex.lock();
+        try {
+            return config.read();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** The MAC currently in the config space (net devices). */
+    public byte[] configMac() {
+        mutex.lock();
+        try {
+            return config.mac();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    @Override
+    public boolean hasVendorStats() {
+        return spec.vendorStats() != null;
+    }
+
+    @Override
+    public List<Map.Entry<String, Long>> vendorStats(int queueIndex) {
+        DeviceProfile.VendorStats vs = spec.vendorStats();
+        if (vs == null) {
+            throw KernelError.of(Errno.EOPNOTSUPP, name + " has no vendor statistics");
+        }
+        List<String> names;
+        if (vs.perQueue() != null) {
+            names = queueIndex >= 0 && queueIndex < vs.perQueue().size() && queueIndex < nvqs
+                    ? vs.perQueue().get(queueIndex) : null;
+        } else {
+            names = queueIndex >= 0 && queueIndex < nvqs ? vs.everyQueue() : null;
+        }
+        if (names == null) {
+            throw KernelError.of(DeviceProfile.errno(vs.invalidQueueErrno()), name + ": no queue " + queueIndex);
+        }
+        List<Map.Entry<String, Long>> out = new ArrayList<>();
+        names.forEach(n -> out.add(Map.entry(n, 0L)));
+        return out;
+    }
+
+    @Override
+    public void setMacAddress(byte[] mac) {
+        if (!"net".equals(spec.config().kind())) {
+            throw KernelError.of(Errno.EOPNOTSUPP, name + " has no MAC");
+        }
+        mutex.lock();
+        try {
+            faults.hit(name, "dev_set_attr", resource);
+            config.setMac(mac.clone());
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    @Override
+    public boolean isOpen() {
+        mutex.lock();
+        try {
+            return opened && !removing;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    @Override
+    public int minor() {
+        return minor;
+    }
+
+    @Override
+    public String toString() {
+        return name + " (" + mgmt.displayName() + ", vhost-vdpa-" + minor + ")";
+    }
+}

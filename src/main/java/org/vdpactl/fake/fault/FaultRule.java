@@ -1,0 +1,81 @@
+package org.vdpactl.fake.fault;
+
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * One fault-injection rule: which calls it matches and what it does to them.
+ * See docs/fake-faults.md for the JSON form.
+ *
+ * @param device     device name or glob ("*", "mlx5-*"); "*" also matches calls that have no device
+ * @param call       call name or glob: an ioctl's kernel name ("VHOST_VDPA_SUSPEND"), "open", "write"
+ *                   (IOTLB), a driver op ("set_map", "suspend", "dev_add"), a netlink command
+ *                   ("VDPA_CMD_DEV_NEW")
+ * @param occurrence the first matching call (1-based) the rule fires on; 0 = every matching call
+ * @param count      how many consecutive matching calls fire, starting at {@code occurrence} (ignored for every)
+ * @param errno      errno to fail with (0 = none)
+ * @param delayNanos time added before the call goes on (or fails)
+ * @param firmwareTimeoutNanos when &gt; 0: the call waits this long on the device, then fails with ETIMEDOUT
+ */
+public record FaultRule(String device, String call, long occurrence, long count, int errno, long delayNanos,
+                        long firmwareTimeoutNanos) {
+
+    public FaultRule {
+        Objects.requireNonNull(device, "device");
+        Objects.requireNonNull(call, "call");
+        if (occurrence < 0 || count < 1 || delayNanos < 0 || firmwareTimeoutNanos < 0 || errno < 0) {
+            throw new IllegalArgumentException("invalid fault rule " + device + "/" + call);
+        }
+    }
+
+    /** Fails the Nth matching call with {@code errno}. */
+    public static FaultRule errnoAt(String device, String call, long occurrence, int errno) {
+        return new FaultRule(device, call, occurrence, 1, errno, 0, 0);
+    }
+
+    /** Fails every matching call with {@code errno}. */
+    public static FaultRule errnoAlways(String device, String call, int errno) {
+        return new FaultRule(device, call, 0, 1, errno, 0, 0);
+    }
+
+    /** Delays every matching call by {@code millis}. */
+    public static FaultRule delayAlways(String device, String call, double millis) {
+        return new FaultRule(device, call, 0, 1, 0, Math.round(millis * 1e6), 0);
+    }
+
+    /** The Nth matching call waits {@code millis} on the device and then fails with ETIMEDOUT. */
+    public static FaultRule firmwareTimeoutAt(String device, String call, long occurrence, double millis) {
+        return new FaultRule(device, call, occurrence, 1, 0, 0, Math.round(millis * 1e6));
+    }
+
+    /** True when the rule fires on every matching call. */
+    public boolean every() {
+        return occurrence == 0;
+    }
+
+    boolean matches(String deviceName, String callName) {
+        return glob(device, deviceName == null ? "" : deviceName) && glob(call, callName);
+    }
+
+    /** Whether the {@code n}th (1-based) matching call fires. */
+    boolean firesOn(long n) {
+        return every() || (n >= occurrence && n < occurrence + count);
+    }
+
+    private static boolean glob(String pattern, String value) {
+        if (pattern.equals("*")) {
+            return true;
+        }
+        if (!pattern.contains("*")) {
+            return pattern.equals(value);
+        }
+        StringBuilder re = new StringBuilder();
+        for (String part : pattern.split("\\*", -1)) {
+            if (!re.isEmpty()) {
+                re.append(".*");
+            }
+            re.append(Pattern.quote(part));
+        }
+        return value.matches(re.toString());
+    }
+}

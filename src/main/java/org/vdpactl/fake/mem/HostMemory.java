@@ -1,0 +1,19 @@
+package org.vdpactl.fake.mem;
+
+/**
+ * Where the fake kernel gets the real, dereferenceable memory behind fake mappings (memfd pages,
+ * anonymous mappings, doorbell pages).
+ */
+public interface HostMemory {
+
+    /** Reserves {@code bytes} (a page multiple) of zero-filled memory; the reservation starts with one reference. */
+    HostReservation reserve(long bytes);
+
+    /**
+     * Real anonymous memory from the host kernel, reserved with MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE
+     * so that even a 256 GiB guest costs nothing until touched.
+     */
+    static HostMemory host() {
+        return new MmapHostMemory(new org.vdpactl.sys.PanamaSyscalls());
+    }
+}

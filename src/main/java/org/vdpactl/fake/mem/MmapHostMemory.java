@@ -1,0 +1,21 @@
+package org.vdpactl.fake.mem;
+
+import org.vdpactl.fake.KernelConstants;
+import org.vdpactl.ffi.gen.libc.libc_h;
+import org.vdpactl.sys.Syscalls;
+
+/** {@link HostMemory} from the host kernel's mmap: lazily backed, so unused gigabytes cost nothing. */
+public final class MmapHostMemory implements HostMemory {
+    private final Syscalls host;
+
+    public MmapHostMemory(Syscalls host) {
+        this.host = host;
+    }
+
+    @Override
+    public HostReservation reserve(long bytes) {
+        var segment = host.mmap(bytes, libc_h.PROT_READ() | libc_h.PROT_WRITE(),
+                libc_h.MAP_PRIVATE() | libc_h.MAP_ANONYMOUS() | KernelConstants.MAP_NORESERVE, -1, 0);
+        return new HostReservation(segment, () -> host.munmap(segment));
+    }
+}

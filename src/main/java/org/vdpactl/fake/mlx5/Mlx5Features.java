@@ -1,0 +1,63 @@
+package org.vdpactl.fake.mlx5;
+
+/**
+ * What a kernel version does differently (shared/spec/mlx5-model.md §4.3): the presets are these
+ * flags plus the same {@link Mlx5Params}, so a preset is data, not a code branch.
+ *
+ * @param precreateVqs          6.11: blank HW VQs at dev_add/reset; DRIVER_OK only modifies them; §3.3 re-create rules
+ * @param activeVqsOnly         6.11: resume and change_map's suspend iterate the A active VQs (≤6.10: all V)
+ * @param vqErrorsReturned      6.11: suspend/resume return VQ command errors (≤6.10 always return 0
+ *                              and resume silently skips VQs that are not SUSPEND); §1.7, §1.8
+ * @param asyncVqCommands       6.12: VQ modify/query as async batches, range gated by its first VQ
+ * @param keepNotifierOnSuspend 6.12: suspend keeps the link notifier (no RCU grace period)
+ * @param parallelMkeyCreate    6.12: direct MKEYs created in one async batch
+ * @param parallelMkeyDestroy   6.12: direct MKEYs destroyed in one async batch
+ * @param deferredMrDestroy     6.12: an MR's last reference drop queues it for the GC (≥ mrGcDelayMs later)
+ * @param vqsHoldMrRefs         v6.12-era code (§2.4): each VQ object references the MR of its MKEY, so an old
+ *                              MR lives until no VQ uses it. Off in every preset: the published window #2
+ *                              deferral step (747 ≈ 4 × 186 ms) puts the release inside stop-and-copy, which
+ *                              VQ references would move to the later reset
+ * @param reclaimCapPages       mlx5_core: pages per MANAGE_PAGES reclaim request ({@link Long#MAX_VALUE} = no cap)
+ */
+public record Mlx5Features(boolean precreateVqs, boolean activeVqsOnly, boolean vqErrorsReturned,
+        boolean asyncVqCommands, boolean keepNotifierOnSuspend, boolean parallelMkeyCreate,
+        boolean parallelMkeyDestroy, boolean deferredMrDestroy, boolean vqsHoldMrRefs, long reclaimCapPages) {
+
+    /** No reclaim cap (before "net/mlx5: Reclaim max 50K pages at once"). */
+    public static final long UNLIMITED = Long.MAX_VALUE;
+
+    public Mlx5Features {
+        if (reclaimCapPages < 1) {
+            throw new IllegalArgumentException("reclaimCapPages must be ≥ 1");
+        }
+    }
+
+    /** ≤ v6.10: every FW command synchronous and serial. */
+    public static final Mlx5Features PRE_612 =
+            new Mlx5Features(false, false, false, false, false, false, false, false, false, UNLIMITED);
+
+    /** v6.11: pre-created VQs, serial commands. */
+    public static final Mlx5Features V611 =
+            new Mlx5Features(true, true, true, false, false, false, false, false, false, UNLIMITED);
+
+    /** v6.12+: parallel suspend/resume and MKEY operations, deferred MR deletion, 50K reclaim cap. */
+    public static final Mlx5Features V612 =
+            new Mlx5Features(true, true, true, true, true, true, true, true, false, 50_000);
+
+    public Mlx5Features withParallelMkeys(boolean create, boolean destroy) {
+        return new Mlx5Features(precreateVqs, activeVqsOnly, vqErrorsReturned, asyncVqCommands,
+                keepNotifierOnSuspend, create, destroy, deferredMrDestroy, vqsHoldMrRefs, reclaimCapPages);
+    }
+
+    public Mlx5Features withDeferredMrDestroy(boolean deferred) {
+        return new Mlx5Features(precreateVqs, activeVqsOnly, vqErrorsReturned, asyncVqCommands,
+                keepNotifierOnSuspend, parallelMkeyCreate, parallelMkeyDestroy, deferred, vqsHoldMrRefs,
+                reclaimCapPages);
+    }
+
+    public Mlx5Features withVqsHoldMrRefs(boolean hold) {
+        return new Mlx5Features(precreateVqs, activeVqsOnly, vqErrorsReturned, asyncVqCommands,
+                keepNotifierOnSuspend, parallelMkeyCreate, parallelMkeyDestroy, deferredMrDestroy, hold,
+                reclaimCapPages);
+    }
+}

@@ -1,0 +1,176 @@
+package org.vdpactl.fake.mlx5;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.RecordComponent;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The numeric parameters of the mlx5 latency model (shared/spec/mlx5-model.md §4.2). Both presets
+ * use the same values; they differ only in {@link Mlx5Features}. Provenance per value is in the
+ * spec: "src" values come from the kernel source, "fit" values were fitted to published figures,
+ * "guess" values are uncalibrated and should only change with a measured reason.
+ *
+ * <p>Times are milliseconds unless the name says {@code Us} (microseconds) or {@code Ns}
+ * (nanoseconds). Every component is reachable by name through {@link #get(String)} and
+ * {@link #with(String, double)} so benchmarks can override one value without code.
+ *
+ * @param cmdSlots                  src: regular command slots (2^5 − 1; one is kept for MANAGE_PAGES)
+ * @param throttleSlots             src: slots *_GENERAL_OBJECT opcodes may hold (⌈31/2⌉)
+ * @param blockBytes                src: mailbox data block size
+ * @param inlineBytes               src: input bytes carried in the queue entry itself
+ * @param cmdTimeoutMs              src: MLX5_TO_CMD_MS default
+ * @param mrGcDelayMs               src: MLX5_VDPA_MR_GC_TRIGGER_MS
+ * @param issueMs                   fit: host time to post one command
+ * @param issuePerBlockUs           fit: mailbox allocation + copy per input block
+ * @param roundTripMs               fit: doorbell → completion event → wake-up
+ * @param fwConcurrencyObj          fit: FW servers for VQ / counter general objects
+ * @param fwConcurrencyMkey         fit: FW servers for MKEY commands
+ * @param fwPerBlockUs              fit: FW reading one input block
+ * @param hostVqSetupMs             fit: host work per VQ creation (buffers, doorbells, IRQ)
+ * @param hostVqTeardownMs          guess: host work per VQ destruction
+ * @param hostMapPerMttNs           fit: scatter-list + DMA map + MTT fill per MTT entry
+ * @param hostUnmapPerMttNs         fit: DMA unmap + scatter-list free per MTT entry
+ * @param notifierUnregisterMs      fit: RCU grace period + workqueue flush
+ * @param notifierRegisterMs        src: registering only queues a link query (off the caller's path)
+ * @param reclaimSlowUsPerBlock     src: mailbox free per block when many blocks are outstanding
+ * @param reclaimFastUsPerBlock     src: mailbox free per block otherwise
+ * @param reclaimSlowAboveBlocks    src: outstanding blocks above which the slow rate applies
+ * @param defaultQueryMs            guess: FW time of other queries
+ * @param defaultCreateMs           guess: FW time of other creates
+ * @param defaultDestroyMs          guess: FW time of any DESTROY
+ * @param queryVqMs                 fit: QUERY virtio_net_q
+ * @param modifySuspendMs           fit: MODIFY virtio_net_q → SUSPEND
+ * @param modifyRdyMs               fit: MODIFY → RDY, state only
+ * @param modifyFieldsFromInitMs    fit: MODIFY of fields of an INIT VQ
+ * @param modifyFieldsFromSuspendMs guess: extra for fields sent with SUSPEND → RDY
+ * @param createVqMs                fit: CREATE virtio_net_q
+ * @param createCountersMs          fit: CREATE virtio_q_counters
+ * @param createUmemMs              fit: CREATE_UMEM (each)
+ * @param createCqMs                fit: CREATE_CQ
+ * @param createQpMs                fit: CREATE_QP (each)
+ * @param qpStateChangeMs           fit: one QP state transition
+ * @param createRqtMs               fit: CREATE_RQT
+ * @param modifyRqtMs               fit: MODIFY_RQT
+ * @param createTirMs               fit: CREATE_TIR
+ * @param steeringCreateMs          fit: one steering object create
+ * @param queryHcaCapMs             fit: QUERY_HCA_CAP
+ * @param createMkeyMs              fit: CREATE_MKEY fixed part (plus blocks × fwPerBlockUs)
+ * @param destroyMkeyMs             fit: DESTROY_MKEY fixed part
+ * @param destroyMkeyPerMttNs       fit: DESTROY_MKEY per MTT entry of the key
+ * @param mkeyFixedInputBytes       src: fixed part of create_mkey_in
+ * @param umemsPerVq                src: CREATE_UMEM per VQ
+ * @param qpStateChanges            src: QP transitions to connect the QP pair
+ * @param steeringCreateCommands    src (≈): steering commands at network-resource creation
+ * @param steeringDestroyCommands   src (≈): steering commands at network-resource teardown
+ * @param jitterSigma               σ of the log-normal factor applied to FW service times; 0 = none
+ * @param jitterSeed                seed of that factor
+ */
+public record Mlx5Params(
+        int cmdSlots, int throttleSlots, int blockBytes, int inlineBytes, double cmdTimeoutMs, double mrGcDelayMs,
+        double issueMs, double issuePerBlockUs, double roundTripMs, int fwConcurrencyObj, int fwConcurrencyMkey,
+        double fwPerBlockUs, double hostVqSetupMs, double hostVqTeardownMs, double hostMapPerMttNs,
+        double hostUnmapPerMttNs, double notifierUnregisterMs, double notifierRegisterMs,
+        double reclaimSlowUsPerBlock, double reclaimFastUsPerBlock, int reclaimSlowAboveBlocks,
+        double defaultQueryMs, double defaultCreateMs, double defaultDestroyMs,
+        double queryVqMs, double modifySuspendMs, double modifyRdyMs, double modifyFieldsFromInitMs,
+        double modifyFieldsFromSuspendMs, double createVqMs, double createCountersMs, double createUmemMs,
+        double createCqMs, double createQpMs, double qpStateChangeMs, double createRqtMs, double modifyRqtMs,
+        double createTirMs, double steeringCreateMs, double queryHcaCapMs, double createMkeyMs,
+        double destroyMkeyMs, double destroyMkeyPerMttNs, int mkeyFixedInputBytes, int umemsPerVq,
+        int qpStateChanges, int steeringCreateCommands, int steeringDestroyCommands,
+        double jitterSigma, long jitterSeed) {
+
+    /** The values of §4.2. */
+    public static final Mlx5Params DEFAULT = new Mlx5Params(
+            31, 16, 512, 16, 60_000, 2_000,
+            0.010, 0.42, 0.050, 3, 4,
+            1.41, 0.30, 0.10, 1.0,
+            0.82, 26, 0,
+            24, 1.5, 1_000,
+            0.10, 0.40, 0.20,
+            0.08, 0.14, 0.45, 1.30,
+            0.30, 1.30, 0.30, 0.72,
+            0.45, 0.45, 0.65, 0.50, 0.40,
+            0.50, 0.40, 0.05, 0.15,
+            0.05, 7.6, 272, 3,
+            7, 5, 4,
+            0, 0);
+
+    public Mlx5Params {
+        if (cmdSlots < 1 || throttleSlots < 1 || throttleSlots > cmdSlots) {
+            throw new IllegalArgumentException("slots: cmdSlots=" + cmdSlots + " throttleSlots=" + throttleSlots);
+        }
+        if (fwConcurrencyObj < 1 || fwConcurrencyMkey < 1) {
+            throw new IllegalArgumentException("FW concurrency must be ≥ 1");
+        }
+        if (blockBytes < 1 || jitterSigma < 0) {
+            throw new IllegalArgumentException("blockBytes must be ≥ 1 and jitterSigma ≥ 0");
+        }
+    }
+
+    /** The parameter names, in declaration order. */
+    public static List<String> names() {
+        return Arrays.stream(Mlx5Params.class.getRecordComponents()).map(RecordComponent::getName).toList();
+    }
+
+    /** The value of the parameter {@code name} as a double. */
+    public double get(String name) {
+        RecordComponent c = component(name);
+        try {
+            return ((Number) c.getAccessor().invoke(this)).doubleValue();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot read " + name, e);
+        }
+    }
+
+    /** A copy with {@code name} set to {@code value} (integral parameters need an integral value). */
+    public Mlx5Params with(String name, double value) {
+        RecordComponent[] all = Mlx5Params.class.getRecordComponents();
+        Object[] args = new Object[all.length];
+        Class<?>[] types = new Class<?>[all.length];
+        component(name); // validates the name
+        try {
+            for (int i = 0; i < all.length; i++) {
+                types[i] = all[i].getType();
+                args[i] = all[i].getName().equals(name) ? convert(name, types[i], value) : all[i].getAccessor().invoke(this);
+            }
+            Constructor<Mlx5Params> ctor = Mlx5Params.class.getDeclaredConstructor(types);
+            return ctor.newInstance(args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot set " + name, e);
+        }
+    }
+
+    private static Object convert(String name, Class<?> type, double value) {
+        if (type == double.class) {
+            return value;
+        }
+        if (value != Math.rint(value)) {
+            throw new IllegalArgumentException(name + " is integral, got " + value);
+        }
+        return type == int.class ? (Object) Math.toIntExact((long) value) : (Object) (long) value;
+    }
+
+    private static RecordComponent component(String name) {
+        for (RecordComponent c : Mlx5Params.class.getRecordComponents()) {
+            if (c.getName().equals(name)) {
+                return c;
+            }
+        }
+        throw new IllegalArgumentException("unknown mlx5 parameter '" + name + "'; known: " + names());
+    }
+
+    /** Host issue time of a command with {@code blocks} chained input blocks. */
+    double issueMs(long blocks) {
+        return issueMs + blocks * issuePerBlockUs / 1_000.0;
+    }
+
+    /** Chained mailbox blocks of an input of {@code inputBytes}: the first bytes travel inline. */
+    long inputBlocks(long inputBytes) {
+        long chained = Math.max(0, inputBytes - inlineBytes);
+        return (chained + blockBytes - 1) / blockBytes;
+    }
+}

@@ -1,0 +1,98 @@
+package org.vdpactl.fake.state;
+
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import org.vdpactl.fake.bus.Provisioning;
+
+/**
+ * What is plugged into a fake kernel: management devices and the vdpa devices created on them.
+ * This is also the persisted form of the shared fake state (see {@link FakeStateStore}).
+ *
+ * @param mgmtdevs management devices in registration order
+ * @param devices  vdpa devices in creation order
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Inventory(List<Mgmt> mgmtdevs, List<Device> devices) {
+
+    public Inventory {
+        mgmtdevs = List.copyOf(mgmtdevs == null ? List.of() : mgmtdevs);
+        devices = List.copyOf(devices == null ? List.of() : devices);
+    }
+
+    /**
+     * @param profile device profile ("vdpasim_net", "vdpasim_blk", "mlx5")
+     * @param bus     bus name ("pci") or null
+     * @param dev     device name ("0000:08:00.2"); null = the profile's default
+     * @param preset  driver-model preset ("mlx5-612") or null for the profile's default
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Mgmt(String profile, String bus, String dev, String preset) {
+    }
+
+    /**
+     * @param name       vdpa device name
+     * @param mgmtdev    the mgmtdev's display name ("pci/0000:08:00.2", "vdpasim_net")
+     * @param mac        provisioned MAC "02:00:00:00:00:01", or null
+     * @param mtu        provisioned MTU, or null
+     * @param maxVqPairs provisioned max_vqp, or null
+     * @param features   provisioned device features "0x…", or null
+     * @param minor      char-device minor (null = lowest free)
+     * @param configMac  the MAC now in the config space when it differs from the provisioned one (ATTR_SET, SET_CONFIG)
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Device(String name, String mgmtdev, String mac, Integer mtu, Integer maxVqPairs, String features,
+                         Integer minor, String configMac) {
+
+        public Provisioning provisioning() {
+            return new Provisioning(mac == null ? null : parseMac(mac), mtu, maxVqPairs,
+                    features == null ? null : Long.parseUnsignedLong(features.replaceFirst("^0[xX]", ""), 16));
+        }
+
+        public static Device of(String name, String mgmtdev, Provisioning p, Integer minor, byte[] configMac) {
+            return new Device(name, mgmtdev, p.mac() == null ? null : formatMac(p.mac()), p.mtu(), p.maxVqPairs(),
+                    p.features() == null ? null : "0x" + Long.toHexString(p.features()), minor,
+                    configMac == null ? null : formatMac(configMac));
+        }
+    }
+
+    /** No devices at all. */
+    public static Inventory empty() {
+        return new Inventory(List.of(), List.of());
+    }
+
+    /**
+     * The default inventory of a fresh fake: vdpasim_net with vdpa0 (MAC 02:00:00:00:00:01) and
+     * vdpasim_blk with vdpa1 — the verified kernel's setup, so they get vhost-vdpa-0 and -1 — then four
+     * ConnectX-like mlx5 mgmtdevs pci/0000:08:00.2 … .5 (preset mlx5-612), each with one device of
+     * 16 queue pairs, mlx5-0 … mlx5-3.
+     */
+    public static Inventory defaults() {
+        List<Mgmt> m = new ArrayList<>();
+        List<Device> d = new ArrayList<>();
+        m.add(new Mgmt("vdpasim_net", null, "vdpasim_net", null));
+        m.add(new Mgmt("vdpasim_blk", null, "vdpasim_blk", null));
+        d.add(new Device("vdpa0", "vdpasim_net", "02:00:00:00:00:01", null, null, null, null, null));
+        d.add(new Device("vdpa1", "vdpasim_blk", null, null, null, null, null, null));
+        for (int i = 0; i < 4; i++) {
+            String pci = "0000:08:00." + (2 + i);
+            m.add(new Mgmt("mlx5", "pci", pci, "mlx5-612"));
+            d.add(new Device("mlx5-" + i, "pci/" + pci, null, null, 16, null, null, null));
+        }
+        return new Inventory(m, d);
+    }
+
+    public static byte[] parseMac(String mac) {
+        String hex = mac.replace(":", "");
+        if (hex.length() != 12) {
+            throw new IllegalArgumentException("not a MAC address: " + mac);
+        }
+        return HexFormat.of().parseHex(hex);
+    }
+
+    public static String formatMac(byte[] mac) {
+        return HexFormat.ofDelimiter(":").formatHex(mac);
+    }
+}

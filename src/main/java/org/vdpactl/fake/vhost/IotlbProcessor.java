@@ -1,0 +1,308 @@
+package org.vdpactl.fake.vhost;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Optional;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.fake.KernelConstants;
+import org.vdpactl.fake.UserMemory;
+import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.device.FakeVdpaDevice;
+import org.vdpactl.fake.mem.Vma;
+import org.vdpactl.fake.model.MapEntry;
+import org.vdpactl.ffi.gen.vhost.vhost_h;
+import org.vdpactl.ffi.gen.vhost.vhost_iotlb_msg;
+import org.vdpactl.ffi.gen.vhost.vhost_msg_v2;
+import org.vdpactl.sys.Errno;
+
+/**
+ * The IOTLB half of vhost-vdpa: vhost_chr_write_iter's parsing and vhost_vdpa_process_iotlb_msg
+ * with its map/unmap helpers (kernel-abi.md §5). Parse errors surface as EINVAL; every handler
+ * error as EFAULT, with the handler's own errno kept in the exception's reason.
+ */
+final class IotlbProcessor {
+    private static final Logger LOG = LoggerFactory.getLogger(IotlbProcessor.class);
+    /** sizeof(struct vhost_msg) == sizeof(struct vhost_msg_v2). */
+    static final long MSG_SIZE = vhost_msg_v2.layout().byteSize();
+    private static final long BODY_OFFSET = vhost_msg_v2.iotlb$offset();
+    private static final long BODY_SIZE = vhost_iotlb_msg.layout().byteSize();
+    private static final int UPDATE = vhost_h.VHOST_IOTLB_UPDATE();
+    private static final int INVALIDATE = vhost_h.VHOST_IOTLB_INVALIDATE();
+    private static final int BATCH_BEGIN = vhost_h.VHOST_IOTLB_BATCH_BEGIN();
+    private static final int BATCH_END = vhost_h.VHOST_IOTLB_BATCH_END();
+    private static final long PAGE = KernelConstants.PAGE_SIZE;
+    /** pin_user_pages works through one page of struct page pointers at a time. */
+    private static final long PIN_CHUNK_PAGES = PAGE / 8;
+
+    private final VhostVdpa v;
+    private final FakeVdpaDevice dev;
+
+    IotlbProcessor(VhostVdpa v, FakeVdpaDevice dev) {
+        this.v = v;
+        this.dev = dev;
+    }
+
+    /** One parsed message. */
+    record Message(int asid, int type, long iova, long size, long uaddr, int perm) {
+    }
+
+    long write(FakeProcess caller, MemorySegment buf) {
+        dev.mutex().lock();
+        try {
+            dev.faults().hit(dev.name(), "write", dev.resource());
+            Message m = parse(buf);
+            try {
+                process(caller, m);
+            } catch (KernelError e) {
+                throw new KernelError(Errno.EFAULT, null, "IOTLB " + describe(m.type()) + " failed with "
+                        + Errno.name(e.errno()) + ": " + e.getMessage());
+            }
+            return MSG_SIZE;
+        } finally {
+            dev.mutex().unlock();
+        }
+    }
+
+    /** vhost_chr_write_iter's parsing; only the bytes the kernel reads need to be there. */
+    private Message parse(MemorySegment buf) {
+        long len = buf.byteSize();
+        if (len < 4) {
+            throw KernelError.of(Errno.EINVAL, "IOTLB write of " + len + " bytes: no message type");
+        }
+        MemorySegment head = UserMemory.copyIn(buf, 0, Math.min(len, BODY_OFFSET));
+        int type = vhost_msg_v2.type(head);
+        int asid = 0;
+        if (type == vhost_h.VHOST_IOTLB_MSG_V2()) {
+            if (v.ackedAsid()) {
+                if (len < BODY_OFFSET) {
+                    throw KernelError.of(Errno.EINVAL, "IOTLB V2 write of " + len + " bytes: no asid");
+                }
+                asid = vhost_msg_v2.asid(head);
+            }
+        } else if (type != vhost_h.VHOST_IOTLB_MSG()) {
+            throw KernelError.of(Errno.EINVAL, "IOTLB message type " + type + " is neither V1 nor V2");
+        }
+        if (len < BODY_OFFSET + BODY_SIZE) {
+            throw KernelError.of(Errno.EINVAL, "IOTLB write of " + len + " bytes: body short");
+        }
+        MemorySegment body = UserMemory.copyIn(buf, BODY_OFFSET, BODY_SIZE);
+        Message m = new Message(asid, vhost_iotlb_msg.type(body) & 0xFF, vhost_iotlb_msg.iova(body),
+                vhost_iotlb_msg.size(body), vhost_iotlb_msg.uaddr(body), vhost_iotlb_msg.perm(body) & 0xFF);
+        if (m.type() == UPDATE && m.size() == 0) {
+            throw KernelError.of(Errno.EINVAL, "IOTLB UPDATE of size 0");
+        }
+        return m;
+    }
+
+    /** vhost_vdpa_process_iotlb_msg. */
+    private void process(FakeProcess caller, Message m) {
+        if (!v.ownedBy(caller)) {
+            throw KernelError.of(Errno.EPERM, "IOTLB message from a process that is not the owner");
+        }
+        IotlbTable table = v.addressSpaces.get(m.asid());
+        if (table == null && (m.type() == UPDATE || m.type() == BATCH_BEGIN)) {
+            if (Integer.toUnsignedLong(m.asid()) >= dev.nas()) {
+                throw KernelError.of(Errno.EINVAL, "asid " + Integer.toUnsignedString(m.asid()) + " >= " + dev.nas());
+            }
+            table = new IotlbTable(VhostVdpa.MAX_IOTLB_ENTRIES);
+            v.addressSpaces.put(m.asid(), table);
+        }
+        if (v.inBatch && v.batchAsid != m.asid()) {
+            throw KernelError.of(Errno.EINVAL, "asid " + m.asid() + " inside a batch on asid " + v.batchAsid);
+        }
+        if (table == null) {
+            throw KernelError.of(Errno.EINVAL, "no address space " + Integer.toUnsignedString(m.asid()));
+        }
+        if (m.type() == UPDATE) {
+            update(caller, table, m);
+        } else if (m.type() == INVALIDATE) {
+            unmap(caller, table, m.asid(), m.iova(), m.size());
+        } else if (m.type() == BATCH_BEGIN) {
+            v.batchAsid = m.asid();
+            v.inBatch = true;
+        } else if (m.type() == BATCH_END) {
+            if (v.inBatch && dev.spec().ops().setMap()) {
+                pushTable(m.asid(), table);
+            }
+            v.inBatch = false;
+        } else {
+            throw KernelError.of(Errno.EINVAL, "IOTLB message type " + describe(m.type()) + " not handled by vhost-vdpa");
+        }
+    }
+
+    /** vhost_vdpa_process_iotlb_update. */
+    private void update(FakeProcess caller, IotlbTable table, Message m) {
+        long iova = m.iova();
+        long size = m.size();
+        long last = iova + size - 1;
+        if (Long.compareUnsigned(iova, v.iovaFirst) < 0 || size == 0
+                || Long.compareUnsigned(iova, -1L - size + 1) > 0 || Long.compareUnsigned(last, v.iovaLast) > 0) {
+            throw KernelError.of(Errno.EINVAL, String.format("range [%#x, +%#x) outside the IOVA range or wraps", iova, size));
+        }
+        if (table.overlaps(iova, last)) {
+            throw KernelError.of(Errno.EEXIST, String.format("range [%#x, %#x] overlaps an existing entry", iova, last));
+        }
+        if (dev.spec().ops().vaMode()) {
+            vaMap(caller, table, m);
+        } else {
+            paMap(caller, table, m);
+        }
+    }
+
+    /**
+     * vhost_vdpa_va_map: one entry per VMA piece that is file-backed and shared; other pieces are
+     * skipped. On failure it unmaps {@code [iova, map_iova)} — note that when the very first piece
+     * fails that range is empty and, for iova 0, the kernel's size-0 unmap wraps to the whole space.
+     */
+    private void vaMap(FakeProcess caller, IotlbTable table, Message m) {
+        long mapIova = m.iova();
+        long uaddr = m.uaddr();
+        long remaining = m.size();
+        try {
+            while (remaining != 0) {
+                final long at = uaddr;
+                Vma vma = caller.addressSpace().findVma(at).orElseThrow(() -> KernelError.of(Errno.EINVAL,
+                        String.format("no VMA at or after uaddr %#x", at)));
+                long pieceSize = Long.compareUnsigned(remaining, vma.end() - uaddr) < 0 ? remaining : vma.end() - uaddr;
+                if (vma.iotlbMappable()) {
+                    map(caller, table, m.asid(), new MapEntry(mapIova, pieceSize, uaddr, m.perm()), vma.file());
+                }
+                remaining -= pieceSize;
+                uaddr += pieceSize;
+                mapIova += pieceSize;
+            }
+        } catch (KernelError e) {
+            unmap(caller, table, m.asid(), m.iova(), mapIova - m.iova());
+            throw e;
+        }
+    }
+
+    /**
+     * vhost_vdpa_pa_map: checks RLIMIT_MEMLOCK, pins {@code [uaddr, uaddr+size)} (all of it must be
+     * mapped; a hole at the start of a pin chunk is EFAULT, later in it a short pin = ENOMEM) and maps
+     * one entry (the fake treats pinned memory as physically contiguous, so it never splits).
+     */
+    private void paMap(FakeProcess caller, IotlbTable table, Message m) {
+        long offsetInPage = m.iova() & (PAGE - 1);
+        if (Long.compareUnsigned(m.size(), -1L - offsetInPage) > 0) {
+            throw KernelError.of(Errno.EINVAL, "size overflows with the page offset");
+        }
+        long npages = Long.divideUnsigned(m.size() + offsetInPage + PAGE - 1, PAGE);
+        if (npages == 0) {
+            throw KernelError.of(Errno.EINVAL, "no pages to pin");
+        }
+        if (!caller.memlockAllows(npages)) {
+            throw KernelError.of(Errno.ENOMEM, npages + " more pinned pages exceed RLIMIT_MEMLOCK");
+        }
+        try {
+            long base = m.uaddr() & -PAGE;
+            Optional<Long> hole = firstUnmappedPage(caller, base, npages);
+            if (hole.isPresent()) {
+                boolean chunkStart = hole.get() % PIN_CHUNK_PAGES == 0;
+                throw KernelError.of(chunkStart ? Errno.EFAULT : Errno.ENOMEM,
+                        String.format("cannot pin page %d of %d at %#x", hole.get(), npages, base));
+            }
+            map(caller, table, m.asid(), new MapEntry(m.iova(), m.size(), m.uaddr(), m.perm()), null);
+        } catch (KernelError e) {
+            unmap(caller, table, m.asid(), m.iova(), m.size());
+            throw e;
+        }
+    }
+
+    private static Optional<Long> firstUnmappedPage(FakeProcess caller, long base, long npages) {
+        if (caller.addressSpace().fullyMapped(base, npages * PAGE)) {
+            return Optional.empty();
+        }
+        for (long i = 0; i < npages; i++) {
+            if (!caller.addressSpace().fullyMapped(base + i * PAGE, PAGE)) {
+                return Optional.of(i);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** vhost_vdpa_map: add the entry, then tell the device (dma_map / set_map unless batching). */
+    private void map(FakeProcess caller, IotlbTable table, int asid, MapEntry entry, Object file) {
+        table.add(entry, file);
+        try {
+            if (dev.spec().ops().dmaMap()) {
+                dev.dmaMap(asid, entry);
+            } else if (dev.spec().ops().setMap() && !v.inBatch) {
+                dev.setMap(asid, table.entries());
+            }
+        } catch (KernelError e) {
+            table.remove(entry);
+            throw e;
+        }
+        if (!dev.spec().ops().vaMode()) {
+            caller.addPinnedPages(entry.size() / PAGE);
+        }
+    }
+
+    /** vhost_vdpa_unmap: removes every whole overlapping entry; set_map devices get the new table (result ignored). */
+    void unmap(FakeProcess caller, IotlbTable table, int asid, long iova, long size) {
+        unmapRange(caller, table, asid, iova, iova + size - 1);
+        if (dev.spec().ops().setMap() && !v.inBatch) {
+            pushTable(asid, table);
+        }
+    }
+
+    private void unmapRange(FakeProcess caller, IotlbTable table, int asid, long first, long last) {
+        for (IotlbTable.Mapped removed : table.removeOverlapping(first, last)) {
+            if (!dev.spec().ops().vaMode() && caller != null) {
+                caller.addPinnedPages(-(removed.entry().size() / PAGE));
+            }
+            if (dev.spec().ops().dmaMap()) {
+                try {
+                    dev.dmaUnmap(asid, removed.entry());
+                } catch (KernelError e) {
+                    LOG.info("{}: dma_unmap failed: {}", dev.name(), e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** set_map calls whose result the kernel ignores (BATCH_END, unmap). */
+    private void pushTable(int asid, IotlbTable table) {
+        try {
+            dev.setMap(asid, table.entries());
+        } catch (KernelError e) {
+            LOG.info("{}: set_map(asid {}) failed and the kernel ignores it: {}", dev.name(), asid, e.getMessage());
+        }
+    }
+
+    /** vhost_vdpa_remove_as (at close): unmap everything, then reset_map. */
+    void removeAddressSpace(int asid) {
+        IotlbTable table = v.addressSpaces.remove(asid);
+        if (table == null) {
+            return;
+        }
+        unmapRange(v.owner(), table, asid, 0, -1L);
+        if (dev.spec().ops().resetMap()) {
+            try {
+                dev.resetMap(asid);
+            } catch (KernelError e) {
+                LOG.info("{}: reset_map(asid {}) failed: {}", dev.name(), asid, e.getMessage());
+            }
+        }
+    }
+
+    static String describe(int type) {
+        return switch (type) {
+            case 1 -> "MISS";
+            case 2 -> "UPDATE";
+            case 3 -> "INVALIDATE";
+            case 4 -> "ACCESS_FAIL";
+            case 5 -> "BATCH_BEGIN";
+            case 6 -> "BATCH_END";
+            default -> "type " + type;
+        };
+    }
+
+    static List<String> typeNames() {
+        return List.of("MISS", "UPDATE", "INVALIDATE", "ACCESS_FAIL", "BATCH_BEGIN", "BATCH_END");
+    }
+}

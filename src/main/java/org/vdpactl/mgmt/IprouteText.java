@@ -1,0 +1,108 @@
+package org.vdpactl.mgmt;
+
+import java.util.List;
+
+/**
+ * The plain-text output of iproute2's {@code vdpa} ("vdpasim_net:" blocks, one line per device),
+ * for humans. Trailing spaces are dropped; the rest reads as iproute2 prints it.
+ */
+public final class IprouteText {
+    private IprouteText() {
+    }
+
+    /** {@code vdpa mgmtdev show}. */
+    public static String mgmtdevs(List<MgmtDevInfo> mgmtdevs) {
+        StringBuilder sb = new StringBuilder();
+        for (MgmtDevInfo m : mgmtdevs) {
+            sb.append(m.handle()).append(":\n  supported_classes");
+            m.classIds().forEach(id -> sb.append(' ').append(VirtioNames.className(id)));
+            sb.append('\n');
+            if (m.maxSupportedVqs() != null) {
+                sb.append("  max_supported_vqs ").append(Integer.toUnsignedString(m.maxSupportedVqs())).append('\n');
+            }
+            if (m.supportedFeatures() != null) {
+                int namedAs = m.supportsClass(VirtioNames.ID_NET) ? VirtioNames.ID_NET
+                        : m.supportsClass(VirtioNames.ID_BLOCK) ? VirtioNames.ID_BLOCK : 0;
+                sb.append("  dev_features");
+                VirtioNames.featureNames(m.supportedFeatures(), namedAs).forEach(n -> sb.append(' ').append(n));
+                sb.append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    /** {@code vdpa dev show}. */
+    public static String devs(List<VdpaDevInfo> devs) {
+        StringBuilder sb = new StringBuilder();
+        for (VdpaDevInfo d : devs) {
+            sb.append(d.name()).append(": type ").append(d.typeName()).append(" mgmtdev ").append(d.mgmtHandle());
+            field(sb, "vendor_id", d.vendorId());
+            field(sb, "max_vqs", d.maxVqs());
+            field(sb, "max_vq_size", d.maxVqSize());
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** {@code vdpa dev config show}. */
+    public static String configs(List<DevConfig> configs) {
+        StringBuilder sb = new StringBuilder();
+        for (DevConfig c : configs) {
+            StringBuilder line = new StringBuilder(c.name()).append(':');
+            if (c.net() != null) {
+                NetConfig n = c.net();
+                if (n.mac() != null) {
+                    line.append(" mac ").append(n.mac());
+                }
+                if (n.status() != null) {
+                    line.append(" link ").append(n.linkUp() ? "up" : "down").append(" link_announce ").append(n.announce());
+                }
+                field(line, "max_vq_pairs", n.maxVqPairs());
+                field(line, "mtu", n.mtu());
+            } else if (c.blk() != null) {
+                BlkConfig b = c.blk();
+                field(line, "capacity", b.capacity());
+                field(line, "blk_size", b.blkSize());
+                field(line, "seg_max", b.segMax());
+                field(line, "num_queues", b.numQueues());
+                if (b.readOnly() != null) {
+                    line.append(" read_only ").append(b.readOnly());
+                }
+                if (b.flush() != null) {
+                    line.append(" flush ").append(b.flush());
+                }
+            }
+            sb.append(line).append('\n');
+            if (c.negotiatedFeatures() != null) {
+                sb.append("  negotiated_features");
+                VirtioNames.featureNames(c.negotiatedFeatures(), c.deviceId()).forEach(n -> sb.append(' ').append(n));
+                sb.append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    /** {@code vdpa dev vstats show DEV qidx N}. */
+    public static String vstats(VendorStats s) {
+        StringBuilder sb = new StringBuilder(s.name()).append(":");
+        if (s.deviceId() == VirtioNames.ID_NET) {
+            sb.append(" queue_type ").append(s.queueType());
+            for (VendorStats.Stat st : s.stats()) {
+                sb.append(' ').append(st.name()).append(' ').append(Long.toUnsignedString(st.value()));
+            }
+        }
+        return sb.append('\n').toString();
+    }
+
+    private static void field(StringBuilder sb, String key, Integer value) {
+        if (value != null) {
+            sb.append(' ').append(key).append(' ').append(Integer.toUnsignedString(value));
+        }
+    }
+
+    private static void field(StringBuilder sb, String key, Long value) {
+        if (value != null) {
+            sb.append(' ').append(key).append(' ').append(Long.toUnsignedString(value));
+        }
+    }
+}

@@ -1,0 +1,230 @@
+package org.vdpactl.mgmt;
+
+import static org.vdpactl.mgmt.VdpaAttribute.*;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.vdpactl.ffi.gen.vhost.vhost_h;
+import org.vdpactl.netlink.GenlFamily;
+import org.vdpactl.netlink.GenlReply;
+import org.vdpactl.netlink.GenlRequest;
+import org.vdpactl.netlink.GenlSocket;
+import org.vdpactl.netlink.MessageWriter;
+import org.vdpactl.netlink.NetlinkException;
+import org.vdpactl.netlink.NetlinkMessage.GenlMessage;
+import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.Syscalls;
+
+/**
+ * Client of the {@code vdpa} generic netlink family: what iproute2's {@code vdpa} tool does, as a
+ * library. Works against the real kernel and the fake one alike (it only sees {@link Syscalls}).
+ *
+ * <p>Errors are {@link NetlinkException}s carrying the errno and the kernel's extack text, with a
+ * hint where the kernel's answer is cryptic: EPERM names CAP_NET_ADMIN, and the attribute mask of
+ * "Some provided attributes are not supported: 0x1000" is decoded into option names.
+ */
+public final class VdpaNetlink implements AutoCloseable {
+    public static final String FAMILY_NAME = "vdpa";
+    private static final Pattern UNSUPPORTED_MASK = Pattern.compile("not supported: 0x([0-9a-fA-F]+)");
+    private static final String NEEDS_CAP = "CAP_NET_ADMIN is needed (run as root or grant the capability)";
+
+    private final GenlSocket socket;
+    private final GenlFamily family;
+    private final int version;
+
+    private VdpaNetlink(GenlSocket socket, GenlFamily family) {
+        this.socket = socket;
+        this.family = family;
+        this.version = vhost_h.VDPA_GENL_VERSION();
+    }
+
+    /** Opens a socket and resolves the family; {@link FamilyNotAvailableException} when it does not exist. */
+    public static VdpaNetlink open(Syscalls sys) {
+        return open(sys, GenlSocket.Options.DEFAULT);
+    }
+
+    public static VdpaNetlink open(Syscalls sys, GenlSocket.Options options) {
+        GenlSocket s = GenlSocket.open(sys, options);
+        try {
+            return new VdpaNetlink(s, s.resolveFamily(FAMILY_NAME));
+        } catch (NetlinkException e) {
+            s.close();
+            throw e.errno() == Errno.ENOENT ? new FamilyNotAvailableException(e) : e;
+        } catch (RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    /** The family as the kernel described it (id, maxattr, supported commands). */
+    public GenlFamily family() {
+        return family;
+    }
+
+    /** The underlying socket, for callers that need raw access. */
+    public GenlSocket socket() {
+        return socket;
+    }
+
+    /** True on kernels before 6.2, whose attribute 21 meant device features (VDPA_ATTR_MAX 22). */
+    public boolean legacyAttributeNumbering() {
+        return family.maxAttr() < DEV_BLK_CFG_CAPACITY.number() + 1;
+    }
+
+    // ---------------------------------------------------------------- management devices
+
+    /** Every management device (MGMTDEV_GET dump), in registration order. */
+    public List<MgmtDevInfo> mgmtDevices() {
+        return dump(VdpaCommand.MGMTDEV_GET, "dump", null).stream().map(m -> VdpaReplies.mgmtDev(m.attributes())).toList();
+    }
+
+    /** One management device by handle ("bus/dev" or "dev"). */
+    public MgmtDevInfo mgmtDevice(String handle) {
+        MgmtHandle h = MgmtHandle.parse(handle);
+        return VdpaReplies.mgmtDev(doit(VdpaCommand.MGMTDEV_GET, handle, w -> putMgmtHandle(w, h.bus(), h.dev()))
+                .single().attributes());
+    }
+
+    // ---------------------------------------------------------------- devices
+
+    /** Every netlink-created device (DEV_GET dump), in creation order. */
+    public List<VdpaDevInfo> devices() {
+        return dump(VdpaCommand.DEV_GET, "dump", null).stream().map(m -> VdpaReplies.device(m.attributes())).toList();
+    }
+
+    public VdpaDevInfo device(String name) {
+        return VdpaReplies.device(doit(VdpaCommand.DEV_GET, name, w -> w.putString(DEV_NAME.number(), name)).single().attributes());
+    }
+
+    /** Creates a device (DEV_NEW); needs CAP_NET_ADMIN. */
+    public void addDevice(DeviceSpec spec) {
+        doit(VdpaCommand.DEV_NEW, spec.name(), w -> {
+            putMgmtHandle(w, spec.mgmtBusName(), spec.mgmtDevName());
+            w.putString(DEV_NAME.number(), spec.name());
+            if (spec.mac() != null) {
+                w.putAttribute(DEV_NET_CFG_MACADDR.number(), spec.mac().octets());
+            }
+            if (spec.mtu() != null) {
+                w.putU16(DEV_NET_CFG_MTU.number(), spec.mtu());
+            }
+            if (spec.maxVqPairs() != null) {
+                w.putU16(DEV_NET_CFG_MAX_VQP.number(), spec.maxVqPairs());
+            }
+            if (spec.deviceFeatures() != null) {
+                w.putU64(DEV_FEATURES.number(), spec.deviceFeatures());
+            }
+        });
+    }
+
+    /** Deletes a device (DEV_DEL) waiting at most the socket's timeout for the answer. */
+    public void deleteDevice(String name) {
+        deleteDevice(name, null);
+    }
+
+    /**
+     * Deletes a device. The kernel does not answer while {@code /dev/vhost-vdpa-N} of the device is
+     * open, so callers that expect that pass a longer timeout (negative = wait forever).
+     */
+    public void deleteDevice(String name, Duration timeout) {
+        doit(VdpaCommand.DEV_DEL, name, w -> w.putString(DEV_NAME.number(), name), timeout);
+    }
+
+    // ---------------------------------------------------------------- config, stats, attributes
+
+    /** The configuration of every device (DEV_CONFIG_GET dump). */
+    public List<DevConfig> configs() {
+        boolean legacy = legacyAttributeNumbering();
+        return dump(VdpaCommand.DEV_CONFIG_GET, "dump", null).stream().map(m -> VdpaReplies.config(m.attributes(), legacy)).toList();
+    }
+
+    public DevConfig config(String name) {
+        return VdpaReplies.config(doit(VdpaCommand.DEV_CONFIG_GET, name, w -> w.putString(DEV_NAME.number(), name))
+                .single().attributes(), legacyAttributeNumbering());
+    }
+
+    /** Vendor statistics of one queue (DEV_VSTATS_GET); needs CAP_NET_ADMIN and FEATURES_OK. */
+    public VendorStats vendorStats(String name, int queueIndex) {
+        return VdpaReplies.vendorStats(doit(VdpaCommand.DEV_VSTATS_GET, name + " qidx " + Integer.toUnsignedString(queueIndex), w -> {
+            w.putString(DEV_NAME.number(), name);
+            w.putU32(DEV_QUEUE_INDEX.number(), queueIndex);
+        }).single().attributes());
+    }
+
+    /**
+     * Sets a device's MAC address (DEV_ATTR_SET, Linux 6.12+). Returns the kernel's warning when it
+     * accepted the request without doing anything (a block device: "vdpa: vdpa1 device not supported").
+     */
+    public Optional<String> setMacAddress(String name, MacAddress mac) {
+        return doit(VdpaCommand.DEV_ATTR_SET, name + " mac " + mac, w -> {
+            w.putString(DEV_NAME.number(), name);
+            w.putAttribute(DEV_NET_CFG_MACADDR.number(), mac.octets());
+        }).ackMessage();
+    }
+
+    @Override
+    public void close() {
+        socket.close();
+    }
+
+    // ---------------------------------------------------------------- plumbing
+
+    private static void putMgmtHandle(MessageWriter w, String bus, String dev) {
+        if (bus != null) {
+            w.putString(MGMTDEV_BUS_NAME.number(), bus);
+        }
+        w.putString(MGMTDEV_DEV_NAME.number(), dev);
+    }
+
+    private GenlReply doit(VdpaCommand cmd, String what, Consumer<MessageWriter> attrs) {
+        return doit(cmd, what, attrs, null);
+    }
+
+    private GenlReply doit(VdpaCommand cmd, String what, Consumer<MessageWriter> attrs, Duration timeout) {
+        GenlRequest req = new GenlRequest(cmd.constantName() + " " + what, family.id(), cmd.number(), version, attrs, timeout);
+        return explained(cmd, () -> socket.doit(req));
+    }
+
+    private List<GenlMessage> dump(VdpaCommand cmd, String what, Consumer<MessageWriter> attrs) {
+        GenlRequest req = GenlRequest.of(cmd.constantName() + " " + what, family.id(), cmd.number(), version, attrs);
+        return explained(cmd, () -> socket.dump(req));
+    }
+
+    private <T> T explained(VdpaCommand cmd, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (NetlinkException e) {
+            String hint = hintFor(cmd, e);
+            throw hint == null ? e : e.withContext(e.operation(), hint);
+        }
+    }
+
+    /** What the kernel's answer means, where its own text does not say it. */
+    String hintFor(VdpaCommand cmd, NetlinkException e) {
+        String msg = e.extackMessage();
+        return switch (e.errno()) {
+            case Errno.EPERM -> NEEDS_CAP;
+            case Errno.ENOENT -> "the vdpa family answers only in the initial network namespace";
+            case Errno.EOPNOTSUPP -> {
+                if (msg != null) {
+                    Matcher m = UNSUPPORTED_MASK.matcher(msg);
+                    if (m.find()) {
+                        long mask = Long.parseUnsignedLong(m.group(1), 16);
+                        yield "the management device does not accept: " + String.join(", ", VdpaAttribute.describeMask(mask));
+                    }
+                }
+                if (!family.supports(cmd.number())) {
+                    yield "this kernel has no " + cmd.constantName();
+                }
+                yield null;
+            }
+            case Errno.EAGAIN -> cmd == VdpaCommand.DEV_VSTATS_GET ? "statistics exist once a driver set FEATURES_OK" : null;
+            case Errno.EEXIST -> cmd == VdpaCommand.DEV_NEW ? "a vDPA device of that name already exists" : null;
+            default -> null;
+        };
+    }
+}

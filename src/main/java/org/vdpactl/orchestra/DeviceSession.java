@@ -1,0 +1,363 @@
+package org.vdpactl.orchestra;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vdpactl.ffi.gen.vhost.vhost_h;
+import org.vdpactl.sys.Syscalls;
+import org.vdpactl.time.Clock;
+import org.vdpactl.vhost.BackendFeature;
+import org.vdpactl.vhost.BackendFeatures;
+import org.vdpactl.vhost.DeviceStatus;
+import org.vdpactl.vhost.EventFd;
+import org.vdpactl.vhost.IotlbBatchPlanner;
+import org.vdpactl.vhost.IotlbMessage;
+import org.vdpactl.vhost.IotlbMessageType;
+import org.vdpactl.vhost.IotlbPlan;
+import org.vdpactl.vhost.IotlbRegion;
+import org.vdpactl.vhost.IovaRange;
+import org.vdpactl.vhost.NetConfig;
+import org.vdpactl.vhost.VhostIoctl;
+import org.vdpactl.vhost.VhostVdpaDevice;
+import org.vdpactl.vhost.VirtioConfigDecoder;
+import org.vdpactl.vhost.VirtioDeviceId;
+import org.vdpactl.vhost.VringAddress;
+
+/**
+ * One open device of a rehearsal: its {@link VhostVdpaDevice} handle, the facts read at setup, the
+ * control-queue eventfds, and what the rehearsal has done to it so far (so that a failure anywhere
+ * can be undone). Every call goes through the {@link CallRecorder}. One thread at a time.
+ */
+final class DeviceSession implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DeviceSession.class);
+    /** Largest ring the rehearsal configures: each ring area then fits one page. */
+    static final int MAX_QUEUE_SIZE = 256;
+    /** Bits the rehearsal never negotiates: it drives split rings without event-index suppression. */
+    private static final long UNWANTED_FEATURES = (1L << vhost_h.VIRTIO_F_RING_PACKED()) | (1L << vhost_h.VIRTIO_RING_F_EVENT_IDX());
+    private static final String SET_STATUS = VhostIoctl.VDPA_SET_STATUS.kernelName();
+    private static final BackendFeatures NEEDED = BackendFeatures.of(BackendFeature.IOTLB_MSG_V2, BackendFeature.IOTLB_BATCH,
+            BackendFeature.SUSPEND);
+
+    /** What the device's memory map holds, as far as the rehearsal knows. */
+    enum Memory {
+        /** Nothing of ours is mapped. */
+        UNMAPPED,
+        /** The whole layout is mapped and pushed to the device. */
+        MAPPED,
+        /** The vhost table holds our layout but the device dropped its copy (reset without IOTLB_PERSIST). */
+        TABLE_ONLY,
+        /** A map or unmap failed part-way. */
+        PARTIAL
+    }
+
+    final DeviceTarget target;
+    final CallRecorder rec;
+    private final VhostVdpaDevice dev;
+    private final Syscalls sys;
+    private final List<EventFd> eventFds = new ArrayList<>();
+    private EventFd cvqKick;
+    private EventFd cvqCall;
+
+    // facts
+    private int deviceId;
+    private int vqCount;
+    private int queueSize;
+    private long offeredFeatures;
+    private BackendFeatures acked = BackendFeatures.NONE;
+    private IovaRange iovaRange;
+    private int maxQueuePairs = 1;
+
+    // what has been done
+    private boolean driverOk;
+    private boolean suspended;
+    private Memory memory = Memory.UNMAPPED;
+    private boolean tableMayHoldEntries;
+    private boolean touched;
+    private int activeQueuePairs = 1;
+
+    private DeviceSession(DeviceTarget target, VhostVdpaDevice dev, Syscalls sys, CallRecorder rec) {
+        this.target = target;
+        this.dev = dev;
+        this.sys = sys;
+        this.rec = rec;
+    }
+
+    /** Opens the node (the kernel resets the device on open); the open is the session's first span. */
+    static DeviceSession open(Syscalls sys, Clock clock, DeviceTarget target) {
+        CallRecorder rec = new CallRecorder(target.name(), clock);
+        VhostVdpaDevice dev = rec.call("open " + target.path(), () -> VhostVdpaDevice.open(sys, target.path()));
+        return new DeviceSession(target, dev, sys, rec);
+    }
+
+    /**
+     * SET_OWNER, backend features, device facts and (net with a control queue) the kick/call
+     * eventfds. {@code persistentMaps} acks IOTLB_PERSIST so maps survive a reset (premap on the
+     * device's own destination) and fails when the device cannot.
+     */
+    void setUp(boolean persistentMaps) {
+        rec.enter(Phase.SETUP, null);
+        rec.run(VhostIoctl.SET_OWNER.kernelName(), dev::setOwner);
+        BackendFeatures optional = BackendFeatures.of(BackendFeature.RESUME, BackendFeature.IOTLB_ASID);
+        BackendFeatures needed = persistentMaps ? NEEDED.with(BackendFeature.IOTLB_PERSIST) : NEEDED;
+        acked = rec.call("VHOST_GET/SET_BACKEND_FEATURES", () -> dev.negotiateBackendFeatures(needed, optional));
+        deviceId = rec.call(VhostIoctl.VDPA_GET_DEVICE_ID.kernelName(), dev::getDeviceId);
+        vqCount = rec.call(VhostIoctl.VDPA_GET_VQS_COUNT.kernelName(), dev::getVqsCount);
+        queueSize = Math.min(MAX_QUEUE_SIZE, rec.call(VhostIoctl.VDPA_GET_VRING_NUM.kernelName(), dev::getVringNum));
+        offeredFeatures = rec.call(VhostIoctl.GET_FEATURES.kernelName(), () -> dev.getFeatures().bits());
+        iovaRange = rec.call(VhostIoctl.VDPA_GET_IOVA_RANGE.kernelName(), dev::getIovaRange);
+        if (isNet() && has(vhost_h.VIRTIO_NET_F_MQ())) {
+            byte[] config = rec.call(VhostIoctl.VDPA_GET_CONFIG.kernelName(), dev::readConfig);
+            maxQueuePairs = VirtioConfigDecoder.net(config).toOptional().map(NetConfig::maxVirtqueuePairs)
+                    .filter(p -> p != null && p > 0).orElse(1);
+        }
+        if (hasControlQueue()) {
+            cvqKick = newEventFd();
+            cvqCall = newEventFd();
+        }
+        LOG.debug("{}: {} vqs of size {}, features {}, backend {}", target.name(), vqCount, queueSize,
+                Long.toHexString(offeredFeatures), acked);
+    }
+
+    private EventFd newEventFd() {
+        EventFd e = rec.call("eventfd", () -> EventFd.create(sys));
+        eventFds.add(e);
+        return e;
+    }
+
+    // ---------------------------------------------------------------- facts
+
+    boolean isNet() {
+        return deviceId == VirtioDeviceId.NET.id();
+    }
+
+    private boolean has(int featureBit) {
+        return (offeredFeatures & (1L << featureBit)) != 0;
+    }
+
+    /** The features the rehearsal negotiates: everything offered but packed rings and event index. */
+    long wantedFeatures() {
+        return offeredFeatures & ~UNWANTED_FEATURES;
+    }
+
+    long offeredFeatures() {
+        return offeredFeatures;
+    }
+
+    boolean hasControlQueue() {
+        return isNet() && has(vhost_h.VIRTIO_NET_F_CTRL_VQ());
+    }
+
+    boolean hasMultiQueue() {
+        return hasControlQueue() && has(vhost_h.VIRTIO_NET_F_MQ()) && maxQueuePairs > 1;
+    }
+
+    int maxQueuePairs() {
+        return maxQueuePairs;
+    }
+
+    int vqCount() {
+        return vqCount;
+    }
+
+    /** Index of the control queue (the last one), or -1. */
+    int controlQueueIndex() {
+        return hasControlQueue() ? vqCount - 1 : -1;
+    }
+
+    int queueSize() {
+        return queueSize;
+    }
+
+    boolean canResume() {
+        return acked.has(BackendFeature.RESUME);
+    }
+
+    boolean persistentMaps() {
+        return acked.has(BackendFeature.IOTLB_PERSIST);
+    }
+
+    IovaRange iovaRange() {
+        return iovaRange;
+    }
+
+    EventFd cvqKick() {
+        return cvqKick;
+    }
+
+    EventFd cvqCall() {
+        return cvqCall;
+    }
+
+    Syscalls syscalls() {
+        return sys;
+    }
+
+    // ---------------------------------------------------------------- state
+
+    boolean driverOk() {
+        return driverOk;
+    }
+
+    boolean suspended() {
+        return suspended;
+    }
+
+    Memory memory() {
+        return memory;
+    }
+
+    /** True once a window call ran on the device (destinations: something to undo). */
+    boolean touched() {
+        return touched;
+    }
+
+    void untouched() {
+        touched = false;
+    }
+
+    /** Queue pairs the device was last told to use (1 after a reset). */
+    int activeQueuePairs() {
+        return activeQueuePairs;
+    }
+
+    // ---------------------------------------------------------------- recorded operations
+
+    void suspend() {
+        touched = true;
+        suspended = true; // a failed suspend may have stopped part of the device: assume stopped
+        rec.run(VhostIoctl.VDPA_SUSPEND.kernelName(), dev::suspend);
+    }
+
+    void resume() {
+        touched = true;
+        rec.run(VhostIoctl.VDPA_RESUME.kernelName(), dev::resume);
+        suspended = false;
+    }
+
+    void reset() {
+        touched = true;
+        driverOk = false;
+        rec.run(SET_STATUS + " 0 (reset)", dev::reset);
+        suspended = false;
+        activeQueuePairs = 1;
+        if (memory == Memory.MAPPED && !persistentMaps()) {
+            memory = Memory.TABLE_ONLY;
+        }
+    }
+
+    DeviceStatus status() {
+        return rec.call(VhostIoctl.VDPA_GET_STATUS.kernelName(), dev::getStatus);
+    }
+
+    byte[] readConfig() {
+        return rec.call(VhostIoctl.VDPA_GET_CONFIG.kernelName(), dev::readConfig);
+    }
+
+    int vringBase(int vq) {
+        return rec.call(VhostIoctl.GET_VRING_BASE.kernelName() + " vq" + vq, () -> dev.getVringBase(vq));
+    }
+
+    /** ACK, DRIVER, SET_FEATURES, FEATURES_OK: the negotiation a driver does after a reset. */
+    void negotiate(long features) {
+        touched = true;
+        int ack = DeviceStatus.ACKNOWLEDGE;
+        int drv = ack | DeviceStatus.DRIVER;
+        rec.run(SET_STATUS + " ACKNOWLEDGE", () -> dev.setStatus(new DeviceStatus(ack)));
+        rec.run(SET_STATUS + " DRIVER", () -> dev.setStatus(new DeviceStatus(drv)));
+        rec.run(VhostIoctl.SET_FEATURES.kernelName(), () -> dev.setFeatures(features));
+        rec.run(SET_STATUS + " FEATURES_OK", () -> dev.setStatus(new DeviceStatus(drv | DeviceStatus.FEATURES_OK)));
+    }
+
+    /** num, base, addr (and for the control queue kick and call), enable: one virtqueue. */
+    void configureVring(int vq, int base, VringAddress address) {
+        touched = true;
+        rec.run(VhostIoctl.SET_VRING_NUM.kernelName() + " vq" + vq, () -> dev.setVringNum(vq, queueSize));
+        rec.run(VhostIoctl.SET_VRING_BASE.kernelName() + " vq" + vq, () -> dev.setVringBase(vq, base));
+        rec.run(VhostIoctl.SET_VRING_ADDR.kernelName() + " vq" + vq, () -> dev.setVringAddr(vq, address));
+        if (vq == controlQueueIndex()) {
+            rec.run(VhostIoctl.SET_VRING_KICK.kernelName() + " vq" + vq, () -> dev.setVringKick(vq, cvqKick));
+            rec.run(VhostIoctl.SET_VRING_CALL.kernelName() + " vq" + vq, () -> dev.setVringCall(vq, cvqCall));
+        }
+        rec.run(VhostIoctl.VDPA_SET_VRING_ENABLE.kernelName() + " vq" + vq, () -> dev.setVringEnable(vq, true));
+    }
+
+    void driverOkStatus() {
+        touched = true;
+        int all = DeviceStatus.ACKNOWLEDGE | DeviceStatus.DRIVER | DeviceStatus.FEATURES_OK | DeviceStatus.DRIVER_OK;
+        rec.run(SET_STATUS + " DRIVER_OK", () -> dev.setStatus(new DeviceStatus(all)));
+        driverOk = true;
+    }
+
+    /** Sends VQ_PAIRS_SET through {@code queue} and remembers the new count. */
+    void setQueuePairs(ControlQueue queue, int pairs, java.time.Duration timeout) {
+        touched = true;
+        rec.run("CVQ VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET(" + pairs + ")",
+                () -> queue.setQueuePairs(sys, target.name(), cvqKick, cvqCall, pairs, timeout));
+        activeQueuePairs = pairs;
+    }
+
+    /**
+     * Maps {@code regions} as one IOTLB batch (one set_map in set_map drivers), invalidating first
+     * whatever the vhost table may still hold so the batch never collides with an old entry.
+     */
+    void map(List<IotlbRegion> regions, IotlbBatchPlanner planner) {
+        touched = true;
+        List<IotlbMessage> msgs = new ArrayList<>();
+        msgs.add(IotlbMessage.batchBegin(0));
+        if (tableMayHoldEntries) {
+            invalidations(regions, msgs);
+        }
+        for (IotlbMessage m : planner.planMap(0, regions, iovaRange).messages()) {
+            if (m.messageType() == IotlbMessageType.UPDATE) {
+                msgs.add(m);
+            }
+        }
+        msgs.add(IotlbMessage.batchEnd(0));
+        memory = Memory.PARTIAL;
+        tableMayHoldEntries = true;
+        write(IotlbPlan.of(msgs));
+        memory = Memory.MAPPED;
+    }
+
+    /** Removes {@code regions} from the device (one batch: set_map with an empty table). */
+    void unmap(List<IotlbRegion> regions) {
+        touched = true;
+        List<IotlbMessage> msgs = new ArrayList<>();
+        msgs.add(IotlbMessage.batchBegin(0));
+        invalidations(regions, msgs);
+        msgs.add(IotlbMessage.batchEnd(0));
+        if (memory != Memory.UNMAPPED) {
+            memory = Memory.PARTIAL;
+        }
+        write(IotlbPlan.of(msgs));
+        memory = Memory.UNMAPPED;
+        tableMayHoldEntries = false;
+    }
+
+    private static void invalidations(List<IotlbRegion> regions, List<IotlbMessage> out) {
+        for (IotlbRegion r : regions) {
+            out.add(IotlbMessage.invalidate(0, r.iova(), r.size()));
+        }
+    }
+
+    /** One write(2) per message, each its own span: the BATCH_END is where set_map drivers do the work. */
+    private void write(IotlbPlan plan) {
+        for (IotlbMessage m : plan.messages()) {
+            rec.run("write IOTLB " + m.messageType().name(), () -> dev.writeIotlb(m));
+        }
+    }
+
+    @Override
+    public void close() {
+        for (EventFd e : eventFds) {
+            try {
+                e.close();
+            } catch (RuntimeException ex) {
+                LOG.warn("{}: closing {} failed: {}", target.name(), e, ex.getMessage());
+            }
+        }
+        eventFds.clear();
+        dev.close();
+    }
+}

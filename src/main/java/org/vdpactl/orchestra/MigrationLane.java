@@ -1,0 +1,311 @@
+package org.vdpactl.orchestra;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vdpactl.vhost.DeviceStatus;
+import org.vdpactl.vhost.IotlbBatchPlanner;
+import org.vdpactl.vhost.IotlbRegion;
+import org.vdpactl.vhost.VringAddress;
+
+/**
+ * The migration of one device through the window phases, and the way back to a known state.
+ *
+ * <p>Source side: SUSPEND, GET_VRING_BASE of every virtqueue, status and config read back (and, in
+ * a stop-and-copy rehearsal, the memory unmapped). Destination side: reset (same device only),
+ * ACK/DRIVER/features/FEATURES_OK, every vring's num/base/addr (the saved bases), the memory map as
+ * one IOTLB batch, DRIVER_OK, the queue-pair count replayed through the control queue, RESUME.
+ *
+ * <p>{@link #restore} brings the lane back to where it stood before the window: the source running
+ * (resumed, mapped, DRIVER_OK) and a separate destination reset with its memory as before. It is
+ * used between iterations and, after a failure, as the rollback; when a device cannot be brought
+ * back it is reset and unmapped instead, and if even that fails it is reported as unknown.
+ */
+final class MigrationLane {
+    private static final Logger LOG = LoggerFactory.getLogger(MigrationLane.class);
+    private static final long PAGE = GuestRam.PAGE;
+
+    private final RehearsalPlan plan;
+    private final DeviceSession src;
+    private final DeviceSession dst;
+    private final List<IotlbRegion> regions;
+    private final IotlbBatchPlanner planner;
+    private GuestRam.RingSpace rings;
+    private ControlQueue cvq;
+    private long features;
+    private int queuePairs = 1;
+    /** Vring bases the lane resumes from: the last saved ones (zeros before the first save). */
+    private int[] bases;
+    private final List<String> srcNotes = new ArrayList<>();
+    private final List<String> dstNotes = new ArrayList<>();
+    private DeviceState srcState = DeviceState.RUNNING;
+    private DeviceState dstState = DeviceState.RESET;
+
+    MigrationLane(RehearsalPlan plan, DeviceSession src, DeviceSession dst, List<IotlbRegion> regions, IotlbBatchPlanner planner) {
+        this.plan = plan;
+        this.src = src;
+        this.dst = dst;
+        this.regions = regions;
+        this.planner = planner;
+    }
+
+    boolean sameDevice() {
+        return src == dst;
+    }
+
+    DeviceSession source() {
+        return src;
+    }
+
+    DeviceSession destination() {
+        return dst;
+    }
+
+    /** Ring memory this lane needs in guest RAM (known once the source is set up). */
+    long ringBytes() {
+        long data = (long) (src.vqCount() - (src.hasControlQueue() ? 1 : 0)) * 3 * PAGE;
+        return data + (src.hasControlQueue() ? ControlQueue.bytes() : 0);
+    }
+
+    // ---------------------------------------------------------------- setup (outside the window)
+
+    /** Owner, backend features and facts of both devices; checks that the destination can take the source's state. */
+    void open() {
+        boolean persist = plan.premap() && sameDevice();
+        src.setUp(persist);
+        if (!sameDevice()) {
+            dst.setUp(false);
+        }
+        features = src.wantedFeatures();
+        bases = new int[src.vqCount()];
+        if (!sameDevice()) {
+            if (dst.vqCount() != src.vqCount()) {
+                throw new IllegalArgumentException(dst.target.name() + " has " + dst.vqCount() + " virtqueues but its source "
+                        + src.target.name() + " has " + src.vqCount());
+            }
+            long missing = features & ~dst.offeredFeatures();
+            if (missing != 0) {
+                throw new IllegalArgumentException(dst.target.name() + " lacks features of its source " + src.target.name()
+                        + ": 0x" + Long.toHexString(missing));
+            }
+        }
+        if (src.hasMultiQueue()) {
+            int want = plan.queuePairs() == 0 ? src.maxQueuePairs() : plan.queuePairs();
+            if (want > src.maxQueuePairs() || (!sameDevice() && want > dst.maxQueuePairs())) {
+                throw new IllegalArgumentException(src.target.name() + " offers " + src.maxQueuePairs() + " queue pairs, "
+                        + want + " requested");
+            }
+            queuePairs = want;
+        }
+    }
+
+    /** Places the rings in guest RAM and brings the source up as a running guest has it. */
+    void bringUpSource(GuestRam.RingSpace space) {
+        this.rings = space;
+        if (src.hasControlQueue()) {
+            long cvqOffset = ringBytes() - ControlQueue.bytes();
+            cvq = new ControlQueue(space.slice(cvqOffset, ControlQueue.bytes()), src.queueSize());
+        }
+        src.rec.enter(Phase.SETUP, null);
+        bringUp(src);
+        if (!sameDevice() && plan.premap()) {
+            dst.rec.enter(Phase.PREMAP, null);
+            dst.map(regions, planner);
+        }
+    }
+
+    private VringAddress address(int vq) {
+        if (vq == src.controlQueueIndex()) {
+            return cvq.address();
+        }
+        long base = rings.iova() + (long) vq * 3 * PAGE;
+        return VringAddress.of(base, base + PAGE, base + 2 * PAGE);
+    }
+
+    private int baseOf(int vq) {
+        return vq == src.controlQueueIndex() ? cvq.availIndex() : bases[vq];
+    }
+
+    /** Everything a driver does from reset to a running device, with the lane's vring bases. */
+    private void bringUp(DeviceSession d) {
+        if (d.driverOk() || d.touched()) {
+            d.reset();
+        }
+        d.negotiate(features);
+        configureVrings(d);
+        if (d.memory() != DeviceSession.Memory.MAPPED) {
+            d.map(regions, planner);
+        }
+        d.driverOkStatus();
+        setQueuePairs(d);
+    }
+
+    private void configureVrings(DeviceSession d) {
+        for (int vq = 0; vq < d.vqCount(); vq++) {
+            d.configureVring(vq, baseOf(vq), address(vq));
+        }
+    }
+
+    private void setQueuePairs(DeviceSession d) {
+        if (d.hasMultiQueue() && queuePairs > 1) {
+            d.setQueuePairs(cvq, queuePairs, plan.cvqTimeout());
+        }
+    }
+
+    // ---------------------------------------------------------------- the window
+
+    /** Runs one window phase of this lane; failures surface as {@link CallFailedException}. */
+    void run(Phase phase, WindowControl control) {
+        DeviceSession d = phase.side() == Phase.Side.DESTINATION ? dst : src;
+        d.rec.enter(phase, control);
+        switch (phase) {
+            case SUSPEND -> d.suspend();
+            case SAVE_STATE -> saveState(d);
+            case UNMAP -> d.unmap(regions);
+            case RESET -> d.reset();
+            case CONFIGURE -> {
+                d.negotiate(features);
+                configureVrings(d);
+            }
+            case MAP -> d.map(regions, planner);
+            case DRIVER_OK -> d.driverOkStatus();
+            case CVQ_MQ -> setQueuePairs(d);
+            case RESUME -> {
+                if (d.canResume() || d.suspended()) {
+                    d.resume();
+                }
+            }
+            default -> throw new IllegalArgumentException(phase + " is not a window phase");
+        }
+    }
+
+    private void saveState(DeviceSession d) {
+        int[] saved = new int[d.vqCount()];
+        for (int vq = 0; vq < saved.length; vq++) {
+            saved[vq] = d.vringBase(vq);
+        }
+        d.status();
+        d.readConfig();
+        bases = saved;
+    }
+
+    // ---------------------------------------------------------------- back to a known state
+
+    /**
+     * Brings the lane back to its pre-window state (see the class comment). Never throws for a
+     * device failure: the outcome is in the lane's states and notes.
+     */
+    void restore(Phase label) {
+        srcNotes.clear();
+        dstNotes.clear();
+        srcState = restoreRunning(src, label, srcNotes);
+        if (!sameDevice()) {
+            dstState = restoreDestination(label);
+        }
+    }
+
+    private DeviceState restoreRunning(DeviceSession d, Phase label, List<String> notes) {
+        d.rec.enter(label, null);
+        boolean wasReset = !d.driverOk();
+        try {
+            if (!wasReset) {
+                if (d.memory() != DeviceSession.Memory.MAPPED) {
+                    d.map(regions, planner);
+                    notes.add("memory mapped again");
+                }
+                if (d.suspended()) {
+                    if (!d.canResume()) {
+                        throw new IllegalStateException("the device cannot resume (no VHOST_BACKEND_F_RESUME)");
+                    }
+                    d.resume();
+                    notes.add("resumed");
+                }
+                if (d.hasMultiQueue() && d.activeQueuePairs() != queuePairs) {
+                    setQueuePairs(d);
+                    notes.add("queue pairs set again");
+                }
+                return DeviceState.RUNNING;
+            }
+        } catch (CallFailedException | IllegalStateException e) {
+            notes.add("resuming failed (" + brief(e) + "), restarting it");
+        }
+        try {
+            bringUp(d);
+            notes.add("restarted from saved state (reset, features, vrings, map, DRIVER_OK"
+                    + (d.hasMultiQueue() && queuePairs > 1 ? ", queue pairs" : "") + ")");
+            return DeviceState.RUNNING;
+        } catch (CallFailedException e) {
+            notes.add("restart failed (" + brief(e) + ")");
+            return resetAndUnmap(d, false, notes);
+        }
+    }
+
+    private DeviceState restoreDestination(Phase label) {
+        if (!dst.touched()) {
+            return dstState;
+        }
+        dst.rec.enter(label, null);
+        DeviceState s = resetAndUnmap(dst, plan.premap(), dstNotes);
+        dst.untouched();
+        return s;
+    }
+
+    /** Reset, then the memory back to {@code mapped} (premapped destination) or unmapped. */
+    private DeviceState resetAndUnmap(DeviceSession d, boolean mapped, List<String> notes) {
+        try {
+            d.reset();
+            if (mapped) {
+                d.map(regions, planner);
+            } else if (d.memory() != DeviceSession.Memory.UNMAPPED) {
+                d.unmap(regions);
+            }
+            notes.add(mapped ? "reset, memory mapped as before" : "reset and unmapped");
+            return DeviceState.RESET;
+        } catch (CallFailedException e) {
+            LOG.warn("{}: could not reset: {}", d.target.name(), e.getMessage());
+            notes.add("reset failed (" + brief(e) + ")");
+            return DeviceState.UNKNOWN;
+        }
+    }
+
+    private static String brief(RuntimeException e) {
+        if (e instanceof CallFailedException c) {
+            return c.span().call() + ": " + c.span().errnoName();
+        }
+        return e.getMessage();
+    }
+
+    /** Reads each device's status back and describes where it stands. */
+    List<DeviceReport> report(Phase label) {
+        List<DeviceReport> out = new ArrayList<>();
+        out.add(describe(src, sameDevice() ? "source+destination" : "source", srcState, srcNotes, label));
+        if (!sameDevice()) {
+            out.add(describe(dst, "destination", dstState, dstNotes, label));
+        }
+        return out;
+    }
+
+    private static DeviceReport describe(DeviceSession d, String role, DeviceState expected, List<String> notes, Phase label) {
+        d.rec.enter(label, null);
+        String status = null;
+        DeviceState state = expected;
+        List<String> detail = new ArrayList<>(notes);
+        try {
+            DeviceStatus st = d.status();
+            status = st.toString();
+            boolean running = st.has(DeviceStatus.DRIVER_OK) && !st.has(DeviceStatus.FAILED) && !st.has(DeviceStatus.NEEDS_RESET);
+            if (expected == DeviceState.RUNNING && !running || expected == DeviceState.RESET && st.bits() != 0) {
+                state = DeviceState.UNKNOWN;
+                detail.add("status read back does not match " + expected.name().toLowerCase(java.util.Locale.ROOT));
+            }
+        } catch (CallFailedException e) {
+            state = DeviceState.UNKNOWN;
+            detail.add("GET_STATUS failed: " + e.span().errnoName());
+        }
+        boolean mapped = d.memory() == DeviceSession.Memory.MAPPED;
+        return new DeviceReport(d.target.name(), d.target.path(), role, state, mapped, status,
+                detail.isEmpty() ? "untouched" : String.join("; ", detail));
+    }
+
+}

@@ -1,0 +1,75 @@
+package org.vdpactl.orchestra;
+
+/**
+ * The steps of a live-migration downtime as the rehearsal drives them, plus the bookkeeping phases
+ * around the window. The window phases run in declaration order; a plan uses a subset of them.
+ *
+ * <p>Source side (the device the guest leaves): {@link #SUSPEND}, {@link #SAVE_STATE} and, for a
+ * stop-and-copy rehearsal, {@link #UNMAP}. Destination side (the device the guest arrives at, which is
+ * the same device after a reset in a one-host rehearsal): {@link #RESET}, {@link #CONFIGURE},
+ * {@link #MAP}, {@link #DRIVER_OK}, {@link #CVQ_MQ}, {@link #RESUME}.
+ */
+public enum Phase {
+    /** Open, SET_OWNER, backend features, bring-up of the source as a running guest would have it. */
+    SETUP("setup", Side.NONE, false, "#9e9e9e"),
+    /** Destination memory mapped before the downtime (--premap). */
+    PREMAP("premap", Side.DESTINATION, false, "#b39ddb"),
+    /** VHOST_VDPA_SUSPEND. */
+    SUSPEND("suspend", Side.SOURCE, true, "#e53935"),
+    /** GET_VRING_BASE of every virtqueue, status and config read back. */
+    SAVE_STATE("save state", Side.SOURCE, true, "#fb8c00"),
+    /** Source memory unmapped (stop-and-copy: the source releases guest memory). */
+    UNMAP("unmap", Side.SOURCE, true, "#8d6e63"),
+    /** SET_STATUS(0) between the source and the destination role of one device. */
+    RESET("reset", Side.DESTINATION, true, "#fdd835"),
+    /** Status ACK|DRIVER, features, FEATURES_OK, vring num/addr/base/call/enable from the saved state. */
+    CONFIGURE("configure", Side.DESTINATION, true, "#7cb342"),
+    /** The guest memory layout as IOTLB batches (set_map in set_map drivers). */
+    MAP("set_map", Side.DESTINATION, true, "#1e88e5"),
+    /** SET_STATUS(DRIVER_OK). */
+    DRIVER_OK("DRIVER_OK", Side.DESTINATION, true, "#00acc1"),
+    /** The control-virtqueue replay of the number of queue pairs (VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET). */
+    CVQ_MQ("CVQ MQ", Side.DESTINATION, true, "#5e35b1"),
+    /** VHOST_VDPA_RESUME. */
+    RESUME("resume", Side.DESTINATION, true, "#43a047"),
+    /** Bringing devices back to a known state after a failure. */
+    ROLLBACK("rollback", Side.NONE, false, "#757575"),
+    /** Bringing devices back to the pre-window state between iterations. */
+    RESTORE("restore", Side.NONE, false, "#bdbdbd");
+
+    /** Which role of a migration a phase belongs to. */
+    public enum Side {
+        SOURCE, DESTINATION, NONE
+    }
+
+    private final String label;
+    private final Side side;
+    private final boolean inWindow;
+    private final String color;
+
+    Phase(String label, Side side, boolean inWindow, String color) {
+        this.label = label;
+        this.side = side;
+        this.inWindow = inWindow;
+        this.color = color;
+    }
+
+    /** Display name ("suspend", "set_map"). */
+    public String label() {
+        return label;
+    }
+
+    public Side side() {
+        return side;
+    }
+
+    /** True for the phases that make up the downtime window. */
+    public boolean inWindow() {
+        return inWindow;
+    }
+
+    /** The report colour (CSS hex). */
+    public String color() {
+        return color;
+    }
+}

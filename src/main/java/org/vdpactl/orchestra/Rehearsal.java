@@ -1,0 +1,169 @@
+package org.vdpactl.orchestra;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vdpactl.sys.Syscalls;
+import org.vdpactl.time.Clock;
+import org.vdpactl.vhost.IotlbBatchPlanner;
+import org.vdpactl.vhost.IotlbRegion;
+
+/**
+ * Runs a {@link RehearsalPlan}: opens the devices, brings them up as a running guest has them,
+ * rehearses the downtime window as often as asked, and leaves every device as it found it (a
+ * source running, a separate destination reset). Every call on every device is timed.
+ *
+ * <p>Usage:
+ * <pre>
+ * RehearsalResult r = new Rehearsal(syscalls, clock).run(plan);
+ * r.lastIteration().downtimeNanos();
+ * </pre>
+ * A failed call stops the window, rolls every device back and ends the rehearsal with
+ * {@link RehearsalResult.Outcome#PARTIAL}. Failures before the first window (open, ownership,
+ * features, the bring-up) are thrown: nothing was rehearsed. Every fd, mapping and thread the
+ * rehearsal created is released on every path.
+ */
+public final class Rehearsal {
+    private static final Logger LOG = LoggerFactory.getLogger(Rehearsal.class);
+
+    private final Syscalls sys;
+    private final Clock clock;
+    private RehearsalListener listener = RehearsalListener.NONE;
+
+    public Rehearsal(Syscalls sys, Clock clock) {
+        this.sys = Objects.requireNonNull(sys, "sys");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    public Rehearsal listener(RehearsalListener l) {
+        this.listener = Objects.requireNonNull(l, "listener");
+        return this;
+    }
+
+    /**
+     * Runs the plan.
+     *
+     * @throws CallFailedException       a device call failed before the first window (open, setup)
+     * @throws IllegalArgumentException  the devices cannot run this plan (features, queue counts, memory)
+     * @throws IllegalStateException     a device lacks a needed backend feature
+     */
+    public RehearsalResult run(RehearsalPlan plan) {
+        List<DeviceSession> sessions = new ArrayList<>();
+        GuestRam ram = null;
+        try (LanePool pool = new LanePool(clock, plan.sources().size())) {
+            List<MigrationLane> lanes = new ArrayList<>();
+            ram = GuestRam.allocate(sys, plan.memory());
+            List<IotlbRegion> regions = ram.iotlbRegions();
+            IotlbBatchPlanner planner = planner(plan.memory());
+            for (int i = 0; i < plan.sources().size(); i++) {
+                DeviceSession src = open(sessions, plan.sources().get(i));
+                DeviceSession dst = plan.sameDevices() ? src : open(sessions, plan.destinations().get(i));
+                lanes.add(new MigrationLane(plan, src, dst, regions, planner));
+            }
+            pool.forEach(lanes, MigrationLane::open);
+            List<GuestRam.RingSpace> rings = new ArrayList<>();
+            for (MigrationLane lane : lanes) {
+                rings.add(ram.reserveRings(lane.ringBytes()));
+            }
+            pool.forEach(indices(lanes.size()), i -> lanes.get(i).bringUpSource(rings.get(i)));
+            List<Span> setupSpans = drain(sessions);
+            listener.setUpDone(sessions.size());
+            return rehearse(plan, lanes, sessions, pool, setupSpans);
+        } finally {
+            closeAll(sessions, ram);
+        }
+    }
+
+    private RehearsalResult rehearse(RehearsalPlan plan, List<MigrationLane> lanes, List<DeviceSession> sessions, LanePool pool,
+            List<Span> setupSpans) {
+        WindowScheduler scheduler = new WindowScheduler(pool);
+        RehearsalStatistics stats = new RehearsalStatistics();
+        List<Timeline> timelines = new ArrayList<>();
+        List<Phase> phases = plan.orderedPhases();
+        RehearsalFailure failure = null;
+        Phase endLabel = Phase.RESTORE;
+        for (int i = 0; i < plan.iterations() && failure == null; i++) {
+            WindowControl control = new WindowControl();
+            scheduler.run(plan.strategy(), lanes, phases, control);
+            listener.windowDone(i);
+            if (control.aborted()) {
+                failure = control.failure();
+                endLabel = Phase.ROLLBACK;
+                LOG.warn("rehearsal stopped: {}; rolling every device back", failure.summary());
+            }
+            pool.forEach(lanes, lane -> lane.restore(control.aborted() ? Phase.ROLLBACK : Phase.RESTORE));
+            Timeline t = new Timeline(plan.strategy(), plan.lanes(), drain(sessions));
+            timelines.add(t);
+            if (failure == null) {
+                failure = restoreFailure(t);
+                if (failure == null) {
+                    stats.record(t);
+                    listener.iterationDone(i, plan.iterations(), t);
+                } else {
+                    endLabel = Phase.ROLLBACK;
+                }
+            }
+        }
+        Phase label = endLabel;
+        List<DeviceReport> reports = new ArrayList<>();
+        for (MigrationLane lane : lanes) {
+            reports.addAll(lane.report(label));
+        }
+        listener.beforeClose(reports);
+        RehearsalResult.Outcome outcome = failure == null ? RehearsalResult.Outcome.COMPLETED : RehearsalResult.Outcome.PARTIAL;
+        return new RehearsalResult(plan, outcome, failure, setupSpans, timelines, stats, reports, drain(sessions), List.of());
+    }
+
+    /** A restore between iterations that failed is a failure too (the devices were then reset). */
+    private static RehearsalFailure restoreFailure(Timeline t) {
+        for (Span s : t.spans()) {
+            if (s.failed() && s.phase() == Phase.RESTORE) {
+                return new RehearsalFailure(s.device(), s.phase(), s.call(), s.errno(), s.call() + " failed: " + s.errnoName());
+            }
+        }
+        return null;
+    }
+
+    private DeviceSession open(List<DeviceSession> sessions, DeviceTarget target) {
+        DeviceSession s = DeviceSession.open(sys, clock, target);
+        sessions.add(s);
+        return s;
+    }
+
+    /** One IOTLB UPDATE per region and one batch for the whole layout: a set_map driver then builds its map once. */
+    static IotlbBatchPlanner planner(GuestMemoryLayout layout) {
+        long page = layout.smallestPageSize();
+        return IotlbBatchPlanner.builder().pageSize(page).maxPagesPerBatch(Long.MAX_VALUE / page).build();
+    }
+
+    private static List<Integer> indices(int n) {
+        List<Integer> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(i);
+        }
+        return out;
+    }
+
+    private static List<Span> drain(List<DeviceSession> sessions) {
+        List<Span> out = new ArrayList<>();
+        for (DeviceSession s : sessions) {
+            out.addAll(s.rec.drain());
+        }
+        return out;
+    }
+
+    private static void closeAll(List<DeviceSession> sessions, GuestRam ram) {
+        for (DeviceSession s : sessions) {
+            try {
+                s.close();
+            } catch (RuntimeException e) {
+                LOG.warn("{}: close failed: {}", s.target.name(), e.getMessage());
+            }
+        }
+        if (ram != null) {
+            ram.close();
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package org.vdpactl.orchestra;
+
+import java.util.List;
+
+/**
+ * Everything a rehearsal measured and where it left the devices.
+ *
+ * @param plan        what was rehearsed
+ * @param outcome     completed, or stopped by a failure (every device then rolled back)
+ * @param failure     the call that stopped it, or null
+ * @param setupSpans  the calls before the first window (open, owner, bring-up, premap)
+ * @param iterations  one timeline per iteration run (the failed one last, with its rollback calls)
+ * @param statistics  histograms over the completed iterations
+ * @param devices     each device's final state
+ * @param finalSpans  the status read-backs after the last iteration
+ * @param notes       things the user should know (memory reduced to what the host can give, ...)
+ */
+public record RehearsalResult(RehearsalPlan plan, Outcome outcome, RehearsalFailure failure, List<Span> setupSpans,
+        List<Timeline> iterations, RehearsalStatistics statistics, List<DeviceReport> devices, List<Span> finalSpans,
+        List<String> notes) {
+
+    /** How a rehearsal ended. */
+    public enum Outcome {
+        /** Every iteration completed and every device is back where it started. */
+        COMPLETED,
+        /** A call failed; the window stopped and every device was brought back to a known state. */
+        PARTIAL
+    }
+
+    public boolean completed() {
+        return outcome == Outcome.COMPLETED;
+    }
+
+    /** The last timeline (the failed one after a failure). */
+    public Timeline lastIteration() {
+        return iterations.isEmpty() ? null : iterations.getLast();
+    }
+
+    /** A copy with {@code more} notes appended. */
+    public RehearsalResult withNotes(List<String> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<String> all = new java.util.ArrayList<>(notes);
+        all.addAll(more);
+        return new RehearsalResult(plan, outcome, failure, setupSpans, iterations, statistics, devices, finalSpans, List.copyOf(all));
+    }
+
+    /** The completed iterations only. */
+    public List<Timeline> completedIterations() {
+        return failure == null ? iterations : iterations.subList(0, Math.max(0, iterations.size() - 1));
+    }
+}

@@ -1,0 +1,204 @@
+package org.vdpactl.orchestra;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The spans of one iteration and what they add up to: the downtime (first suspend to last resume),
+ * per-phase wall times with the slowest device, per-device times and the critical path.
+ * Immutable.
+ */
+public final class Timeline {
+    private final Strategy strategy;
+    private final List<Lane> lanes;
+    private final List<String> devices;
+    private final List<Span> spans;
+
+    /**
+     * @param strategy how the iteration was driven (decides the critical path)
+     * @param lanes    the migrated devices in plan order
+     * @param spans    every call of the iteration, window and outside
+     */
+    public Timeline(Strategy strategy, List<Lane> lanes, List<Span> spans) {
+        this.strategy = strategy;
+        this.lanes = List.copyOf(lanes);
+        this.spans = spans.stream().sorted(Comparator.comparingLong(Span::startNanos)).toList();
+        List<String> d = new ArrayList<>();
+        for (Lane l : lanes) {
+            if (!d.contains(l.source())) {
+                d.add(l.source());
+            }
+            if (!d.contains(l.destination())) {
+                d.add(l.destination());
+            }
+        }
+        this.devices = List.copyOf(d);
+    }
+
+    public Strategy strategy() {
+        return strategy;
+    }
+
+    public List<Lane> lanes() {
+        return lanes;
+    }
+
+    /** Every device (sources, then destinations not already listed), in plan order: the report's rows. */
+    public List<String> devices() {
+        return devices;
+    }
+
+    /** All spans, by start time. */
+    public List<Span> spans() {
+        return spans;
+    }
+
+    /** The spans of the downtime window. */
+    public List<Span> windowSpans() {
+        return spans.stream().filter(s -> s.phase().inWindow()).toList();
+    }
+
+    /** Start of the downtime: the first SUSPEND, or the first window call when the plan has no suspend. */
+    public long windowStart() {
+        return spans.stream().filter(s -> s.phase() == Phase.SUSPEND).mapToLong(Span::startNanos).min()
+                .orElseGet(() -> windowSpans().stream().mapToLong(Span::startNanos).min().orElse(0L));
+    }
+
+    /** End of the downtime: the last RESUME return, or the last window return when the plan has no resume. */
+    public long windowEnd() {
+        return spans.stream().filter(s -> s.phase() == Phase.RESUME).mapToLong(Span::endNanos).max()
+                .orElseGet(() -> windowSpans().stream().mapToLong(Span::endNanos).max().orElse(0L));
+    }
+
+    /** Downtime = first suspend to last resume. */
+    public long downtimeNanos() {
+        return Math.max(0, windowEnd() - windowStart());
+    }
+
+    /** The window phases that occurred, in phase order. */
+    public List<PhaseSummary> phases() {
+        Map<Phase, List<Span>> byPhase = new EnumMap<>(Phase.class);
+        for (Span s : spans) {
+            if (s.phase().inWindow()) {
+                byPhase.computeIfAbsent(s.phase(), p -> new ArrayList<>()).add(s);
+            }
+        }
+        List<PhaseSummary> out = new ArrayList<>();
+        byPhase.forEach((phase, list) -> out.add(summarise(phase, list)));
+        return out;
+    }
+
+    /** The summary of one phase, or null when it did not occur. */
+    public PhaseSummary phase(Phase phase) {
+        return phases().stream().filter(p -> p.phase() == phase).findFirst().orElse(null);
+    }
+
+    private PhaseSummary summarise(Phase phase, List<Span> list) {
+        Map<String, Long> perDevice = new LinkedHashMap<>();
+        List<long[]> intervals = new ArrayList<>();
+        for (String d : devices) {
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            for (Span s : list) {
+                if (s.device().equals(d)) {
+                    first = Math.min(first, s.startNanos());
+                    last = Math.max(last, s.endNanos());
+                }
+            }
+            if (first != Long.MAX_VALUE) {
+                perDevice.put(d, last - first);
+                intervals.add(new long[] {first, last});
+            }
+        }
+        String slowest = perDevice.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);
+        long start = list.stream().mapToLong(Span::startNanos).min().orElse(0);
+        long end = list.stream().mapToLong(Span::endNanos).max().orElse(0);
+        int failed = (int) list.stream().filter(Span::failed).count();
+        return new PhaseSummary(phase, start, end, union(intervals), perDevice, slowest, failed);
+    }
+
+    /** Total length covered by the intervals. */
+    private static long union(List<long[]> intervals) {
+        intervals.sort(Comparator.comparingLong(i -> i[0]));
+        long total = 0;
+        long curStart = Long.MIN_VALUE;
+        long curEnd = Long.MIN_VALUE;
+        for (long[] i : intervals) {
+            if (i[0] > curEnd) {
+                total += curEnd - curStart;
+                curStart = i[0];
+                curEnd = i[1];
+            } else {
+                curEnd = Math.max(curEnd, i[1]);
+            }
+        }
+        return total + (curEnd - curStart);
+    }
+
+    /** Per device, the sum of its times in the window phases (its own share of the work). */
+    public Map<String, Long> deviceNanos() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (String d : devices) {
+            out.put(d, 0L);
+        }
+        for (PhaseSummary p : phases()) {
+            p.deviceNanos().forEach((d, n) -> out.merge(d, n, Long::sum));
+        }
+        return out;
+    }
+
+    /** The critical path under this iteration's strategy. */
+    public CriticalPath criticalPath() {
+        List<PhaseSummary> phases = phases();
+        List<CriticalPath.Segment> chain = new ArrayList<>();
+        switch (strategy) {
+            case PARALLEL -> {
+                for (PhaseSummary p : phases) {
+                    if (p.slowestDevice() != null) {
+                        chain.add(new CriticalPath.Segment(p.slowestDevice(), p.phase(), p.slowestNanos()));
+                    }
+                }
+            }
+            case SERIAL -> {
+                for (Lane lane : lanes) {
+                    chain.addAll(laneChain(lane, phases));
+                }
+            }
+            case PIPELINED -> {
+                List<CriticalPath.Segment> longest = List.of();
+                long longestNanos = -1;
+                for (Lane lane : lanes) {
+                    List<CriticalPath.Segment> c = laneChain(lane, phases);
+                    long n = c.stream().mapToLong(CriticalPath.Segment::nanos).sum();
+                    if (n > longestNanos) {
+                        longest = c;
+                        longestNanos = n;
+                    }
+                }
+                chain.addAll(longest);
+            }
+        }
+        return new CriticalPath(chain.stream().mapToLong(CriticalPath.Segment::nanos).sum(), List.copyOf(chain));
+    }
+
+    private static List<CriticalPath.Segment> laneChain(Lane lane, List<PhaseSummary> phases) {
+        List<CriticalPath.Segment> c = new ArrayList<>();
+        for (PhaseSummary p : phases) {
+            String d = lane.deviceFor(p.phase());
+            Long n = p.deviceNanos().get(d);
+            if (n != null) {
+                c.add(new CriticalPath.Segment(d, p.phase(), n));
+            }
+        }
+        return c;
+    }
+
+    /** The failed calls, in time order. */
+    public List<Span> failures() {
+        return spans.stream().filter(Span::failed).toList();
+    }
+}

@@ -1,0 +1,134 @@
+package org.vdpactl.report;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.vdpactl.orchestra.DeviceReport;
+import org.vdpactl.orchestra.Percentiles;
+import org.vdpactl.orchestra.Phase;
+import org.vdpactl.orchestra.RehearsalFailure;
+import org.vdpactl.orchestra.RehearsalResult;
+import org.vdpactl.orchestra.Timeline;
+
+/**
+ * The {@code --report FILE.html} of a rehearsal: one self-contained file (inline CSS and SVG, no
+ * script, no external resource) that opens in any browser without network access. It holds the
+ * plan, the SVG timeline of the median (or failed) iteration, the per-phase table, histograms of
+ * the downtime and of each phase over the iterations, and the devices' final states. The markup
+ * is well-formed XML as well as HTML.
+ */
+public final class HtmlReport {
+    private static final String CSS = """
+            body { font-family: sans-serif; margin: 24px; color: #212121; }
+            h1 { font-size: 22px; } h2 { font-size: 17px; margin-top: 28px; }
+            table { border-collapse: collapse; margin: 8px 0; }
+            th, td { border: 1px solid #e0e0e0; padding: 3px 8px; font-size: 13px; }
+            td.n { text-align: right; font-variant-numeric: tabular-nums; }
+            .banner { padding: 8px 12px; border-radius: 4px; font-weight: bold; }
+            .simulated { background: #fff3e0; border: 1px solid #fb8c00; }
+            .measured { background: #e8f5e9; border: 1px solid #43a047; }
+            .failure { background: #ffebee; border: 1px solid #d50000; padding: 8px 12px; white-space: pre-wrap; }
+            .dev { font-size: 12px; } .tick { font-size: 11px; fill: #424242; }
+            .hists { display: flex; flex-wrap: wrap; gap: 18px; }
+            dl { display: grid; grid-template-columns: max-content auto; gap: 2px 14px; font-size: 14px; }
+            dt { font-weight: bold; }
+            """;
+
+    private HtmlReport() {
+    }
+
+    public static String render(RehearsalResult r, RunInfo info) {
+        StringBuilder sb = new StringBuilder(64 * 1024);
+        sb.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>vdpactl rehearsal")
+                .append(Html.esc(info.simulatedSuffix())).append("</title>\n<style>\n").append(CSS).append("</style>\n</head>\n<body>\n");
+        sb.append("<h1>vdpactl downtime rehearsal").append(Html.esc(info.simulatedSuffix())).append("</h1>\n");
+        if (info.simulated()) {
+            sb.append("<p class=\"banner simulated\">SIMULATED: every figure comes from the fake kernel's latency model (")
+                    .append(Html.esc(info.backend())).append(", ").append(Html.esc(info.clock()))
+                    .append(" clock), not from hardware.</p>\n");
+        } else {
+            sb.append("<p class=\"banner measured\">Measured on ").append(Html.esc(info.backend())).append(" (")
+                    .append(Html.esc(info.clock())).append(" clock).</p>\n");
+        }
+        summary(sb, r, info);
+        RehearsalFailure f = r.failure();
+        if (f != null) {
+            sb.append("<h2>Failure</h2>\n<div class=\"failure\">").append(Html.esc(f.summary() + "\n" + f.message()))
+                    .append("</div>\n");
+        }
+        Timeline shown = RehearsalText.representative(r);
+        if (shown != null) {
+            sb.append("<h2>Timeline").append(r.completed() ? " (median iteration)" : " (the failed iteration, rollback in grey)")
+                    .append("</h2>\n");
+            sb.append(SvgTimeline.render(shown));
+            sb.append("<h2>Phases</h2>\n");
+            table(sb, RehearsalText.phaseTable(shown, info));
+            sb.append("<p>").append(Html.esc(RehearsalText.criticalPathLine(shown, info))).append("</p>\n");
+        }
+        if (r.statistics().count() > 0) {
+            histograms(sb, r, info);
+        }
+        sb.append("<h2>Devices at the end</h2>\n");
+        table(sb, RehearsalText.deviceTable(r.devices()));
+        sb.append("<p>Closing the device nodes afterwards resets the devices in the kernel.</p>\n");
+        sb.append("</body>\n</html>\n");
+        return sb.toString();
+    }
+
+    private static void summary(StringBuilder sb, RehearsalResult r, RunInfo info) {
+        sb.append("<dl>\n");
+        for (String line : RehearsalText.describePlan(r.plan()).split("\n")) {
+            int colon = line.indexOf(": ");
+            item(sb, line.substring(0, colon), line.substring(colon + 2));
+        }
+        item(sb, "Outcome", r.completed() ? "completed" : "partial: stopped by a failure, every device rolled back");
+        Timeline t = RehearsalText.representative(r);
+        if (t != null) {
+            item(sb, "Downtime", Durations.ms(t.downtimeNanos()) + " ms" + info.simulatedSuffix() + " (first suspend to last resume)");
+        }
+        if (r.statistics().count() > 1) {
+            Percentiles p = r.statistics().downtime();
+            item(sb, "Downtime over " + p.count() + " iterations", String.format(Locale.ROOT, "p50 %s, p90 %s, p99 %s, max %s ms",
+                    Durations.ms(p.p50()), Durations.ms(p.p90()), Durations.ms(p.p99()), Durations.ms(p.max())));
+        }
+        item(sb, "Command", info.command());
+        for (String note : r.notes()) {
+            item(sb, "Note", note);
+        }
+        sb.append("</dl>\n");
+    }
+
+    private static void item(StringBuilder sb, String key, String value) {
+        sb.append("<dt>").append(Html.esc(key)).append("</dt><dd>").append(Html.esc(value)).append("</dd>\n");
+    }
+
+    private static void histograms(StringBuilder sb, RehearsalResult r, RunInfo info) {
+        sb.append("<h2>Distributions over ").append(r.statistics().count()).append(" iterations").append(Html.esc(info.simulatedSuffix()))
+                .append("</h2>\n");
+        table(sb, RehearsalText.percentileTable(r, info));
+        sb.append("<div class=\"hists\">\n");
+        sb.append(SvgHistogram.render("downtime", r.statistics().downtimeHistogram()));
+        for (Map.Entry<Phase, Histogram> e : r.statistics().phaseHistograms().entrySet()) {
+            sb.append(SvgHistogram.render(e.getKey().label(), e.getValue()));
+        }
+        sb.append("</div>\n");
+    }
+
+    /** A text table as an HTML table (same cells, numbers right-aligned). */
+    private static void table(StringBuilder sb, TextTable t) {
+        sb.append("<table>\n<tr>");
+        for (String h : t.header()) {
+            sb.append("<th>").append(Html.esc(h)).append("</th>");
+        }
+        sb.append("</tr>\n");
+        for (List<String> row : t.rows()) {
+            sb.append("<tr>");
+            for (int c = 0; c < row.size(); c++) {
+                sb.append(t.rightAligned(c) ? "<td class=\"n\">" : "<td>").append(Html.esc(row.get(c))).append("</td>");
+            }
+            sb.append("</tr>\n");
+        }
+        sb.append("</table>\n");
+    }
+}

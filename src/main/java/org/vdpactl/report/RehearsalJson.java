@@ -1,0 +1,138 @@
+package org.vdpactl.report;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.vdpactl.orchestra.DeviceReport;
+import org.vdpactl.orchestra.DeviceTarget;
+import org.vdpactl.orchestra.GuestMemoryLayout;
+import org.vdpactl.orchestra.Percentiles;
+import org.vdpactl.orchestra.Phase;
+import org.vdpactl.orchestra.PhaseSummary;
+import org.vdpactl.orchestra.RehearsalFailure;
+import org.vdpactl.orchestra.RehearsalPlan;
+import org.vdpactl.orchestra.RehearsalResult;
+import org.vdpactl.orchestra.Span;
+import org.vdpactl.orchestra.Timeline;
+
+/**
+ * The JSON document of {@code vdpactl rehearse --json} (schema {@value #SCHEMA}): the plan, the
+ * outcome, every span of every iteration, per-phase summaries, percentiles and the devices' final
+ * states. Span times are nanoseconds relative to the iteration's window start (negative for calls
+ * before it); durations in the summaries are milliseconds. Serialise with Jackson.
+ *
+ * @param schema      document type and version
+ * @param simulated   true when the figures come from the fake kernel's models
+ * @param backend     where the figures come from
+ * @param clock       "real" or "virtual"
+ * @param command     the command line
+ * @param plan        what was rehearsed
+ * @param outcome     "completed" or "partial"
+ * @param failure     the failing call (absent when completed)
+ * @param statistics  percentiles over the completed iterations
+ * @param iterations  every iteration with all its spans
+ * @param setup       the calls before the first window, relative to the first of them
+ * @param devices     final device states
+ * @param notes       remarks (memory reduced, ...)
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record RehearsalJson(String schema, boolean simulated, String backend, String clock, String command, Plan plan,
+        String outcome, Failure failure, Statistics statistics, List<Iteration> iterations, List<JsonSpan> setup,
+        List<DeviceReport> devices, List<String> notes) {
+
+    public static final String SCHEMA = "vdpactl.rehearsal/1";
+
+    /** The plan as JSON. */
+    public record Plan(List<String> sources, List<String> destinations, List<String> paths, String strategy, boolean premap,
+            List<String> phases, int iterations, int queuePairs, long memoryBytes, List<GuestMemoryLayout.Region> memory) {
+    }
+
+    /** The failing call. */
+    public record Failure(String device, String phase, String call, int errno, String errnoName, String message) {
+    }
+
+    /** One span. */
+    public record JsonSpan(String device, String phase, String call, long startNs, long endNs, long durationNs, int errno,
+            String errnoName) {
+    }
+
+    /** One window phase of one iteration. */
+    public record PhaseJson(String phase, boolean inWindow, double wallMs, String slowestDevice, double slowestMs,
+            Map<String, Double> deviceMs, int failedCalls) {
+    }
+
+    /** One iteration. */
+    public record Iteration(int index, boolean failed, double downtimeMs, double criticalPathMs, List<PhaseJson> phases,
+            Map<String, Double> deviceMs, List<JsonSpan> spans) {
+    }
+
+    /** Percentiles in milliseconds. */
+    public record Dist(long count, double minMs, double p50Ms, double p90Ms, double p99Ms, double maxMs, double meanMs) {
+        static Dist of(Percentiles p) {
+            return new Dist(p.count(), Durations.millis(p.min()), Durations.millis(p.p50()), Durations.millis(p.p90()),
+                    Durations.millis(p.p99()), Durations.millis(p.max()), p.mean() / 1e6);
+        }
+    }
+
+    /** Percentiles over the completed iterations. */
+    public record Statistics(Dist downtime, Map<String, Dist> phases) {
+    }
+
+    /** Builds the document. */
+    public static RehearsalJson of(RehearsalResult r, RunInfo info) {
+        RehearsalPlan p = r.plan();
+        Plan plan = new Plan(names(p.sources()), names(p.destinations()),
+                p.sources().stream().map(DeviceTarget::path).toList(), p.strategy().label(), p.premap(),
+                p.orderedPhases().stream().map(Phase::label).toList(), p.iterations(), p.queuePairs(),
+                p.memory().totalBytes(), p.memory().regions());
+        Failure failure = null;
+        RehearsalFailure f = r.failure();
+        if (f != null) {
+            failure = new Failure(f.device(), f.phase().label(), f.call(), f.errno(), f.errnoName(), f.message());
+        }
+        Map<String, Dist> phases = new LinkedHashMap<>();
+        r.statistics().phases().forEach((ph, pc) -> phases.put(ph.label(), Dist.of(pc)));
+        Statistics stats = new Statistics(Dist.of(r.statistics().downtime()), phases);
+        List<Iteration> iterations = new ArrayList<>();
+        for (int i = 0; i < r.iterations().size(); i++) {
+            Timeline t = r.iterations().get(i);
+            boolean failed = f != null && i == r.iterations().size() - 1;
+            iterations.add(iteration(i, failed, t));
+        }
+        long setupOrigin = r.setupSpans().stream().mapToLong(Span::startNanos).min().orElse(0);
+        return new RehearsalJson(SCHEMA, info.simulated(), info.backend(), info.clock(), info.command(), plan,
+                r.completed() ? "completed" : "partial", failure, stats, iterations, spans(r.setupSpans(), setupOrigin),
+                r.devices(), r.notes());
+    }
+
+    private static Iteration iteration(int index, boolean failed, Timeline t) {
+        List<PhaseJson> phases = new ArrayList<>();
+        for (PhaseSummary s : t.phases()) {
+            phases.add(new PhaseJson(s.phase().label(), s.phase().inWindow(), Durations.millis(s.wallNanos()), s.slowestDevice(),
+                    Durations.millis(s.slowestNanos()), millis(s.deviceNanos()), s.failedCalls()));
+        }
+        return new Iteration(index, failed, Durations.millis(t.downtimeNanos()), Durations.millis(t.criticalPath().nanos()),
+                phases, millis(t.deviceNanos()), spans(t.spans(), t.windowStart()));
+    }
+
+    private static Map<String, Double> millis(Map<String, Long> nanos) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        nanos.forEach((k, v) -> out.put(k, Durations.millis(v)));
+        return out;
+    }
+
+    private static List<JsonSpan> spans(List<Span> spans, long origin) {
+        List<JsonSpan> out = new ArrayList<>(spans.size());
+        for (Span s : spans) {
+            out.add(new JsonSpan(s.device(), s.phase().label(), s.call(), s.startNanos() - origin, s.endNanos() - origin,
+                    s.durationNanos(), s.errno(), s.errnoName()));
+        }
+        return out;
+    }
+
+    private static List<String> names(List<DeviceTarget> targets) {
+        return targets.stream().map(DeviceTarget::name).toList();
+    }
+}

@@ -1,0 +1,7 @@
+package org.vdpactl.vhost;
+
+/** A decoded virtio config space. */
+public sealed interface DeviceConfig permits NetConfig, BlkConfig, RawConfig {
+    /** The config space length that was decoded. */
+    int length();
+}

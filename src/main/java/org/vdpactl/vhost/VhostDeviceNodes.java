@@ -1,0 +1,185 @@
+package org.vdpactl.vhost;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.FileStat;
+import org.vdpactl.sys.SyscallException;
+import org.vdpactl.sys.Syscalls;
+
+/**
+ * Finds and checks vhost-vdpa device nodes through the seam's file-system calls, the way the
+ * kernel lays them out (checked on 6.12):
+ * <ul>
+ *   <li>a path must be a character device whose major is registered as "vhost-vdpa" in
+ *       {@code /proc/devices}; vhost_vdpa names the device {@code vhost-vdpa-<minor>}. Anything else
+ *       is refused before it is opened (vhost ioctls on the wrong node are at best confusing);</li>
+ *   <li>a vDPA device name ("vdpa0") resolves through {@code /sys/bus/vdpa/devices/vdpa0/vhost-vdpa-N}
+ *       (present only while the device is bound to the vhost_vdpa driver), whose {@code dev}
+ *       attribute must equal the major:minor of {@code /dev/vhost-vdpa-N}.</li>
+ * </ul>
+ * There is no {@code /sys/class/vhost-vdpa}: vhost_vdpa registers its devices without a class.
+ */
+public final class VhostDeviceNodes {
+    public static final String SYS_BUS_DEVICES = "/sys/bus/vdpa/devices";
+    public static final String PROC_DEVICES = "/proc/devices";
+    public static final String DEV = "/dev";
+    /** The name vhost_vdpa registers its char major under. */
+    public static final String MAJOR_NAME = "vhost-vdpa";
+    private static final Pattern NODE_NAME = Pattern.compile("vhost-vdpa-\\d+");
+
+    private VhostDeviceNodes() {
+    }
+
+    /**
+     * A checked vhost-vdpa node.
+     *
+     * @param path    e.g. "/dev/vhost-vdpa-0"
+     * @param sysName the kernel's device name, "vhost-vdpa-" + minor
+     * @param major   device major
+     * @param minor   device minor
+     */
+    public record Node(String path, String sysName, int major, int minor) {
+    }
+
+    /**
+     * Resolves a path ("/dev/vhost-vdpa-0"), a node name ("vhost-vdpa-0") or a vDPA device name
+     * ("vdpa0") to a checked node.
+     *
+     * @throws VhostNodeException with the reason when it does not lead to a vhost-vdpa node
+     */
+    public static Node resolve(Syscalls sys, String nameOrPath) {
+        if (nameOrPath.contains("/")) {
+            return check(sys, nameOrPath);
+        }
+        if (NODE_NAME.matcher(nameOrPath).matches()) {
+            return check(sys, DEV + "/" + nameOrPath);
+        }
+        String dir = SYS_BUS_DEVICES + "/" + nameOrPath;
+        List<String> entries;
+        try {
+            entries = sys.listDirectory(dir);
+        } catch (SyscallException e) {
+            if (e.is(Errno.ENOENT) || e.is(Errno.ENOTDIR)) {
+                throw new VhostNodeException(nameOrPath, "no vDPA device of that name" + existingDevices(sys));
+            }
+            throw e;
+        }
+        for (String entry : entries) {
+            if (NODE_NAME.matcher(entry).matches()) {
+                Node node = check(sys, DEV + "/" + entry);
+                String dev = attribute(sys, dir + "/" + entry + "/dev");
+                if (dev != null && !dev.equals(node.major() + ":" + node.minor())) {
+                    throw new VhostNodeException(nameOrPath, node.path() + " is " + node.major() + ":" + node.minor()
+                            + " but " + dir + "/" + entry + "/dev says " + dev + " (a stale or foreign /dev node)");
+                }
+                return node;
+            }
+        }
+        throw new VhostNodeException(nameOrPath, "the vDPA device is not bound to the vhost_vdpa driver (no vhost-vdpa-N under "
+                + dir + "; it may be bound to virtio_vdpa: unbind it and bind it to vhost_vdpa)");
+    }
+
+    /**
+     * Checks that {@code path} is a vhost-vdpa character device.
+     *
+     * @throws VhostNodeException naming what it is instead
+     */
+    public static Node check(Syscalls sys, String path) {
+        FileStat st;
+        try {
+            st = sys.stat(path);
+        } catch (SyscallException e) {
+            throw new VhostNodeException(path, "cannot stat: " + Errno.describe(e.errno()));
+        }
+        if (!st.isCharDevice()) {
+            throw new VhostNodeException(path, "not a character device ("
+                    + st.type().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ")");
+        }
+        String owner = charMajorName(sys, path, st.rdevMajor());
+        if (!MAJOR_NAME.equals(owner)) {
+            throw new VhostNodeException(path, "character device " + st.devNumber() + " is not a vhost-vdpa device ("
+                    + (owner == null ? "major " + st.rdevMajor() + " is not registered" : "major " + st.rdevMajor() + " is " + owner)
+                    + ")");
+        }
+        return new Node(path, MAJOR_NAME + "-" + st.rdevMinor(), st.rdevMajor(), st.rdevMinor());
+    }
+
+    /** Every vhost-vdpa node of the vDPA devices bound to vhost_vdpa, as /dev paths (unchecked), by device name. */
+    public static List<String> listNodes(Syscalls sys) {
+        List<String> out = new ArrayList<>();
+        List<String> devices;
+        try {
+            devices = sys.listDirectory(SYS_BUS_DEVICES);
+        } catch (SyscallException e) {
+            if (e.is(Errno.ENOENT)) {
+                return out;
+            }
+            throw e;
+        }
+        for (String d : devices) {
+            try {
+                for (String entry : sys.listDirectory(SYS_BUS_DEVICES + "/" + d)) {
+                    if (NODE_NAME.matcher(entry).matches()) {
+                        out.add(DEV + "/" + entry);
+                    }
+                }
+            } catch (SyscallException e) {
+                // the device vanished while we looked
+            }
+        }
+        return out;
+    }
+
+    /** The driver name /proc/devices gives a char major, or null. */
+    private static String charMajorName(Syscalls sys, String path, int major) {
+        String devices = attribute(sys, PROC_DEVICES);
+        if (devices == null) {
+            throw new VhostNodeException(path, "cannot read " + PROC_DEVICES);
+        }
+        boolean chars = false;
+        boolean anyVhost = false;
+        String found = null;
+        for (String line : devices.split("\n")) {
+            String l = line.trim();
+            if (l.endsWith(":")) {
+                chars = l.startsWith("Character");
+                continue;
+            }
+            String[] parts = l.split("\\s+", 2);
+            if (!chars || parts.length != 2) {
+                continue;
+            }
+            anyVhost |= parts[1].equals(MAJOR_NAME);
+            if (parts[0].equals(Integer.toString(major))) {
+                found = parts[1];
+            }
+        }
+        if (found == null && !anyVhost) {
+            throw new VhostNodeException(path, "no \"" + MAJOR_NAME + "\" in " + PROC_DEVICES
+                    + ": the vhost_vdpa module is not loaded (modprobe vhost_vdpa)");
+        }
+        return found;
+    }
+
+    private static String attribute(Syscalls sys, String file) {
+        try {
+            return new String(sys.readSmallFile(file), StandardCharsets.US_ASCII).trim();
+        } catch (SyscallException e) {
+            return null;
+        }
+    }
+
+    private static String existingDevices(Syscalls sys) {
+        try {
+            List<String> names = sys.listDirectory(SYS_BUS_DEVICES);
+            return names.isEmpty() ? " (no vDPA devices exist; create one with vdpa dev add)"
+                    : " (existing: " + String.join(", ", names) + ")";
+        } catch (SyscallException e) {
+            return " (" + SYS_BUS_DEVICES + " is missing: the vdpa module is not loaded)";
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package org.vdpactl.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+/** Runs vdpactl in-process and captures what it printed. */
+public record CliRun(int exitCode, String out, String err) {
+
+    public static CliRun of(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return new CliRun(code, out.toString(), err.toString());
+    }
+
+    /** True when stderr holds no Java stack trace. */
+    public boolean noStackTrace() {
+        return !err.contains("\tat ") && !err.contains("Exception in thread") && !out.contains("\tat ");
+    }
+
+    /** The error lines vdpactl printed (its own, prefixed "vdpactl: "). */
+    public long errorLines() {
+        return err.lines().filter(l -> l.startsWith("vdpactl: ")).count();
+    }
+}

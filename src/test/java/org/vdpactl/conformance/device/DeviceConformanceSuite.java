@@ -1,0 +1,1181 @@
+package org.vdpactl.conformance.device;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.vdpactl.ffi.gen.libc.libc_h;
+import org.vdpactl.ffi.gen.vhost.vhost_memory;
+import org.vdpactl.ffi.gen.vhost.vhost_memory_region;
+import org.vdpactl.ffi.gen.vhost.vhost_vring_file;
+import org.vdpactl.ffi.gen.vhost.vhost_vring_state;
+import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.FileStat;
+import org.vdpactl.sys.SyscallException;
+import org.vdpactl.sys.Syscalls;
+import org.vdpactl.vhost.BackendFeature;
+import org.vdpactl.vhost.BackendFeatures;
+import org.vdpactl.vhost.BlkConfig;
+import org.vdpactl.vhost.DeviceStatus;
+import org.vdpactl.vhost.EventFd;
+import org.vdpactl.vhost.GuestMemory;
+import org.vdpactl.vhost.IotlbCodec;
+import org.vdpactl.vhost.IotlbMessage;
+import org.vdpactl.vhost.IotlbPermission;
+import org.vdpactl.vhost.IotlbPlan;
+import org.vdpactl.vhost.IotlbRegion;
+import org.vdpactl.vhost.IovaRange;
+import org.vdpactl.vhost.NetConfig;
+import org.vdpactl.vhost.VhostDeviceNodes;
+import org.vdpactl.vhost.VhostException;
+import org.vdpactl.vhost.VhostInfo;
+import org.vdpactl.vhost.VhostIoctl;
+import org.vdpactl.vhost.VhostNodeException;
+import org.vdpactl.vhost.VhostVdpaDevice;
+import org.vdpactl.vhost.VirtioConfigDecoder;
+import org.vdpactl.vhost.VringAddress;
+
+/**
+ * The vhost-vdpa device contract, written once and run against every backend (the fake kernel and
+ * a real 6.12 kernel in the VM lane). Every expectation comes from kernel-abi.md §1–§6/§9 as checked
+ * by verified-device.md on Linux 6.12.117 with vdpa_sim; there are no per-backend expectations. A
+ * case that can only be checked on one backend does not belong here.
+ *
+ * <p>Each case opens the devices it needs (an open resets the device) and closes them afterwards.
+ */
+public abstract class DeviceConformanceSuite {
+    static final long NET_FEATURES = 0x308830028L;
+    static final long BLK_FEATURES = 0x308007646L;
+    static final long VDPA_SIM_BACKEND = 0x17E;
+    static final long PAGE = 4096;
+    static final int ACK = DeviceStatus.ACKNOWLEDGE;
+    static final int DRIVER = DeviceStatus.DRIVER;
+    static final int FEATURES_OK = DeviceStatus.FEATURES_OK;
+    static final int DRIVER_OK = DeviceStatus.DRIVER_OK;
+
+    private DeviceBackend backend;
+    private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+
+    /** A fresh backend for one case. */
+    protected abstract DeviceBackend backend();
+
+    @BeforeEach
+    void startBackend() {
+        backend = backend();
+    }
+
+    @AfterEach
+    void closeEverything() throws Exception {
+        Exception first = null;
+        while (!resources.isEmpty()) {
+            try {
+                resources.pop().close();
+            } catch (Exception e) {
+                first = first == null ? e : first;
+            }
+        }
+        backend.close();
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    Syscalls sys() {
+        return backend.syscalls();
+    }
+
+    <T extends AutoCloseable> T track(T resource) {
+        resources.push(resource);
+        return resource;
+    }
+
+    VhostVdpaDevice net() {
+        return track(VhostVdpaDevice.open(sys(), backend.netNode()));
+    }
+
+    VhostVdpaDevice blk() {
+        return track(VhostVdpaDevice.open(sys(), backend.blkNode()));
+    }
+
+    VhostVdpaDevice ownedNet() {
+        VhostVdpaDevice d = net();
+        d.setOwner();
+        return d;
+    }
+
+    GuestMemory memory(long size) {
+        return track(GuestMemory.create(sys(), "conformance", size));
+    }
+
+    EventFd eventFd() {
+        return track(EventFd.create(sys()));
+    }
+
+    /** A pipe (not an eventfd), closed after the case: {read end, write end}. */
+    int[] pipe() {
+        int[] p = sys().pipe(libc_h.O_CLOEXEC());
+        track(() -> sys().close(p[0]));
+        track(() -> sys().close(p[1]));
+        return p;
+    }
+
+    /** Drives the device to ACK|DRIVER|FEATURES_OK|DRIVER_OK with all offered features. */
+    static void driverOk(VhostVdpaDevice d) {
+        d.setStatus(DeviceStatus.of(ACK));
+        d.setStatus(DeviceStatus.of(ACK, DRIVER));
+        d.setFeatures(d.getFeatures());
+        d.setStatus(DeviceStatus.of(ACK, DRIVER, FEATURES_OK));
+        d.setStatus(DeviceStatus.of(ACK, DRIVER, FEATURES_OK, DRIVER_OK));
+    }
+
+    static void assertErrno(int errno, Executable call) {
+        SyscallException e = assertThrows(SyscallException.class, call);
+        assertEquals(Errno.name(errno), e.errnoName(), e.getMessage());
+    }
+
+    /** An ioctl straight through the seam with a raw argument. */
+    int rawIoctl(VhostVdpaDevice d, VhostIoctl op, MemorySegment arg) {
+        return sys().ioctl(d.fd(), op.code(), arg);
+    }
+
+    /** A vhost_vring_state {index, num} in a scratch arena of this case. */
+    MemorySegment vringState(int index, int num) {
+        MemorySegment s = track(Arena.ofConfined()).allocate(vhost_vring_state.layout());
+        vhost_vring_state.index(s, index);
+        vhost_vring_state.num(s, num);
+        return s;
+    }
+
+    /** write(2) of the first {@code length} bytes of an encoded message; returns what the kernel returned. */
+    long rawWrite(VhostVdpaDevice d, IotlbMessage m, int length) {
+        MemorySegment buf = track(Arena.ofConfined()).allocate(Math.max(length, 72), 8);
+        IotlbCodec.encode(buf, m);
+        return sys().write(d.fd(), buf.asSlice(0, length));
+    }
+
+    void ackAsid(VhostVdpaDevice d) {
+        d.setBackendFeatures(BackendFeatures.of(BackendFeature.IOTLB_MSG_V2, BackendFeature.IOTLB_BATCH, BackendFeature.IOTLB_ASID));
+    }
+
+    // ------------------------------------------------------------------ open and ownership (§1)
+
+    @Test
+    void secondOpenOfANodeIsEbusy() {
+        net();
+        VhostException e = assertThrows(VhostException.class, () -> VhostVdpaDevice.open(sys(), backend.netNode()));
+        assertEquals(Errno.EBUSY, e.errno());
+    }
+
+    @Test
+    void nodeCanBeOpenedAgainAfterClose() {
+        VhostVdpaDevice first = VhostVdpaDevice.open(sys(), backend.netNode());
+        first.close();
+        assertEquals(1, net().getDeviceId());
+    }
+
+    @Test
+    void deviceQueriesNeedNoOwner() {
+        VhostVdpaDevice d = net();
+        d.getDeviceId();
+        d.getStatus();
+        d.getFeatures();
+        d.getBackendFeatures();
+        d.getVringNum();
+        d.getGroupNum();
+        d.getAsNum();
+        d.getIovaRange();
+        d.getConfigSize();
+        d.getVqsCount();
+        d.getConfig(0, 6);
+        d.setBackendFeatures(BackendFeatures.NONE);
+        d.setStatus(DeviceStatus.of(ACK));
+        d.setFeatures(NET_FEATURES);
+        d.setConfig(0, d.getConfig(0, 6));
+        d.setConfigCall(VhostVdpaDevice.UNBIND);
+        d.suspend();
+        d.resume();
+    }
+
+    @Test
+    void perVqIoctlsBeforeSetOwnerAreEperm() {
+        VhostVdpaDevice d = net();
+        assertErrno(Errno.EPERM, () -> d.setVringNum(0, 64));
+        assertErrno(Errno.EPERM, () -> d.setVringBase(0, 0));
+        assertErrno(Errno.EPERM, () -> d.getVringBase(0));
+        assertErrno(Errno.EPERM, () -> d.setVringAddr(0, VringAddress.of(0, 0, 0)));
+        assertErrno(Errno.EPERM, () -> d.setVringEnable(0, true));
+        assertErrno(Errno.EPERM, () -> d.setVringKick(0, VhostVdpaDevice.UNBIND));
+        assertErrno(Errno.EPERM, () -> d.setVringCall(0, VhostVdpaDevice.UNBIND));
+        assertErrno(Errno.EPERM, () -> d.getVringGroup(0));
+        assertErrno(Errno.EPERM, () -> d.setGroupAsid(1, 1));
+    }
+
+    @Test
+    void ownerCheckComesBeforeTheArgumentIsRead() {
+        VhostVdpaDevice d = net();
+        assertErrno(Errno.EPERM, () -> rawIoctl(d, VhostIoctl.SET_VRING_NUM, MemorySegment.NULL));
+        assertErrno(Errno.EPERM, () -> rawIoctl(d, VhostIoctl.RESET_OWNER, MemorySegment.NULL));
+    }
+
+    @Test
+    void secondSetOwnerIsEbusy() {
+        VhostVdpaDevice d = ownedNet();
+        VhostException e = assertThrows(VhostException.class, d::setOwner);
+        assertEquals(Errno.EBUSY, e.errno());
+    }
+
+    @Test
+    void ownerCanUsePerVqIoctls() {
+        VhostVdpaDevice d = ownedNet();
+        d.setVringNum(0, 64);
+        assertEquals(0, d.getVringGroup(0));
+    }
+
+    @Test
+    void iotlbWriteWithoutOwnerIsEfault() {
+        VhostVdpaDevice d = net();
+        GuestMemory mem = memory(PAGE);
+        assertErrno(Errno.EFAULT, () -> d.map(0, 0, PAGE, mem.address(), IotlbPermission.RW));
+    }
+
+    @Test
+    void malformedIotlbWriteIsEinvalEvenWithoutOwner() {
+        VhostVdpaDevice d = net();
+        assertErrno(Errno.EINVAL, () -> d.writeIotlb(IotlbMessage.update(0, 0, 0, 0x10000, IotlbPermission.RW)));
+        assertErrno(Errno.EINVAL, () -> rawWrite(d, IotlbMessage.batchBegin(0), 3));
+    }
+
+    @Test
+    void logIoctlsAreEnottyForEveryone() {
+        VhostVdpaDevice d = net();
+        MemorySegment u64 = track(Arena.ofConfined()).allocate(8);
+        assertErrno(Errno.ENOTTY, () -> rawIoctl(d, VhostIoctl.SET_LOG_BASE, u64));
+        assertErrno(Errno.ENOTTY, () -> rawIoctl(d, VhostIoctl.SET_LOG_FD, u64.asSlice(0, 4)));
+        d.setOwner();
+        assertErrno(Errno.ENOTTY, () -> rawIoctl(d, VhostIoctl.SET_LOG_BASE, u64));
+    }
+
+    @Test
+    void unhandledIoctlsAsOwnerGoThroughTheVringPrefix() {
+        VhostVdpaDevice d = ownedNet();
+        assertErrno(Errno.EFAULT, () -> rawIoctl(d, VhostIoctl.RESET_OWNER, MemorySegment.NULL));
+        assertErrno(Errno.ENOTTY, () -> rawIoctl(d, VhostIoctl.RESET_OWNER, vringState(0, 0)));
+        assertErrno(Errno.ENOBUFS, () -> rawIoctl(d, VhostIoctl.RESET_OWNER, vringState(99, 0)));
+        assertErrno(Errno.ENOTTY, () -> rawIoctl(d, VhostIoctl.GET_VRING_WORKER, vringState(0, 0)));
+        assertErrno(Errno.ENOTTY, () -> rawIoctl(d, VhostIoctl.SET_VRING_ENDIAN, vringState(0, 0)));
+    }
+
+    @Test
+    void gettersWithANullPointerAreEfault() {
+        VhostVdpaDevice d = net();
+        for (VhostIoctl op : List.of(VhostIoctl.GET_FEATURES, VhostIoctl.GET_BACKEND_FEATURES, VhostIoctl.VDPA_GET_DEVICE_ID,
+                VhostIoctl.VDPA_GET_STATUS, VhostIoctl.VDPA_GET_VRING_NUM, VhostIoctl.VDPA_GET_IOVA_RANGE,
+                VhostIoctl.VDPA_GET_CONFIG_SIZE, VhostIoctl.VDPA_GET_VQS_COUNT, VhostIoctl.VDPA_GET_GROUP_NUM,
+                VhostIoctl.VDPA_GET_AS_NUM, VhostIoctl.VDPA_SET_STATUS, VhostIoctl.SET_FEATURES)) {
+            assertErrno(Errno.EFAULT, () -> rawIoctl(d, op, MemorySegment.NULL));
+        }
+    }
+
+    @Test
+    void readOnTheDeviceIsEinval() {
+        VhostVdpaDevice d = net();
+        MemorySegment buf = track(Arena.ofConfined()).allocate(72);
+        assertErrno(Errno.EINVAL, () -> sys().read(d.fd(), buf));
+    }
+
+    // ------------------------------------------------------------------ device facts (§9, verified-device.md)
+
+    @Test
+    void netDeviceFacts() {
+        VhostVdpaDevice d = net();
+        assertEquals(1, d.getDeviceId());
+        assertEquals(NET_FEATURES, d.getFeatures().bits());
+        assertEquals(VDPA_SIM_BACKEND, d.getBackendFeatures().bits());
+        assertEquals(256, d.getVringNum());
+        assertEquals(3, d.getVqsCount());
+        assertEquals(2, d.getGroupNum());
+        assertEquals(2, d.getAsNum());
+        assertEquals(24, d.getConfigSize());
+        assertEquals(IovaRange.FULL, d.getIovaRange());
+    }
+
+    @Test
+    void netConfigSpace() {
+        NetConfig c = (NetConfig) net().decodedConfig().orElseThrow();
+        assertEquals("02:00:00:00:00:01", c.mac());
+        assertEquals(1, c.status());
+        assertEquals(0, c.maxVirtqueuePairs());
+        assertEquals(1500, c.mtu());
+        assertEquals(24, c.length());
+    }
+
+    @Test
+    void netVringGroups() {
+        VhostVdpaDevice d = ownedNet();
+        assertEquals(List.of(0, 0, 1), List.of(d.getVringGroup(0), d.getVringGroup(1), d.getVringGroup(2)));
+    }
+
+    @Test
+    void blkDeviceFacts() {
+        VhostVdpaDevice d = blk();
+        d.setOwner();
+        assertEquals(2, d.getDeviceId());
+        assertEquals(BLK_FEATURES, d.getFeatures().bits());
+        assertEquals(VDPA_SIM_BACKEND, d.getBackendFeatures().bits());
+        assertEquals(256, d.getVringNum());
+        assertEquals(1, d.getVqsCount());
+        assertEquals(1, d.getGroupNum());
+        assertEquals(1, d.getAsNum());
+        assertEquals(96, d.getConfigSize());
+        assertEquals(IovaRange.FULL, d.getIovaRange());
+        assertEquals(0, d.getVringGroup(0));
+        assertInstanceOf(BlkConfig.class, d.decodedConfig().orElseThrow());
+    }
+
+    @Test
+    void blkConfigWritesAreNotVisibleOnRead() {
+        VhostVdpaDevice d = blk();
+        byte[] before = d.readConfig();
+        byte[] flipped = before.clone();
+        for (int i = 0; i < 8; i++) {
+            flipped[i] = (byte) ~flipped[i];
+        }
+        d.setConfig(0, Arrays.copyOf(flipped, 8));
+        assertArrayEquals(before, d.readConfig());
+    }
+
+    @Test
+    void backendFeaturesGetIsTheOfferedSetWhateverWasAcked() {
+        VhostVdpaDevice d = net();
+        d.setBackendFeatures(BackendFeatures.NONE);
+        assertEquals(VDPA_SIM_BACKEND, d.getBackendFeatures().bits());
+        d.setBackendFeatures(BackendFeatures.of(BackendFeature.IOTLB_MSG_V2));
+        assertEquals(VDPA_SIM_BACKEND, d.getBackendFeatures().bits());
+    }
+
+    @Test
+    void infoSnapshotOfTheNetDevice() {
+        VhostVdpaDevice d = ownedNet();
+        VhostInfo info = VhostInfo.collect(d);
+        assertEquals("net", info.deviceType());
+        assertEquals("0x308830028", info.features());
+        assertEquals(3, info.vqs().size());
+        assertEquals(List.of(0, 0, 1), info.vqs().stream().map(VhostInfo.Vq::group).toList());
+        assertNull(info.vqs().get(0).descGroup());
+        assertNull(info.vqs().get(0).size());
+        assertTrue(info.unavailable().contains("VHOST_VDPA_GET_VRING_DESC_GROUP: EOPNOTSUPP"), info.unavailable().toString());
+        assertEquals("0xffffffffffffffff", info.iovaLast());
+        assertTrue(info.toText().contains("02:00:00:00:00:01"));
+    }
+
+    // ------------------------------------------------------------------ status (§3.3)
+
+    @Test
+    void openResetsTheStatus() {
+        VhostVdpaDevice d = net();
+        driverOk(d);
+        d.close();
+        assertEquals(0, net().getStatus().bits());
+    }
+
+    @Test
+    void statusBitsCanOnlyBeAdded() {
+        VhostVdpaDevice d = net();
+        d.setStatus(DeviceStatus.of(ACK));
+        assertErrno(Errno.EINVAL, () -> d.setStatus(DeviceStatus.of(DRIVER)));
+        assertErrno(Errno.EINVAL, () -> d.setStatus(DeviceStatus.of(FEATURES_OK)));
+        d.setStatus(DeviceStatus.of(ACK));
+        d.setStatus(DeviceStatus.of(ACK, DRIVER));
+        assertEquals(ACK | DRIVER, d.getStatus().bits());
+    }
+
+    @Test
+    void resetToZeroIsAlwaysAllowed() {
+        VhostVdpaDevice d = net();
+        driverOk(d);
+        d.reset();
+        assertEquals(0, d.getStatus().bits());
+    }
+
+    @Test
+    void statusHasNoFurtherValidation() {
+        VhostVdpaDevice d = net();
+        d.setStatus(DeviceStatus.of(DRIVER_OK));
+        assertEquals(DRIVER_OK, d.getStatus().bits());
+        d.reset();
+        d.setStatus(new DeviceStatus(0xC0));
+        assertEquals(0xC0, d.getStatus().bits());
+        d.reset();
+        d.setStatus(DeviceStatus.of(ACK, DRIVER, FEATURES_OK)); // without SET_FEATURES
+        assertEquals(ACK | DRIVER | FEATURES_OK, d.getStatus().bits());
+    }
+
+    // ------------------------------------------------------------------ features (§3.3)
+
+    @Test
+    void setFeaturesAfterFeaturesOkIsEbusyBeforeTheArgumentIsRead() {
+        VhostVdpaDevice d = net();
+        d.setStatus(DeviceStatus.of(ACK, DRIVER));
+        d.setFeatures(NET_FEATURES);
+        d.setStatus(DeviceStatus.of(ACK, DRIVER, FEATURES_OK));
+        assertErrno(Errno.EBUSY, () -> d.setFeatures(NET_FEATURES));
+        assertErrno(Errno.EBUSY, () -> rawIoctl(d, VhostIoctl.SET_FEATURES, MemorySegment.NULL));
+    }
+
+    @Test
+    void setFeaturesWithoutAccessPlatformIsEinval() {
+        VhostVdpaDevice d = net();
+        assertErrno(Errno.EINVAL, () -> d.setFeatures(NET_FEATURES & ~(1L << 33)));
+        assertErrno(Errno.EINVAL, () -> d.setFeatures(0));
+    }
+
+    @Test
+    void setFeaturesIsRepeatableAndAllowedAgainAfterReset() {
+        VhostVdpaDevice d = net();
+        d.setFeatures(1L << 33 | 1L << 32);
+        d.setFeatures(NET_FEATURES);
+        d.setFeatures(NET_FEATURES | 1L << 2 | 1L << 40 | 1L << 63); // unknown bits are dropped, not refused
+        d.setStatus(DeviceStatus.of(ACK, DRIVER, FEATURES_OK));
+        d.reset();
+        d.setFeatures(NET_FEATURES);
+    }
+
+    // ------------------------------------------------------------------ backend features (§3.5)
+
+    @Test
+    void backendFeatureBitsOutsideOneToEightAreEopnotsupp() {
+        VhostVdpaDevice d = net();
+        for (long bits : new long[] {1L, 1L << 9, 1L << 63}) {
+            assertErrno(Errno.EOPNOTSUPP, () -> d.setBackendFeatures(new BackendFeatures(bits)));
+        }
+    }
+
+    @Test
+    void descAsidRules() {
+        VhostVdpaDevice d = net();
+        assertErrno(Errno.EINVAL, () -> d.setBackendFeatures(BackendFeatures.of(BackendFeature.DESC_ASID)));
+        assertErrno(Errno.EOPNOTSUPP, () -> d.setBackendFeatures(BackendFeatures.of(BackendFeature.DESC_ASID, BackendFeature.IOTLB_ASID)));
+    }
+
+    @Test
+    void backendFeaturesAcceptedAnyTimeWithoutOwner() {
+        VhostVdpaDevice d = net();
+        for (long bits : new long[] {0x04, 0x100, 0x40, 0x30, 0x17E, 0}) {
+            d.setBackendFeatures(new BackendFeatures(bits));
+        }
+        driverOk(d);
+        d.setBackendFeatures(new BackendFeatures(VDPA_SIM_BACKEND));
+    }
+
+    @Test
+    void negotiationAcksTheOrchestrationSet() {
+        assertEquals(0x3E, net().negotiateBackendFeatures(BackendFeatures.ORCHESTRATION).bits());
+    }
+
+    // ------------------------------------------------------------------ config (§3.3)
+
+    @Test
+    void configBoundsAreEinval() {
+        VhostVdpaDevice d = net();
+        int size = d.getConfigSize();
+        assertErrno(Errno.EINVAL, () -> d.getConfig(0, 0));
+        assertErrno(Errno.EINVAL, () -> d.getConfig(size, 1));
+        assertErrno(Errno.EINVAL, () -> d.getConfig(size + 1, 1));
+        assertErrno(Errno.EINVAL, () -> d.getConfig(0, size + 1));
+        assertErrno(Errno.EINVAL, () -> d.setConfig(size, new byte[1]));
+        assertErrno(Errno.EINVAL, () -> d.setConfig(0, new byte[0]));
+        assertEquals(1, d.getConfig(size - 1, 1).length);
+    }
+
+    @Test
+    void configBoundsDoNotWrapAround() {
+        VhostVdpaDevice d = net();
+        MemorySegment hdr = track(Arena.ofConfined()).allocate(16, 8);
+        hdr.set(ValueLayout.JAVA_INT, 0, 1);
+        hdr.set(ValueLayout.JAVA_INT, 4, -1); // len 2^32 - 1
+        assertErrno(Errno.EINVAL, () -> rawIoctl(d, VhostIoctl.VDPA_GET_CONFIG, hdr));
+        hdr.set(ValueLayout.JAVA_INT, 0, -1); // off 2^32 - 1
+        hdr.set(ValueLayout.JAVA_INT, 4, 1);
+        assertErrno(Errno.EINVAL, () -> rawIoctl(d, VhostIoctl.VDPA_GET_CONFIG, hdr));
+    }
+
+    @Test
+    void netConfigWritesAreStoredExceptTheStatus() {
+        VhostVdpaDevice d = net();
+        byte[] original = d.getConfig(0, 6);
+        byte[] mac = {0x02, 0x11, 0x22, 0x33, 0x44, 0x55};
+        try {
+            d.setConfig(0, mac);
+            assertArrayEquals(mac, d.getConfig(0, 6));
+            d.setConfig(6, new byte[] {0, 0});
+            assertArrayEquals(new byte[] {1, 0}, d.getConfig(6, 2), "status is rewritten on every read");
+        } finally {
+            d.setConfig(0, original); // the device keeps a written MAC across reset and close
+        }
+    }
+
+    @Test
+    void configCallAcceptsOnlyEventfds() {
+        VhostVdpaDevice d = net();
+        d.setConfigCall(eventFd());
+        d.setConfigCall(VhostVdpaDevice.UNBIND);
+        assertErrno(Errno.EBADF, () -> d.setConfigCall(9999));
+        assertErrno(Errno.EBADF, () -> d.setConfigCall(-2));
+        assertErrno(Errno.EINVAL, () -> d.setConfigCall(pipe()[0]));
+    }
+
+    // ------------------------------------------------------------------ suspend / resume (§3.4)
+
+    @Test
+    void suspendAndResumeBeforeDriverOkSucceedWithoutEffect() {
+        VhostVdpaDevice d = net();
+        d.suspend();
+        d.resume();
+        d.suspend();
+        assertEquals(0, d.getStatus().bits());
+        d.setStatus(DeviceStatus.of(ACK, DRIVER));
+        d.resume();
+        assertEquals(ACK | DRIVER, d.getStatus().bits());
+    }
+
+    @Test
+    void suspendAndResumeAfterDriverOkWithoutAckingThem() {
+        VhostVdpaDevice d = ownedNet();
+        d.setBackendFeatures(new BackendFeatures(0x0E));
+        driverOk(d);
+        d.suspend();
+        d.suspend();
+        assertEquals(0x0F, d.getStatus().bits(), "status unchanged while suspended");
+        assertEquals(24, d.readConfig().length, "config reads work while suspended");
+        d.resume();
+        d.resume();
+    }
+
+    // ------------------------------------------------------------------ per-vq ioctls (§3.6)
+
+    @Test
+    void vringNumRules() {
+        VhostVdpaDevice d = ownedNet();
+        for (int bad : new int[] {0, 3, 512, 0x10000}) {
+            assertErrno(Errno.EINVAL, () -> d.setVringNum(0, bad));
+        }
+        d.setVringNum(0, 1);
+        d.setVringNum(0, 256);
+        driverOk(d);
+        d.setVringNum(0, 128);
+    }
+
+    @Test
+    void indexBeyondTheVqsIsEnobufs() {
+        VhostVdpaDevice d = ownedNet();
+        int n = d.getVqsCount();
+        assertErrno(Errno.ENOBUFS, () -> d.setVringNum(n, 64));
+        assertErrno(Errno.ENOBUFS, () -> d.getVringBase(n));
+        assertErrno(Errno.ENOBUFS, () -> d.setVringBase(n, 0));
+        assertErrno(Errno.ENOBUFS, () -> d.setVringEnable(n, true));
+        assertErrno(Errno.ENOBUFS, () -> d.getVringGroup(n));
+        assertErrno(Errno.ENOBUFS, () -> d.setVringKick(n, VhostVdpaDevice.UNBIND));
+        assertErrno(Errno.ENOBUFS, () -> d.setVringAddr(n, VringAddress.of(0, 0, 0)));
+    }
+
+    @Test
+    void enobufsComesBeforeCommandChecks() {
+        VhostVdpaDevice d = ownedNet();
+        assertErrno(Errno.ENOBUFS, () -> d.setVringNum(3, 0)); // num 0 would be EINVAL
+        assertErrno(Errno.ENOBUFS, () -> d.getVringDescGroup(3)); // would be EOPNOTSUPP
+    }
+
+    @Test
+    void vringAddrAlignmentAndFlags() {
+        VhostVdpaDevice d = ownedNet();
+        assertErrno(Errno.EOPNOTSUPP, () -> d.setVringAddr(0, new VringAddress(2, 0x1000, 0x2000, 0x3000, 0)));
+        assertErrno(Errno.EINVAL, () -> d.setVringAddr(0, VringAddress.of(0x1000, 0x2001, 0x3000)));
+        assertErrno(Errno.EINVAL, () -> d.setVringAddr(0, VringAddress.of(0x1000, 0x2000, 0x3002)));
+        assertErrno(Errno.EINVAL, () -> d.setVringAddr(0, new VringAddress(0, 0x1000, 0x2000, 0x3000, 0x4002)));
+        d.setVringAddr(0, new VringAddress(1, 0x1001, 0x2002, 0x3004, 0x4004)); // F_LOG accepted; desc unchecked
+    }
+
+    @Test
+    void vringAddrAndBaseNeedSuspendAfterDriverOk() {
+        VhostVdpaDevice d = ownedNet();
+        driverOk(d);
+        assertErrno(Errno.EINVAL, () -> d.setVringAddr(0, VringAddress.of(0x1000, 0x2000, 0x3000)));
+        assertErrno(Errno.EINVAL, () -> d.setVringBase(0, 5));
+        d.suspend();
+        d.setVringAddr(0, VringAddress.of(0x1000, 0x2000, 0x3000));
+        d.setVringBase(0, 5);
+        assertEquals(5, d.getVringBase(0));
+        d.resume();
+        assertErrno(Errno.EINVAL, () -> d.setVringAddr(0, VringAddress.of(0x1000, 0x2000, 0x3000)));
+    }
+
+    @Test
+    void resetClearsTheSuspendedState() {
+        VhostVdpaDevice d = ownedNet();
+        driverOk(d);
+        d.suspend();
+        d.reset();
+        driverOk(d);
+        assertErrno(Errno.EINVAL, () -> d.setVringAddr(0, VringAddress.of(0x1000, 0x2000, 0x3000)));
+    }
+
+    @Test
+    void splitRingBaseAbove16BitsIsEinval() {
+        VhostVdpaDevice d = ownedNet();
+        assertErrno(Errno.EINVAL, () -> d.setVringBase(0, 0x10000));
+        d.setVringBase(0, 0xFFFF);
+    }
+
+    @Test
+    void vringBaseReadsBackBeforeStartAndIsZeroAfterReset() {
+        VhostVdpaDevice d = ownedNet();
+        d.setVringBase(1, 7);
+        assertEquals(7, d.getVringBase(1));
+        d.setVringEnable(1, true);
+        assertEquals(7, d.getVringBase(1));
+        d.reset();
+        assertEquals(0, d.getVringBase(1));
+    }
+
+    @Test
+    void kickAndCallAcceptOnlyEventfds() {
+        VhostVdpaDevice d = ownedNet();
+        EventFd kick = eventFd();
+        EventFd call = eventFd();
+        d.setVringKick(0, kick);
+        d.setVringCall(0, call);
+        d.setVringKick(0, VhostVdpaDevice.UNBIND);
+        d.setVringCall(0, VhostVdpaDevice.UNBIND);
+        assertErrno(Errno.EBADF, () -> d.setVringKick(0, 9999));
+        assertErrno(Errno.EBADF, () -> d.setVringCall(0, 9999));
+        int[] pipe = pipe();
+        assertErrno(Errno.EINVAL, () -> d.setVringKick(0, pipe[0]));
+        assertErrno(Errno.EINVAL, () -> d.setVringCall(0, pipe[1]));
+        driverOk(d);
+        d.setVringKick(2, kick);
+        d.setVringCall(2, call);
+    }
+
+    @Test
+    void vringEnableHasNoStateCheck() {
+        VhostVdpaDevice d = ownedNet();
+        d.setVringEnable(0, true);
+        d.setVringEnable(0, false);
+        driverOk(d);
+        d.setVringEnable(2, true);
+        assertEquals(DeviceStatus.of(ACK, DRIVER, FEATURES_OK, DRIVER_OK), d.getStatus());
+    }
+
+    @Test
+    void descGroupAndVringSizeAreEopnotsuppOnVdpaSim() {
+        VhostVdpaDevice d = ownedNet();
+        assertErrno(Errno.EOPNOTSUPP, () -> d.getVringDescGroup(0));
+        assertErrno(Errno.EOPNOTSUPP, () -> d.getVringSize(0));
+    }
+
+    @Test
+    void groupAsidBounds() {
+        VhostVdpaDevice d = ownedNet();
+        d.setGroupAsid(1, 1);
+        assertErrno(Errno.EINVAL, () -> d.setGroupAsid(2, 0));
+        assertErrno(Errno.EINVAL, () -> d.setGroupAsid(0, 2));
+        assertErrno(Errno.ENOBUFS, () -> d.setGroupAsid(3, 0));
+        VhostVdpaDevice b = blk();
+        b.setOwner();
+        assertErrno(Errno.EINVAL, () -> b.setGroupAsid(0, 1));
+        assertErrno(Errno.ENOBUFS, () -> b.setGroupAsid(1, 0));
+    }
+
+    @Test
+    void groupAsidIsAllowedAfterDriverOkOn612() {
+        VhostVdpaDevice d = ownedNet();
+        driverOk(d);
+        d.setGroupAsid(1, 1); // 7.2 answers EBUSY; both backends are 6.12
+    }
+
+    @Test
+    void busyloopTimeoutIsStored() {
+        VhostVdpaDevice d = ownedNet();
+        rawIoctl(d, VhostIoctl.SET_VRING_BUSYLOOP_TIMEOUT, vringState(0, 50));
+        MemorySegment s = vringState(0, 0);
+        rawIoctl(d, VhostIoctl.GET_VRING_BUSYLOOP_TIMEOUT, s);
+        assertEquals(50, vhost_vring_state.num(s));
+    }
+
+    // ------------------------------------------------------------------ mmap (§3.7)
+
+    @Test
+    void doorbellMmapIsEnotsuppOnVdpaSim() {
+        VhostVdpaDevice d = net();
+        int rw = libc_h.PROT_READ() | libc_h.PROT_WRITE();
+        assertErrno(Errno.ENOTSUPP, () -> sys().mmap(PAGE, libc_h.PROT_WRITE(), libc_h.MAP_SHARED(), d.fd(), 0));
+        assertErrno(Errno.ENOTSUPP, () -> sys().mmap(PAGE, libc_h.PROT_WRITE(), libc_h.MAP_SHARED(), d.fd(), 99 * PAGE));
+        assertErrno(Errno.EINVAL, () -> sys().mmap(PAGE, rw, libc_h.MAP_SHARED(), d.fd(), 0));
+        assertErrno(Errno.EINVAL, () -> sys().mmap(PAGE, libc_h.PROT_WRITE(), libc_h.MAP_PRIVATE(), d.fd(), 0));
+        assertErrno(Errno.EINVAL, () -> sys().mmap(2 * PAGE, libc_h.PROT_WRITE(), libc_h.MAP_SHARED(), d.fd(), 0));
+    }
+
+    // ------------------------------------------------------------------ IOTLB (§5)
+
+    @Test
+    void writeReturns72WhateverTheLength() {
+        VhostVdpaDevice d = ownedNet();
+        GuestMemory mem = memory(4 * PAGE);
+        assertEquals(72, rawWrite(d, IotlbMessage.update(0, 0, PAGE, mem.address(), IotlbPermission.RW), 72));
+        assertEquals(72, rawWrite(d, IotlbMessage.update(0, PAGE, PAGE, mem.address() + PAGE, IotlbPermission.RW), 40));
+        assertEquals(72, rawWrite(d, IotlbMessage.update(0, 2 * PAGE, PAGE, mem.address() + 2 * PAGE, IotlbPermission.RW), 80));
+        assertEquals(72, rawWrite(d, IotlbMessage.update(0, 3 * PAGE, PAGE, mem.address() + 3 * PAGE, IotlbPermission.RW).asV1(), 72));
+    }
+
+    @Test
+    void shortWritesAndBadTopLevelTypesAreEinval() {
+        VhostVdpaDevice d = ownedNet();
+        for (int len : new int[] {3, 7, 39}) {
+            assertErrno(Errno.EINVAL, () -> rawWrite(d, IotlbMessage.batchBegin(0), len));
+        }
+        for (int version : new int[] {0, 3}) {
+            assertErrno(Errno.EINVAL, () -> d.writeIotlb(new IotlbMessage(version, 0, 5, 0, 0, 0, 0)));
+        }
+    }
+
+    @Test
+    void overlappingUpdatesAreEfault() {
+        VhostVdpaDevice d = ownedNet();
+        GuestMemory mem = memory(16 * PAGE);
+        d.map(0, 0x10000, 4 * PAGE, mem.address(), IotlbPermission.RW);
+        assertErrno(Errno.EFAULT, () -> d.map(0, 0x10000, 4 * PAGE, mem.address(), IotlbPermission.RW));
+        assertErrno(Errno.EFAULT, () -> d.map(0, 0x10000 + PAGE, 8 * PAGE, mem.address(), IotlbPermission.RW));
+        assertErrno(Errno.EFAULT, () -> d.map(0, 0x10000 - PAGE, 2 * PAGE, mem.address(), IotlbPermission.RW));
+        d.map(0, 0x10000 + 4 * PAGE, PAGE, mem.address(), IotlbPermission.RW); // adjacent
+    }
+
+    @Test
+    void zeroSizeUpdateIsEinval() {
+        VhostVdpaDevice d = ownedNet();
+        GuestMemory mem = memory(PAGE);
+        assertErrno(Errno.EINVAL, () -> d.map(0, 0, 0, mem.address(), IotlbPermission.RW));
+    }
+
+    @Test
+    void overflowIsEfaultAndTheLastPageIsFine() {
+        VhostVdpaDevice d = ownedNet();
+        GuestMemory mem = memory(2 * PAGE);
+        assertErrno(Errno.EFAULT, () -> d.map(0, -PAGE, 2 * PAGE, mem.address(), IotlbPermission.RW));
+        d.map(0, -PAGE, PAGE, mem.address(), IotlbPermission.RW);
+    }
+
+    @Test
+    void unknownAsidIsEfault() {
+        VhostVdpaDevice d = ownedNet();
+        ackAsid(d);
+        GuestMemory mem = memory(PAGE);
+        assertErrno(Errno.EFAULT, () -> d.map(2, 0, PAGE, mem.address(), IotlbPermission.RW));
+        d.map(1, 0, PAGE, mem.address(), IotlbPermission.RW);
+        VhostVdpaDevice b = blk();
+        b.setOwner();
+        ackAsid(b);
+        assertErrno(Errno.EFAULT, () -> b.map(1, 0, PAGE, mem.address(), IotlbPermission.RW));
+        assertErrno(Errno.EFAULT, () -> b.unmap(1, 0, PAGE));
+    }
+
+    @Test
+    void invalidateOrBatchEndOnAnAsidNeverCreatedIsEfault() {
+        VhostVdpaDevice d = ownedNet();
+        ackAsid(d);
+        assertErrno(Errno.EFAULT, () -> d.unmap(1, 0, PAGE));
+        assertErrno(Errno.EFAULT, () -> d.batchEnd(1));
+        d.batchBegin(1); // creates AS 1
+        d.batchEnd(1);
+        d.unmap(1, 0, PAGE);
+    }
+
+    @Test
+    void anotherAsidInsideABatchIsEfault() {
+        VhostVdpaDevice d = ownedNet();
+        ackAsid(d);
+        GuestMemory mem = memory(2 * PAGE);
+        d.batchBegin(0);
+        d.map(0, 0, PAGE, mem.address(), IotlbPermission.RW);
+        assertErrno(Errno.EFAULT, () -> d.map(1, 0, PAGE, mem.address(), IotlbPermission.RW));
+        d.batchBegin(0); // again for the same ASID: allowed
+        d.batchEnd(0);
+        d.batchEnd(0); // outside a batch: allowed
+        d.map(1, 0, PAGE, mem.address(), IotlbPermission.RW);
+    }
+
+    @Test
+    void invalidateRemovesWholeEntries() {
+        VhostVdpaDevice d = ownedNet();
+        GuestMemory mem = memory(16 * PAGE);
+        d.map(0, 0x100000, 16 * PAGE, mem.address(), IotlbPermission.RW);
+        d.unmap(0, 0x100000 + 4 * PAGE, PAGE); // a 4K invalidate inside the 64K entry
+        d.map(0, 0x100000, 16 * PAGE, mem.address(), IotlbPermission.RW); // the whole entry is gone
+        d.unmap(0, 0x900000, PAGE); // nothing mapped there: still fine
+    }
+
+    @Test
+    void invalidateOfSizeZeroClearsTheWholeSpace() {
+        VhostVdpaDevice d = ownedNet();
+        GuestMemory mem = memory(2 * PAGE);
+        d.map(0, 0x1000, PAGE, mem.address(), IotlbPermission.RW);
+        d.map(0, 0x7000_0000L, PAGE, mem.address() + PAGE, IotlbPermission.RW);
+        d.unmap(0, 0, 0);
+        d.map(0, 0x1000, PAGE, mem.address(), IotlbPermission.RW);
+        d.map(0, 0x7000_0000L, PAGE, mem.address() + PAGE, IotlbPermission.RW);
+    }
+
+    @Test
+    void addressSpaceHoldsAtMost2048Entries() {
+        VhostVdpaDevice d = ownedNet();
+        GuestMemory mem = memory(PAGE);
+        List<IotlbMessage> msgs = new ArrayList<>();
+        msgs.add(IotlbMessage.batchBegin(0));
+        for (int i = 0; i < 2048; i++) {
+            msgs.add(IotlbMessage.update(0, i * 2 * PAGE, PAGE, mem.address(), IotlbPermission.RW));
+        }
+        d.apply(IotlbPlan.of(msgs));
+        assertErrno(Errno.EFAULT, () -> d.map(0, 2048 * 2 * PAGE, PAGE, mem.address(), IotlbPermission.RW));
+        d.batchEnd(0);
+    }
+
+    @Test
+    void asidIsIgnoredWithoutIotlbAsid() {
+        VhostVdpaDevice d = ownedNet();
+        GuestMemory mem = memory(PAGE);
+        d.writeIotlb(IotlbMessage.update(7, 0x5000, PAGE, mem.address(), IotlbPermission.RW));
+        assertErrno(Errno.EFAULT, () -> d.map(0, 0x5000, PAGE, mem.address(), IotlbPermission.RW)); // it landed in AS 0
+        ackAsid(d);
+        assertErrno(Errno.EFAULT, () -> d.writeIotlb(IotlbMessage.update(7, 0x9000, PAGE, mem.address(), IotlbPermission.RW)));
+    }
+
+    @Test
+    void unhandledMessageTypesAreEfault() {
+        VhostVdpaDevice d = ownedNet();
+        GuestMemory mem = memory(PAGE);
+        for (int type : new int[] {0, 1, 4, 7}) {
+            assertErrno(Errno.EFAULT, () -> d.writeIotlb(new IotlbMessage(IotlbCodec.V2, 0, type, 0, PAGE, mem.address(), 3)));
+        }
+    }
+
+    @Test
+    void permissionsAreNotValidated() {
+        VhostVdpaDevice d = ownedNet();
+        GuestMemory mem = memory(2 * PAGE);
+        d.writeIotlb(new IotlbMessage(IotlbCodec.V2, 0, 2, 0, PAGE, mem.address(), 0));
+        d.writeIotlb(new IotlbMessage(IotlbCodec.V2, 0, 2, PAGE, PAGE, mem.address() + PAGE, 0xFF));
+    }
+
+    @Test
+    void resetKeepsTheIotlbTable() {
+        VhostVdpaDevice d = ownedNet();
+        GuestMemory mem = memory(PAGE);
+        d.map(0, 0, PAGE, mem.address(), IotlbPermission.RW);
+        driverOk(d);
+        d.reset();
+        assertErrno(Errno.EFAULT, () -> d.map(0, 0, PAGE, mem.address(), IotlbPermission.RW));
+    }
+
+    @Test
+    void resetKeepsAnOpenBatch() {
+        VhostVdpaDevice d = ownedNet();
+        ackAsid(d);
+        GuestMemory mem = memory(PAGE);
+        d.batchBegin(0);
+        d.reset();
+        assertErrno(Errno.EFAULT, () -> d.map(1, 0, PAGE, mem.address(), IotlbPermission.RW));
+    }
+
+    @Test
+    void closeDropsEveryAddressSpaceAndTheBatch() {
+        VhostVdpaDevice d = VhostVdpaDevice.open(sys(), backend.netNode());
+        GuestMemory mem = memory(PAGE);
+        try {
+            d.setOwner();
+            ackAsid(d);
+            d.map(0, 0, PAGE, mem.address(), IotlbPermission.RW);
+            d.batchBegin(0);
+        } finally {
+            d.close();
+        }
+        VhostVdpaDevice again = ownedNet();
+        ackAsid(again);
+        again.map(0, 0, PAGE, mem.address(), IotlbPermission.RW);
+        again.map(1, 0, PAGE, mem.address(), IotlbPermission.RW);
+    }
+
+    /** One page of anonymous memory, MAP_PRIVATE or MAP_SHARED, unmapped after the case. */
+    MemorySegment anonymousPage(int sharing) {
+        MemorySegment m = sys().mmap(PAGE, libc_h.PROT_READ() | libc_h.PROT_WRITE(), sharing | libc_h.MAP_ANONYMOUS(), -1, 0);
+        track(() -> sys().munmap(m));
+        return m;
+    }
+
+    @Test
+    void privateAnonymousMemoryIsSkippedSilently() {
+        VhostVdpaDevice d = ownedNet();
+        long anon = anonymousPage(libc_h.MAP_PRIVATE()).address();
+        d.map(0, 0x3000, PAGE, anon, IotlbPermission.RW); // 72, but nothing mapped
+        d.map(0, 0x3000, PAGE, anon, IotlbPermission.RW); // so the same IOVA maps again
+        GuestMemory mem = memory(PAGE);
+        d.map(0, 0x3000, PAGE, mem.address(), IotlbPermission.RW);
+        assertErrno(Errno.EFAULT, () -> d.map(0, 0x3000, PAGE, mem.address(), IotlbPermission.RW));
+    }
+
+    @Test
+    void sharedAnonymousMemoryIsMapped() {
+        VhostVdpaDevice d = ownedNet();
+        long shm = anonymousPage(libc_h.MAP_SHARED()).address();
+        d.map(0, 0x3000, PAGE, shm, IotlbPermission.RW);
+        assertErrno(Errno.EFAULT, () -> d.map(0, 0x3000, PAGE, shm, IotlbPermission.RW));
+    }
+
+    @Test
+    void plannedBatchesMapMemfdMemory() {
+        VhostVdpaDevice d = ownedNet();
+        d.negotiateBackendFeatures(BackendFeatures.ORCHESTRATION);
+        GuestMemory mem = memory(64 * PAGE);
+        List<IotlbRegion> layout = List.of(mem.region(0, 32 * PAGE, 0x100000, IotlbPermission.RW),
+                mem.region(32 * PAGE, 32 * PAGE, 0x200000, IotlbPermission.RO));
+        IotlbPlan plan = d.mapAll(0, layout);
+        assertEquals(1, plan.batchCount());
+        assertErrno(Errno.EFAULT, () -> d.map(0, 0x100000, PAGE, mem.address(), IotlbPermission.RW));
+        d.unmapAll(0, layout);
+        d.mapAll(0, layout);
+    }
+
+    @Test
+    void typedMapErrorsCarryTheEfaultHint() {
+        VhostVdpaDevice d = ownedNet();
+        GuestMemory mem = memory(PAGE);
+        d.map(0, 0, PAGE, mem.address(), IotlbPermission.RW);
+        VhostException e = assertThrows(VhostException.class, () -> d.map(0, 0, PAGE, mem.address(), IotlbPermission.RW));
+        assertEquals(Errno.EFAULT, e.errno());
+        assertTrue(e.hint().contains("overlaps an existing mapping"), e.hint());
+    }
+
+    // ------------------------------------------------------------------ more of verified-device.md
+
+    /** A raw fd of a node opened with {@code flags}, closed after the case. */
+    int rawOpen(String node, int flags) {
+        int fd = sys().open(node, flags | libc_h.O_CLOEXEC());
+        track(() -> sys().close(fd));
+        return fd;
+    }
+
+    @Test
+    void secondOpenIsEbusyWhateverTheMode() {
+        net();
+        assertErrno(Errno.EBUSY, () -> sys().open(backend.netNode(), libc_h.O_RDONLY() | libc_h.O_CLOEXEC()));
+        assertErrno(Errno.EBUSY, () -> sys().open(backend.netNode(), libc_h.O_WRONLY() | libc_h.O_CLOEXEC()));
+    }
+
+    @Test
+    void readOnlyFdTakesIoctlsButNotIotlbWrites() {
+        VhostVdpaDevice d = track(VhostVdpaDevice.fromFd(sys(), rawOpen(backend.netNode(), libc_h.O_RDONLY()), "read-only"));
+        d.setOwner();
+        d.setVringNum(0, 64);
+        GuestMemory mem = memory(PAGE);
+        assertErrno(Errno.EBADF, () -> d.map(0, 0, PAGE, mem.address(), IotlbPermission.RW));
+    }
+
+    @Test
+    void writeOnlyFdCannotBeRead() {
+        int fd = rawOpen(backend.netNode(), libc_h.O_WRONLY());
+        MemorySegment buf = track(Arena.ofConfined()).allocate(72);
+        assertErrno(Errno.EBADF, () -> sys().read(fd, buf));
+    }
+
+    @Test
+    void pollReportsTheVfsDefaultMask() {
+        VhostVdpaDevice d = net();
+        int events = libc_h.POLLIN() | libc_h.POLLOUT();
+        assertEquals(events, sys().poll(d.fd(), events, 0));
+    }
+
+    @Test
+    void otherThreadsOfTheOwnerProcessPassTheOwnerCheck() throws Exception {
+        VhostVdpaDevice d = ownedNet();
+        Throwable[] failure = new Throwable[1];
+        Thread t = new Thread(() -> {
+            try {
+                d.setVringNum(1, 128);
+            } catch (Throwable e) {
+                failure[0] = e;
+            }
+        });
+        t.start();
+        t.join();
+        assertNull(failure[0]);
+    }
+
+    @Test
+    void forkFromOwnerIsHandledBeforeTheOwnerCheck() {
+        VhostVdpaDevice d = net();
+        MemorySegment u8 = track(Arena.ofConfined()).allocate(1);
+        rawIoctl(d, VhostIoctl.GET_FORK_FROM_OWNER, u8);
+        assertEquals(1, u8.get(ValueLayout.JAVA_BYTE, 0), "default is TASK");
+        u8.set(ValueLayout.JAVA_BYTE, 0, (byte) 2);
+        assertErrno(Errno.EINVAL, () -> rawIoctl(d, VhostIoctl.SET_FORK_FROM_OWNER, u8));
+        assertErrno(Errno.EFAULT, () -> rawIoctl(d, VhostIoctl.SET_FORK_FROM_OWNER, MemorySegment.NULL));
+        u8.set(ValueLayout.JAVA_BYTE, 0, (byte) 1);
+        assertEquals(0, rawIoctl(d, VhostIoctl.SET_FORK_FROM_OWNER, u8));
+        d.setOwner();
+        assertErrno(Errno.EBUSY, () -> rawIoctl(d, VhostIoctl.SET_FORK_FROM_OWNER, u8));
+    }
+
+    @Test
+    void memTableIsAcceptedButChecked() {
+        VhostVdpaDevice d = ownedNet();
+        Arena a = track(Arena.ofConfined());
+        long hdr = vhost_memory.layout().byteSize();
+        long region = vhost_memory_region.layout().byteSize();
+        MemorySegment table = a.allocate(hdr + 65 * region, 8);
+        GuestMemory mem = memory(PAGE);
+        assertEquals(0, rawIoctl(d, VhostIoctl.SET_MEM_TABLE, table)); // 0 regions
+        vhost_memory.nregions(table, 1);
+        MemorySegment r0 = table.asSlice(hdr, region);
+        vhost_memory_region.memory_size(r0, PAGE);
+        vhost_memory_region.userspace_addr(r0, mem.address());
+        assertEquals(0, rawIoctl(d, VhostIoctl.SET_MEM_TABLE, table));
+        vhost_memory.padding(table, 1);
+        assertErrno(Errno.EOPNOTSUPP, () -> rawIoctl(d, VhostIoctl.SET_MEM_TABLE, table));
+        vhost_memory.padding(table, 0);
+        vhost_memory.nregions(table, 65);
+        assertErrno(Errno.E2BIG, () -> rawIoctl(d, VhostIoctl.SET_MEM_TABLE, table));
+        assertErrno(Errno.EFAULT, () -> rawIoctl(d, VhostIoctl.SET_MEM_TABLE, MemorySegment.NULL));
+    }
+
+    @Test
+    void nullArgumentsAreEfaultOnceTheChecksBeforeThemPass() {
+        VhostVdpaDevice d = ownedNet();
+        for (VhostIoctl op : List.of(VhostIoctl.SET_VRING_NUM, VhostIoctl.SET_VRING_BASE, VhostIoctl.GET_VRING_BASE,
+                VhostIoctl.SET_VRING_ADDR, VhostIoctl.VDPA_SET_VRING_ENABLE, VhostIoctl.VDPA_SET_GROUP_ASID,
+                VhostIoctl.SET_VRING_KICK, VhostIoctl.SET_VRING_CALL, VhostIoctl.VDPA_GET_CONFIG, VhostIoctl.VDPA_SET_CONFIG,
+                VhostIoctl.SET_BACKEND_FEATURES, VhostIoctl.VDPA_SET_CONFIG_CALL)) {
+            assertErrno(Errno.EFAULT, () -> rawIoctl(d, op, MemorySegment.NULL));
+        }
+    }
+
+    @Test
+    void vringBaseSetBeforeDriverOkReadsBackAfterSuspend() {
+        VhostVdpaDevice d = ownedNet();
+        d.setVringBase(0, 7);
+        d.setVringEnable(0, true);
+        driverOk(d);
+        d.suspend();
+        assertEquals(7, d.getVringBase(0));
+    }
+
+    @Test
+    void vringErrAcceptsOnlyEventfds() {
+        VhostVdpaDevice d = ownedNet();
+        MemorySegment file = track(Arena.ofConfined()).allocate(vhost_vring_file.layout());
+        vhost_vring_file.fd(file, eventFd().fd());
+        assertEquals(0, rawIoctl(d, VhostIoctl.SET_VRING_ERR, file));
+        vhost_vring_file.fd(file, VhostVdpaDevice.UNBIND);
+        assertEquals(0, rawIoctl(d, VhostIoctl.SET_VRING_ERR, file));
+        vhost_vring_file.fd(file, 9999);
+        assertErrno(Errno.EBADF, () -> rawIoctl(d, VhostIoctl.SET_VRING_ERR, file));
+        vhost_vring_file.fd(file, pipe()[0]);
+        assertErrno(Errno.EINVAL, () -> rawIoctl(d, VhostIoctl.SET_VRING_ERR, file));
+    }
+
+    @Test
+    void privateMemfdMappingIsSkippedSilently() {
+        VhostVdpaDevice d = ownedNet();
+        int memfd = sys().memfdCreate("private", libc_h.MFD_CLOEXEC());
+        track(() -> sys().close(memfd));
+        sys().ftruncate(memfd, PAGE);
+        MemorySegment priv = sys().mmap(PAGE, libc_h.PROT_READ() | libc_h.PROT_WRITE(), libc_h.MAP_PRIVATE(), memfd, 0);
+        track(() -> sys().munmap(priv));
+        d.map(0, 0x6000, PAGE, priv.address(), IotlbPermission.RW);
+        d.map(0, 0x6000, PAGE, priv.address(), IotlbPermission.RW);
+    }
+
+    @Test
+    void hostAddressAboveEveryMappingIsEfault() {
+        VhostVdpaDevice d = ownedNet();
+        assertErrno(Errno.EFAULT, () -> d.map(0, 0, PAGE, 0x0000_8000_0000_0000L, IotlbPermission.RW));
+    }
+
+    @Test
+    void closeAndReopenStartsFromAFreshVring() {
+        VhostVdpaDevice first = VhostVdpaDevice.open(sys(), backend.netNode());
+        try {
+            first.setOwner();
+            first.setVringBase(0, 9);
+            driverOk(first);
+        } finally {
+            first.close();
+        }
+        VhostVdpaDevice d = ownedNet();
+        assertEquals(0, d.getStatus().bits());
+        assertEquals(0, d.getVringBase(0));
+    }
+
+    @Test
+    void nodesResolveFromVdpaNamesAndAreRootOnly() {
+        assertEquals(backend.netNode(), VhostDeviceNodes.resolve(sys(), "vdpa0").path());
+        assertEquals(backend.blkNode(), VhostDeviceNodes.resolve(sys(), "vdpa1").path());
+        VhostDeviceNodes.Node n = VhostDeviceNodes.check(sys(), backend.netNode());
+        assertEquals("vhost-vdpa-0", n.sysName());
+        assertTrue(VhostDeviceNodes.listNodes(sys()).containsAll(List.of(backend.netNode(), backend.blkNode())));
+        FileStat st = sys().stat(backend.netNode());
+        assertEquals(0600, st.mode() & 0777);
+        assertEquals(0, st.uid());
+        assertThrows(VhostNodeException.class, () -> VhostDeviceNodes.resolve(sys(), "no-such-vdpa"));
+    }
+
+    // ------------------------------------------------------------------ the QEMU-like bring-up (§6)
+
+    @Test
+    void fullBringUpSuspendAndResume() {
+        VhostVdpaDevice d = ownedNet();
+        d.setReadBackVerification(true);
+        d.negotiateBackendFeatures(BackendFeatures.ORCHESTRATION, BackendFeatures.of(BackendFeature.IOTLB_PERSIST));
+        GuestMemory mem = memory(64 * PAGE);
+        d.reset();
+        d.setStatus(DeviceStatus.of(ACK));
+        d.setStatus(DeviceStatus.of(ACK, DRIVER));
+        d.setFeatures(NET_FEATURES);
+        d.setStatus(DeviceStatus.of(ACK, DRIVER, FEATURES_OK));
+        d.setGroupAsid(1, 1);
+        d.mapAll(0, List.of(mem.region(0, 48 * PAGE, 0, IotlbPermission.RW)));
+        d.mapAll(1, List.of(mem.region(48 * PAGE, 16 * PAGE, 0, IotlbPermission.RW)));
+        for (int vq = 0; vq < 3; vq++) {
+            long base = vq * 4 * PAGE;
+            d.setVringNum(vq, 256);
+            d.setVringBase(vq, 0);
+            d.setVringAddr(vq, VringAddress.of(base, base + PAGE, base + 2 * PAGE));
+            d.setVringKick(vq, eventFd());
+            d.setVringCall(vq, eventFd());
+            d.setVringEnable(vq, true);
+        }
+        d.setStatus(DeviceStatus.of(ACK, DRIVER, FEATURES_OK, DRIVER_OK));
+        d.suspend();
+        for (int vq = 0; vq < 3; vq++) {
+            assertEquals(0, d.getVringBase(vq));
+        }
+        d.resume();
+        assertEquals(0x0F, d.getStatus().bits());
+        assertTrue(VirtioConfigDecoder.decode(1, d.readConfig()).isOk());
+    }
+}
