@@ -1,6 +1,5 @@
 package org.vdpactl.bench;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -23,16 +22,14 @@ import org.vdpactl.sys.PanamaSyscalls;
 import org.vdpactl.vhost.BackendFeatures;
 import org.vdpactl.vhost.GuestMemory;
 import org.vdpactl.vhost.IotlbBatchPlanner;
-import org.vdpactl.vhost.IotlbPermission;
 import org.vdpactl.vhost.IotlbPlan;
 import org.vdpactl.vhost.IotlbRegion;
 import org.vdpactl.vhost.IovaRange;
 import org.vdpactl.vhost.VhostVdpaDevice;
 
 /**
- * IOTLB throughput in messages per second: one operation = one map/unmap cycle of {@value #REGIONS} one-page
- * regions, i.e. one batch of {@value #REGIONS} UPDATEs and one of as many INVALIDATEs ({@value #MESSAGES}
- * vhost_msg_v2 messages with the BATCH_BEGIN/END pairs), so the fake never runs out of entries.
+ * IOTLB throughput in messages per second: one operation = one map/unmap cycle of {@link IotlbWorkload}
+ * (one batch of UPDATEs and one of as many INVALIDATEs), so the fake never runs out of entries.
  *
  * <ul>
  *   <li>{@link #planEncodeWrite}: the library's whole path into the fake ({@code mapAll} + {@code unmapAll}:
@@ -51,11 +48,7 @@ import org.vdpactl.vhost.VhostVdpaDevice;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class IotlbBench {
-    static final int REGIONS = 1024;
-    /** REGIONS UPDATEs + REGIONS INVALIDATEs, each batch framed by BATCH_BEGIN and BATCH_END. */
-    static final int MESSAGES = 2 * (REGIONS + 2);
-    private static final long PAGE = 4096;
-    private static final long IOVA_BASE = 0x1_0000_0000L;
+    private static final int MESSAGES = IotlbWorkload.MESSAGES;
 
     private FakeKernel kernel;
     private FakeProcess process;
@@ -76,19 +69,13 @@ public class IotlbBench {
         device = VhostVdpaDevice.open(process, "/dev/vhost-vdpa-0");
         device.setOwner();
         device.negotiateBackendFeatures(BackendFeatures.ORCHESTRATION);
-        memory = GuestMemory.create(process, "bench", REGIONS * PAGE);
-        layout = new ArrayList<>();
-        for (int i = 0; i < REGIONS; i++) {
-            layout.add(memory.region(i * PAGE, PAGE, IOVA_BASE + i * PAGE, IotlbPermission.RW));
-        }
+        memory = GuestMemory.create(process, "bench", IotlbWorkload.memoryBytes());
+        layout = IotlbWorkload.layout(memory);
         planner = IotlbBatchPlanner.defaults();
         range = device.getIovaRange();
         map = planner.planMap(0, layout, range);
         unmap = planner.planUnmap(0, layout);
-        if (map.size() + unmap.size() != MESSAGES) {
-            throw new IllegalStateException("the planner made " + map.size() + " + " + unmap.size() + " messages, the benchmark counts "
-                    + MESSAGES + "; update MESSAGES");
-        }
+        IotlbWorkload.checkMessageCount(map.size(), unmap.size());
         PanamaSyscalls real = new PanamaSyscalls();
         devNull = VhostVdpaDevice.fromFd(real, real.open("/dev/null", libc_h.O_WRONLY() | libc_h.O_CLOEXEC()), "/dev/null", true);
     }

@@ -41,13 +41,17 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--preset", paramLabel = "PRESET", defaultValue = "mlx5-612", description = "mlx5 latency preset (default: ${DEFAULT-VALUE}).")
         String preset;
 
+        @Option(names = "--repeat", paramLabel = "N", defaultValue = "3",
+                description = "Real-clock runs per figure; the median is shown (default: ${DEFAULT-VALUE}).")
+        int repeat;
+
         @Mixin
         MemoryOptions memory;
 
         @Override
         public Integer call() {
             CliContext ctx = CliContext.current();
-            List<OrchestrationBench.Row> rows = OrchestrationBench.run(sizes, pairs, preset, memory.layout(), line -> {
+            List<OrchestrationBench.Row> rows = OrchestrationBench.run(sizes, pairs, preset, memory.layout(), repeat, line -> {
                 ctx.err().println("bench: " + line);
                 ctx.err().flush();
             });
@@ -73,7 +77,9 @@ public final class BenchCommand implements Runnable {
                             + (r.serialGoalMet() ? "serial ok" : "serial MISSED"));
         }
         return "Orchestration benchmark, fake kernel, preset " + preset + ", real clock (simulated device latencies);\n"
-                + "critical path = the same rehearsal on a virtual clock (model only, no overhead).\n"
+                + "critical path = the same rehearsal on a virtual clock (model only, no overhead); real-clock figures are medians.\n"
+                + "Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs, Java " + Runtime.version() + ", "
+                + System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch") + "\n"
                 + "Goals: parallel/cp <= " + OrchestrationBench.PARALLEL_GOAL + ", serial/parallel >= "
                 + OrchestrationBench.SERIAL_GOAL + " x devices.\n" + t.render();
     }

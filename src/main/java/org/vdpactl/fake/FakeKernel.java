@@ -185,7 +185,7 @@ public final class FakeKernel implements AutoCloseable {
     public FakeVdpaDevice addDevice(String mgmtdev, String name, Provisioning provisioning) {
         FakeMgmtDevice m = bus.managementDeviceByDisplayName(mgmtdev)
                 .orElseThrow(() -> KernelError.of(Errno.ENODEV, "no management device " + mgmtdev));
-        return bus.addDevice(m, name, provisioning, -1);
+        return bus.addDevice(m, name, provisioning, -1, false);
     }
 
     /** Deletes a device; blocks while its node is open, as the kernel does. */
@@ -222,7 +222,7 @@ public final class FakeKernel implements AutoCloseable {
         for (Inventory.Device d : inventory.devices()) {
             FakeMgmtDevice m = bus.managementDeviceByDisplayName(d.mgmtdev()).orElseThrow(
                     () -> new IllegalArgumentException("device " + d.name() + " names unknown mgmtdev " + d.mgmtdev()));
-            FakeVdpaDevice dev = bus.addDevice(m, d.name(), d.provisioning(), d.minor() == null ? -1 : d.minor());
+            FakeVdpaDevice dev = bus.addDevice(m, d.name(), d.provisioning(), d.minor() == null ? -1 : d.minor(), true);
             if (d.configMac() != null) {
                 dev.setMacAddress(Inventory.parseMac(d.configMac()));
             }

@@ -82,15 +82,6 @@ final class FakeSysfs {
         throw KernelError.of(Errno.EINVAL, path + " cannot be read like a file");
     }
 
-    /** True when {@code path} names a device node of a vDPA device. */
-    boolean isCharDevice(String path) {
-        try {
-            return resolve(path) instanceof CharDev;
-        } catch (KernelError e) {
-            return false;
-        }
-    }
-
     private Node resolve(String path) {
         if (path == null || !path.startsWith("/")) {
             throw KernelError.of(Errno.ENOENT, "relative or empty path " + path);

@@ -59,14 +59,6 @@ public final class KernelConstants {
     private KernelConstants() {
     }
 
-    static int pollIn() {
-        return libc_h.POLLIN();
-    }
-
-    static int pollOut() {
-        return libc_h.POLLOUT();
-    }
-
     /** The VFS default poll mask for files without a poll op: readable and writable. */
     public static int defaultPollMask() {
         return libc_h.POLLIN() | libc_h.POLLOUT() | POLLRDNORM | POLLWRNORM;

@@ -127,8 +127,10 @@ public final class VdpaNetlink implements AutoCloseable {
     }
 
     /**
-     * Deletes a device. The kernel does not answer while {@code /dev/vhost-vdpa-N} of the device is
-     * open, so callers that expect that pass a longer timeout (negative = wait forever).
+     * Deletes a device. While {@code /dev/vhost-vdpa-N} of the device is open the kernel holds
+     * the request (the sending call itself blocks, with the vdpa lock taken) until the node is
+     * closed; {@code timeout} bounds only the wait for the answer afterwards (null = the socket's,
+     * negative = forever).
      */
     public void deleteDevice(String name, Duration timeout) {
         doit(VdpaCommand.DEV_DEL, name, w -> w.putString(DEV_NAME.number(), name), timeout);

@@ -41,6 +41,7 @@ final class MigrationLane {
     private final List<String> dstNotes = new ArrayList<>();
     private DeviceState srcState = DeviceState.RUNNING;
     private DeviceState dstState = DeviceState.RESET;
+    private final List<String> setupNotes = new ArrayList<>();
 
     MigrationLane(RehearsalPlan plan, DeviceSession src, DeviceSession dst, List<IotlbRegion> regions, IotlbBatchPlanner planner) {
         this.plan = plan;
@@ -108,11 +109,30 @@ final class MigrationLane {
             cvq = new ControlQueue(space.slice(cvqOffset, ControlQueue.bytes()), src.queueSize());
         }
         src.rec.enter(Phase.SETUP, null);
-        bringUp(src);
+        try {
+            bringUp(src);
+        } catch (CallFailedException e) {
+            if (!isUnansweredControlCommand(e)) {
+                throw e;
+            }
+            // a device that never answers its control queue can still be rehearsed, with one pair
+            setupNotes.add(src.target.name() + ": the control queue did not answer " + e.span().call() + " within "
+                    + plan.cvqTimeout().toMillis() + " ms; rehearsing with 1 queue pair, without the CVQ MQ phase");
+            queuePairs = 1;
+        }
         if (!sameDevice() && plan.premap()) {
             dst.rec.enter(Phase.PREMAP, null);
             dst.map(regions, planner);
         }
+    }
+
+    private static boolean isUnansweredControlCommand(CallFailedException e) {
+        return e.span().call().startsWith("CVQ ") && e.span().errno() == org.vdpactl.sys.Errno.ETIMEDOUT;
+    }
+
+    /** What the set-up had to change (a device without a working control queue), for the result's notes. */
+    List<String> setupNotes() {
+        return List.copyOf(setupNotes);
     }
 
     private VringAddress address(int vq) {

@@ -113,7 +113,9 @@ public final class Rehearsal {
         }
         listener.beforeClose(reports);
         RehearsalResult.Outcome outcome = failure == null ? RehearsalResult.Outcome.COMPLETED : RehearsalResult.Outcome.PARTIAL;
-        return new RehearsalResult(plan, outcome, failure, setupSpans, timelines, stats, reports, drain(sessions), List.of());
+        List<String> notes = new ArrayList<>();
+        lanes.forEach(l -> notes.addAll(l.setupNotes()));
+        return new RehearsalResult(plan, outcome, failure, setupSpans, timelines, stats, reports, drain(sessions), notes);
     }
 
     /** A restore between iterations that failed is a failure too (the devices were then reset). */

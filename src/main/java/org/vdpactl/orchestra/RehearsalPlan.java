@@ -125,7 +125,7 @@ public record RehearsalPlan(List<DeviceTarget> sources, List<DeviceTarget> desti
         private int iterations = 1;
         private Set<Phase> phases;
         private int queuePairs;
-        private Duration cvqTimeout = Duration.ofSeconds(10);
+        private Duration cvqTimeout = Duration.ofSeconds(2);
 
         private Builder(List<DeviceTarget> devices) {
             this.sources = List.copyOf(devices);

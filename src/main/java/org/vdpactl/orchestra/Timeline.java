@@ -3,6 +3,7 @@ package org.vdpactl.orchestra;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,7 @@ public final class Timeline {
     private final List<Lane> lanes;
     private final List<String> devices;
     private final List<Span> spans;
+    private List<PhaseSummary> phases;
 
     /**
      * @param strategy how the iteration was driven (decides the critical path)
@@ -80,7 +82,14 @@ public final class Timeline {
     }
 
     /** The window phases that occurred, in phase order. */
-    public List<PhaseSummary> phases() {
+    public synchronized List<PhaseSummary> phases() {
+        if (phases == null) {
+            phases = summarise();
+        }
+        return phases;
+    }
+
+    private List<PhaseSummary> summarise() {
         Map<Phase, List<Span>> byPhase = new EnumMap<>(Phase.class);
         for (Span s : spans) {
             if (s.phase().inWindow()) {
@@ -89,7 +98,7 @@ public final class Timeline {
         }
         List<PhaseSummary> out = new ArrayList<>();
         byPhase.forEach((phase, list) -> out.add(summarise(phase, list)));
-        return out;
+        return List.copyOf(out);
     }
 
     /** The summary of one phase, or null when it did not occur. */
@@ -98,20 +107,19 @@ public final class Timeline {
     }
 
     private PhaseSummary summarise(Phase phase, List<Span> list) {
+        Map<String, long[]> byDevice = new HashMap<>();
+        for (Span s : list) {
+            long[] fl = byDevice.computeIfAbsent(s.device(), d -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
+            fl[0] = Math.min(fl[0], s.startNanos());
+            fl[1] = Math.max(fl[1], s.endNanos());
+        }
         Map<String, Long> perDevice = new LinkedHashMap<>();
         List<long[]> intervals = new ArrayList<>();
         for (String d : devices) {
-            long first = Long.MAX_VALUE;
-            long last = Long.MIN_VALUE;
-            for (Span s : list) {
-                if (s.device().equals(d)) {
-                    first = Math.min(first, s.startNanos());
-                    last = Math.max(last, s.endNanos());
-                }
-            }
-            if (first != Long.MAX_VALUE) {
-                perDevice.put(d, last - first);
-                intervals.add(new long[] {first, last});
+            long[] fl = byDevice.get(d);
+            if (fl != null) {
+                perDevice.put(d, fl[1] - fl[0]);
+                intervals.add(fl);
             }
         }
         String slowest = perDevice.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);

@@ -19,7 +19,7 @@ final class SvgTimeline {
     private static final int ROW_HEIGHT = 22;
     private static final int BAR_HEIGHT = 14;
     private static final int TOP = 10;
-    private static final int AXIS_HEIGHT = 34;
+    private static final int AXIS_HEIGHT = 46;
     private static final int LEGEND_ROW = 20;
 
     private SvgTimeline() {

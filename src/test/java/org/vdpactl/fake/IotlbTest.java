@@ -298,7 +298,7 @@ class IotlbTest {
                     () -> m.iotlb(0, UPDATE, 0, PAGE, -PAGE));
             assertTrue(unmapped.reason().contains("EFAULT"), unmapped.reason());
             FakeSyscallException shortPin = assertThrows(FakeSyscallException.class,
-                    () -> m.iotlb(0, UPDATE, 0, 1025 * PAGE, anon.address()));
+                    () -> m.iotlb(0, UPDATE, 0, 1000 * PAGE, anon.address() + 100 * PAGE));
             assertTrue(shortPin.reason().contains("ENOMEM"), shortPin.reason());
         }
     }

@@ -36,7 +36,7 @@ final class FakeRig implements AutoCloseable {
     static FakeRig withModels(int n, int pairs, IntFunction<DriverModel> models, FaultRule... faults) {
         AtomicInteger next = new AtomicInteger();
         return new FakeRig(SimulatedHost.withModels(n, pairs, "mlx5-612", new VirtualClock(),
-                (profile, preset, vqPairs) -> models.apply(next.getAndIncrement()), List.of(faults)));
+                (profile, preset, vqPairs, clock) -> models.apply(next.getAndIncrement()), List.of(faults)));
     }
 
     DeviceTarget device(String name) {

@@ -8,7 +8,6 @@ import org.vdpactl.fake.device.DriverModelFactory;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.fake.fault.FaultRule;
 import org.vdpactl.fake.mlx5.Mlx5Presets;
-import org.vdpactl.fake.model.DriverModel;
 import org.vdpactl.fake.state.Inventory;
 import org.vdpactl.orchestra.DeviceTarget;
 import org.vdpactl.orchestra.Rehearsal;
@@ -35,7 +34,7 @@ public final class SimulatedHost implements AutoCloseable {
     /** {@code n} devices of {@code pairs} queue pairs on their own mgmtdevs, with the mlx5 latency model of {@code preset}. */
     public static SimulatedHost mlx5(int n, int pairs, String preset, Clock clock, List<FaultRule> faults) {
         Mlx5Presets.preset(preset); // an unknown name fails here, with the list of known ones
-        return withModels(n, pairs, preset, clock, mlx5Models(), faults);
+        return withModels(n, pairs, preset, clock, DriverModelFactory.standard(), faults);
     }
 
     /** As {@link #mlx5}, with the driver models {@code models} gives (tests: fixed costs). */
@@ -51,12 +50,6 @@ public final class SimulatedHost implements AutoCloseable {
         FakeKernel k = FakeKernel.builder().clock(clock).inventory(new Inventory(m, d)).driverModels(models)
                 .faults(faults).build();
         return new SimulatedHost(k);
-    }
-
-    /** mlx5 profiles get the latency model of their mgmtdev's preset; anything else is free. */
-    public static DriverModelFactory mlx5Models() {
-        return (profile, preset, pairs) -> "mlx5".equals(profile.mgmtdev().driverModel())
-                ? Mlx5Presets.create(preset, pairs) : DriverModel.FREE;
     }
 
     public FakeKernel kernel() {

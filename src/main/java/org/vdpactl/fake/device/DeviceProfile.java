@@ -124,9 +124,15 @@ public record DeviceProfile(String name, Mgmt mgmtdev, Device device) {
      * @param vaMode          use_va: IOTLB entries keep user virtual addresses, only shared file memory is mapped
      * @param doorbell        has get_vq_notification (mmap of a doorbell page works)
      * @param backendFeatures get_backend_features (VHOST_BACKEND_F_* names)
+     * @param initialMap      the device's translation before any set_map and after CLEAN_MAP/reset_map:
+     *                        "identity" (vdpa_sim's pass-through: IOVA = user address) or "none" (no MR)
      */
     public record Ops(boolean suspend, boolean resume, boolean resetMap, boolean getVqSize, String mapping,
-                      boolean vaMode, boolean doorbell, List<String> backendFeatures) {
+                      boolean vaMode, boolean doorbell, List<String> backendFeatures, String initialMap) {
+
+        public boolean identityWhenUnmapped() {
+            return "identity".equals(initialMap);
+        }
 
         public boolean setMap() {
             return "set_map".equals(mapping);

@@ -138,15 +138,17 @@ public final class FakeVdpaBus implements VdpaBus {
 
     @Override
     public VdpaDevice addDevice(MgmtDevice mgmtDevice, String name, Provisioning provisioning) {
-        return addDevice(mgmtDevice, name, provisioning, -1);
+        return addDevice(mgmtDevice, name, provisioning, -1, false);
     }
 
     /**
      * dev_add with an optional fixed minor (state restore; -1 = lowest free). Driver checks come
      * first, in the profile's order, then the mgmtdev's dev_add work, then the duplicate name
-     * (EEXIST from _vdpa_register_device).
+     * (EEXIST from _vdpa_register_device). A {@code preexisting} device (the kernel's initial
+     * inventory) costs no time.
      */
-    public FakeVdpaDevice addDevice(MgmtDevice mgmtDevice, String name, Provisioning provisioning, int fixedMinor) {
+    public FakeVdpaDevice addDevice(MgmtDevice mgmtDevice, String name, Provisioning provisioning, int fixedMinor,
+                                    boolean preexisting) {
         if (!(mgmtDevice instanceof FakeMgmtDevice m)) {
             throw new IllegalArgumentException("not a management device of this bus: " + mgmtDevice);
         }
@@ -167,8 +169,8 @@ public final class FakeVdpaBus implements VdpaBus {
                 throw KernelError.of(Errno.ENOSPC, "no free vhost-vdpa minor " + minor);
             }
             FakeVdpaDevice d = new FakeVdpaDevice(name, m, minor, p, pairs, features,
-                    models.create(profile, m.preset(), pairs), faults, clock);
-            d.devAdd();
+                    models.create(profile, m.preset(), pairs, clock), faults, clock);
+            d.devAdd(preexisting);
             if (devices.containsKey(name)) {
                 throw KernelError.of(Errno.EEXIST, "a vdpa device named " + name + " exists");
             }

@@ -67,8 +67,13 @@ public final class FakeVdpaDevice implements VdpaDevice {
     /** The device's own copy of each ASID's map; absent = the initial translation (vdpa_sim: identity). */
     private final Map<Integer, List<MapEntry>> deviceMaps = new TreeMap<>();
     private volatile boolean suspended;
+    private boolean pendingKick;
     private long generation;
     private boolean configCallback;
+    /** Interrupts raised under the mutex, delivered after it is released (see {@link #deliverInterrupts()}). */
+    private final List<Runnable> raised = new ArrayList<>();
+    /** The owner's memory (bind_mm), through which the datapath reaches guest memory. */
+    private org.vdpactl.fake.mem.AddressSpace boundMm;
 
     // node state
     private boolean opened;
@@ -82,8 +87,11 @@ public final class FakeVdpaDevice implements VdpaDevice {
         long descArea;
         long driverArea;
         long deviceArea;
+        /** The avail index the device reached (what get_vq_state reports). */
         long state;
-        boolean callback;
+        int usedIdx;
+        /** The vq interrupt (vhost's call eventfd), or null. */
+        Runnable callback;
     }
 
     FakeVdpaDevice(String name, FakeMgmtDevice mgmt, int minor, Provisioning provisioning, int vqPairs,
@@ -217,11 +225,11 @@ public final class FakeVdpaDevice implements VdpaDevice {
 
     /** The device's current copy of an ASID's map (empty Optional = initial translation). */
     public java.util.Optional<List<MapEntry>> deviceMap(int asid) {
-        lockIfNeeded();
+        mutex.lock();
         try {
             return java.util.Optional.ofNullable(deviceMaps.get(asid));
         } finally {
-            unlockIfNeeded();
+            mutex.unlock();
         }
     }
 
@@ -234,7 +242,7 @@ public final class FakeVdpaDevice implements VdpaDevice {
     }
 
     public boolean hasVqCallback(int index) {
-        return vqs[index].callback;
+        return vqs[index].callback != null;
     }
 
     public boolean hasConfigCallback() {
@@ -275,10 +283,12 @@ public final class FakeVdpaDevice implements VdpaDevice {
             vq.driverArea = 0;
             vq.deviceArea = 0;
             vq.state = 0;
-            vq.callback = false;
+            vq.usedIdx = 0;
+            vq.callback = null;
         }
         Arrays.fill(groupAsid, 0);
         suspended = false;
+        pendingKick = false;
         generation++;
         if (cleanMap) {
             deviceMaps.clear();
@@ -294,7 +304,7 @@ public final class FakeVdpaDevice implements VdpaDevice {
         int old = status;
         try {
             op("set_status", () -> model.setStatus(old, newStatus));
-            status = newStatus;
+            status = model.statusAfterSetStatus(newStatus);
         } catch (KernelError e) {
             LOG.info("{}: set_status {} failed ({}), status marked FAILED", name, newStatus, e.getMessage());
             status = old | FAILED;
@@ -347,10 +357,15 @@ public final class FakeVdpaDevice implements VdpaDevice {
         configCallback = installed;
     }
 
+    /** set_vq_num returns nothing in the kernel: a driver failure is only logged. */
     public void setVqNum(int index, int num) {
         requireLocked();
-        op("set_vq_num", () -> model.setVqNum(index, num));
-        vqs[index].num = num;
+        try {
+            op("set_vq_num", () -> model.setVqNum(index, num));
+            vqs[index].num = num;
+        } catch (KernelError e) {
+            LOG.info("{}: set_vq_num({}, {}) failed: {}", name, index, num, e.getMessage());
+        }
     }
 
     public void setVqAddress(int index, long desc, long driver, long device) {
@@ -375,14 +390,31 @@ public final class FakeVdpaDevice implements VdpaDevice {
         return vqs[index].state;
     }
 
+    /** set_vq_ready returns nothing in the kernel: a driver that fails it leaves the vq not ready. */
     public void setVqReady(int index, boolean ready) {
         requireLocked();
-        op("set_vq_ready", () -> model.setVqReady(index, ready));
-        vqs[index].ready = ready;
+        try {
+            op("set_vq_ready", () -> model.setVqReady(index, ready));
+            vqs[index].ready = ready;
+            if (ready) {
+                // enabling re-initialises the ring: the device continues where the avail index stands
+                vqs[index].usedIdx = (int) (vqs[index].state & 0xFFFF);
+            }
+        } catch (KernelError e) {
+            LOG.info("{}: set_vq_ready({}, {}) failed: {}", name, index, ready, e.getMessage());
+            vqs[index].ready = false;
+        }
     }
 
-    public void setVqCallback(int index, boolean installed) {
-        vqs[index].callback = installed;
+    /** set_vq_cb: the vq interrupt, or null to clear it. */
+    public void setVqCallback(int index, Runnable interrupt) {
+        vqs[index].callback = interrupt;
+    }
+
+    /** bind_mm / unbind_mm: the owner's memory the datapath reads guest buffers from (null unbinds). */
+    public void bindMm(org.vdpactl.fake.mem.AddressSpace mm) {
+        requireLocked();
+        boundMm = mm;
     }
 
     public void setGroupAsid(int group, int asid) {
@@ -430,22 +462,109 @@ public final class FakeVdpaDevice implements VdpaDevice {
         suspended = true;
     }
 
+    /** resume: kicks that arrived while suspended are replayed. */
     public void resume() {
         requireLocked();
         op("resume", model::resume);
         suspended = false;
+        if (pendingKick) {
+            pendingKick = false;
+            runControlQueue();
+        }
     }
 
-    /** kick_vq: forwarded from a kick eventfd (no lock, as the kernel's kick path). */
+    /**
+     * kick_vq, forwarded from a kick eventfd: counted; a kick of the control virtqueue runs it when
+     * the device is live, is remembered while it is suspended, and is dropped otherwise.
+     */
     public void kick(int index) {
-        counters.recordKick(suspended);
-    }
-
-    /** mgmtdev dev_add work on the new device (called by the bus before the device is visible). */
-    void devAdd() {
         mutex.lock();
         try {
-            op("dev_add", () -> model.devAdd(spec.queues().lastIsCvq() ? nvqs - 1 : nvqs));
+            counters.recordKick(suspended);
+            if (!isCvq(index) || (status & DRIVER_OK) == 0) {
+                return;
+            }
+            if (suspended) {
+                pendingKick = true;
+                return;
+            }
+            runControlQueue();
+        } finally {
+            mutex.unlock();
+        }
+        deliverInterrupts();
+    }
+
+    /** Queues a vq interrupt (null = no callback installed) for delivery outside the mutex. */
+    void raise(Runnable interrupt) {
+        requireLocked();
+        if (interrupt != null) {
+            raised.add(interrupt);
+        }
+    }
+
+    /**
+     * Delivers queued vq interrupts. Called by whoever released the mutex: signalling an eventfd
+     * may kick another device, and doing that under this device's mutex could deadlock two devices
+     * (the kernel defers such work to its workqueues).
+     */
+    public void deliverInterrupts() {
+        if (mutex.isHeldByCurrentThread()) {
+            return;
+        }
+        List<Runnable> now;
+        mutex.lock();
+        try {
+            if (raised.isEmpty()) {
+                return;
+            }
+            now = List.copyOf(raised);
+            raised.clear();
+        } finally {
+            mutex.unlock();
+        }
+        now.forEach(Runnable::run);
+    }
+
+    private void runControlQueue() {
+        DeviceVq cvq = vqs[nvqs - 1];
+        long ctrlVq = 1L << vhost_h.VIRTIO_NET_F_CTRL_VQ();
+        if (!spec.queues().lastIsCvq() || !cvq.ready || cvq.num == 0 || (driverFeatures & ctrlVq) == 0
+                || boundMm == null) {
+            return;
+        }
+        int asid = groupAsid[vqGroup(nvqs - 1)];
+        new ControlQueueDatapath(this, boundMm, deviceMaps.get(asid), spec.ops().identityWhenUnmapped()).run(cvq);
+    }
+
+    /** The CVQ's MAC_ADDR_SET: the config-space MAC changes. */
+    void setConfigMacFromDriver(byte[] mac) {
+        config.setMac(mac);
+    }
+
+    /** The CVQ's VQ_PAIRS_SET: needs negotiated MQ and 1 ≤ pairs ≤ the device's pairs, then the driver's work. */
+    void changeNumQueuePairs(int pairs) {
+        long mq = 1L << vhost_h.VIRTIO_NET_F_MQ();
+        if ((driverFeatures & mq) == 0 || pairs < 1 || pairs > vqPairs) {
+            throw KernelError.of(Errno.EINVAL, "VQ_PAIRS_SET(" + pairs + ") without MQ or outside 1.." + vqPairs);
+        }
+        op("change_num_qps", () -> model.changeNumQueuePairs(pairs));
+    }
+
+    /**
+     * mgmtdev dev_add work on the new device (called by the bus before the device is visible).
+     * A device that already existed when the kernel started (inventory, restored state) sets up
+     * its model without being charged: its creation is not part of anything the caller measures.
+     */
+    void devAdd(boolean preexisting) {
+        int dataVqs = spec.queues().lastIsCvq() ? nvqs - 1 : nvqs;
+        mutex.lock();
+        try {
+            if (preexisting) {
+                model.devAdd(dataVqs);
+            } else {
+                op("dev_add", () -> model.devAdd(dataVqs));
+            }
         } finally {
             mutex.unlock();
         }
@@ -480,14 +599,6 @@ public final class FakeVdpaDevice implements VdpaDevice {
         if (!mutex.isHeldByCurrentThread()) {
             throw new IllegalStateException("device op on " + name + " without the device mutex");
         }
-    }
-
-    private void lockIfNeeded() {
-        mutex.lock();
-    }
-
-    private void unlockIfNeeded() {
-        mutex.unlock();
     }
 
     // ------------------------------------------------------------------ node (/dev/vhost-vdpa-N)

@@ -1,5 +1,7 @@
 package org.vdpactl.fake.mem;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -102,6 +104,43 @@ public final class AddressSpace {
             at = reach;
         }
         return true;
+    }
+
+    /**
+     * Copies {@code dst.length} bytes from user address {@code address} (the device reading guest
+     * memory through the owner's mm); false when no single VMA holds the whole range.
+     */
+    public boolean read(long address, byte[] dst) {
+        return access(address, dst.length, seg -> MemorySegment.copy(seg, ValueLayout.JAVA_BYTE, 0, dst, 0, dst.length));
+    }
+
+    /** Copies {@code src} to user address {@code address}; false when no single VMA holds the whole range. */
+    public boolean write(long address, byte[] src) {
+        return access(address, src.length, seg -> MemorySegment.copy(src, 0, seg, ValueLayout.JAVA_BYTE, 0, src.length));
+    }
+
+    private boolean access(long address, long length, java.util.function.Consumer<MemorySegment> body) {
+        HostReservation held = null;
+        long offset = 0;
+        synchronized (this) {
+            for (Vma v : vmas) {
+                if (v.contains(address) && Long.compareUnsigned(length, v.end() - address) <= 0) {
+                    held = v.reservation().retain();
+                    offset = address - held.segment().address();
+                    break;
+                }
+            }
+        }
+        if (held == null) {
+            return false;
+        }
+        try {
+            // the reference keeps the host memory mapped even if the VMA goes away meanwhile
+            body.accept(held.segment().asSlice(offset, length));
+            return true;
+        } finally {
+            held.release();
+        }
     }
 
     /** All VMAs, lowest first. */

@@ -34,6 +34,15 @@ public interface DriverModel {
         return OpCost.FREE;
     }
 
+    /**
+     * The status the driver holds after a {@link #setStatus} that returned normally. set_status
+     * returns nothing in the kernel, so a driver that fails it shows it here (mlx5 adds FAILED when
+     * DRIVER_OK fails). Default: the requested status.
+     */
+    default int statusAfterSetStatus(int requested) {
+        return requested;
+    }
+
     /** compat_reset; {@code cleanMap} unless IOTLB_PERSIST was acked. */
     default OpCost reset(boolean cleanMap) {
         return OpCost.FREE;

@@ -1,5 +1,7 @@
 package org.vdpactl.fake.netlink;
 
+import static org.vdpactl.netlink.NetlinkAbi.NLM_F_MULTI;
+
 import java.util.function.Consumer;
 import org.vdpactl.netlink.MessageWriter;
 
@@ -30,7 +32,7 @@ public final class DumpWriter {
      */
     public boolean add(int cmd, Consumer<MessageWriter> attributes) {
         int mark = writer.size();
-        writer.beginMessage(familyId, org.vdpactl.netlink.NetlinkAbi.NLM_F_MULTI, seq, portId).genlHeader(cmd, version);
+        writer.beginMessage(familyId, NLM_F_MULTI, seq, portId).genlHeader(cmd, version);
         attributes.accept(writer);
         writer.endMessage();
         if (writer.size() > capacity) {

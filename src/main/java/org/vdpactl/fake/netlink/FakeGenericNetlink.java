@@ -2,7 +2,9 @@ package org.vdpactl.fake.netlink;
 
 import static org.vdpactl.netlink.NetlinkAbi.*;
 
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -131,7 +133,7 @@ public final class FakeGenericNetlink {
     void receive(FakeNetlinkSocket from, NetlinkCaller caller, boolean explicitDestination, byte[] data) {
         int off = 0;
         while (data.length - off >= NLMSG_HDRLEN) {
-            NetlinkHeader h = NetlinkHeader.read(java.lang.foreign.MemorySegment.ofArray(data), off);
+            NetlinkHeader h = NetlinkHeader.read(MemorySegment.ofArray(data), off);
             long len = h.unsignedLength();
             if (len < NLMSG_HDRLEN || data.length - off < len) {
                 LOG.debug("dropping message with nlmsg_len {} ({} bytes left)", len, data.length - off);
@@ -163,7 +165,7 @@ public final class FakeGenericNetlink {
         if (h.unsignedLength() < NLMSG_HDRLEN + hdrlen) {
             return -Errno.EINVAL;
         }
-        GenlHeader genl = GenlHeader.read(java.lang.foreign.MemorySegment.ofArray(data), off + NLMSG_HDRLEN);
+        GenlHeader genl = GenlHeader.read(MemorySegment.ofArray(data), off + NLMSG_HDRLEN);
         if (genl.cmd() >= family.resvStartOp()) {
             if (genl.reserved() != 0) {
                 extack.message("genlmsghdr.reserved field is not 0");
@@ -241,9 +243,9 @@ public final class FakeGenericNetlink {
         MessageWriter w = new MessageWriter(NLMSG_HDRLEN + NLMSGERR_SIZE + (capped ? 0 : payloadLen) + tlvs.size() + 8);
         w.beginMessage(NLMSG_ERROR, flags, h.seq(), to.portId());
         w.putRaw(le32(err));
-        w.putRaw(java.util.Arrays.copyOfRange(data, off, off + NLMSG_HDRLEN));
+        w.putRaw(Arrays.copyOfRange(data, off, off + NLMSG_HDRLEN));
         if (!capped) {
-            w.putRaw(java.util.Arrays.copyOfRange(data, off + NLMSG_HDRLEN, off + NLMSG_HDRLEN + payloadLen));
+            w.putRaw(Arrays.copyOfRange(data, off + NLMSG_HDRLEN, off + NLMSG_HDRLEN + payloadLen));
             w.alignTo(NLMSG_ALIGNTO);
         }
         if (haveTlvs) {

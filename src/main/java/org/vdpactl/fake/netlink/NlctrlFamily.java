@@ -2,6 +2,7 @@ package org.vdpactl.fake.netlink;
 
 import static org.vdpactl.netlink.NetlinkAbi.*;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,7 +38,7 @@ final class NlctrlFamily extends FakeGenlFamily {
 
     private static AttrPolicy[] policyPolicy() {
         AttrPolicy[] p = new AttrPolicy[11];
-        java.util.Arrays.fill(p, AttrPolicy.UNSPEC);
+        Arrays.fill(p, AttrPolicy.UNSPEC);
         p[1] = AttrPolicy.U16;
         p[2] = AttrPolicy.nulString(GENL_NAMSIZ - 1);
         p[10] = AttrPolicy.U32;

@@ -3,9 +3,11 @@ package org.vdpactl.fake.netlink;
 import static org.vdpactl.mgmt.VdpaAttribute.*;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.vdpactl.fake.bus.KernelError;
 import org.vdpactl.fake.bus.MgmtDevice;
 import org.vdpactl.fake.bus.Provisioning;
@@ -295,7 +297,7 @@ final class VdpaFamily extends FakeGenlFamily {
     }
 
     /** The walk of bus_for_each_dev with cb->args[0] as the restart index, skipping unmanaged devices. */
-    private int dumpDevices(long[] cursor, DumpWriter out, java.util.function.Predicate<VdpaDevice> fill) {
+    private int dumpDevices(long[] cursor, DumpWriter out, Predicate<VdpaDevice> fill) {
         int idx = 0;
         for (VdpaDevice d : bus.devices()) {
             if (d.mgmtDevice() == null) {
@@ -355,7 +357,7 @@ final class VdpaFamily extends FakeGenlFamily {
                 w.putU16(DEV_NET_CFG_MTU.number(), Short.toUnsignedInt(virtio_net_config.mtu(c)));
             }
             if (has(f, vhost_h.VIRTIO_NET_F_MAC())) {
-                w.putAttribute(DEV_NET_CFG_MACADDR.number(), virtio_net_config.mac(c).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+                w.putAttribute(DEV_NET_CFG_MACADDR.number(), virtio_net_config.mac(c).toArray(ValueLayout.JAVA_BYTE));
             }
             if (has(f, vhost_h.VIRTIO_NET_F_STATUS())) {
                 w.putU16(DEV_NET_STATUS.number(), Short.toUnsignedInt(virtio_net_config.status(c)));

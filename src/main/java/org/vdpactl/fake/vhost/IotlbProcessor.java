@@ -1,7 +1,6 @@
 package org.vdpactl.fake.vhost;
 
 import java.lang.foreign.MemorySegment;
-import java.util.List;
 import java.util.Optional;
 
 import org.slf4j.Logger;
@@ -300,9 +299,5 @@ final class IotlbProcessor {
             case 6 -> "BATCH_END";
             default -> "type " + type;
         };
-    }
-
-    static List<String> typeNames() {
-        return List.of("MISS", "UPDATE", "INVALIDATE", "ACCESS_FAIL", "BATCH_BEGIN", "BATCH_END");
     }
 }

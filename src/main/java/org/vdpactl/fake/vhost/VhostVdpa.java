@@ -87,30 +87,41 @@ public final class VhostVdpa {
 
     /** The current owner process, or null. */
     public FakeProcess owner() {
-        return owner;
+        return locked(() -> owner);
     }
 
-    /** Read-only view of an address space's table (tests, diagnostics). */
+    /** A copy of an address space's table, lowest IOVA first (tests, diagnostics). */
     public List<org.vdpactl.fake.model.MapEntry> iotlbEntries(int asid) {
-        IotlbTable t = addressSpaces.get(asid);
-        return t == null ? List.of() : t.entries();
+        return locked(() -> {
+            IotlbTable t = addressSpaces.get(asid);
+            return t == null ? List.of() : t.entries();
+        });
     }
 
     /** True when the AS object exists. */
     public boolean hasAddressSpace(int asid) {
-        return addressSpaces.containsKey(asid);
+        return locked(() -> addressSpaces.containsKey(asid));
     }
 
     public boolean inBatch() {
-        return inBatch;
+        return locked(() -> inBatch);
     }
 
     public long ackedBackendFeatures() {
-        return ackedBackendFeatures;
+        return locked(() -> ackedBackendFeatures);
     }
 
     public boolean suspended() {
-        return suspended;
+        return locked(() -> suspended);
+    }
+
+    private <T> T locked(java.util.function.Supplier<T> read) {
+        dev.mutex().lock();
+        try {
+            return read.get();
+        } finally {
+            dev.mutex().unlock();
+        }
     }
 
     boolean ownedBy(FakeProcess caller) {
@@ -168,6 +179,7 @@ public final class VhostVdpa {
             }
             vqs = null;
             owner = null;
+            dev.bindMm(null);
         } finally {
             dev.releaseNode();
         }
@@ -395,6 +407,7 @@ public final class VhostVdpa {
                 throw KernelError.of(Errno.EBUSY, "device already has an owner");
             }
             owner = caller;
+            dev.bindMm(caller.addressSpace());
             return 0;
         }
         if (io == VhostIoctl.SET_FORK_FROM_OWNER) {
@@ -558,8 +571,9 @@ public final class VhostVdpa {
                     ? vq.lastAvailIdx | (vq.lastUsedIdx << 16) : vq.lastAvailIdx);
             case SET_VRING_KICK -> setKick(caller, idx, vq, arg);
             case SET_VRING_CALL -> {
-                vq.call = eventFdArg(caller, arg);
-                dev.setVqCallback(idx, vq.call != null);
+                EventFdFile call = eventFdArg(caller, arg);
+                vq.call = call;
+                dev.setVqCallback(idx, call == null ? null : () -> call.signal(1));
             }
             case SET_VRING_ERR -> vq.err = eventFdArg(caller, arg);
             case SET_VRING_BUSYLOOP_TIMEOUT -> {

@@ -50,6 +50,7 @@ public final class VhostVdpaFile implements FakeFile {
             return vhost.ioctl(caller, request, arg);
         } finally {
             mutex.unlock();
+            vhost.device().deliverInterrupts();
         }
     }
 

@@ -13,12 +13,15 @@ import static org.vdpactl.netlink.NetlinkAbi.*;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,21 +29,28 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.ffi.gen.libc.libc_h;
+import org.vdpactl.mgmt.BlkConfig;
 import org.vdpactl.mgmt.DevConfig;
 import org.vdpactl.mgmt.DeviceNodes;
 import org.vdpactl.mgmt.DeviceSpec;
 import org.vdpactl.mgmt.MacAddress;
 import org.vdpactl.mgmt.MgmtDevInfo;
+import org.vdpactl.mgmt.NetConfig;
+import org.vdpactl.mgmt.VdpaAttribute;
 import org.vdpactl.mgmt.VdpaCommand;
 import org.vdpactl.mgmt.VdpaDevInfo;
 import org.vdpactl.mgmt.VdpaNetlink;
 import org.vdpactl.mgmt.VendorStats;
 import org.vdpactl.netlink.Attribute;
 import org.vdpactl.netlink.GenlFamily;
+import org.vdpactl.netlink.GenlHeader;
+import org.vdpactl.netlink.GenlRequest;
 import org.vdpactl.netlink.GenlSocket;
 import org.vdpactl.netlink.MessageWriter;
 import org.vdpactl.netlink.NetlinkDecoder;
 import org.vdpactl.netlink.NetlinkException;
+import org.vdpactl.netlink.NetlinkHeader;
 import org.vdpactl.netlink.NetlinkMessage;
 import org.vdpactl.netlink.NetlinkMessage.DoneMessage;
 import org.vdpactl.netlink.NetlinkMessage.ErrorMessage;
@@ -356,7 +366,7 @@ public abstract class NetlinkConformanceSuite {
         VdpaNetlink nl = vdpa();
         nl.addDevice(track(DeviceSpec.of("nlc08", "vdpasim_net")));
         String node = waitForNode("nlc08");
-        int fd = sys().open(node, org.vdpactl.ffi.gen.libc.libc_h.O_RDWR());
+        int fd = sys().open(node, libc_h.O_RDWR());
         AtomicBoolean closedBeforeDelete = new AtomicBoolean();
         AtomicBoolean closed = new AtomicBoolean();
         CompletableFuture<Void> del = CompletableFuture.runAsync(() -> {
@@ -457,7 +467,7 @@ public abstract class NetlinkConformanceSuite {
         assertEquals("Attribute failed policy validation", empty.extack().message());
         assertPolicy(empty, 12, new long[][] {{NL_POLICY_TYPE_ATTR_TYPE, NL_ATTR_TYPE_STRING}});
         ErrorMessage noNul = errorOf(VdpaCommand.MGMTDEV_GET, w -> {
-            w.putAttribute(MGMTDEV_BUS_NAME.number(), "pci".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            w.putAttribute(MGMTDEV_BUS_NAME.number(), "pci".getBytes(StandardCharsets.US_ASCII));
             w.putString(MGMTDEV_DEV_NAME.number(), "vdpasim_net");
         });
         assertEquals(Errno.EINVAL, noNul.errno());
@@ -465,8 +475,22 @@ public abstract class NetlinkConformanceSuite {
         assertPolicy(noNul, 12, new long[][] {{NL_POLICY_TYPE_ATTR_TYPE, NL_ATTR_TYPE_NUL_STRING}});
         // NLA_STRING need not carry a NUL: the mgmtdev is still found
         GenlMessage ok = socket().doit(req("MGMTDEV_GET", VdpaCommand.MGMTDEV_GET,
-                w -> w.putAttribute(MGMTDEV_DEV_NAME.number(), "vdpasim_net".getBytes(java.nio.charset.StandardCharsets.US_ASCII)))).single();
+                w -> w.putAttribute(MGMTDEV_DEV_NAME.number(), "vdpasim_net".getBytes(StandardCharsets.US_ASCII)))).single();
         assertEquals("vdpasim_net", ok.attributes().string(MGMTDEV_DEV_NAME.number()));
+    }
+
+    @Test
+    void aFlatAttributeMarkedNestedIsRefused() {
+        ErrorMessage e = errorOf(VdpaCommand.DEV_GET, w -> w.putAttribute(NLA_F_NESTED | DEV_NAME.number(),
+                "vdpa0\0".getBytes(StandardCharsets.US_ASCII)));
+        assertEquals(Errno.EINVAL, e.errno());
+        assertEquals("NLA_F_NESTED not expected", e.extack().message());
+        assertEquals(NLMSG_HDRLEN + GENL_HDRLEN, e.extack().offset());
+        assertPolicy(e, 12, new long[][] {{NL_POLICY_TYPE_ATTR_TYPE, NL_ATTR_TYPE_STRING}});
+        // the byte-order flag is ignored
+        GenlMessage ok = socket().doit(req("DEV_GET", VdpaCommand.DEV_GET, w -> w.putAttribute(NLA_F_NET_BYTEORDER | DEV_NAME.number(),
+                "vdpa0\0".getBytes(StandardCharsets.US_ASCII)))).single();
+        assertEquals("vdpa0", ok.attributes().string(DEV_NAME.number()));
     }
 
     @Test
@@ -497,11 +521,11 @@ public abstract class NetlinkConformanceSuite {
     // ================================================================== genetlink header checks and ordering
 
     @Test
-    void cmd8CheckesTheGenlHeaderAndFlags() {
+    void cmd8ChecksTheGenlHeaderAndFlags() {
         GenlSocket s = socket();
         int seq = s.nextSeq();
         MessageWriter w = new MessageWriter();
-        w.beginMessage(familyId, NLM_F_REQUEST | NLM_F_ACK, seq, 0).genlHeader(new org.vdpactl.netlink.GenlHeader(8, 1, 1))
+        w.beginMessage(familyId, NLM_F_REQUEST | NLM_F_ACK, seq, 0).genlHeader(new GenlHeader(8, 1, 1))
                 .putString(DEV_NAME.number(), "vdpa0");
         w.endMessage();
         ErrorMessage reserved = lastError(s.exchangeRaw(w.toByteArray(), seq, WAIT));
@@ -515,7 +539,7 @@ public abstract class NetlinkConformanceSuite {
         // older commands skip these checks, and the genl version is never checked
         int seq3 = s.nextSeq();
         MessageWriter old = new MessageWriter();
-        old.beginMessage(familyId, NLM_F_REQUEST | NLM_F_ACK | 0x10, seq3, 0).genlHeader(new org.vdpactl.netlink.GenlHeader(5, 0, 1))
+        old.beginMessage(familyId, NLM_F_REQUEST | NLM_F_ACK | 0x10, seq3, 0).genlHeader(new GenlHeader(5, 0, 1))
                 .putString(DEV_NAME.number(), "vdpa0");
         old.endMessage();
         List<NetlinkMessage> ok = s.exchangeRaw(old.toByteArray(), seq3, WAIT);
@@ -528,7 +552,7 @@ public abstract class NetlinkConformanceSuite {
         GenlSocket s = socket();
         int seq = s.nextSeq();
         byte[] m = new byte[NLMSG_HDRLEN];
-        new org.vdpactl.netlink.NetlinkHeader(NLMSG_HDRLEN, familyId, NLM_F_REQUEST | NLM_F_ACK, seq, 0).write(MemorySegment.ofArray(m), 0);
+        new NetlinkHeader(NLMSG_HDRLEN, familyId, NLM_F_REQUEST | NLM_F_ACK, seq, 0).write(MemorySegment.ofArray(m), 0);
         ErrorMessage e = lastError(s.exchangeRaw(m, seq, WAIT));
         assertEquals(Errno.EINVAL, e.errno());
         assertNoExtack(e);
@@ -563,7 +587,7 @@ public abstract class NetlinkConformanceSuite {
         ErrorMessage full = rawError(GenlSocket.Options.DEFAULT.withCapAck(false), VdpaCommand.DEV_NEW, bad);
         assertEquals(NLM_F_ACK_TLVS, full.header().flags());
         assertEquals(20 + probe.length + tlvs, full.header().length());
-        assertArrayEquals(java.util.Arrays.copyOfRange(probe, NLMSG_HDRLEN, probe.length), full.requestPayload());
+        assertArrayEquals(Arrays.copyOfRange(probe, NLMSG_HDRLEN, probe.length), full.requestPayload());
         ErrorMessage capped = rawError(GenlSocket.Options.DEFAULT, VdpaCommand.DEV_NEW, bad);
         assertEquals(NLM_F_CAPPED | NLM_F_ACK_TLVS, capped.header().flags());
         assertEquals(36 + tlvs, capped.header().length());
@@ -744,7 +768,7 @@ public abstract class NetlinkConformanceSuite {
                 DEV_NET_CFG_MACADDR.number(), DEV_NET_STATUS.number()), types(m));
         assertEquals(2, m.attributes().require(DEV_NET_STATUS.number()).length(), "NET_STATUS is a u16 on the wire");
         DevConfig c = vdpa().config("vdpa0");
-        assertEquals(new DevConfig("vdpa0", 1, null, NET_FEATURES, new org.vdpactl.mgmt.NetConfig(VDPA0_MAC, 1500, 1, null), null), c);
+        assertEquals(new DevConfig("vdpa0", 1, null, NET_FEATURES, new NetConfig(VDPA0_MAC, 1500, 1, null), null), c);
     }
 
     @Test
@@ -756,7 +780,7 @@ public abstract class NetlinkConformanceSuite {
             expected.add(a);
         }
         assertEquals(expected, types(m));
-        org.vdpactl.mgmt.BlkConfig b = vdpa().config("vdpa1").blk();
+        BlkConfig b = vdpa().config("vdpa1").blk();
         assertEquals(BLK_DEVICE_FEATURES, vdpa().config("vdpa1").deviceFeatures());
         assertEquals(0x40000L, b.capacity());
         assertEquals(4096L, b.sizeMax());
@@ -809,7 +833,7 @@ public abstract class NetlinkConformanceSuite {
     void afterFeaturesOkConfigShowsNegotiatedFeaturesAndVendorStatsAnswer() {
         VdpaNetlink nl = vdpa();
         nl.addDevice(track(DeviceSpec.of("nlc91", "vdpasim_net").withMac(MacAddress.parse("02:00:00:00:00:91"))));
-        int fd = sys().open(waitForNode("nlc91"), org.vdpactl.ffi.gen.libc.libc_h.O_RDWR());
+        int fd = sys().open(waitForNode("nlc91"), libc_h.O_RDWR());
         try (Arena arena = Arena.ofConfined()) {
             sys().ioctl(fd, VhostIoctl.SET_OWNER.code(), MemorySegment.NULL);
             MemorySegment features = arena.allocate(ValueLayout.JAVA_LONG);
@@ -900,7 +924,7 @@ public abstract class NetlinkConformanceSuite {
         assertEquals(NLM_F_CAPPED | NLM_F_ACK_TLVS, ack.header().flags());
         assertEquals(36 + 40, ack.header().length());
         assertEquals("vdpa: vdpa1 device not supported", ack.extack().message());
-        assertEquals(java.util.Optional.of("vdpa: vdpa1 device not supported"),
+        assertEquals(Optional.of("vdpa: vdpa1 device not supported"),
                 vdpa().setMacAddress("vdpa1", MacAddress.parse("02:00:00:00:00:aa")));
     }
 
@@ -912,8 +936,8 @@ public abstract class NetlinkConformanceSuite {
         DeviceNodes.Node n = nodes.requireNode("vdpa0");
         assertTrue(n.path().matches("/dev/vhost-vdpa-\\d+"), n.path());
         assertEquals(n.devNumber(), sys().stat(n.path()).devNumber());
-        assertEquals(java.util.Optional.of("vhost_vdpa"), nodes.driver("vdpa0"));
-        assertEquals(java.util.Optional.of("vdpa0"), nodes.vdpaNameOf(n.path()));
+        assertEquals(Optional.of("vhost_vdpa"), nodes.driver("vdpa0"));
+        assertEquals(Optional.of("vdpa0"), nodes.vdpaNameOf(n.path()));
         assertEquals(Errno.ENODEV, assertThrows(SyscallException.class, () -> nodes.requireNode("nosuch")).errno());
     }
 
@@ -945,8 +969,8 @@ public abstract class NetlinkConformanceSuite {
         return track(VdpaNetlink.open(sys()));
     }
 
-    org.vdpactl.netlink.GenlRequest req(String op, VdpaCommand cmd, Consumer<MessageWriter> attrs) {
-        return org.vdpactl.netlink.GenlRequest.of(op, familyId, cmd.number(), 1, attrs);
+    GenlRequest req(String op, VdpaCommand cmd, Consumer<MessageWriter> attrs) {
+        return GenlRequest.of(op, familyId, cmd.number(), 1, attrs);
     }
 
     byte[] request(VdpaCommand cmd, int flags, int seq, Consumer<MessageWriter> attrs) {
@@ -1041,7 +1065,7 @@ public abstract class NetlinkConformanceSuite {
         return m.attributes().list().stream().map(Attribute::type).toList();
     }
 
-    static GenlMessage byName(List<GenlMessage> all, org.vdpactl.mgmt.VdpaAttribute attr, String name) {
+    static GenlMessage byName(List<GenlMessage> all, VdpaAttribute attr, String name) {
         return all.stream().filter(m -> m.attributes().optionalString(attr.number()).orElse("").equals(name)).findFirst()
                 .orElseThrow(() -> new AssertionError(name + " missing from " + all));
     }

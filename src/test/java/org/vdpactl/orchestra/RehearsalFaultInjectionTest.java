@@ -21,7 +21,7 @@ import org.vdpactl.sys.Errno;
  * separate destination reset, memory as before), the failing call must be reported with its errno,
  * and the fake process and the JVM must have exactly the fds and mappings they had before.
  */
-class FaultInjectionTest {
+class RehearsalFaultInjectionTest {
     private static final int DEVICES = 16;
     private static final int PAIRS = 2;
     private static final GuestMemoryLayout MEMORY = GuestMemoryLayout.of(6L << 30, 1L << 30, 4096, true);

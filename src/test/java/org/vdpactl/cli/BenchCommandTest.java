@@ -1,0 +1,47 @@
+package org.vdpactl.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.vdpactl.cli.rehearse.OrchestrationBench;
+
+/** {@code vdpactl bench orchestration} runs and prints its table (its figures are a benchmark's: never asserted on). */
+class BenchCommandTest {
+    @Test
+    void benchIsAParentCommand() {
+        CliRun r = RehearseCommandTest.run("bench");
+        assertEquals(0, r.exitCode());
+        assertTrue(r.out().contains("orchestration"), r.out());
+    }
+
+    @Test
+    void orchestrationPrintsOneRowPerSize() throws Exception {
+        CliRun r = RehearseCommandTest.run("--json", "bench", "orchestration", "--sizes", "1,2", "--queue-pairs", "1", "--memory", "1G",
+                "--repeat", "1");
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode rows = new ObjectMapper().readTree(r.out());
+        assertEquals(2, rows.size());
+        assertEquals(1, rows.get(0).get("devices").asInt());
+        assertEquals(2, rows.get(1).get("devices").asInt());
+        assertEquals(2, rows.get(1).get("vqs").asInt());
+        for (JsonNode row : rows) {
+            assertTrue(row.get("criticalPathMs").asDouble() > 0 && row.get("parallelMs").asDouble() > 0
+                    && row.get("serialMs").asDouble() > 0, row.toString());
+        }
+        assertTrue(r.err().contains("bench: 2 devices: serial"), r.err());
+    }
+
+    @Test
+    void tableShowsRatiosAndGoals() {
+        String t = BenchCommand.render(List.of(new OrchestrationBench.Row(4, 32, 100, 104, 410),
+                new OrchestrationBench.Row(16, 32, 100, 110, 1600), new OrchestrationBench.Row(64, 32, 100, 100, 5000)), "mlx5-612");
+        assertTrue(t.contains("1.040") && t.contains("3.94") && t.contains("parallel ok, serial ok"), t);
+        assertTrue(t.contains("1.100") && t.contains("parallel MISSED, serial ok"), t);
+        assertTrue(t.contains("parallel ok, serial MISSED"), t);
+        assertTrue(t.contains("CPUs"), "machine line");
+    }
+}

@@ -1,0 +1,157 @@
+package org.vdpactl.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The CLI on the fake backend, one in-process invocation per command like a shell session: devices
+ * added by one command are seen by the next through the state file.
+ */
+class FakeCliEndToEndTest {
+    private final ObjectMapper json = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private CliRun vdpactl(String... args) {
+        String[] full = new String[args.length + 4];
+        full[0] = "--backend";
+        full[1] = "fake";
+        full[2] = "--fake-state";
+        full[3] = dir.resolve("state.json").toString();
+        System.arraycopy(args, 0, full, 4, args.length);
+        return CliRun.of(full);
+    }
+
+    @Test
+    void freshStateShowsTheDefaultInventoryInIproute2Shape() throws Exception {
+        CliRun mgmt = vdpactl("--json", "mgmtdev", "list");
+        assertEquals(0, mgmt.exitCode(), mgmt.err());
+        JsonNode m = json.readTree(mgmt.out()).get("mgmtdev");
+        assertTrue(m.has("vdpasim_net") && m.has("vdpasim_blk") && m.has("pci/0000:08:00.2"), m.toString());
+        assertEquals("net", m.get("vdpasim_net").get("supported_classes").get(0).asText());
+        assertEquals(3, m.get("vdpasim_net").get("max_supported_vqs").asInt());
+
+        CliRun devs = vdpactl("--json", "dev", "list");
+        JsonNode d = json.readTree(devs.out()).get("dev");
+        assertEquals("network", d.get("vdpa0").get("type").asText());
+        assertEquals("vdpasim_net", d.get("vdpa0").get("mgmtdev").asText());
+        assertEquals("block", d.get("vdpa1").get("type").asText());
+        assertEquals(33, d.get("mlx5-0").get("max_vqs").asInt(), "16 VQ pairs + CVQ");
+    }
+
+    @Test
+    void addShowConfigDeleteRoundTripAcrossInvocations() throws Exception {
+        CliRun add = vdpactl("dev", "add", "t1", "--mgmtdev", "vdpasim_net", "--mac", "02:00:00:00:00:09", "--mtu", "9000");
+        assertEquals(0, add.exitCode(), add.err());
+        JsonNode cfg = json.readTree(vdpactl("--json", "dev", "config", "t1").out()).get("config").get("t1");
+        assertEquals("02:00:00:00:00:09", cfg.get("mac").asText());
+        assertEquals(9000, cfg.get("mtu").asInt());
+        assertEquals("up", cfg.get("link").asText());
+
+        CliRun info = vdpactl("--json", "vhost", "info", "t1");
+        assertEquals(0, info.exitCode(), info.err());
+        assertEquals("02:00:00:00:00:09", json.readTree(info.out()).get("config").get("mac").asText());
+
+        assertEquals(0, vdpactl("dev", "del", "t1").exitCode());
+        CliRun gone = vdpactl("dev", "show", "t1");
+        assertEquals(ExitCode.NOT_FOUND.code(), gone.exitCode());
+        assertTrue(gone.err().contains("device not found"), gone.err());
+    }
+
+    @Test
+    void setMacChangesTheConfigAndIsRefusedOnABlockDevice() throws Exception {
+        assertEquals(0, vdpactl("dev", "set", "vdpa0", "--mac", "02:00:00:00:00:42").exitCode());
+        JsonNode cfg = json.readTree(vdpactl("--json", "dev", "config", "vdpa0").out()).get("config").get("vdpa0");
+        assertEquals("02:00:00:00:00:42", cfg.get("mac").asText());
+        CliRun blk = vdpactl("dev", "set", "vdpa1", "--mac", "02:00:00:00:00:43");
+        assertEquals(ExitCode.NOT_SUPPORTED.code(), blk.exitCode());
+        assertTrue(blk.err().contains("vdpa1 device not supported"), blk.err());
+    }
+
+    @Test
+    void badManagementInputEndsInOneLineAndLeavesNothingBehind() throws Exception {
+        expect(ExitCode.USAGE, "not a MAC address", "dev", "add", "x", "--mgmtdev", "vdpasim_net", "--mac", "02:00:00:00:00");
+        expect(ExitCode.USAGE, "out of range", "dev", "add", "x", "--mgmtdev", "vdpasim_net", "--mtu", "67");
+        expect(ExitCode.USAGE, "out of range", "dev", "add", "x", "--mgmtdev", "pci/0000:08:00.2", "--max-vqp", "0");
+        expect(ExitCode.USAGE, "exceeds", "dev", "add", "x", "--mgmtdev", "pci/0000:08:00.2", "--max-vqp", "40");
+        expect(ExitCode.NOT_FOUND, "Fail to find", "dev", "add", "x", "--mgmtdev", "nosuch");
+        expect(ExitCode.KERNEL_ERROR, "EEXIST", "dev", "add", "vdpa0", "--mgmtdev", "vdpasim_net");
+        expect(ExitCode.NOT_SUPPORTED, "max_vqp", "dev", "add", "x", "--mgmtdev", "vdpasim_blk", "--max-vqp", "1");
+        expect(ExitCode.USAGE, "unknown feature", "dev", "add", "x", "--mgmtdev", "vdpasim_net", "--features", "NOPE");
+        expect(ExitCode.NOT_FOUND, "device not found", "dev", "del", "nosuch");
+        expect(ExitCode.USAGE, "--qidx", "dev", "vstats", "vdpa0");
+        JsonNode d = json.readTree(vdpactl("--json", "dev", "list").out()).get("dev");
+        assertFalse(d.has("x"), "a failed add left a device behind: " + d);
+    }
+
+    @Test
+    void mlx5DevicesAreOnePerManagementDevice() {
+        expect(ExitCode.KERNEL_ERROR, "ENOSPC", "dev", "add", "x", "--mgmtdev", "pci/0000:08:00.2");
+    }
+
+    @Test
+    void corruptStateFileIsAOneLineUsageError() throws Exception {
+        Files.writeString(dir.resolve("state.json"), "{ not json");
+        CliRun r = vdpactl("dev", "list");
+        assertEquals(ExitCode.USAGE.code(), r.exitCode(), r.err());
+        assertTrue(r.noStackTrace(), r.err());
+        assertEquals(1, r.errorLines(), r.err());
+    }
+
+    @Test
+    void stateFileIsPrivate() throws Exception {
+        assertEquals(0, vdpactl("dev", "add", "t9", "--mgmtdev", "vdpasim_net").exitCode());
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("state.json"))));
+    }
+
+    @Test
+    void malformedFaultFileIsAUsageError() throws Exception {
+        Path faults = Files.writeString(dir.resolve("faults.json"), "[{\"call\": 12");
+        CliRun r = vdpactl("--fake-faults", faults.toString(), "dev", "list");
+        assertEquals(ExitCode.USAGE.code(), r.exitCode(), r.err());
+        assertTrue(r.err().contains("--fake-faults"), r.err());
+        assertTrue(r.noStackTrace(), r.err());
+    }
+
+    @Test
+    void suspendAndResumeReportEveryDevice() throws Exception {
+        CliRun r = vdpactl("--json", "vhost", "suspend", "mlx5-0", "mlx5-1", "--and-resume");
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode doc = json.readTree(r.out());
+        assertTrue(doc.get("simulated").asBoolean());
+        assertEquals(4, doc.get("results").size());
+        assertEquals("mlx5-0", doc.get("results").get(0).get("device").asText());
+    }
+
+    @Test
+    void doctorOnTheFakeExplainsThatDevicesAreSimulated() throws Exception {
+        CliRun r = vdpactl("--json", "doctor");
+        JsonNode doc = json.readTree(r.out());
+        assertTrue(doc.get("simulated").asBoolean());
+        boolean sawFakeNodeReady = false;
+        for (JsonNode c : doc.get("checks")) {
+            if (c.get("id").asText().startsWith("node:/dev/vhost-vdpa-") && c.get("id").asText().endsWith(":features")) {
+                sawFakeNodeReady |= c.get("status").asText().equals("OK");
+            }
+        }
+        assertTrue(sawFakeNodeReady, "the fake's devices offer SUSPEND and RESUME: " + r.out());
+    }
+
+    private void expect(ExitCode code, String mentions, String... args) {
+        CliRun r = vdpactl(args);
+        assertEquals(code.code(), r.exitCode(), () -> String.join(" ", args) + "\n" + r.err());
+        assertTrue(r.err().contains(mentions), () -> String.join(" ", args) + ": stderr lacks '" + mentions + "':\n" + r.err());
+        assertTrue(r.noStackTrace(), r.err());
+        assertEquals(1, r.errorLines(), () -> "expected one error line:\n" + r.err());
+    }
+}

@@ -1,0 +1,109 @@
+package org.vdpactl.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code vdpactl rehearse} through the CLI on the fake backend (its state file in a temp dir). */
+class RehearseCommandTest {
+    private final ObjectMapper json = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    /** Runs vdpactl with the rehearse and bench commands registered (as Commands.all() lists them). */
+    static CliRun run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Main.commandLine();
+        if (!cl.getSubcommands().containsKey("rehearse")) {
+            cl.addSubcommand(new RehearseCommand());
+        }
+        if (!cl.getSubcommands().containsKey("bench")) {
+            cl.addSubcommand(new BenchCommand());
+        }
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute(args);
+        return new CliRun(code, out.toString(), err.toString());
+    }
+
+    private CliRun fake(String... args) {
+        String[] full = new String[args.length + 4];
+        full[0] = "--backend";
+        full[1] = "fake";
+        full[2] = "--fake-state";
+        full[3] = dir.resolve("state.json").toString();
+        System.arraycopy(args, 0, full, 4, args.length);
+        return run(full);
+    }
+
+    @Test
+    void withoutArgumentsItRehearsesTheHardwareDevicesOfTheDefaultInventory() {
+        CliRun r = fake("rehearse", "--queue-pairs", "1");
+        assertEquals(0, r.exitCode(), r.err() + r.out());
+        assertTrue(r.out().contains("4 devices (mlx5-0, mlx5-1, mlx5-2, mlx5-3)"), r.out());
+        assertTrue(r.out().contains("SIMULATED"), r.out());
+        assertTrue(r.out().contains("Downtime (first suspend -> last resume): "), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("phase") && l.contains("mlx5-3")), "per-device columns");
+    }
+
+    @Test
+    void jsonHasTheSpansAndReportIsWritten() throws Exception {
+        Path report = dir.resolve("r.html");
+        CliRun r = fake("--json", "rehearse", "vdpa0", "mlx5-1", "--strategy", "serial", "--iterations", "2", "--queue-pairs", "1",
+                "--report", report.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode doc = json.readTree(r.out());
+        assertEquals("completed", doc.get("outcome").asText());
+        assertTrue(doc.get("simulated").asBoolean());
+        assertEquals("serial", doc.at("/plan/strategy").asText());
+        assertEquals(2, doc.get("iterations").size());
+        assertTrue(doc.at("/iterations/0/spans").size() > 10);
+        assertEquals("vdpa0", doc.at("/plan/sources/0").asText());
+        String html = Files.readString(report);
+        assertTrue(html.startsWith("<!DOCTYPE html>") && html.contains("<svg"), "report written");
+        assertTrue(!html.contains("http://") && !html.contains("https://"));
+    }
+
+    @Test
+    void anInjectedFailureEndsPartialWithEveryDeviceReported() throws Exception {
+        Path faults = Files.writeString(dir.resolve("faults.json"),
+                "{\"rules\":[{\"device\":\"mlx5-2\",\"call\":\"VHOST_GET_VRING_BASE\",\"occurrence\":3,\"errno\":\"EIO\"}]}");
+        CliRun r = fake("--fake-faults", faults.toString(), "rehearse", "--queue-pairs", "1");
+        assertEquals(ExitCode.PARTIAL.code(), r.exitCode(), r.err() + r.out());
+        assertTrue(r.out().contains("FAILED: mlx5-2: VHOST_GET_VRING_BASE vq2 (save state) failed: EIO"), r.out());
+        for (String d : new String[] {"mlx5-0", "mlx5-1", "mlx5-2", "mlx5-3"}) {
+            assertTrue(r.out().lines().anyMatch(l -> l.startsWith(d) && l.contains("running") && l.contains("mapped")),
+                    d + " not reported running:\n" + r.out());
+        }
+    }
+
+    @Test
+    void separateDestinationsWithSplit() {
+        CliRun r = fake("rehearse", "--split", "--queue-pairs", "1", "--premap");
+        assertEquals(0, r.exitCode(), r.err() + r.out());
+        assertTrue(r.out().contains("(mlx5-0, mlx5-1) -> (mlx5-2, mlx5-3)"), r.out());
+        assertTrue(r.out().contains("premapped before the window"), r.out());
+    }
+
+    @Test
+    void badOptionsAreUsageErrors() {
+        assertEquals(ExitCode.USAGE.code(), fake("rehearse", "--strategy", "sideways").exitCode());
+        assertEquals(ExitCode.USAGE.code(), fake("rehearse", "--iterations", "0").exitCode());
+        assertEquals(ExitCode.USAGE.code(), fake("rehearse", "--compare", "mlx5-612").exitCode());
+        assertEquals(ExitCode.USAGE.code(), fake("rehearse", "--memory", "3X").exitCode());
+        CliRun r = fake("rehearse", "--devices", "9");
+        assertEquals(ExitCode.NOT_FOUND.code(), r.exitCode(), r.err());
+        assertTrue(r.err().contains("only 4 usable"), r.err());
+    }
+}

@@ -1,0 +1,120 @@
+package org.vdpactl.fake;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vdpactl.fake.bus.Provisioning;
+import org.vdpactl.fake.state.FakeStateStore;
+import org.vdpactl.fake.state.Inventory;
+import org.vdpactl.time.RealClock;
+
+/** The CLI's shared fake state: round trip, locking, atomic 0600 writes, clear errors. */
+class FakeStateStoreTest {
+    @TempDir
+    Path dir;
+
+    private Path stateFile() {
+        return dir.resolve("state").resolve("fake-state.json");
+    }
+
+    @Test
+    void freshStateHasTheDefaultInventory() {
+        try (FakeKernel k = FakeKernel.openShared(stateFile(), RealClock.INSTANCE, List.of())) {
+            assertEquals(List.of("vdpa0", "vdpa1", "mlx5-0", "mlx5-1", "mlx5-2", "mlx5-3"),
+                    k.bus().devices().stream().map(d -> d.name()).toList());
+            assertEquals(List.of("vdpasim_net", "vdpasim_blk", "pci/0000:08:00.2", "pci/0000:08:00.3",
+                    "pci/0000:08:00.4", "pci/0000:08:00.5"), k.bus().managementDevices().stream().map(m -> m.displayName()).toList());
+            assertEquals(33, k.device("mlx5-3").orElseThrow().maxVqs());
+            assertEquals(5, k.device("mlx5-3").orElseThrow().minor());
+            assertArrayEquals(new byte[] {2, 0, 0, 0, 0, 1}, k.device("vdpa0").orElseThrow().configMac());
+        }
+        assertTrue(Files.exists(stateFile()));
+    }
+
+    @Test
+    void changesSurviveAndFileIsPrivate() throws Exception {
+        try (FakeKernel k = FakeKernel.openShared(stateFile(), RealClock.INSTANCE, List.of())) {
+            k.deleteDevice("vdpa1");
+            k.addDevice("vdpasim_net", "vdpa2", new Provisioning(new byte[] {2, 0, 0, 0, 0, 7}, 9000, null, null));
+            k.device("vdpa0").orElseThrow().setMacAddress(new byte[] {2, 0, 0, 0, 0, 0x42});
+        }
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(stateFile())));
+        try (FakeKernel k = FakeKernel.openShared(stateFile(), RealClock.INSTANCE, List.of())) {
+            var vdpa2 = k.device("vdpa2").orElseThrow();
+            assertEquals(1, vdpa2.minor(), "the freed minor was reused and is remembered");
+            assertEquals(9000, vdpa2.provisioning().mtu());
+            assertArrayEquals(new byte[] {2, 0, 0, 0, 0, 0x42}, k.device("vdpa0").orElseThrow().configMac());
+            assertFalse(k.device("vdpa1").isPresent());
+            assertEquals(k.inventory(), new FakeStateStore(stateFile()).read());
+        }
+        try (var files = Files.list(stateFile().getParent())) {
+            assertEquals(List.of("fake-state.json", "fake-state.json.lock"), files.map(f -> f.getFileName().toString()).sorted().toList(),
+                    "no temporary files left behind");
+        }
+    }
+
+    @Test
+    void secondUserWaitsThenFailsClearly() {
+        FakeStateStore first = new FakeStateStore(stateFile());
+        try (FakeStateStore.Session s = first.open()) {
+            FakeStateStore second = new FakeStateStore(stateFile(), Duration.ofMillis(200));
+            var e = assertThrows(FakeStateStore.StateLockedException.class, second::open);
+            assertTrue(e.getMessage().contains("in use by another vdpactl process"), e.getMessage());
+            assertFalse(e.getMessage().contains("\n"));
+        }
+    }
+
+    @Test
+    void secondUserGetsTheStateOnceReleased() throws Exception {
+        FakeStateStore first = new FakeStateStore(stateFile());
+        FakeStateStore.Session s = first.open();
+        Thread releaser = new Thread(() -> {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            s.save(Inventory.empty());
+            s.close();
+        });
+        releaser.start();
+        try (FakeStateStore.Session second = new FakeStateStore(stateFile(), Duration.ofSeconds(10)).open()) {
+            assertEquals(Inventory.empty(), second.inventory());
+        }
+        releaser.join();
+    }
+
+    @Test
+    void corruptFilesGiveOneLineErrors() throws Exception {
+        Files.createDirectories(stateFile().getParent());
+        for (String content : new String[] {"{not json", "{\"version\": 99, \"mgmtdevs\": [], \"devices\": []}",
+                "{\"version\": 1, \"mgmtdevs\": [{\"profile\": \"nope\"}], \"devices\": []}",
+                "{\"version\": 1, \"mgmtdevs\": [], \"devices\": [{\"name\": \"x\", \"mgmtdev\": \"ghost\"}]}"}) {
+            Files.writeString(stateFile(), content);
+            var e = assertThrows(FakeStateStore.CorruptStateException.class,
+                    () -> FakeKernel.openShared(stateFile(), RealClock.INSTANCE, List.of()).close(), content);
+            assertFalse(e.getMessage().contains("\n"), e.getMessage());
+            assertTrue(e.getMessage().contains(stateFile().toString()), e.getMessage());
+        }
+        // the lock was released after each failure
+        try (FakeStateStore.Session s = new FakeStateStore(stateFile(), Duration.ofMillis(100)).open()) {
+            assertEquals("x", s.inventory().devices().getFirst().name());
+        }
+    }
+
+    @Test
+    void defaultLocationIsUnderTheXdgStateHome() {
+        assertTrue(FakeStateStore.defaultStateFile().endsWith(Path.of("vdpactl", "fake-state.json")));
+    }
+}

@@ -1,0 +1,120 @@
+package org.vdpactl.fake;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.vdpactl.fake.Vhost.errno;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.bus.Provisioning;
+import org.vdpactl.fake.device.FakeVdpaDevice;
+import org.vdpactl.fake.state.Inventory;
+import org.vdpactl.ffi.gen.libc.libc_h;
+import org.vdpactl.sys.Errno;
+import org.vdpactl.time.VirtualClock;
+
+/** dev_add / dev_del on the fake bus: driver checks, names, minors, and the blocking delete. */
+class FakeVdpaBusTest {
+    private static final long V1_AP = (1L << 32) | (1L << 33);
+
+    private static int addErrno(FakeKernel k, String mgmt, String name, Provisioning p) {
+        try {
+            k.addDevice(mgmt, name, p);
+            return 0;
+        } catch (KernelError e) {
+            return e.errno();
+        }
+    }
+
+    @Test
+    void driverChecksComeBeforeTheName() {
+        try (FakeKernel k = FakeKernel.builder().build()) {
+            assertEquals(Errno.EINVAL, addErrno(k, "vdpasim_net", "vdpa0", new Provisioning(null, null, null, 1L << 40)));
+            assertEquals(Errno.EEXIST, addErrno(k, "vdpasim_net", "vdpa0", Provisioning.NONE));
+            assertEquals(Errno.ENOSPC, addErrno(k, "pci/0000:08:00.2", "x", Provisioning.NONE), "one device per mlx5 mgmtdev");
+            assertEquals(Errno.ENODEV, addErrno(k, "pci/0000:09:00.0", "x", Provisioning.NONE));
+        }
+    }
+
+    @Test
+    void mlx5Provisioning() {
+        try (FakeKernel k = FakeKernel.builder().inventory(Inventory.empty()).build()) {
+            k.addManagementDevice("mlx5", "pci", "0000:08:00.2", null);
+            assertEquals(65, k.bus().managementDevices().getFirst().maxSupportedVqs());
+            assertEquals(Errno.EOPNOTSUPP, addErrno(k, "pci/0000:08:00.2", "m", new Provisioning(null, null, null, 1L << 32)));
+            assertEquals(Errno.EINVAL, addErrno(k, "pci/0000:08:00.2", "m", new Provisioning(null, null, null, V1_AP | (1L << 40))));
+            assertEquals(Errno.EINVAL, addErrno(k, "pci/0000:08:00.2", "m", new Provisioning(null, null, 33, null)));
+            FakeVdpaDevice d = k.addDevice("pci/0000:08:00.2", "m", Provisioning.NONE);
+            assertEquals(3, d.maxVqs(), "one queue pair by default");
+            assertEquals(0, d.deviceFeatures() & (1L << 15), "MRG_RXBUF dropped without provisioned features");
+            assertEquals(0x15B3, d.vendorId());
+            assertEquals(List.of("received_desc", "completed_desc"), d.vendorStats(2).stream().map(e -> e.getKey()).toList());
+            assertEquals(Errno.EINVAL, assertThrows(KernelError.class, () -> d.vendorStats(3)).errno());
+        }
+    }
+
+    @Test
+    void vdpaSimNetFacts() {
+        try (FakeKernel k = FakeKernel.builder().build()) {
+            FakeVdpaDevice d = k.device("vdpa0").orElseThrow();
+            assertEquals(0x308830028L, d.deviceFeatures());
+            assertEquals(List.of("rx packets", "rx bytes", "rx errors", "rx overruns", "rx drops"),
+                    d.vendorStats(0).stream().map(e -> e.getKey()).toList());
+            assertEquals(3, d.vendorStats(2).size());
+            assertEquals(Errno.EINVAL, assertThrows(KernelError.class, () -> d.vendorStats(3)).errno());
+            var m = k.bus().managementDevices().getFirst();
+            assertEquals(0x2, m.supportedClasses());
+            assertEquals(3, m.maxSupportedVqs());
+            assertEquals((1L << 10) | (1L << 13) | (1L << 20), m.provisionableAttributes());
+            var blk = k.bus().managementDevices().get(1);
+            assertEquals(List.of(0x4L, 0, 0L, 0L), List.of(blk.supportedClasses(), blk.maxSupportedVqs(),
+                    blk.supportedFeatures(), blk.provisionableAttributes()));
+            assertFalse(k.device("vdpa1").orElseThrow().hasVendorStats());
+        }
+    }
+
+    @Test
+    void minorsAreLowestFree() throws Exception {
+        try (FakeKernel k = FakeKernel.builder().build()) {
+            k.deleteDevice("vdpa1");
+            k.deleteDevice("mlx5-0");
+            assertEquals(1, k.addDevice("vdpasim_blk", "blk", Provisioning.NONE).minor());
+            assertEquals(2, k.addDevice("vdpasim_net", "net", Provisioning.NONE).minor());
+            assertEquals(6, k.addDevice("vdpasim_net", "net2", Provisioning.NONE).minor());
+        }
+    }
+
+    @Test
+    void deleteWaitsForTheNodeToClose() throws Exception {
+        VirtualClock clock = new VirtualClock();
+        try (FakeKernel k = FakeKernel.builder().clock(clock).build(); FakeProcess p = k.newProcess()) {
+            int fd = p.open("/dev/vhost-vdpa-0", libc_h.O_RDWR());
+            clock.sleepNanos(5_000_000);
+            CompletableFuture<Long> del = CompletableFuture.supplyAsync(() -> {
+                try {
+                    k.deleteDevice("vdpa0");
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return clock.nanoTime();
+            });
+            assertThrows(TimeoutException.class, () -> del.get(300, TimeUnit.MILLISECONDS));
+            assertEquals(Errno.EBUSY, errno(() -> p.open("/dev/vhost-vdpa-0", libc_h.O_RDWR())));
+            CompletableFuture<Integer> listing = CompletableFuture.supplyAsync(() -> k.bus().devices().size());
+            assertThrows(TimeoutException.class, () -> listing.get(100, TimeUnit.MILLISECONDS),
+                    "the bus lock is held while DEV_DEL waits");
+            p.close(fd);
+            assertEquals(5_000_000L, del.get(10, TimeUnit.SECONDS), "the deleter continues at the close");
+            assertEquals(5, listing.get(10, TimeUnit.SECONDS));
+            assertEquals(Errno.ENOENT, errno(() -> p.open("/dev/vhost-vdpa-0", libc_h.O_RDWR())));
+            assertTrue(k.device("vdpa0").isEmpty());
+        }
+    }
+}

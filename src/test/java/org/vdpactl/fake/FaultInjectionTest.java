@@ -1,0 +1,142 @@
+package org.vdpactl.fake;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.vdpactl.fake.Vhost.errno;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.fault.FaultInjector;
+import org.vdpactl.fake.fault.FaultRule;
+import org.vdpactl.fake.fault.FaultRuleException;
+import org.vdpactl.fake.fault.FaultRules;
+import org.vdpactl.ffi.gen.libc.libc_h;
+import org.vdpactl.sys.Errno;
+import org.vdpactl.time.VirtualClock;
+import org.vdpactl.vhost.VhostIoctl;
+
+/** Fault rules: the JSON format and what each action does at the fake's hooks. */
+class FaultInjectionTest {
+    private static final long MS = 1_000_000;
+
+    @Test
+    void parsesTheDocumentedFormat() {
+        List<FaultRule> rules = FaultRules.parse("""
+                { "rules": [
+                  { "device": "mlx5-0", "call": "VHOST_VDPA_SUSPEND", "occurrence": 2, "errno": "EIO" },
+                  { "call": "set_map", "occurrence": "every", "delayMs": 40 },
+                  { "device": "mlx5-*", "call": "resume", "action": "firmware-timeout", "timeoutMs": 60000 },
+                  { "call": "VDPA_CMD_DEV_NEW", "occurrence": 3, "count": 2, "errno": 12, "comment": "ENOMEM" }
+                ] }""");
+        assertEquals(new FaultRule("mlx5-0", "VHOST_VDPA_SUSPEND", 2, 1, Errno.EIO, 0, 0), rules.get(0));
+        assertEquals(new FaultRule("*", "set_map", 0, 1, 0, 40 * MS, 0), rules.get(1));
+        assertEquals(new FaultRule("mlx5-*", "resume", 0, 1, 0, 0, 60_000 * MS), rules.get(2));
+        assertEquals(new FaultRule("*", "VDPA_CMD_DEV_NEW", 3, 2, Errno.ENOMEM, 0, 0), rules.get(3));
+        assertEquals(1, FaultRules.parse("[{\"call\": \"open\", \"errno\": \"ENXIO\"}]").size());
+    }
+
+    @Test
+    void rejectsBadRulesWithOneLineMessages() {
+        String[] bad = {
+            "not json", "{}", "[{\"errno\": \"EIO\"}]", "[{\"call\": \"x\", \"errno\": \"ENOPE\"}]",
+            "[{\"call\": \"x\", \"errno\": \"EIO\", \"occurence\": 1}]", "[{\"call\": \"x\", \"occurrence\": 0, \"errno\": \"EIO\"}]",
+            "[{\"call\": \"x\"}]", "[{\"call\": \"x\", \"action\": \"explode\"}]", "[{\"call\": \"x\", \"delayMs\": -1}]",
+            "[{\"call\": \"x\", \"timeoutMs\": 5}]"};
+        for (String json : bad) {
+            FaultRuleException e = assertThrows(FaultRuleException.class, () -> FaultRules.parse(json), json);
+            assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        }
+    }
+
+    @Test
+    void nthOccurrenceCountAndGlobs() {
+        VirtualClock clock = new VirtualClock();
+        FaultInjector f = new FaultInjector(clock, List.of(new FaultRule("mlx5-*", "suspend", 2, 2, Errno.EIO, 0, 0)));
+        f.hit("mlx5-0", "suspend", null);
+        assertEquals(Errno.EIO, assertThrows(KernelError.class, () -> f.hit("mlx5-1", "suspend", null)).errno());
+        assertEquals(Errno.EIO, assertThrows(KernelError.class, () -> f.hit("mlx5-0", "suspend", null)).errno());
+        f.hit("mlx5-0", "suspend", null);
+        f.hit("vdpa0", "suspend", null);
+        f.hit("mlx5-0", "resume", null);
+        assertEquals(2, f.fired().size());
+        assertEquals(3, f.fired().get(1).occurrence());
+    }
+
+    @Test
+    void errnoOnAnIoctlOfOneDevice() {
+        try (FakeKernel k = FakeKernel.builder().fault(FaultRule.errnoAt("mlx5-0", "VHOST_VDPA_SUSPEND", 2, Errno.EIO)).build();
+             FakeProcess p = k.newProcess(); Vhost m0 = new Vhost(p, "/dev/vhost-vdpa-2"); Vhost m1 = new Vhost(p, "/dev/vhost-vdpa-3")) {
+            m0.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            m1.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            m1.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            assertEquals(Errno.EIO, errno(() -> m0.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL)));
+            m0.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+        }
+    }
+
+    @Test
+    void delaysAndFirmwareTimeoutsSpendDeviceTime() {
+        VirtualClock clock = new VirtualClock();
+        try (FakeKernel k = FakeKernel.builder().clock(clock)
+                .fault(FaultRule.delayAlways("vdpa0", "set_status", 40))
+                .fault(FaultRule.firmwareTimeoutAt("vdpa0", "suspend", 1, 60_000)).build();
+             FakeProcess p = k.newProcess(); Vhost v = new Vhost(p, "/dev/vhost-vdpa-0")) {
+            long t0 = clock.nanoTime();
+            v.setStatus(0xF);
+            assertEquals(40 * MS, clock.nanoTime() - t0);
+            FakeSyscallException e = assertThrows(FakeSyscallException.class,
+                    () -> v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL));
+            assertEquals(Errno.ETIMEDOUT, e.errno());
+            assertEquals((40 + 60_000) * MS, clock.nanoTime() - t0);
+            assertFalse(k.vhost(k.device("vdpa0").orElseThrow()).suspended());
+            v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            assertEquals(1, k.device("vdpa0").orElseThrow().counters().ops().get("suspend").failures());
+        }
+    }
+
+    @Test
+    void driverOpFailuresSurfaceAsTheKernelDoes() {
+        try (FakeKernel k = FakeKernel.builder()
+                .fault(FaultRule.errnoAlways("vdpa0", "set_status", Errno.EIO))
+                .fault(FaultRule.errnoAt("vdpa0", "set_map", 2, Errno.ENOMEM))
+                .fault(FaultRule.errnoAt("vdpa0", "set_map", 3, Errno.ENOMEM)).build();
+             FakeProcess p = k.newProcess(); Vhost v = new Vhost(p, "/dev/vhost-vdpa-0")) {
+            v.setStatus(1);
+            assertEquals(0x80, v.status(), "a failed set_status marks the device FAILED; the ioctl succeeds");
+            v.setOwner();
+            int memfd = p.memfdCreate("g", 0);
+            p.ftruncate(memfd, 8192);
+            MemorySegment g = p.mmap(8192, libc_h.PROT_READ() | libc_h.PROT_WRITE(), libc_h.MAP_SHARED(), memfd, 0);
+            assertEquals(72, v.iotlb(0, Vhost.UPDATE, 0, 4096, g.address()));
+            FakeSyscallException e = assertThrows(FakeSyscallException.class,
+                    () -> v.iotlb(0, Vhost.UPDATE, 4096, 4096, g.address() + 4096));
+            assertEquals(Errno.EFAULT, e.errno());
+            assertTrue(e.reason().contains("ENOMEM"), e.reason());
+            assertEquals(1, k.vhost(k.device("vdpa0").orElseThrow()).iotlbEntries(0).size(), "all-or-nothing");
+            v.iotlb(0, Vhost.BATCH_BEGIN, 0, 0, 0);
+            v.iotlb(0, Vhost.UPDATE, 4096, 4096, g.address() + 4096);
+            assertEquals(72, v.iotlb(0, Vhost.BATCH_END, 0, 0, 0), "the kernel ignores set_map's result at BATCH_END");
+        }
+    }
+
+    @Test
+    void openAndWriteHooks() {
+        try (FakeKernel k = FakeKernel.builder()
+                .fault(FaultRule.errnoAt("vdpa1", "open", 1, Errno.ENOMEM))
+                .fault(FaultRule.errnoAt("vdpa1", "write", 1, Errno.EIO)).build();
+             FakeProcess p = k.newProcess()) {
+            assertEquals(Errno.ENOMEM, errno(() -> p.open("/dev/vhost-vdpa-1", libc_h.O_RDWR())));
+            assertFalse(k.device("vdpa1").orElseThrow().isOpen());
+            try (Vhost b = new Vhost(p, "/dev/vhost-vdpa-1")) {
+                assertEquals(Errno.EIO, errno(() -> b.iotlb(0, Vhost.BATCH_BEGIN, 0, 0, 0)));
+                b.setOwner();
+                assertEquals(72, b.iotlb(0, Vhost.BATCH_BEGIN, 0, 0, 0));
+            }
+        }
+    }
+}
