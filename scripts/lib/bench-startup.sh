@@ -41,9 +41,10 @@ mkdir -p "$work/picocli"
 "$jdk_bin/jar" uf "$old_jar" -C "$work/picocli" picocli
 old_archive=()
 if [ "$major" -ge 25 ]; then
-  "$java" "${base[@]}" -XX:AOTCacheOutput="$work/java5-picocli.aot" -cp "$old_jar" \
-    org.vdpactl.packaging.AotTraining "$work/training" >"$work/java5-picocli-training.log" 2>&1
-  old_archive=(-XX:AOTCache="$work/java5-picocli.aot")
+  if "$java" "${base[@]}" -XX:AOTCacheOutput="$work/java5-picocli.aot" -cp "$old_jar" \
+    org.vdpactl.packaging.AotTraining "$work/training" >"$work/java5-picocli-training.log" 2>&1; then
+    old_archive=(-XX:AOTCache="$work/java5-picocli.aot")
+  fi
 fi
 
 # the release archive as a user unpacks it; its launcher writes its CDS archive on the first run

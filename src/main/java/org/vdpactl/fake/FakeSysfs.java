@@ -18,7 +18,8 @@ import org.vdpactl.sys.FileStat;
  * <ul>
  *   <li>/dev/vhost-vdpa-N — char device 248:N, root, 0600</li>
  *   <li>/sys/bus/vdpa/devices/&lt;name&gt;/ — with vhost-vdpa-N/, driver → vhost_vdpa, …</li>
- *   <li>/sys/class/vhost-vdpa/vhost-vdpa-N/dev — "248:N\n"</li>
+ *   <li>/sys/dev/char/248:N → the node's sysfs directory (there is no /sys/class/vhost-vdpa: vhost_vdpa
+ *       registers its devices without a class, checked on 6.12)</li>
  *   <li>/proc/devices, /proc/modules</li>
  * </ul>
  * Everything else is ENOENT. Symbolic links are followed (stat semantics).
@@ -123,7 +124,7 @@ final class FakeSysfs {
         Dir devices = vdpaBus.dir("devices");
         Dir driver = vdpaBus.dir("drivers").dir("vhost_vdpa");
         driver.children().put("uevent", attr("DRIVER=vhost_vdpa\n", 0200));
-        Dir cls = root.dir("sys").dir("class").dir("vhost-vdpa");
+        Dir devChar = root.dir("sys").dir("dev").dir("char");
         Dir proc = root.dir("proc");
         for (FakeVdpaDevice d : bus.nodes().values()) {
             String node = "vhost-vdpa-" + d.minor();
@@ -139,9 +140,8 @@ final class FakeSysfs {
             nd.children().put("dev", attr(MAJOR + ":" + d.minor() + "\n", 0444));
             nd.children().put("device", new Link(devDir));
             nd.dir("power");
-            nd.children().put("subsystem", new Link("/sys/class/vhost-vdpa"));
             nd.children().put("uevent", attr("MAJOR=" + MAJOR + "\nMINOR=" + d.minor() + "\nDEVNAME=" + node + "\n", 0644));
-            cls.children().put(node, new Link(devDir + "/" + node));
+            devChar.children().put(MAJOR + ":" + d.minor(), new Link(devDir + "/" + node));
             driver.children().put(d.name(), new Link(devDir));
         }
         proc.children().put("devices", attr("Character devices:\n  1 mem\n  5 /dev/tty\n 10 misc\n"

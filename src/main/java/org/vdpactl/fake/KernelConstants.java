@@ -3,42 +3,43 @@ package org.vdpactl.fake;
 import org.vdpactl.ffi.gen.libc.libc_h;
 
 /**
- * Linux constants the fake kernel needs that the generated libc bindings do not carry (x86_64 and
- * arm64 share every value here). Everything the bindings do have is taken from them.
+ * The Linux constants the fake kernel uses, in one place. Values come from the generated libc
+ * bindings; the few that no userspace header defines as a macro (memfd's newer flags, the eventfd
+ * counter limit, the socket type mask) are written here with their kernel source.
  */
 public final class KernelConstants {
     /** errno: not a socket. */
-    public static final int ENOTSOCK = 88;
+    public static final int ENOTSOCK = libc_h.ENOTSOCK();
     /** errno: too many open files. */
-    public static final int EMFILE = 24;
+    public static final int EMFILE = libc_h.EMFILE();
     /** errno: is a directory. */
-    public static final int EISDIR = 21;
+    public static final int EISDIR = libc_h.EISDIR();
     /** errno: broken pipe. */
-    public static final int EPIPE = 32;
+    public static final int EPIPE = libc_h.EPIPE();
     /** errno: socket type not supported. */
-    public static final int ESOCKTNOSUPPORT = 94;
+    public static final int ESOCKTNOSUPPORT = libc_h.ESOCKTNOSUPPORT();
     /** errno: transport endpoint is not connected. */
-    public static final int ENOTCONN = 107;
+    public static final int ENOTCONN = libc_h.ENOTCONN();
 
-    public static final int O_ACCMODE = 3;
-    public static final int MAP_NORESERVE = 0x4000;
-    public static final int MAP_FIXED = 0x10;
-    public static final int MAP_TYPE = 0x0f;
+    public static final int O_ACCMODE = libc_h.O_ACCMODE();
+    public static final int MAP_NORESERVE = libc_h.MAP_NORESERVE();
+    public static final int MAP_FIXED = libc_h.MAP_FIXED();
+    public static final int MAP_TYPE = libc_h.MAP_TYPE();
 
     /** VFS-generic ioctls (include/uapi/asm-generic/ioctls.h). */
-    public static final long FIONBIO = 0x5421;
-    public static final long FIONCLEX = 0x5450;
-    public static final long FIOCLEX = 0x5451;
-    public static final long FIOASYNC = 0x5452;
+    public static final long FIONBIO = libc_h.FIONBIO();
+    public static final long FIONCLEX = libc_h.FIONCLEX();
+    public static final long FIOCLEX = libc_h.FIOCLEX();
+    public static final long FIOASYNC = libc_h.FIOASYNC();
 
-    public static final int POLLRDNORM = 0x040;
-    public static final int POLLWRNORM = 0x100;
+    public static final int POLLRDNORM = libc_h.POLLRDNORM();
+    public static final int POLLWRNORM = libc_h.POLLWRNORM();
 
-    public static final int AF_UNIX = 1;
-    public static final int AF_INET = 2;
-    public static final int AF_INET6 = 10;
+    public static final int AF_UNIX = libc_h.AF_UNIX();
+    public static final int AF_INET = libc_h.AF_INET();
+    public static final int AF_INET6 = libc_h.AF_INET6();
     /** AF_MAX of Linux 6.12: domains at or above it answer EAFNOSUPPORT before any lookup. */
-    public static final int AF_MAX = 46;
+    public static final int AF_MAX = libc_h.AF_MAX();
     public static final int SOCK_TYPE_MASK = 0xf;
 
     public static final long PAGE_SIZE = 4096;

@@ -80,11 +80,18 @@ public final class ManPages {
         return t.toString();
     }
 
-    private static String summary(CommandSpec spec) {
+    /** The header's first line, else the description's first sentence (which may span lines). */
+    static String summary(CommandSpec spec) {
         List<String> header = lines(spec.usageMessage().header());
-        List<String> description = lines(spec.usageMessage().description());
-        String s = !header.isEmpty() ? header.get(0) : !description.isEmpty() ? description.get(0) : spec.qualifiedName();
-        return s.strip();
+        if (!header.isEmpty()) {
+            return header.get(0).strip();
+        }
+        String text = String.join(" ", lines(spec.usageMessage().description())).replaceAll("\\s+", " ").strip();
+        if (text.isEmpty()) {
+            return spec.qualifiedName();
+        }
+        int end = text.indexOf(". ");
+        return end < 0 ? text : text.substring(0, end + 1);
     }
 
     private static String synopsis(CommandLine cl) {

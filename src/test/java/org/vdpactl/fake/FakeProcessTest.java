@@ -218,25 +218,26 @@ class FakeProcessTest {
         assertEquals(List.of("mlx5-0", "mlx5-1", "mlx5-2", "mlx5-3", "vdpa0", "vdpa1"),
                 p.listDirectory("/sys/bus/vdpa/devices"));
         assertTrue(p.listDirectory("/sys/bus/vdpa/devices/vdpa1").contains("vhost-vdpa-1"));
-        assertEquals("248:2\n", new String(p.readSmallFile("/sys/class/vhost-vdpa/vhost-vdpa-2/dev"),
+        assertEquals("248:2\n", new String(p.readSmallFile("/sys/dev/char/248:2/dev"),
                 StandardCharsets.US_ASCII));
         assertEquals("248:0\n", new String(p.readSmallFile("/sys/bus/vdpa/devices/vdpa0/vhost-vdpa-0/dev"),
                 StandardCharsets.US_ASCII));
         assertEquals(Errno.ENOENT, errno(() -> p.stat("/dev/vhost-vdpa-9")));
         assertEquals(Errno.ENOENT, errno(() -> p.listDirectory("/sys/bus/vdpa/devices/nope")));
         assertEquals(KernelConstants.EISDIR, errno(() -> p.readSmallFile("/sys/bus/vdpa/devices")));
-        assertEquals(Errno.ENOTDIR, errno(() -> p.listDirectory("/sys/class/vhost-vdpa/vhost-vdpa-0/dev")));
+        assertEquals(Errno.ENOTDIR, errno(() -> p.listDirectory("/sys/dev/char/248:0/dev")));
+        assertEquals(Errno.ENOENT, errno(() -> p.listDirectory("/sys/class/vhost-vdpa")), "6.12 has no vhost-vdpa class");
         assertEquals(Errno.ENOENT, errno(() -> p.open("/dev/vhost-vdpa-9", libc_h.O_RDWR())));
         assertTrue(new String(p.readSmallFile("/proc/devices"), StandardCharsets.US_ASCII).contains("248 vhost-vdpa\n"));
     }
 
     @Test
     void sysfsAttributesCanBeOpenedReadOnly() {
-        int fd = p.open("/sys/class/vhost-vdpa/vhost-vdpa-1/dev", libc_h.O_RDONLY());
+        int fd = p.open("/sys/bus/vdpa/devices/vdpa1/vhost-vdpa-1/dev", libc_h.O_RDONLY());
         MemorySegment buf = arena.allocate(16);
         assertEquals(6, p.read(fd, buf));
         assertEquals(0, p.read(fd, buf));
-        assertEquals(Errno.EACCES, errno(() -> p.open("/sys/class/vhost-vdpa/vhost-vdpa-1/dev", libc_h.O_RDWR())));
+        assertEquals(Errno.EACCES, errno(() -> p.open("/sys/bus/vdpa/devices/vdpa1/vhost-vdpa-1/dev", libc_h.O_RDWR())));
     }
 
     @Test

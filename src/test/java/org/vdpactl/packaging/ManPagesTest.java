@@ -30,7 +30,7 @@ class ManPagesTest {
         }
     }
 
-    @Command(name = "sub", aliases = "s", description = "A subcommand.")
+    @Command(name = "sub", aliases = "s", description = {"A subcommand that does", "more. Second sentence."})
     static final class Sub implements Runnable {
         @Parameters(paramLabel = "DEV", description = "The device.")
         String dev;
@@ -75,7 +75,8 @@ class ManPagesTest {
     @Test
     void subcommandPageDocumentsItsArgumentsAndPointsBack() {
         String page = pages.render(new CommandLine(new Tool())).get("tool-sub.1");
-        assertTrue(page.contains(".SH NAME\ntool\\-sub \\- A subcommand.\n"), page);
+        // the summary is the first sentence, also when the description wraps it over two lines
+        assertTrue(page.contains(".SH NAME\ntool\\-sub \\- A subcommand that does more.\n"), page);
         assertTrue(page.contains(".SH ARGUMENTS\n.TP\n\\fIDEV\\fR\nThe device.\n"), page);
         assertTrue(page.contains(".SH SEE ALSO\n\\fBtool\\fR(1)\n"), page);
     }

@@ -66,12 +66,16 @@ public final class CompareText {
         return sb.toString();
     }
 
-    /** "14.5x (-93%)". */
+    /** "14.5x (-93%)" when the after-figure is smaller, "+454% (slower)" when it is larger. */
     static String reduction(double before, double after) {
         if (after <= 0 || before <= 0) {
             return "-";
         }
-        return String.format(Locale.ROOT, "%.1fx (%+.0f%%)", before / after, (after - before) / before * 100);
+        double change = (after - before) / before * 100;
+        if (after > before) {
+            return String.format(Locale.ROOT, "%+.0f%% (slower)", change);
+        }
+        return String.format(Locale.ROOT, "%.1fx (%+.0f%%)", before / after, change);
     }
 
     static String deviation(double simulated, double published) {

@@ -633,6 +633,12 @@ public final class Mlx5Device implements DriverModel {
         return status;
     }
 
+    /** vhost-vdpa reads the status back from the driver: a failed DRIVER_OK shows FAILED there too. */
+    @Override
+    public synchronized int statusAfterSetStatus(int requested) {
+        return status;
+    }
+
     public synchronized int dataVqs() {
         return vqs.count();
     }

@@ -194,6 +194,15 @@ public class libc_h {
     public static int ENODEV() {
         return ENODEV;
     }
+    private static final int EISDIR = (int)21L;
+    /**
+     * {@snippet lang=c :
+     * #define EISDIR 21
+     * }
+     */
+    public static int EISDIR() {
+        return EISDIR;
+    }
     private static final int EINVAL = (int)22L;
     /**
      * {@snippet lang=c :
@@ -202,6 +211,15 @@ public class libc_h {
      */
     public static int EINVAL() {
         return EINVAL;
+    }
+    private static final int EMFILE = (int)24L;
+    /**
+     * {@snippet lang=c :
+     * #define EMFILE 24
+     * }
+     */
+    public static int EMFILE() {
+        return EMFILE;
     }
     private static final int ENOTTY = (int)25L;
     /**
@@ -221,6 +239,15 @@ public class libc_h {
     public static int ENOSPC() {
         return ENOSPC;
     }
+    private static final int EPIPE = (int)32L;
+    /**
+     * {@snippet lang=c :
+     * #define EPIPE 32
+     * }
+     */
+    public static int EPIPE() {
+        return EPIPE;
+    }
     private static final int ERANGE = (int)34L;
     /**
      * {@snippet lang=c :
@@ -238,6 +265,15 @@ public class libc_h {
      */
     public static int ENOSYS() {
         return ENOSYS;
+    }
+    private static final int ENOTSOCK = (int)88L;
+    /**
+     * {@snippet lang=c :
+     * #define ENOTSOCK 88
+     * }
+     */
+    public static int ENOTSOCK() {
+        return ENOTSOCK;
     }
     private static final int EMSGSIZE = (int)90L;
     /**
@@ -257,6 +293,15 @@ public class libc_h {
     public static int EPROTONOSUPPORT() {
         return EPROTONOSUPPORT;
     }
+    private static final int ESOCKTNOSUPPORT = (int)94L;
+    /**
+     * {@snippet lang=c :
+     * #define ESOCKTNOSUPPORT 94
+     * }
+     */
+    public static int ESOCKTNOSUPPORT() {
+        return ESOCKTNOSUPPORT;
+    }
     private static final int EOPNOTSUPP = (int)95L;
     /**
      * {@snippet lang=c :
@@ -275,6 +320,15 @@ public class libc_h {
     public static int ENOBUFS() {
         return ENOBUFS;
     }
+    private static final int ENOTCONN = (int)107L;
+    /**
+     * {@snippet lang=c :
+     * #define ENOTCONN 107
+     * }
+     */
+    public static int ENOTCONN() {
+        return ENOTCONN;
+    }
     private static final int ETIMEDOUT = (int)110L;
     /**
      * {@snippet lang=c :
@@ -283,6 +337,15 @@ public class libc_h {
      */
     public static int ETIMEDOUT() {
         return ETIMEDOUT;
+    }
+    private static final int O_ACCMODE = (int)3L;
+    /**
+     * {@snippet lang=c :
+     * #define O_ACCMODE 3
+     * }
+     */
+    public static int O_ACCMODE() {
+        return O_ACCMODE;
     }
     private static final int O_RDONLY = (int)0L;
     /**
@@ -347,6 +410,24 @@ public class libc_h {
     public static int POLLOUT() {
         return POLLOUT;
     }
+    private static final int POLLRDNORM = (int)64L;
+    /**
+     * {@snippet lang=c :
+     * #define POLLRDNORM 64
+     * }
+     */
+    public static int POLLRDNORM() {
+        return POLLRDNORM;
+    }
+    private static final int POLLWRNORM = (int)256L;
+    /**
+     * {@snippet lang=c :
+     * #define POLLWRNORM 256
+     * }
+     */
+    public static int POLLWRNORM() {
+        return POLLWRNORM;
+    }
     private static final int POLLERR = (int)8L;
     /**
      * {@snippet lang=c :
@@ -382,6 +463,42 @@ public class libc_h {
      */
     public static int FIONREAD() {
         return FIONREAD;
+    }
+    private static final int FIONBIO = (int)21537L;
+    /**
+     * {@snippet lang=c :
+     * #define FIONBIO 21537
+     * }
+     */
+    public static int FIONBIO() {
+        return FIONBIO;
+    }
+    private static final int FIONCLEX = (int)21584L;
+    /**
+     * {@snippet lang=c :
+     * #define FIONCLEX 21584
+     * }
+     */
+    public static int FIONCLEX() {
+        return FIONCLEX;
+    }
+    private static final int FIOCLEX = (int)21585L;
+    /**
+     * {@snippet lang=c :
+     * #define FIOCLEX 21585
+     * }
+     */
+    public static int FIOCLEX() {
+        return FIOCLEX;
+    }
+    private static final int FIOASYNC = (int)21586L;
+    /**
+     * {@snippet lang=c :
+     * #define FIOASYNC 21586
+     * }
+     */
+    public static int FIOASYNC() {
+        return FIOASYNC;
     }
     private static final int MAP_NORESERVE = (int)16384L;
     /**
@@ -436,6 +553,24 @@ public class libc_h {
      */
     public static int MAP_PRIVATE() {
         return MAP_PRIVATE;
+    }
+    private static final int MAP_TYPE = (int)15L;
+    /**
+     * {@snippet lang=c :
+     * #define MAP_TYPE 15
+     * }
+     */
+    public static int MAP_TYPE() {
+        return MAP_TYPE;
+    }
+    private static final int MAP_FIXED = (int)16L;
+    /**
+     * {@snippet lang=c :
+     * #define MAP_FIXED 16
+     * }
+     */
+    public static int MAP_FIXED() {
+        return MAP_FIXED;
     }
     private static final int MAP_ANONYMOUS = (int)32L;
     /**
@@ -2226,6 +2361,33 @@ public class libc_h {
     public static MemorySegment MAP_FAILED() {
         return MAP_FAILED;
     }
+    private static final int AF_UNIX = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define AF_UNIX 1
+     * }
+     */
+    public static int AF_UNIX() {
+        return AF_UNIX;
+    }
+    private static final int AF_INET = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * #define AF_INET 2
+     * }
+     */
+    public static int AF_INET() {
+        return AF_INET;
+    }
+    private static final int AF_INET6 = (int)10L;
+    /**
+     * {@snippet lang=c :
+     * #define AF_INET6 10
+     * }
+     */
+    public static int AF_INET6() {
+        return AF_INET6;
+    }
     private static final int AF_NETLINK = (int)16L;
     /**
      * {@snippet lang=c :
@@ -2234,6 +2396,15 @@ public class libc_h {
      */
     public static int AF_NETLINK() {
         return AF_NETLINK;
+    }
+    private static final int AF_MAX = (int)46L;
+    /**
+     * {@snippet lang=c :
+     * #define AF_MAX 46
+     * }
+     */
+    public static int AF_MAX() {
+        return AF_MAX;
     }
     private static final int SO_RCVTIMEO = (int)20L;
     /**
