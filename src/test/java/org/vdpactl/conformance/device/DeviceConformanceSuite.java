@@ -767,6 +767,24 @@ public abstract class DeviceConformanceSuite {
         d.map(0, 0x10000 + 4 * PAGE, PAGE, mem.address(), IotlbPermission.RW); // adjacent
     }
 
+    /**
+     * A kernel quirk found by reading vhost_vdpa_va_map (6.12): when the very first piece of an
+     * UPDATE at IOVA 0 finds no VMA, the clean-up unmaps [0, 0 - 1], which wraps to the whole
+     * address space: every mapping of that ASID is dropped, and the write still says EFAULT.
+     * An UPDATE at another IOVA leaves the table alone.
+     */
+    @Test
+    void failedUpdateAtIovaZeroWipesTheWholeAddressSpace() {
+        VhostVdpaDevice d = ownedNet();
+        GuestMemory mem = memory(4 * PAGE);
+        long noVma = 0x8000_0000_0000L; // above every user mapping
+        d.map(0, 0x10000, PAGE, mem.address(), IotlbPermission.RW);
+        assertErrno(Errno.EFAULT, () -> d.map(0, 0x20000, PAGE, noVma, IotlbPermission.RW));
+        assertErrno(Errno.EFAULT, () -> d.map(0, 0x10000, PAGE, mem.address(), IotlbPermission.RW)); // still mapped
+        assertErrno(Errno.EFAULT, () -> d.map(0, 0, PAGE, noVma, IotlbPermission.RW));
+        d.map(0, 0x10000, PAGE, mem.address(), IotlbPermission.RW); // gone: mapping it again succeeds
+    }
+
     @Test
     void zeroSizeUpdateIsEinval() {
         VhostVdpaDevice d = ownedNet();
