@@ -10,10 +10,12 @@ final class Commands {
 
     static List<Object> all() {
         List<Object> list = new ArrayList<>();
+        list.add(new RehearseCommand());
         list.add(new org.vdpactl.cli.mgmt.MgmtdevCommand());
         list.add(new org.vdpactl.cli.mgmt.DevCommand());
         list.add(new org.vdpactl.cli.vhost.VhostCommand());
         list.add(new org.vdpactl.cli.doctor.DoctorCommand());
+        list.add(new BenchCommand());
         return list;
     }
 }

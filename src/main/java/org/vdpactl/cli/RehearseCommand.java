@@ -123,7 +123,7 @@ public final class RehearseCommand implements Callable<Integer> {
         }
         List<String> notes = new ArrayList<>();
         if (!ctx.simulated()) {
-            HostMemoryBudget.Reduced r = HostMemoryBudget.fit(ctx.syscalls(), layout, sources.size() + (dests == null ? 0 : dests.size()));
+            HostMemoryBudget.Reduced r = HostMemoryBudget.fit(ctx.syscalls(), layout);
             layout = r.layout();
             r.note().ifPresent(notes::add);
         }

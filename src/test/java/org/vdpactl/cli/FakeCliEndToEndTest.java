@@ -134,6 +134,28 @@ class FakeCliEndToEndTest {
     }
 
     @Test
+    void faultRulesFromTheCommandLineFailOneDeviceAndTheOthersAreReported() throws Exception {
+        Path faults = Files.writeString(dir.resolve("faults.json"),
+                "{\"rules\": [{\"device\": \"mlx5-1\", \"call\": \"VHOST_VDPA_SUSPEND\", \"errno\": \"EIO\"}]}");
+        CliRun r = vdpactl("--fake-faults", faults.toString(), "--json", "vhost", "suspend", "mlx5-0", "mlx5-1");
+        assertEquals(ExitCode.PARTIAL.code(), r.exitCode(), r.err());
+        JsonNode results = json.readTree(r.out()).get("results");
+        assertEquals("mlx5-0", results.get(0).get("device").asText());
+        assertTrue(results.get(0).get("error").isNull(), results.toString());
+        assertTrue(results.get(1).get("error").asText().contains("EIO"), results.toString());
+    }
+
+    @Test
+    void firmwareTimeoutRuleEndsInEtimedout() throws Exception {
+        Path faults = Files.writeString(dir.resolve("faults.json"),
+                "[{\"device\": \"mlx5-0\", \"call\": \"VHOST_VDPA_SUSPEND\", \"action\": \"firmware-timeout\", \"timeoutMs\": 150}]");
+        CliRun r = vdpactl("--fake-faults", faults.toString(), "--json", "vhost", "suspend", "mlx5-0");
+        assertEquals(ExitCode.KERNEL_ERROR.code(), r.exitCode(), r.err());
+        JsonNode result = json.readTree(r.out()).get("results").get(0);
+        assertTrue(result.get("error").asText().contains("ETIMEDOUT"), result.toString());
+    }
+
+    @Test
     void doctorOnTheFakeExplainsThatDevicesAreSimulated() throws Exception {
         CliRun r = vdpactl("--json", "doctor");
         JsonNode doc = json.readTree(r.out());

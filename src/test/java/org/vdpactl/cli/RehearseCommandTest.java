@@ -9,6 +9,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -37,21 +39,20 @@ class RehearseCommandTest {
         return new CliRun(code, out.toString(), err.toString());
     }
 
+    /** vdpactl on the fake backend with this test's own state file. */
     private CliRun fake(String... args) {
-        String[] full = new String[args.length + 4];
-        full[0] = "--backend";
-        full[1] = "fake";
-        full[2] = "--fake-state";
-        full[3] = dir.resolve("state.json").toString();
-        System.arraycopy(args, 0, full, 4, args.length);
-        return run(full);
+        List<String> full = new ArrayList<>(List.of("--backend", "fake", "--fake-state", dir.resolve("state.json").toString()));
+        full.addAll(List.of(args));
+        return run(full.toArray(String[]::new));
     }
 
     @Test
     void withoutArgumentsItRehearsesTheHardwareDevicesOfTheDefaultInventory() {
-        CliRun r = fake("rehearse", "--queue-pairs", "1");
+        CliRun r = fake("rehearse");
         assertEquals(0, r.exitCode(), r.err() + r.out());
         assertTrue(r.out().contains("4 devices (mlx5-0, mlx5-1, mlx5-2, mlx5-3)"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("CVQ MQ ")), "16 queue pairs replayed through the control queue");
+        assertTrue(!r.out().contains("Note:"), r.out());
         assertTrue(r.out().contains("SIMULATED"), r.out());
         assertTrue(r.out().contains("Downtime (first suspend -> last resume): "), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("phase") && l.contains("mlx5-3")), "per-device columns");

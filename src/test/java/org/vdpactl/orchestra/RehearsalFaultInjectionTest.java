@@ -33,6 +33,10 @@ class RehearsalFaultInjectionTest {
     @Test
     void everyWindowCallPositionOfASixteenDeviceRehearsalEndsInAKnownState() {
         runAllPositions(Strategy.PARALLEL, false, p -> true);
+        assertEquals(java.util.Set.of("VHOST_GET_VRING_BASE", "VHOST_SET_FEATURES", "VHOST_SET_VRING_ADDR", "VHOST_SET_VRING_BASE",
+                "VHOST_SET_VRING_CALL", "VHOST_SET_VRING_KICK", "VHOST_SET_VRING_NUM", "VHOST_VDPA_GET_CONFIG", "VHOST_VDPA_GET_STATUS",
+                "VHOST_VDPA_RESUME", "VHOST_VDPA_SET_STATUS", "VHOST_VDPA_SET_VRING_ENABLE", "VHOST_VDPA_SUSPEND", "change_num_qps",
+                "write"), coveredCalls, "every kind of window call was failed at least once");
     }
 
     @Test
@@ -46,6 +50,8 @@ class RehearsalFaultInjectionTest {
     void separateDestinationsAreResetAndSourcesResumed() {
         runAllPositions(Strategy.PARALLEL, true, p -> p.index() % 3 == 0);
     }
+
+    private final java.util.Set<String> coveredCalls = new java.util.TreeSet<>();
 
     private void runAllPositions(Strategy strategy, boolean separate, java.util.function.Predicate<Position> which) {
         List<Position> positions = positions(strategy, separate);
@@ -63,7 +69,7 @@ class RehearsalFaultInjectionTest {
 
     private static RehearsalPlan plan(FakeRig rig, Strategy strategy, boolean separate) {
         RehearsalPlan.Builder b = RehearsalPlan.builder(separate ? rig.devices.subList(0, DEVICES / 2) : rig.devices)
-                .strategy(strategy).memory(MEMORY).queuePairs(1);
+                .strategy(strategy).memory(MEMORY);
         if (separate) {
             b.destinations(rig.devices.subList(DEVICES / 2, DEVICES));
         }
@@ -118,15 +124,21 @@ class RehearsalFaultInjectionTest {
         return window.stream().filter(s -> s.device().equals(device)).skip(n).findFirst().orElseThrow();
     }
 
-    /** The name the fake's fault injector matches: the ioctl's kernel name, or "write" for IOTLB messages. */
+    /**
+     * The name the fake's fault injector matches: the ioctl's kernel name, "write" for IOTLB messages,
+     * the driver op for a control-queue command (a failing op is answered VIRTIO_NET_ERR).
+     */
     static String faultCall(String spanCall) {
         if (spanCall.startsWith("write IOTLB")) {
             return "write";
         }
+        if (spanCall.startsWith("CVQ ")) {
+            return "change_num_qps";
+        }
         return spanCall.split(" ")[0];
     }
 
-    private static void runWithFault(Strategy strategy, boolean separate, Position p) {
+    private void runWithFault(Strategy strategy, boolean separate, Position p) {
         String context = strategy.label() + (separate ? " separate" : "") + " position " + p.index() + " (" + p.call() + " on "
                 + p.device() + ")";
         FaultRule rule = FaultRule.errnoAt(p.device(), p.faultCall(), p.occurrence(), Errno.EIO);
@@ -152,6 +164,7 @@ class RehearsalFaultInjectionTest {
             assertEquals(p.device(), f.device(), context);
             assertEquals(p.call(), f.call(), context);
             assertEquals(Errno.EIO, f.errno(), context);
+            coveredCalls.add(faultCall(p.call()));
             assertEquals(DEVICES, r.devices().size(), context);
             for (DeviceReport d : r.devices()) {
                 DeviceState expected = d.role().equals("destination") ? DeviceState.RESET : DeviceState.RUNNING;

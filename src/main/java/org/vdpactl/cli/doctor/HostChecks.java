@@ -54,7 +54,8 @@ final class HostChecks {
         out.add(bus ? Check.ok("module:vdpa", "vdpa bus + netlink family", "present")
                 : Check.fail("module:vdpa", "vdpa bus + netlink family", "absent (module vdpa not loaded or not built)",
                         "modprobe vdpa vhost_vdpa (and a driver: mlx5_vdpa, vdpa_sim_net, vduse)"));
-        boolean vhost = host.modulepresent("vhost_vdpa") || host.vdpaBusPresent() && host.modulepresent("vhost");
+        // /proc/devices lists the vhost-vdpa char major whether the driver is a module or built in
+        boolean vhost = host.modulepresent("vhost_vdpa") || host.charDriverRegistered("vhost-vdpa");
         out.add(vhost ? Check.ok("module:vhost_vdpa", "vhost_vdpa", "present")
                 : Check.fail("module:vhost_vdpa", "vhost_vdpa", "not loaded", "modprobe vhost_vdpa"));
         boolean mlx5 = host.modulepresent("mlx5_vdpa");

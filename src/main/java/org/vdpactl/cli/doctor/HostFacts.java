@@ -68,6 +68,14 @@ public class HostFacts {
         return v.isEmpty() ? Optional.empty() : Optional.of(v);
     }
 
+    /** True when /proc/devices lists a character-device driver of this name. */
+    public boolean charDriverRegistered(String driver) {
+        String devices = lines(proc.resolve("devices"));
+        int block = devices.indexOf("Block devices:");
+        String chars = block < 0 ? devices : devices.substring(0, block);
+        return chars.lines().map(String::trim).anyMatch(l -> l.endsWith(" " + driver));
+    }
+
     public boolean vdpaBusPresent() {
         return Files.isDirectory(sys.resolve("bus/vdpa"));
     }

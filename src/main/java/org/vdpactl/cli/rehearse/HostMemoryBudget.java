@@ -6,38 +6,28 @@ import org.vdpactl.cli.Sizes;
 import org.vdpactl.orchestra.GuestMemoryLayout;
 import org.vdpactl.sys.SyscallException;
 import org.vdpactl.sys.Syscalls;
-import org.vdpactl.vhost.MemlockLimit;
 
 /**
- * How much guest memory a real host can give a rehearsal: half of MemAvailable (the memfd pages of
- * a PA-mode device are pinned, i.e. really allocated), and no more than RLIMIT_MEMLOCK divided by
- * the devices (each vhost-vdpa device pins and accounts the same memory again). The fake kernel only
- * reserves address space, so it never reduces.
+ * How much guest memory a real host can give a rehearsal: half of MemAvailable, since a PA-mode
+ * device (mlx5) pins, i.e. really allocates, every mapped page. RLIMIT_MEMLOCK is not a reason to
+ * shrink the memory: a rehearsal of a few MiB would say nothing about a real guest, so a too-low
+ * limit is left to the kernel, whose refusal vdpactl reports with the memlock arithmetic. The fake
+ * kernel only reserves address space, so the command does not apply this there.
  */
 public final class HostMemoryBudget {
     private HostMemoryBudget() {
     }
 
     /** The layout cut to what the host can give, and the note saying so (empty when nothing was cut). */
-    public static Reduced fit(Syscalls sys, GuestMemoryLayout layout, int devices) {
-        long budget = Long.MAX_VALUE;
-        String why = null;
+    public static Reduced fit(Syscalls sys, GuestMemoryLayout layout) {
         Optional<Long> available = memAvailable(sys);
-        if (available.isPresent() && available.get() / 2 < budget) {
-            budget = available.get() / 2;
-            why = "half of MemAvailable (" + Sizes.format(available.get()) + ")";
-        }
-        Optional<MemlockLimit> memlock = MemlockLimit.current();
-        if (memlock.isPresent() && memlock.get().soft() >= 0 && memlock.get().soft() / devices < budget) {
-            budget = memlock.get().soft() / devices;
-            why = "RLIMIT_MEMLOCK " + memlock.get().describe() + " shared by " + devices + " devices (PA-mode devices pin every page)";
-        }
-        if (budget >= layout.totalBytes()) {
+        if (available.isEmpty() || available.get() / 2 >= layout.totalBytes()) {
             return new Reduced(layout, Optional.empty());
         }
-        GuestMemoryLayout cut = layout.truncatedTo(budget);
+        GuestMemoryLayout cut = layout.truncatedTo(available.get() / 2);
         return new Reduced(cut, Optional.of("guest memory reduced from " + Sizes.format(layout.totalBytes()) + " to "
-                + Sizes.format(cut.totalBytes()) + ": the host can give " + why));
+                + Sizes.format(cut.totalBytes()) + ": the host can give half of MemAvailable (" + Sizes.format(available.get())
+                + "); PA-mode devices pin every mapped page"));
     }
 
     /**
@@ -59,7 +49,7 @@ public final class HostMemoryBudget {
                 }
             }
         } catch (SyscallException | NumberFormatException | ArrayIndexOutOfBoundsException e) {
-            // no meminfo: no reduction from it
+            // no meminfo: nothing to reduce by
         }
         return Optional.empty();
     }
