@@ -25,10 +25,9 @@ import org.vdpactl.vhost.VringAddress;
  * avail index the source reached (its vring base), as after a real migration.
  */
 final class ControlQueue {
-    /** linux/virtio_net.h; the generated bindings do not carry the CVQ command constants yet. */
-    static final int VIRTIO_NET_CTRL_MQ = 4;
-    static final int VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET = 0;
-    static final int VIRTIO_NET_OK = 0;
+    static final int VIRTIO_NET_CTRL_MQ = org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_CTRL_MQ();
+    static final int VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET = org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET();
+    static final int VIRTIO_NET_OK = org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_OK();
 
     private static final long PAGE = GuestRam.PAGE;
     private static final long HEADER_OFFSET = 0;

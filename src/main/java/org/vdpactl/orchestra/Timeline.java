@@ -49,7 +49,7 @@ public final class Timeline {
         return lanes;
     }
 
-    /** Every device (sources, then destinations not already listed), in plan order: the report's rows. */
+    /** Every device in lane order, each source followed by its separate destination: the report's rows. */
     public List<String> devices() {
         return devices;
     }

@@ -31,12 +31,12 @@ import org.vdpactl.ffi.gen.vhost.vring_used_elem;
  */
 final class ControlQueueDatapath {
     private static final Logger LOG = LoggerFactory.getLogger(ControlQueueDatapath.class);
-    static final int CTRL_MAC = 1;
-    static final int CTRL_MAC_ADDR_SET = 1;
-    static final int CTRL_MQ = 4;
-    static final int CTRL_MQ_VQ_PAIRS_SET = 0;
-    static final byte OK = 0;
-    static final byte ERR = 1;
+    static final int CTRL_MAC = org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_CTRL_MAC();
+    static final int CTRL_MAC_ADDR_SET = org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_CTRL_MAC_ADDR_SET();
+    static final int CTRL_MQ = org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_CTRL_MQ();
+    static final int CTRL_MQ_VQ_PAIRS_SET = org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET();
+    static final byte OK = (byte) org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_OK();
+    static final byte ERR = (byte) org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_ERR();
     private static final long DESC_SIZE = vring_desc.layout().byteSize();
     private static final long AVAIL_ENTRY = vring_avail.ring$layout().elementLayout().byteSize();
     private static final long USED_ENTRY = vring_used_elem.layout().byteSize();

@@ -1031,6 +1031,60 @@ public class vhost_h {
     public static int VIRTIO_NET_S_ANNOUNCE() {
         return VIRTIO_NET_S_ANNOUNCE;
     }
+    private static final int VIRTIO_NET_OK = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * #define VIRTIO_NET_OK 0
+     * }
+     */
+    public static int VIRTIO_NET_OK() {
+        return VIRTIO_NET_OK;
+    }
+    private static final int VIRTIO_NET_ERR = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define VIRTIO_NET_ERR 1
+     * }
+     */
+    public static int VIRTIO_NET_ERR() {
+        return VIRTIO_NET_ERR;
+    }
+    private static final int VIRTIO_NET_CTRL_MAC = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define VIRTIO_NET_CTRL_MAC 1
+     * }
+     */
+    public static int VIRTIO_NET_CTRL_MAC() {
+        return VIRTIO_NET_CTRL_MAC;
+    }
+    private static final int VIRTIO_NET_CTRL_MAC_ADDR_SET = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * #define VIRTIO_NET_CTRL_MAC_ADDR_SET 1
+     * }
+     */
+    public static int VIRTIO_NET_CTRL_MAC_ADDR_SET() {
+        return VIRTIO_NET_CTRL_MAC_ADDR_SET;
+    }
+    private static final int VIRTIO_NET_CTRL_MQ = (int)4L;
+    /**
+     * {@snippet lang=c :
+     * #define VIRTIO_NET_CTRL_MQ 4
+     * }
+     */
+    public static int VIRTIO_NET_CTRL_MQ() {
+        return VIRTIO_NET_CTRL_MQ;
+    }
+    private static final int VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * #define VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET 0
+     * }
+     */
+    public static int VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET() {
+        return VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET;
+    }
     private static final int VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MIN = (int)1L;
     /**
      * {@snippet lang=c :
