@@ -1,15 +1,14 @@
 package org.vdpactl.cli.doctor;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.FileStat;
 import org.vdpactl.sys.SyscallException;
 import org.vdpactl.sys.Syscalls;
 import org.vdpactl.vhost.BackendFeature;
 import org.vdpactl.vhost.BackendFeatures;
+import org.vdpactl.mgmt.DeviceNodes;
 import org.vdpactl.vhost.VhostDeviceNodes;
 import org.vdpactl.vhost.VhostVdpaDevice;
 
@@ -43,27 +42,15 @@ final class DeviceChecks {
         return out;
     }
 
-    /** /dev/vhost-vdpa-N → vdpa device name, from /sys/bus/vdpa/devices/NAME/vhost-vdpa-N. */
-    Map<String, String> vdpaNamesByNode() {
-        Map<String, String> map = new HashMap<>();
-        try {
-            for (String name : sys.listDirectory("/sys/bus/vdpa/devices")) {
-                for (String entry : sys.listDirectory("/sys/bus/vdpa/devices/" + name)) {
-                    if (entry.startsWith("vhost-vdpa-")) {
-                        map.put("/dev/" + entry, name);
-                    }
-                }
-            }
-        } catch (SyscallException e) {
-            // no vdpa bus: nothing to map
-        }
-        return map;
+    /** The vdpa device a node belongs to (sysfs), or "?". */
+    String vdpaNameOf(String node) {
+        return new DeviceNodes(sys).vdpaNameOf(node).orElse("?");
     }
 
-    List<Check> check(String node, Map<String, String> names) {
+    List<Check> check(String node) {
         List<Check> out = new ArrayList<>();
         String id = "node:" + node;
-        String vdpaName = names.getOrDefault(node, "?");
+        String vdpaName = vdpaNameOf(node);
         FileStat st;
         try {
             st = sys.stat(node);

@@ -41,14 +41,13 @@ public final class DoctorCommand implements Callable<Integer> {
             checks.add(Check.ok("backend", "backend", "the running kernel (real devices)"));
         }
         DeviceChecks dev = new DeviceChecks(ctx.syscalls(), host);
-        Map<String, String> names = dev.vdpaNamesByNode();
         List<String> nodes = dev.nodes(devices);
         if (nodes.isEmpty()) {
             checks.add(Check.fail("nodes", "vhost-vdpa device nodes", "no /dev/vhost-vdpa-* node",
                     "create a device (`vdpactl dev add NAME --mgmtdev ...`) and make sure vhost_vdpa is loaded and bound"));
         }
         for (String node : nodes) {
-            checks.addAll(dev.check(node, names));
+            checks.addAll(dev.check(node));
         }
         boolean ready = checks.stream().noneMatch(c -> c.status() == Check.Status.FAIL);
         if (ctx.json()) {
