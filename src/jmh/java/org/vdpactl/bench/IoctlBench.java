@@ -46,6 +46,9 @@ public class IoctlBench {
             Linker.Option.captureCallState("errno"), Linker.Option.firstVariadicArg(2));
     private static final MethodHandle BARE = LINKER.downcallHandle(libc_h.ioctl.address(), IOCTL_INT_LONG_PTR,
             Linker.Option.firstVariadicArg(2));
+    /** No thread-state transition around the call: only for calls that never block (see {@link #bareFfmCritical}). */
+    private static final MethodHandle CRITICAL_CAPTURE = LINKER.downcallHandle(libc_h.ioctl.address(), IOCTL_INT_LONG_PTR,
+            Linker.Option.captureCallState("errno"), Linker.Option.firstVariadicArg(2), Linker.Option.critical(false));
     private static final libc_h.ioctl GENERATED = libc_h.ioctl.makeInvoker(libc_h.C_POINTER);
     /** The seam's own arrangement of the errno buffer (one per thread), for the factor analysis below. */
     private static final ThreadLocal<MemorySegment> CAPTURED =
@@ -94,6 +97,16 @@ public class IoctlBench {
     @Benchmark
     public int bareFfmThreadLocalCapture() throws Throwable {
         return (int) BARE_CAPTURE.invokeExact(CAPTURED.get(), fd, FIONREAD, count);
+    }
+
+    /**
+     * The same handle made {@code critical}: the JVM skips the Java-to-native thread-state transition, which is
+     * what FFM adds over C. Not usable in the seam as it is (a critical call holds up safepoints, so it must
+     * never block, and vhost-vdpa writes and some ioctls can take milliseconds); it measures the transition.
+     */
+    @Benchmark
+    public int bareFfmCritical() throws Throwable {
+        return (int) CRITICAL_CAPTURE.invokeExact(captured, fd, FIONREAD, count);
     }
 
     /** What errno capture itself costs. */

@@ -95,6 +95,20 @@ class FakeCliEndToEndTest {
     }
 
     @Test
+    void badRehearsalInputIsRefusedBeforeAnyDeviceIsTouched() throws Exception {
+        Path unreadable = Files.writeString(dir.resolve("layout.json"), "{\"regions\": [ {\"size\": ");
+        expect(ExitCode.USAGE, "--memory", "rehearse", "--memory", "lots");
+        expect(ExitCode.USAGE, "--regions", "rehearse", "--regions", "-1G");
+        expect(ExitCode.USAGE, "iterations must be at least 1", "rehearse", "--iterations", "-2");
+        expect(ExitCode.USAGE, "--devices", "rehearse", "--devices", "-3");
+        expect(ExitCode.USAGE, "unknown strategy", "rehearse", "--strategy", "sideways");
+        expect(ExitCode.USAGE, "layout.json", "rehearse", "--memory-layout", unreadable.toString());
+        expect(ExitCode.USAGE, "nope.json", "rehearse", "--memory-layout", dir.resolve("nope.json").toString());
+        expect(ExitCode.NOT_FOUND, "nosuch", "rehearse", "nosuch");
+        expect(ExitCode.USAGE, "mlx5-bogus", "rehearse", "--compare", "mlx5-pre612,mlx5-bogus");
+    }
+
+    @Test
     void mlx5DevicesAreOnePerManagementDevice() {
         expect(ExitCode.KERNEL_ERROR, "ENOSPC", "dev", "add", "x", "--mgmtdev", "pci/0000:08:00.2");
     }
