@@ -63,6 +63,19 @@ if missed "IOTLB plan"; then
   } >"$results/profile-2-iotlb.md"
 fi
 
+if missed "IOTLB into the real device" && [ -d "$build/vm-profiles" ]; then
+  {
+    echo "### Profile: IOTLB writes into the real device (VM lane)"
+    echo
+    echo "Recorded in the guest by \`VhostDeviceBench.iotlbMapUnmap\` with \`-prof jfr\`. Section 1 and section 2 break the"
+    echo "per-call difference down on real hardware: the \"C, 2 threads\" yardsticks are what the kernel itself charges a"
+    echo "multi-threaded process (fdget takes a file reference), \`bareFfmCritical\` what the thread-state transition"
+    echo "costs, and the JFR views below where the Java side of a write spends its time."
+    echo
+    jfr_views "$build/vm-profiles" hot-methods=15 native-methods=3
+  } >"$results/profile-5-vm-iotlb.md"
+fi
+
 if missed "start-up archive"; then
   # where a start-up goes: the JVM's own phases, and what still loads from the jar instead of the archive
   measured=(--version)

@@ -24,7 +24,8 @@ Guest: $(uname -sr), $(nproc) vCPUs, $(sed -n 's/^model name[[:space:]]*: //p' /
 emulated CPU: absolute times here are many times the host's and only the Java ÷ C ratios carry over), vdpa_sim
 device \`$device\` (vdpasim_net). One operation of the IOTLB rows is a map/unmap cycle of 1024 one-page regions
 of a shared memfd (2052 vhost_msg_v2 writes); its time is per message. C = src/bench/c/vhost_loop.c, its own
-clock; Java = \`VhostDeviceBench\` through \`PanamaSyscalls\` (ioctls) and \`VhostVdpaDevice.apply\` (IOTLB).
+clock, single-threaded and then with a second (idle) thread; Java = \`VhostDeviceBench\` through \`PanamaSyscalls\`
+(ioctls) and \`VhostVdpaDevice.apply\` (IOTLB).
 NOTES
 echo "== bench (guest): C: $c_run" >&2
 $c_run >"$results/vm-c.txt"
@@ -32,3 +33,8 @@ echo "== bench (guest): JMH VhostDeviceBench" >&2
 "${jmh[@]}" >"$results/vm-jmh-1.json.log" 2>&1 || { tail -n 40 "$results/vm-jmh-1.json.log" >&2; exit 1; }
 grep -E '^VhostDeviceBench\.' "$results/vm-jmh-1.json.log" >&2 || true
 $c_run >>"$results/vm-c.txt"
+# a JFR recording of the IOTLB writes, which the host summarises if that goal was missed (bench-profile.sh)
+echo "== bench (guest): JFR recording of VhostDeviceBench.iotlbMapUnmap" >&2
+rm -rf "$build/vm-profiles"
+"$java" -cp "$build/classes:$(cat "$build/jmh.classpath")" org.openjdk.jmh.Main 'VhostDeviceBench\.iotlbMapUnmap$' -f 1 -i 3 \
+  -prof "jfr:dir=$build/vm-profiles" >"$results/vm-jfr.log" 2>&1 || echo "== bench (guest): the JFR recording failed" >&2

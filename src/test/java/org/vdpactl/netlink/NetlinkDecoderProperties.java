@@ -14,6 +14,7 @@ import org.vdpactl.netlink.NetlinkMessage.ErrorMessage;
 import org.vdpactl.netlink.NetlinkMessage.GenlMessage;
 
 /** The decoder never fails with anything but a typed parse error, and what the writer encodes decodes back. */
+@net.jqwik.api.Tag("fuzz")
 class NetlinkDecoderProperties {
 
     @Property

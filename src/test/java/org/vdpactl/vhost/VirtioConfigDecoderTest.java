@@ -122,7 +122,8 @@ class VirtioConfigDecoderTest {
     }
 
     /** Any bytes: a value or a typed error, never an exception; a value never claims fields the bytes lack. */
-    @Property(tries = 2000)
+    @Property
+    @net.jqwik.api.Tag("fuzz")
     void netDecoderTotalOnArbitraryBytes(@ForAll @Size(max = 64) byte[] bytes) {
         DecodeResult<NetConfig> r = VirtioConfigDecoder.net(bytes);
         if (r instanceof DecodeResult.Ok<NetConfig> ok) {
@@ -136,7 +137,8 @@ class VirtioConfigDecoderTest {
         }
     }
 
-    @Property(tries = 2000)
+    @Property
+    @net.jqwik.api.Tag("fuzz")
     void blkDecoderTotalOnArbitraryBytes(@ForAll @Size(max = 128) byte[] bytes) {
         DecodeResult<BlkConfig> r = VirtioConfigDecoder.blk(bytes);
         if (r instanceof DecodeResult.Ok<BlkConfig> ok) {
@@ -150,7 +152,8 @@ class VirtioConfigDecoderTest {
         }
     }
 
-    @Property(tries = 500)
+    @Property
+    @net.jqwik.api.Tag("fuzz")
     void anyDeviceIdAnyBytesNeverThrows(@ForAll int deviceId, @ForAll @Size(max = 5000) byte[] bytes) {
         DecodeResult<DeviceConfig> r = VirtioConfigDecoder.decode(deviceId, bytes);
         assertTrue(r.isOk() || r.failure().isPresent());
