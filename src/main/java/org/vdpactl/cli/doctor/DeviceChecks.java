@@ -20,10 +20,12 @@ import org.vdpactl.vhost.VhostVdpaDevice;
 final class DeviceChecks {
     private final Syscalls sys;
     private final HostFacts host;
+    private final String suffix;
 
-    DeviceChecks(Syscalls sys, HostFacts host) {
+    DeviceChecks(Syscalls sys, HostFacts host, boolean simulated) {
         this.sys = sys;
         this.host = host;
+        this.suffix = simulated ? " (simulated)" : "";
     }
 
     /** Node paths of all vhost-vdpa devices, or only of the given ones (names resolved through sysfs). */
@@ -62,11 +64,11 @@ final class DeviceChecks {
             out.add(Check.fail(id, node, "not a character device (" + st.type() + ")", "give a /dev/vhost-vdpa-N node or a vdpa device name"));
             return out;
         }
-        out.add(Check.ok(id, node, String.format("char %s, mode %04o, uid %d gid %d, vdpa device %s",
+        out.add(Check.ok(id, node + suffix, String.format("char %s, mode %04o, uid %d gid %d, vdpa device %s",
                 st.devNumber(), st.mode(), st.uid(), st.gid(), vdpaName)));
         try (VhostVdpaDevice dev = VhostVdpaDevice.open(sys, node)) {
             BackendFeatures offered = dev.getBackendFeatures();
-            out.add(migrationReadiness(id, node, dev.deviceType().toString(), offered));
+            out.add(migrationReadiness(id, node + suffix, dev.deviceType().toString(), offered));
         } catch (SyscallException e) {
             if (e.errno() == Errno.EBUSY) {
                 List<String> holders = host.holdersOf(java.nio.file.Path.of(node));

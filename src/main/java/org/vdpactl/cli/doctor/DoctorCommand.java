@@ -32,7 +32,7 @@ public final class DoctorCommand implements Callable<Integer> {
         HostFacts host = new HostFacts();
         long memoryBytes = Sizes.parse(memory, "--memory");
         List<Check> checks = new ArrayList<>(new HostChecks(host).run(memoryBytes));
-        boolean kernelVdpa = host.vdpaBusPresent() || !new DeviceChecks(ctx.syscalls(), host).nodes(List.of()).isEmpty();
+        boolean kernelVdpa = host.vdpaBusPresent() || host.charDriverRegistered("vhost-vdpa"); // this host's kernel, whatever the backend
         if (ctx.simulated()) {
             checks.add(Check.info("backend", "backend", ctx.requestedBackend() == BackendKind.AUTO
                     ? "this kernel has no vDPA: vdpactl uses the fake backend (every figure simulated)"
@@ -40,7 +40,7 @@ public final class DoctorCommand implements Callable<Integer> {
         } else {
             checks.add(Check.ok("backend", "backend", "the running kernel (real devices)"));
         }
-        DeviceChecks dev = new DeviceChecks(ctx.syscalls(), host);
+        DeviceChecks dev = new DeviceChecks(ctx.syscalls(), host, ctx.simulated());
         List<String> nodes = dev.nodes(devices);
         if (nodes.isEmpty()) {
             checks.add(Check.fail("nodes", "vhost-vdpa device nodes", "no /dev/vhost-vdpa-* node",
@@ -71,8 +71,15 @@ public final class DoctorCommand implements Callable<Integer> {
                 out.printf("      %-34s fix: %s%n", "", c.hint());
             }
         }
-        out.println(ready ? "ready: this host can drive the devices above"
-                : "not ready: fix the FAIL lines above" + (ctx.simulated() ? " (the fake backend can be used meanwhile)" : ""));
+        if (ready) {
+            out.println(ctx.simulated() ? "ready: the simulated devices above can be used (no real vDPA device is involved)"
+                    : "ready: this host can drive the devices above");
+        } else if (ctx.simulated()) {
+            out.println("not ready for real devices: fix the FAIL lines above; until then vdpactl uses the fake backend"
+                    + " (the devices above are simulated)");
+        } else {
+            out.println("not ready: fix the FAIL lines above");
+        }
         out.flush();
     }
 
