@@ -6,28 +6,19 @@ set -euo pipefail
 build=$1 java=$2 results=$3
 goals="$results/goals.txt"
 [ -f "$goals" ] || exit 0
-jdk_bin=$(dirname "$java")
 cp="$build/classes:$(cat "$build/jmh.classpath")"
 work="$build/profiles"
 rm -rf "$work"
 mkdir -p "$work"
 missed() { grep -q "^NOT MET  $1" "$goals"; }
 
-# JFR views of every .jfr file under DIR as Markdown code blocks: VIEW=ROWS pairs (hot-methods=15 ...)
-jfr_views() { # jfr_views DIR VIEW=ROWS...
-  local dir=$1 f v
-  shift
-  for f in $(find "$dir" -name '*.jfr' | sort); do
-    echo "JFR recording of \`$(basename "$(dirname "$f")")\`: $("$jdk_bin/jfr" summary "$f" | awk '
-      $1 == "jdk.ExecutionSample" { j = $2 } $1 == "jdk.NativeMethodSample" { n = $2 }
-      END { printf "%d Java execution samples, %d native-method samples", j, n }')."
+# where the working thread of every .jfr file under DIR spent its samples (BenchReport's JfrSummary)
+jfr_summary() { # jfr_summary DIR THREAD-NAME-PART ROWS
+  local f
+  for f in $(find "$1" -name '*.jfr' | sort); do
+    echo "JFR recording of \`$(basename "$(dirname "$f")")\`:"
     echo
-    for v in "$@"; do
-      echo '```'
-      "$jdk_bin/jfr" view --width 150 "${v%%=*}" "$f" | sed '/^[[:space:]]*$/d' | sed -n "1,$((${v#*=} + 3))p"
-      echo '```'
-      echo
-    done
+    "$java" -cp "$cp" org.vdpactl.bench.report.JfrSummary "$f" "$2" "$3"
   done
 }
 
@@ -41,14 +32,13 @@ if missed "seam ioctl"; then
   {
     echo "### Profile: the seam's ioctl against the bare handle"
     echo
-    echo "A FIONREAD round trip is ~100-200 ns, almost all of it in the kernel and the thread-state transition: JFR"
-    echo "finds the benchmark thread in the native downcall in most samples (native-methods) and sees only the few"
-    echo "Java frames around it (hot-methods). The factor benchmark \`bareFfmThreadLocalCapture\` in section 1"
-    echo "isolates the one thing the seam does besides the call (the per-thread errno buffer)."
+    echo "A FIONREAD round trip is ~200 ns, almost all of it in the downcall (native function, kernel, thread-state"
+    echo "transition); JFR sees the Java frames around it only now and then. The factor benchmarks of section 1"
+    echo "(\`bareFfmAutoArenaCapture\`, \`bareFfmThreadLocalCapture\`) measure what JFR cannot resolve."
     echo
     echo "Command: \`\$JAVA_HOME/bin/java -cp ... org.openjdk.jmh.Main 'IoctlBench\\.(seam|bareFfmWithErrnoCapture)\$' -f 1 -wi 2 -i 3 -prof jfr\`"
     echo
-    jfr_views "$work/ioctl" hot-methods=8 native-methods=3
+    jfr_summary "$work/ioctl" jmh-worker 6
   } >"$results/profile-1-ioctl.md"
 fi
 
@@ -59,7 +49,7 @@ if missed "IOTLB plan"; then
     echo
     echo "Command: \`\$JAVA_HOME/bin/java -cp ... org.openjdk.jmh.Main 'IotlbBench\\.planEncodeWrite\$' -f 1 -wi 2 -i 3 -prof jfr\`"
     echo
-    jfr_views "$work/iotlb" hot-methods=20 allocation-by-class=8
+    jfr_summary "$work/iotlb" jmh-worker 15
   } >"$results/profile-2-iotlb.md"
 fi
 
@@ -67,12 +57,15 @@ if missed "IOTLB into the real device" && [ -d "$build/vm-profiles" ]; then
   {
     echo "### Profile: IOTLB writes into the real device (VM lane)"
     echo
-    echo "Recorded in the guest by \`VhostDeviceBench.iotlbMapUnmap\` with \`-prof jfr\`. Section 1 and section 2 break the"
-    echo "per-call difference down on real hardware: the \"C, 2 threads\" yardsticks are what the kernel itself charges a"
-    echo "multi-threaded process (fdget takes a file reference), \`bareFfmCritical\` what the thread-state transition"
-    echo "costs, and the JFR views below where the Java side of a write spends its time."
+    echo "Recorded in the guest by \`VhostDeviceBench.iotlbMapUnmap\` with \`-prof jfr\`: the benchmark thread is inside the"
+    echo "write downcall in nearly every sample, so the gap to C is not Java code (encoding, plan walking: the few Java"
+    echo "samples) but the call itself. Sections 1 and 2 take it apart on real hardware: the \"C, 2 threads\" yardsticks"
+    echo "are what the kernel charges any multi-threaded writer (fdget takes a file reference), \`bareFfmCritical\` what"
+    echo "the thread-state transition costs; what remains is the downcall's own work (segment checks, session"
+    echo "acquire/release, errno capture). Under TCG every instruction of it is emulated, so the ratio is an emulated"
+    echo "CPU's (section 5's note)."
     echo
-    jfr_views "$build/vm-profiles" hot-methods=15 native-methods=3
+    jfr_summary "$build/vm-profiles" jmh-worker 8
   } >"$results/profile-5-vm-iotlb.md"
 fi
 
@@ -111,6 +104,6 @@ if missed "start-up archive"; then
     echo
     echo "A JFR recording of the same run (\`-XX:StartFlightRecording:settings=profile\`; JFR itself adds start-up work):"
     echo
-    jfr_views "$work/startup" hot-methods=12
+    jfr_summary "$work/startup" main 12
   } >"$results/profile-4-startup.md"
 fi

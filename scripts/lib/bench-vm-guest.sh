@@ -8,17 +8,50 @@ build=$1 java=$2
 shift 2
 results="$build/results"
 device=/dev/vhost-vdpa-0
+benchmarks=(getFeatures getVringBase iotlbMapUnmap iotlbPlanMapUnmap)
+attempts=3
 if [ ! -c "$device" ]; then
   echo "the guest has no $device (vdpa_sim device not created)." >"$results/skipped-vm.txt"
   exit 0
 fi
+# JVM crash reports (hs_err_pid*.log) land in the working directory: keep them with the results
+mkdir -p "$results/vm-crashes"
+cd "$results/vm-crashes"
+cp="$build/classes:$(cat "$build/jmh.classpath")"
 c_run="$build/c/vhost_loop $device 5"
-jmh=("$java" -cp "$build/classes:$(cat "$build/jmh.classpath")" org.openjdk.jmh.Main 'org.vdpactl.bench.VhostDeviceBench'
-  "$@" -rf json -rff "$results/vm-jmh-1.json")
 {
   echo "vm.c=$c_run  # in the guest, before and after the JMH run"
-  echo "vm.jmh=\$JAVA_HOME/bin/java -cp \"\$BUILD/classes:\$(cat \$BUILD/jmh.classpath)\" org.openjdk.jmh.Main org.vdpactl.bench.VhostDeviceBench $* -rf json -rff $results/vm-jmh-1.json  # in the guest"
+  echo "vm.jmh=\$JAVA_HOME/bin/java -cp \"\$BUILD/classes:\$(cat \$BUILD/jmh.classpath)\" org.openjdk.jmh.Main org.vdpactl.bench.VhostDeviceBench $* -rf json -rff $results/vm-jmh-N.json  # in the guest; N > 1: benchmarks whose fork crashed, again"
 } >>"$results/commands.properties"
+
+echo "== bench (guest): C: $c_run" >&2
+$c_run >"$results/vm-c.txt"
+# JMH; a benchmark whose forked JVM died is run again (up to $attempts times in all): under TCG, JIT-compiled
+# code now and then crashes right after it was installed, which the same code never does on the host
+missing=("${benchmarks[@]}")
+crashed=0
+for ((n = 1; n <= attempts && ${#missing[@]} > 0; n++)); do
+  regex="VhostDeviceBench\\.($(IFS='|'; echo "${missing[*]}"))\$"
+  echo "== bench (guest): JMH attempt $n: ${missing[*]}" >&2
+  "$java" -cp "$cp" org.openjdk.jmh.Main "$regex" "$@" -rf json -rff "$results/vm-jmh-$n.json" >"$results/vm-jmh-$n.json.log" 2>&1 || true
+  grep -E '^VhostDeviceBench\.' "$results/vm-jmh-$n.json.log" >&2 || true
+  crashed=$((crashed + $(grep -c '<forked VM failed' "$results/vm-jmh-$n.json.log" || true)))
+  still=()
+  for b in "${missing[@]}"; do
+    grep -q "\"org.vdpactl.bench.VhostDeviceBench.$b\"" "$results/vm-jmh-$n.json" 2>/dev/null || still+=("$b")
+  done
+  missing=("${still[@]+"${still[@]}"}")
+done
+$c_run >>"$results/vm-c.txt"
+
+if ((crashed == 0)); then
+  crash_note="No JMH fork crashed in this run."
+else
+  crash_note="JMH forks whose JVM crashed in this run: $crashed (SIGSEGV at the entry of freshly JIT-compiled JDK methods such as
+\`ThreadLocal.get\` or \`SharedUtils.checkNative\`; hs_err files in \`\$BUILD/results/vm-crashes\`); each such benchmark ran again, up
+to $attempts times in all. The same code runs billions of calls on the host without a crash, which points at the emulator's
+handling of freshly written code, not at vdpactl.${missing[*]:+ Still missing after $attempts attempts: ${missing[*]}.}"
+fi
 cat >"$results/vm-notes.md" <<NOTES
 Guest: $(uname -sr), $(nproc) vCPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1) under QEMU TCG (an
 emulated CPU: absolute times here are many times the host's and only the Java ÷ C ratios carry over), vdpa_sim
@@ -26,15 +59,16 @@ device \`$device\` (vdpasim_net). One operation of the IOTLB rows is a map/unmap
 of a shared memfd (2052 vhost_msg_v2 writes); its time is per message. C = src/bench/c/vhost_loop.c, its own
 clock, single-threaded and then with a second (idle) thread; Java = \`VhostDeviceBench\` through \`PanamaSyscalls\`
 (ioctls) and \`VhostVdpaDevice.apply\` (IOTLB).
+
+$crash_note
 NOTES
-echo "== bench (guest): C: $c_run" >&2
-$c_run >"$results/vm-c.txt"
-echo "== bench (guest): JMH VhostDeviceBench" >&2
-"${jmh[@]}" >"$results/vm-jmh-1.json.log" 2>&1 || { tail -n 40 "$results/vm-jmh-1.json.log" >&2; exit 1; }
-grep -E '^VhostDeviceBench\.' "$results/vm-jmh-1.json.log" >&2 || true
-$c_run >>"$results/vm-c.txt"
+
 # a JFR recording of the IOTLB writes, which the host summarises if that goal was missed (bench-profile.sh)
-echo "== bench (guest): JFR recording of VhostDeviceBench.iotlbMapUnmap" >&2
 rm -rf "$build/vm-profiles"
-"$java" -cp "$build/classes:$(cat "$build/jmh.classpath")" org.openjdk.jmh.Main 'VhostDeviceBench\.iotlbMapUnmap$' -f 1 -i 3 \
-  -prof "jfr:dir=$build/vm-profiles" >"$results/vm-jfr.log" 2>&1 || echo "== bench (guest): the JFR recording failed" >&2
+for ((n = 1; n <= attempts; n++)); do
+  echo "== bench (guest): JFR recording of VhostDeviceBench.iotlbMapUnmap, attempt $n" >&2
+  "$java" -cp "$cp" org.openjdk.jmh.Main 'VhostDeviceBench\.iotlbMapUnmap$' -f 1 -i 3 \
+    -prof "jfr:dir=$build/vm-profiles" >"$results/vm-jfr.log" 2>&1 || true
+  [ -n "$(find "$build/vm-profiles" -name '*.jfr' -size +0 2>/dev/null | head -n1)" ] && break
+  rm -rf "$build/vm-profiles"
+done

@@ -60,6 +60,7 @@ public class IoctlBench {
     private int fd;
     private MemorySegment count;
     private MemorySegment captured;
+    private MemorySegment capturedAuto;
 
     @Setup(Level.Trial)
     public void openPipe() {
@@ -69,6 +70,7 @@ public class IoctlBench {
         arena = Arena.ofConfined();
         count = arena.allocate(ValueLayout.JAVA_INT);
         captured = arena.allocate(Linker.Option.captureStateLayout());
+        capturedAuto = Arena.ofAuto().allocate(Linker.Option.captureStateLayout());
     }
 
     @TearDown(Level.Trial)
@@ -107,6 +109,15 @@ public class IoctlBench {
     @Benchmark
     public int bareFfmCritical() throws Throwable {
         return (int) CRITICAL_CAPTURE.invokeExact(captured, fd, FIONREAD, count);
+    }
+
+    /**
+     * The bare handle with the errno buffer of an automatic arena (the seam's kind) in a field: separates what
+     * the buffer's arena costs per call from what the thread-local lookup costs.
+     */
+    @Benchmark
+    public int bareFfmAutoArenaCapture() throws Throwable {
+        return (int) BARE_CAPTURE.invokeExact(capturedAuto, fd, FIONREAD, count);
     }
 
     /** What errno capture itself costs. */

@@ -232,7 +232,8 @@ public final class BenchReport {
         Map<String, String> what = new LinkedHashMap<>();
         what.put("seam", "`PanamaSyscalls.ioctl` through the `Syscalls` interface (what the library does)");
         what.put("bareFfmWithErrnoCapture", "the same exact downcall handle, bare, errno captured");
-        what.put("bareFfmThreadLocalCapture", "the bare handle with the errno buffer looked up per call in a `ThreadLocal`, as the seam does");
+        what.put("bareFfmAutoArenaCapture", "the bare handle with an errno buffer of an automatic arena (the seam's kind) held in a field");
+        what.put("bareFfmThreadLocalCapture", "the bare handle with that buffer looked up per call in a `ThreadLocal`, as the seam does");
         what.put("bareFfmNoCapture", "exact downcall handle without errno capture");
         what.put("bareFfmCritical", "the bare handle made `Linker.Option.critical` (no thread-state transition; not usable in the seam)");
         what.put("generatedInvokerApply", "jextract's variadic invoker `libc_h.ioctl.makeInvoker(C_POINTER).apply(...)` (boxed)");
@@ -278,9 +279,11 @@ public final class BenchReport {
                 + " per call (median with minus median without); the seam needs it to name the kernel's error.").blank());
         jmh.run("bareFfmCritical").ifPresent(t -> md.line("The thread-state transition (critical minus normal handle): "
                 + difference(bare.median() - t.summary().median()) + ".").blank());
-        jmh.run("bareFfmThreadLocalCapture").ifPresent(t -> md.line("The seam's thread-local errno buffer: "
-                + difference(t.summary().median() - bare.median()) + " per call over the bare handle; the seam as a whole: "
-                + difference(seam.median() - bare.median()) + ".").blank());
+        jmh.run("bareFfmThreadLocalCapture").ifPresent(t -> md.line("What the seam adds, factor by factor (medians over the bare"
+                + " handle): an automatic arena's errno buffer " + jmh.run("bareFfmAutoArenaCapture").map(a ->
+                        difference(a.summary().median() - bare.median())).orElse("n/a") + "; that buffer looked up in a `ThreadLocal` "
+                + difference(t.summary().median() - bare.median()) + "; the seam as a whole (interface call, result check) "
+                + difference(seam.median() - bare.median()) + ". Differences of a few ns are within the spread shown in the table.").blank());
     }
 
     /** A difference of two medians in ns, or "none measurable" when it is below the spread. */
