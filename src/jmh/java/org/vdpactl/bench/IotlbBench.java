@@ -1,5 +1,8 @@
 package org.vdpactl.bench;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -18,10 +21,12 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.ffi.gen.libc.libc_h;
+import org.vdpactl.ffi.gen.vhost.vhost_msg_v2;
 import org.vdpactl.sys.PanamaSyscalls;
 import org.vdpactl.vhost.BackendFeatures;
 import org.vdpactl.vhost.GuestMemory;
 import org.vdpactl.vhost.IotlbBatchPlanner;
+import org.vdpactl.vhost.IotlbCodec;
 import org.vdpactl.vhost.IotlbPlan;
 import org.vdpactl.vhost.IotlbRegion;
 import org.vdpactl.vhost.IovaRange;
@@ -36,6 +41,8 @@ import org.vdpactl.vhost.VhostVdpaDevice;
  *       GET_IOVA_RANGE, planning, encoding, one write(2) per message, the fake's IOTLB processing);</li>
  *   <li>{@link #encodeWrite}: the same with the plans made once (the per-message hot path plus the fake);</li>
  *   <li>{@link #planOnly}: the planner alone ({@code planMap} + {@code planUnmap}), messages planned per second;</li>
+ *   <li>{@link #encodeOnly}: the Java side of the hot path without the write: every message of the plans encoded
+ *       into one reused vhost_msg_v2 buffer;</li>
  *   <li>{@link #encodeWriteDevNull}: the plans written to {@code /dev/null} through the real Panama seam, so
  *       {@code -prof gc} sees only the library's own allocation on the hot path (the fake allocates as a
  *       kernel would, per message, and would hide it).</li>
@@ -60,6 +67,8 @@ public class IotlbBench {
     private IotlbPlan map;
     private IotlbPlan unmap;
     private VhostVdpaDevice devNull;
+    private Arena arena;
+    private MemorySegment buffer;
 
     @Setup(Level.Trial)
     public void open() {
@@ -76,12 +85,15 @@ public class IotlbBench {
         map = planner.planMap(0, layout, range);
         unmap = planner.planUnmap(0, layout);
         IotlbWorkload.checkMessageCount(map.size(), unmap.size());
+        arena = Arena.ofConfined();
+        buffer = arena.allocate(vhost_msg_v2.layout());
         PanamaSyscalls real = new PanamaSyscalls();
         devNull = VhostVdpaDevice.fromFd(real, real.open("/dev/null", libc_h.O_WRONLY() | libc_h.O_CLOEXEC()), "/dev/null", true);
     }
 
     @TearDown(Level.Trial)
     public void close() {
+        arena.close();
         devNull.close();
         device.close();
         memory.close();
@@ -107,6 +119,21 @@ public class IotlbBench {
     @OperationsPerInvocation(MESSAGES)
     public int planOnly() {
         return planner.planMap(0, layout, range).size() + planner.planUnmap(0, layout).size();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(MESSAGES)
+    public long encodeOnly() {
+        return encodeAll(map) + encodeAll(unmap);
+    }
+
+    private long encodeAll(IotlbPlan plan) {
+        long sum = 0;
+        for (int i = 0, n = plan.size(); i < n; i++) {
+            IotlbCodec.encode(buffer, plan.message(i));
+            sum += buffer.get(ValueLayout.JAVA_BYTE, 0);
+        }
+        return sum;
     }
 
     @Benchmark

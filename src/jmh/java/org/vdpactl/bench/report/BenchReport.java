@@ -49,6 +49,8 @@ public final class BenchReport {
             "planEncodeWrite", "`VhostVdpaDevice.mapAll` + `unmapAll` into the fake: GET_IOVA_RANGE, planning, encoding, write(2), the fake's IOTLB",
             "encodeWrite", "`apply` of plans made once: encoding + write(2) + the fake's IOTLB",
             "planOnly", "`IotlbBatchPlanner.planMap` + `planUnmap` alone",
+            "encodeOnly", "`IotlbCodec.encode` of every message of the plans into one reused buffer, no write: the Java side of the hot path"
+                    + " (it reads the plans through `message(i)`, whose record is the allocation shown; `apply` reads their arrays)",
             "encodeWriteDevNull", "`apply` of plans made once to `/dev/null` through `PanamaSyscalls`: the library's hot path and real write(2)s, nothing else allocating");
     private static final Map<String, String> NETLINK_BENCHMARKS = Map.of(
             "encodeDevNew", "a DEV_NEW request (mgmtdev, name, MAC, MTU, max_vqp) into a reused `MessageWriter`",
@@ -326,6 +328,13 @@ public final class BenchReport {
             Summary ct = cLoops.get("iotlbDevNullThreaded");
             if (c != null && ct != null) {
                 double javaNs = 1e9 / r.summary().median();
+                md.line("The `/dev/null` rows isolate the per-message cost of the hot path on real hardware: "
+                        + Markdown.num(javaNs) + " ns from Java against " + Markdown.num(c.median()) + " ns from a single-threaded C"
+                        + " program and " + Markdown.num(ct.median()) + " ns from the same program with a second thread. Of the "
+                        + Markdown.num(javaNs - c.median()) + " ns, " + Markdown.num(ct.median() - c.median()) + " are the kernel's"
+                        + " charge on any multi-threaded writer (see section 1) and " + Markdown.num(javaNs - ct.median())
+                        + " the downcall and the Java side of `apply`" + jmh.run("encodeOnly").map(e -> ", of which encoding alone takes "
+                                + Markdown.num(1e9 / e.summary().median()) + " ns (`encodeOnly`)").orElse("") + ".").blank();
                 goal("IOTLB hot path Java/C on this host (to `/dev/null`, reported)", Markdown.ratio(javaNs / c.median())
                         + " (" + Markdown.num(javaNs) + " vs " + Markdown.num(c.median()) + " ns per message); against C with 2 threads "
                         + Markdown.ratio(javaNs / ct.median()), null);
@@ -418,8 +427,9 @@ public final class BenchReport {
         }
         text("vm-notes.md").ifPresent(n -> md.line(n).blank());
         Map<String, Summary> cRuns = CLoopResults.parse(c.get());
+        List<JmhResults.Run> runs = jmh.runs().stream().sorted(java.util.Comparator.comparing(JmhResults.Run::label)).toList();
         List<List<String>> rows = new ArrayList<>();
-        for (JmhResults.Run r : jmh.runs()) {
+        for (JmhResults.Run r : runs) {
             Summary s = r.summary();
             Summary cs = cRuns.get(r.method());
             Summary ct = cRuns.get(r.method() + "Threaded");
@@ -429,7 +439,7 @@ public final class BenchReport {
         }
         md.table(List.of("Operation (ns per call / per message)", "Java (seam) min / median / max", "C min / median / max",
                 "C, 2 threads", "Java ÷ C", "Java ÷ C, 2 threads"), rows);
-        for (JmhResults.Run r : jmh.runs()) {
+        for (JmhResults.Run r : runs) {
             Summary cs = cRuns.get(r.method());
             if (cs == null) {
                 continue;
