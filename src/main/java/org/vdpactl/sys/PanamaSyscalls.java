@@ -42,22 +42,58 @@ public final class PanamaSyscalls implements Syscalls {
     private static final MethodHandle OPEN = LINKER.downcallHandle(libc_h.open.address(),
             FunctionDescriptor.of(libc_h.C_INT, libc_h.C_POINTER, libc_h.C_INT, libc_h.C_INT),
             CAPTURE, Linker.Option.firstVariadicArg(2));
-    private static final MethodHandle CLOSE = handle(libc_h.close$address(), libc_h.close$descriptor());
-    private static final MethodHandle READ = handle(libc_h.read$address(), libc_h.read$descriptor());
-    private static final MethodHandle WRITE = handle(libc_h.write$address(), libc_h.write$descriptor());
-    private static final MethodHandle SOCKET = handle(libc_h.socket$address(), libc_h.socket$descriptor());
-    private static final MethodHandle BIND = handle(libc_h.bind$address(), libc_h.bind$descriptor());
-    private static final MethodHandle GETSOCKNAME = handle(libc_h.getsockname$address(), libc_h.getsockname$descriptor());
-    private static final MethodHandle SETSOCKOPT = handle(libc_h.setsockopt$address(), libc_h.setsockopt$descriptor());
-    private static final MethodHandle SENDTO = handle(libc_h.sendto$address(), libc_h.sendto$descriptor());
-    private static final MethodHandle RECVFROM = handle(libc_h.recvfrom$address(), libc_h.recvfrom$descriptor());
-    private static final MethodHandle POLL = handle(libc_h.poll$address(), libc_h.poll$descriptor());
-    private static final MethodHandle MMAP = handle(libc_h.mmap$address(), libc_h.mmap$descriptor());
-    private static final MethodHandle MUNMAP = handle(libc_h.munmap$address(), libc_h.munmap$descriptor());
-    private static final MethodHandle MEMFD_CREATE = handle(libc_h.memfd_create$address(), libc_h.memfd_create$descriptor());
-    private static final MethodHandle FTRUNCATE = handle(libc_h.ftruncate$address(), libc_h.ftruncate$descriptor());
-    private static final MethodHandle EVENTFD = handle(libc_h.eventfd$address(), libc_h.eventfd$descriptor());
-    private static final MethodHandle PIPE2 = handle(libc_h.pipe2$address(), libc_h.pipe2$descriptor());
+
+    // Each handle lives in its own holder class, built on first use: building all of them cost ~40 ms of
+    // every command's start-up, and most commands use only a few. invokeExact on a holder's static final
+    // handle is as fast as on a field of this class.
+    private static final class CloseHandle {
+        static final MethodHandle H = handle(libc_h.close$address(), libc_h.close$descriptor());
+    }
+    private static final class ReadHandle {
+        static final MethodHandle H = handle(libc_h.read$address(), libc_h.read$descriptor());
+    }
+    private static final class WriteHandle {
+        static final MethodHandle H = handle(libc_h.write$address(), libc_h.write$descriptor());
+    }
+    private static final class SocketHandle {
+        static final MethodHandle H = handle(libc_h.socket$address(), libc_h.socket$descriptor());
+    }
+    private static final class BindHandle {
+        static final MethodHandle H = handle(libc_h.bind$address(), libc_h.bind$descriptor());
+    }
+    private static final class GetsocknameHandle {
+        static final MethodHandle H = handle(libc_h.getsockname$address(), libc_h.getsockname$descriptor());
+    }
+    private static final class SetsockoptHandle {
+        static final MethodHandle H = handle(libc_h.setsockopt$address(), libc_h.setsockopt$descriptor());
+    }
+    private static final class SendtoHandle {
+        static final MethodHandle H = handle(libc_h.sendto$address(), libc_h.sendto$descriptor());
+    }
+    private static final class RecvfromHandle {
+        static final MethodHandle H = handle(libc_h.recvfrom$address(), libc_h.recvfrom$descriptor());
+    }
+    private static final class PollHandle {
+        static final MethodHandle H = handle(libc_h.poll$address(), libc_h.poll$descriptor());
+    }
+    private static final class MmapHandle {
+        static final MethodHandle H = handle(libc_h.mmap$address(), libc_h.mmap$descriptor());
+    }
+    private static final class MunmapHandle {
+        static final MethodHandle H = handle(libc_h.munmap$address(), libc_h.munmap$descriptor());
+    }
+    private static final class MemfdCreateHandle {
+        static final MethodHandle H = handle(libc_h.memfd_create$address(), libc_h.memfd_create$descriptor());
+    }
+    private static final class FtruncateHandle {
+        static final MethodHandle H = handle(libc_h.ftruncate$address(), libc_h.ftruncate$descriptor());
+    }
+    private static final class EventfdHandle {
+        static final MethodHandle H = handle(libc_h.eventfd$address(), libc_h.eventfd$descriptor());
+    }
+    private static final class Pipe2Handle {
+        static final MethodHandle H = handle(libc_h.pipe2$address(), libc_h.pipe2$descriptor());
+    }
 
     /** One errno capture buffer per thread: the seam is called from many orchestration threads at once. */
     private static final ThreadLocal<MemorySegment> CAPTURED =
@@ -118,7 +154,7 @@ public final class PanamaSyscalls implements Syscalls {
     public void close(int fd) {
         MemorySegment cs = CAPTURED.get();
         try {
-            if ((int) CLOSE.invokeExact(cs, fd) < 0) {
+            if ((int) CloseHandle.H.invokeExact(cs, fd) < 0) {
                 throw fail("close", cs);
             }
         } catch (Throwable t) {
@@ -145,7 +181,7 @@ public final class PanamaSyscalls implements Syscalls {
     public long read(int fd, MemorySegment buf) {
         MemorySegment cs = CAPTURED.get();
         try {
-            long n = (long) READ.invokeExact(cs, fd, buf, buf.byteSize());
+            long n = (long) ReadHandle.H.invokeExact(cs, fd, buf, buf.byteSize());
             if (n < 0) {
                 throw fail("read", cs);
             }
@@ -159,7 +195,7 @@ public final class PanamaSyscalls implements Syscalls {
     public long write(int fd, MemorySegment buf) {
         MemorySegment cs = CAPTURED.get();
         try {
-            long n = (long) WRITE.invokeExact(cs, fd, buf, buf.byteSize());
+            long n = (long) WriteHandle.H.invokeExact(cs, fd, buf, buf.byteSize());
             if (n < 0) {
                 throw fail("write", cs);
             }
@@ -173,7 +209,7 @@ public final class PanamaSyscalls implements Syscalls {
     public int socket(int domain, int type, int protocol) {
         MemorySegment cs = CAPTURED.get();
         try {
-            int fd = (int) SOCKET.invokeExact(cs, domain, type, protocol);
+            int fd = (int) SocketHandle.H.invokeExact(cs, domain, type, protocol);
             if (fd < 0) {
                 throw fail("socket", cs);
             }
@@ -187,7 +223,7 @@ public final class PanamaSyscalls implements Syscalls {
     public void bind(int fd, MemorySegment addr) {
         MemorySegment cs = CAPTURED.get();
         try {
-            if ((int) BIND.invokeExact(cs, fd, addr, (int) addr.byteSize()) < 0) {
+            if ((int) BindHandle.H.invokeExact(cs, fd, addr, (int) addr.byteSize()) < 0) {
                 throw fail("bind", cs);
             }
         } catch (Throwable t) {
@@ -200,7 +236,7 @@ public final class PanamaSyscalls implements Syscalls {
         MemorySegment cs = CAPTURED.get();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment len = arena.allocateFrom(ValueLayout.JAVA_INT, (int) addr.byteSize());
-            if ((int) GETSOCKNAME.invokeExact(cs, fd, addr, len) < 0) {
+            if ((int) GetsocknameHandle.H.invokeExact(cs, fd, addr, len) < 0) {
                 throw fail("getsockname", cs);
             }
             return len.get(ValueLayout.JAVA_INT, 0);
@@ -214,7 +250,7 @@ public final class PanamaSyscalls implements Syscalls {
         MemorySegment cs = CAPTURED.get();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment v = arena.allocateFrom(ValueLayout.JAVA_INT, value);
-            if ((int) SETSOCKOPT.invokeExact(cs, fd, level, name, v, 4) < 0) {
+            if ((int) SetsockoptHandle.H.invokeExact(cs, fd, level, name, v, 4) < 0) {
                 throw fail("setsockopt " + level + "/" + name, cs);
             }
         } catch (Throwable t) {
@@ -226,7 +262,7 @@ public final class PanamaSyscalls implements Syscalls {
     public long sendto(int fd, MemorySegment buf, int flags, MemorySegment addr) {
         MemorySegment cs = CAPTURED.get();
         try {
-            long n = (long) SENDTO.invokeExact(cs, fd, buf, buf.byteSize(), flags, addr, (int) addr.byteSize());
+            long n = (long) SendtoHandle.H.invokeExact(cs, fd, buf, buf.byteSize(), flags, addr, (int) addr.byteSize());
             if (n < 0) {
                 throw fail("sendto", cs);
             }
@@ -240,7 +276,7 @@ public final class PanamaSyscalls implements Syscalls {
     public long recvfrom(int fd, MemorySegment buf, int flags) {
         MemorySegment cs = CAPTURED.get();
         try {
-            long n = (long) RECVFROM.invokeExact(cs, fd, buf, buf.byteSize(), flags, MemorySegment.NULL, MemorySegment.NULL);
+            long n = (long) RecvfromHandle.H.invokeExact(cs, fd, buf, buf.byteSize(), flags, MemorySegment.NULL, MemorySegment.NULL);
             if (n < 0) {
                 throw fail("recvfrom", cs);
             }
@@ -258,7 +294,7 @@ public final class PanamaSyscalls implements Syscalls {
             org.vdpactl.ffi.gen.libc.pollfd.fd(pfd, fd);
             org.vdpactl.ffi.gen.libc.pollfd.events(pfd, (short) events);
             while (true) {
-                int n = (int) POLL.invokeExact(cs, pfd, 1L, timeoutMillis);
+                int n = (int) PollHandle.H.invokeExact(cs, pfd, 1L, timeoutMillis);
                 if (n < 0) {
                     if (errno(cs) == Errno.EINTR) {
                         continue;
@@ -276,7 +312,7 @@ public final class PanamaSyscalls implements Syscalls {
     public MemorySegment mmap(long length, int prot, int flags, int fd, long offset) {
         MemorySegment cs = CAPTURED.get();
         try {
-            MemorySegment p = (MemorySegment) MMAP.invokeExact(cs, MemorySegment.NULL, length, prot, flags, fd, offset);
+            MemorySegment p = (MemorySegment) MmapHandle.H.invokeExact(cs, MemorySegment.NULL, length, prot, flags, fd, offset);
             if (p.address() == -1L) {
                 throw fail("mmap", cs);
             }
@@ -290,7 +326,7 @@ public final class PanamaSyscalls implements Syscalls {
     public void munmap(MemorySegment mapping) {
         MemorySegment cs = CAPTURED.get();
         try {
-            if ((int) MUNMAP.invokeExact(cs, mapping, mapping.byteSize()) < 0) {
+            if ((int) MunmapHandle.H.invokeExact(cs, mapping, mapping.byteSize()) < 0) {
                 throw fail("munmap", cs);
             }
         } catch (Throwable t) {
@@ -302,7 +338,7 @@ public final class PanamaSyscalls implements Syscalls {
     public int memfdCreate(String name, int flags) {
         MemorySegment cs = CAPTURED.get();
         try (Arena arena = Arena.ofConfined()) {
-            int fd = (int) MEMFD_CREATE.invokeExact(cs, arena.allocateFrom(name), flags);
+            int fd = (int) MemfdCreateHandle.H.invokeExact(cs, arena.allocateFrom(name), flags);
             if (fd < 0) {
                 throw fail("memfd_create", cs);
             }
@@ -316,7 +352,7 @@ public final class PanamaSyscalls implements Syscalls {
     public void ftruncate(int fd, long length) {
         MemorySegment cs = CAPTURED.get();
         try {
-            if ((int) FTRUNCATE.invokeExact(cs, fd, length) < 0) {
+            if ((int) FtruncateHandle.H.invokeExact(cs, fd, length) < 0) {
                 throw fail("ftruncate", cs);
             }
         } catch (Throwable t) {
@@ -328,7 +364,7 @@ public final class PanamaSyscalls implements Syscalls {
     public int eventfd(int initialValue, int flags) {
         MemorySegment cs = CAPTURED.get();
         try {
-            int fd = (int) EVENTFD.invokeExact(cs, initialValue, flags);
+            int fd = (int) EventfdHandle.H.invokeExact(cs, initialValue, flags);
             if (fd < 0) {
                 throw fail("eventfd", cs);
             }
@@ -343,7 +379,7 @@ public final class PanamaSyscalls implements Syscalls {
         MemorySegment cs = CAPTURED.get();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment fds = arena.allocate(ValueLayout.JAVA_INT, 2);
-            if ((int) PIPE2.invokeExact(cs, fds, flags) < 0) {
+            if ((int) Pipe2Handle.H.invokeExact(cs, fds, flags) < 0) {
                 throw fail("pipe2", cs);
             }
             return new int[] {fds.getAtIndex(ValueLayout.JAVA_INT, 0), fds.getAtIndex(ValueLayout.JAVA_INT, 1)};
