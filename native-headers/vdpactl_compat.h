@@ -8,7 +8,7 @@
  * linux-libc-dev 6.1). Every value was checked against the kernel source named
  * in the comment ("6.12" = Linux 6.12.117 include/uapi/linux headers as shipped in
  * Debian linux-source-6.12 6.12.117-1~deb12u1; "7.2" = Linux 7.2.13 / mainline,
- * see shared spec kernel-abi.md section 2).
+ * see docs/spec/kernel-abi.md section 2).
  *
  * Enum members (vdpa netlink commands/attributes) cannot be added with #ifndef,
  * so they are checked with _Static_assert instead (see the end of this file).

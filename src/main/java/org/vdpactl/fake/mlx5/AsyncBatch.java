@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.PriorityQueue;
 
 /**
- * Discrete-event simulation of one batch of firmware commands (shared/spec/mlx5-model.md §4.1),
+ * Discrete-event simulation of one batch of firmware commands (docs/spec/mlx5-model.md §4.1),
  * as {@code mlx5_vdpa_exec_async_cmds()} issues it.
  *
  * <p>One issuer thread spends {@code issueMs} per command, in order, and then posts it. A posted

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Builds the command sequences of the driver's building blocks (shared/spec/mlx5-model.md §1.1,
+ * Builds the command sequences of the driver's building blocks (docs/spec/mlx5-model.md §1.1,
  * B1–B4, B7) with the service times of {@link Mlx5Params}.
  */
 final class FwCommands {

@@ -3,7 +3,7 @@ package org.vdpactl.fake.mlx5;
 import org.vdpactl.sys.Errno;
 
 /**
- * A firmware fault armed on the Nth command of an opcode (shared/spec/mlx5-model.md §6.4),
+ * A firmware fault armed on the Nth command of an opcode (docs/spec/mlx5-model.md §6.4),
  * counted from the moment it is injected.
  *
  * @param opcode  the opcode it matches, or null for any command

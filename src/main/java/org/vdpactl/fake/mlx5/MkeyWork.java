@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * B7 of shared/spec/mlx5-model.md: building and releasing an MR. Serial (≤ v6.11): each direct key
+ * B7 of docs/spec/mlx5-model.md: building and releasing an MR. Serial (≤ v6.11): each direct key
  * is mapped and created inside the per-piece loop with one sync command. Parallel (v6.12): the
  * mapping loop runs first, then all direct creates go out as one async batch; destroys likewise.
  * The indirect key is always one sync command, after the direct keys on build and first on release.

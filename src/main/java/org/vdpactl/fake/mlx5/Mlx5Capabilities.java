@@ -1,7 +1,7 @@
 package org.vdpactl.fake.mlx5;
 
 /**
- * Firmware capabilities of one function (shared/spec/mlx5-model.md §6.2); they gate ops and
+ * Firmware capabilities of one function (docs/spec/mlx5-model.md §6.2); they gate ops and
  * commands, not timings.
  *
  * @param resumable         {@code freeze_to_rdy_supported}: SUSPEND → RDY allowed and the {@code .resume} op exists

@@ -16,7 +16,7 @@ import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.sys.Errno;
 
 /**
- * One mlx5 vDPA net device as the latency model of shared/spec/mlx5-model.md sees it: the driver
+ * One mlx5 vDPA net device as the latency model of docs/spec/mlx5-model.md sees it: the driver
  * ops of {@code mlx5_vnet.c} with the firmware commands each issues (§1–§3), timed by §4.
  *
  * <p>Every op returns an {@link OpCost}: {@code nanos} is the caller's critical path (sync

@@ -1,7 +1,7 @@
 package org.vdpactl.fake.mlx5;
 
 /**
- * What a kernel version does differently (shared/spec/mlx5-model.md §4.3): the presets are these
+ * What a kernel version does differently (docs/spec/mlx5-model.md §4.3): the presets are these
  * flags plus the same {@link Mlx5Params}, so a preset is data, not a code branch.
  *
  * @param precreateVqs          6.11: blank HW VQs at dev_add/reset; DRIVER_OK only modifies them; §3.3 re-create rules

@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The numeric parameters of the mlx5 latency model (shared/spec/mlx5-model.md §4.2). Both presets
+ * The numeric parameters of the mlx5 latency model (docs/spec/mlx5-model.md §4.2). Both presets
  * use the same values; they differ only in {@link Mlx5Features}. Provenance per value is in the
  * spec: "src" values come from the kernel source, "fit" values were fitted to published figures,
  * "guess" values are uncalibrated and should only change with a measured reason.

@@ -1,7 +1,7 @@
 package org.vdpactl.fake.mlx5;
 
 /**
- * A named kernel behaviour: parameters plus feature flags (shared/spec/mlx5-model.md §4.3).
+ * A named kernel behaviour: parameters plus feature flags (docs/spec/mlx5-model.md §4.3).
  *
  * @param name     e.g. {@code mlx5-612}
  * @param kernel   the kernel versions it stands for

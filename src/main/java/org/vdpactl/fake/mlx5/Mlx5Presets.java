@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import org.vdpactl.fake.model.DriverModel;
 
-/** The mlx5 latency-model presets (shared/spec/mlx5-model.md §4.3): same parameters, different flags. */
+/** The mlx5 latency-model presets (docs/spec/mlx5-model.md §4.3): same parameters, different flags. */
 public final class Mlx5Presets {
     private static final Map<String, Mlx5Preset> PRESETS = new LinkedHashMap<>();
 

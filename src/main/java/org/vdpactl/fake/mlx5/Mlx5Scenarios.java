@@ -6,7 +6,7 @@ import org.vdpactl.fake.model.MapEntry;
 import org.vdpactl.fake.model.OpCost;
 
 /**
- * The calibration scenarios of shared/spec/mlx5-model.md §4.5, computed by driving
+ * The calibration scenarios of docs/spec/mlx5-model.md §4.5, computed by driving
  * {@link Mlx5Device}s through the op sequences (nothing here knows a result). Setup ops that
  * precede what a scenario measures are run but not counted.
  *

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * v6.12 deferred MR deletion (shared/spec/mlx5-model.md §2.4): a released MR joins a list and a
+ * v6.12 deferred MR deletion (docs/spec/mlx5-model.md §2.4): a released MR joins a list and a
  * delayed work item fires {@code mrGcDelayMs} after the first one joined (later ones do not push
  * it back). When it fires it tries the MR lock: busy (an MR build is running) → re-arm for another
  * delay; free → destroy every listed MR while holding the lock, so a {@code set_map} arriving then

@@ -6,7 +6,7 @@ import java.util.List;
 import org.vdpactl.fake.model.MapEntry;
 
 /**
- * The MKEY work one IOTLB table implies (shared/spec/mlx5-model.md §2.2, {@code create_user_mr()}):
+ * The MKEY work one IOTLB table implies (docs/spec/mlx5-model.md §2.2, {@code create_user_mr()}):
  * IOVA-contiguous entries of one permission merge into segments; each segment is cut from its start
  * into pieces of at most 1 GiB ({@code MAX_KLM_SIZE}), one direct MKEY each; a piece translates
  * entities of E = 2^⌊log2 g⌋ bytes where g is the gcd of the lengths of the entries overlapping it

@@ -6,7 +6,7 @@ import java.util.List;
 import org.vdpactl.sys.Errno;
 
 /**
- * The data VQs of one device and the building blocks that act on them (shared/spec/mlx5-model.md
+ * The data VQs of one device and the building blocks that act on them (docs/spec/mlx5-model.md
  * §1.1 B1, B2, B4–B6): which commands go out, sync or batched, and which checks refuse them.
  * Methods return an errno (0 = success) as the driver's helpers do; the device decides what
  * reaches userspace.

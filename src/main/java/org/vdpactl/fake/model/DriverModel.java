@@ -9,7 +9,7 @@ import java.util.List;
  * does by throwing {@link org.vdpactl.fake.bus.KernelError} (mlx5: resume of a VQ in ERR → EINVAL).
  *
  * <p>vdpa_sim profiles use {@link #FREE}-like models (no firmware); the mlx5 presets
- * ({@code mlx5-pre612}, {@code mlx5-612}) follow shared/spec/mlx5-model.md. Implementations keep their
+ * ({@code mlx5-pre612}, {@code mlx5-612}) follow docs/spec/mlx5-model.md. Implementations keep their
  * own per-device state (VQ firmware states, memory regions, notifier) and are created per device.
  */
 public interface DriverModel {

@@ -27,7 +27,7 @@ import org.vdpactl.vhost.VhostIoctl;
 /**
  * The vhost-vdpa driver's per-device state and its ioctl handling ({@code struct vhost_vdpa} with
  * drivers/vhost/vdpa.c and the parts of drivers/vhost/vhost.c it uses), Linux 6.12 semantics as
- * verified on a real kernel (shared/spec/kernel-abi.md §1-§5, verified-device.md). One instance per
+ * verified on a real kernel (docs/spec/kernel-abi.md §1-§5, verified-device.md). One instance per
  * device; the vhost side is re-initialised at every open, as vhost_dev_init does.
  *
  * <p>Every method runs under the device mutex (the vhost device mutex).

@@ -9,7 +9,7 @@ import org.vdpactl.fake.mlx5.Mlx5Scenarios.VmmResiduals;
 import org.vdpactl.fake.model.OpCost;
 
 /**
- * The golden values of shared/spec/mlx5-model.md §4.6 (V = A = 32, 256 GiB at 4 KiB, 2 + 254 GiB)
+ * The golden values of docs/spec/mlx5-model.md §4.6 (V = A = 32, 256 GiB at 4 KiB, 2 + 254 GiB)
  * and the checks of §4.5.4/§4.5.5, all computed by the model on the virtual time of its arithmetic.
  */
 class Mlx5GoldenValuesTest {
