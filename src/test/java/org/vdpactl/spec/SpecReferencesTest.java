@@ -47,7 +47,8 @@ class SpecReferencesTest {
                 }
             }
         }
-        assertEquals(List.of(), broken, "citations docs/spec cannot answer");
+        assertEquals(List.of(), broken, "citations docs/spec cannot answer (a bare '§N' is read against the one page"
+                + " its file cites with a section; write '<page>.md §N' to cite another)");
         // A parser that finds nothing would pass the check above vacuously; the code cites about 60 sections.
         assertTrue(explicit >= 50, "only " + explicit + " explicit citations found");
     }
