@@ -190,7 +190,9 @@ class RehearsalReportsTest {
     @Test
     void textReportHasThePhaseTableAndTheDowntime() {
         String text = RehearsalText.render(completed, INFO);
-        assertTrue(text.contains("Downtime (first suspend -> last resume): "), text);
+        assertTrue(text.contains("Downtime (first suspend -> last resume, less the destination's preparation): "), text);
+        assertTrue(text.contains("Window: migration -- starts at the first SUSPEND"), text);
+        assertTrue(text.lines().anyMatch(l -> l.startsWith("reset (preparation, not downtime) ")), text);
         assertTrue(text.contains("(simulated)"), text);
         for (String d : List.of("mlx5-0", "mlx5-1", "mlx5-2")) {
             assertTrue(text.lines().anyMatch(l -> l.startsWith("phase") && l.contains(d)), "device column " + d);

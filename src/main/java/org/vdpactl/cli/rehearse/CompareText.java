@@ -67,10 +67,12 @@ public final class CompareText {
         sb.append("\nYour rehearsal on both presets: ").append(RehearsalText.describePlan(r.plan()).replace("\n", "\n  ")).append('\n');
         TextTable p = new TextTable(List.of("phase", ">" + r.before() + " ms", ">" + r.after() + " ms", ">reduction"));
         for (PresetComparison.PhaseRow row : r.phases()) {
-            p.row(row.phase() == null ? "downtime (simulated)" : row.phase().label(), Durations.ms(row.beforeMs()),
-                    Durations.ms(row.afterMs()), reduction(row.beforeMs(), row.afterMs()));
+            String name = row.phase() == null ? "downtime (simulated)"
+                    : row.phase().label() + (row.preparation() ? " (preparation, not downtime)" : "");
+            p.row(name, Durations.ms(row.beforeMs()), Durations.ms(row.afterMs()), reduction(row.beforeMs(), row.afterMs()));
         }
         sb.append(p.render());
+        sb.append(gainsAndLosses(r));
         return sb.toString();
     }
 
@@ -92,6 +94,26 @@ public final class CompareText {
 
     static String percent(double relative) {
         return String.format(Locale.ROOT, "%+.1f%%", relative * 100);
+    }
+
+    /**
+     * Per downtime phase, where the after-preset gains or loses time against the before-preset, the
+     * largest first, and what moved into the preparation.
+     */
+    static String gainsAndLosses(PresetComparison.Result r) {
+        List<PresetComparison.PhaseRow> rows = new ArrayList<>(r.phases().stream()
+                .filter(x -> x.phase() != null && Math.abs(x.afterMs() - x.beforeMs()) >= 0.005).toList());
+        if (rows.isEmpty()) {
+            return "";
+        }
+        rows.sort((x, y) -> Double.compare(Math.abs(y.afterMs() - y.beforeMs()), Math.abs(x.afterMs() - x.beforeMs())));
+        StringBuilder sb = new StringBuilder("Where ").append(r.after()).append(" gains (-) or loses (+) against ").append(r.before())
+                .append(":\n");
+        for (PresetComparison.PhaseRow row : rows) {
+            sb.append(String.format(Locale.ROOT, "  %-40s %+10.2f ms%n",
+                    row.phase().label() + (row.preparation() ? " (preparation, not downtime)" : ""), row.afterMs() - row.beforeMs()));
+        }
+        return sb.toString();
     }
 
     /** The goal every predicted figure is held to. */

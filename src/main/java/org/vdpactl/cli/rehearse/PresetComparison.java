@@ -18,6 +18,7 @@ import org.vdpactl.orchestra.RehearsalPlan;
 import org.vdpactl.orchestra.RehearsalResult;
 import org.vdpactl.orchestra.Strategy;
 import org.vdpactl.orchestra.Timeline;
+import org.vdpactl.orchestra.WindowMode;
 import org.vdpactl.time.VirtualClock;
 
 /**
@@ -133,11 +134,12 @@ public final class PresetComparison {
     /**
      * One phase of the user's rehearsal on both presets.
      *
-     * @param phase     the phase (null for the downtime row)
-     * @param beforeMs  wall time on the before preset
-     * @param afterMs   wall time on the after preset
+     * @param phase       the phase (null for the downtime row)
+     * @param beforeMs    wall time on the before preset
+     * @param afterMs     wall time on the after preset
+     * @param preparation the phase is the destination's preparation, not downtime
      */
-    public record PhaseRow(Phase phase, double beforeMs, double afterMs) {
+    public record PhaseRow(Phase phase, double beforeMs, double afterMs, boolean preparation) {
     }
 
     /**
@@ -177,9 +179,9 @@ public final class PresetComparison {
         List<PhaseRow> phases = new ArrayList<>();
         for (PhaseSummary p : b.phases()) {
             PhaseSummary q = a.phase(p.phase());
-            phases.add(new PhaseRow(p.phase(), ms(p.wallNanos()), q == null ? 0 : ms(q.wallNanos())));
+            phases.add(new PhaseRow(p.phase(), ms(p.wallNanos()), q == null ? 0 : ms(q.wallNanos()), !b.inDowntime(p.phase())));
         }
-        phases.add(new PhaseRow(null, ms(b.downtimeNanos()), ms(a.downtimeNanos())));
+        phases.add(new PhaseRow(null, ms(b.downtimeNanos()), ms(a.downtimeNanos()), false));
         RehearsalPlan shown;
         try (SimulatedHost h = host(before, devices)) {
             shown = userPlan.apply(h.devices());
@@ -320,9 +322,13 @@ public final class PresetComparison {
         return new Figure(driverOk.driverMs() + mq.driverMs(), 0, join(driverOk.commands(), mq.commands()));
     }
 
-    /** §4.5.6 #1: each device suspended, saved, reset, re-mapped, restarted; serial as QEMU; the window of one device. */
+    /**
+     * §4.5.6 #1: each device suspended, saved, reset, re-mapped, restarted; serial as QEMU; the window of
+     * one device. The SVQ switch restarts the source in place, so its reset is inside the window.
+     */
     private static Figure window1(String preset) {
-        Scenario s = scenario(preset, LM_DEVICES, d -> RehearsalPlan.builder(d).memory(LM_MEMORY).strategy(Strategy.SERIAL).build());
+        Scenario s = scenario(preset, LM_DEVICES, d -> RehearsalPlan.builder(d).memory(LM_MEMORY).strategy(Strategy.SERIAL)
+                .window(WindowMode.IN_PLACE).build());
         double perDevice = ms(s.timeline().downtimeNanos()) / LM_DEVICES;
         return new Figure(perDevice, Mlx5Scenarios.VmmResiduals.FITTED.window1Ms(), join(s.commands("suspend"), s.commands("set_map")));
     }

@@ -117,6 +117,40 @@ class PresetComparisonTest {
         assertTrue(text.contains("cannot predict"), text);
     }
 
+    /**
+     * The user's rehearsal with the default (migration) window: the reset is shown as preparation and
+     * the downtime is the sum of the other phases (parallel: phase barriers); per phase 6.12 gains in
+     * suspend and DRIVER_OK and moves the VQ creation into the reset, so the downtime drops several-fold.
+     */
+    @Test
+    void defaultRehearsalShowsPerPhaseGainsWithTheResetAsPreparation() {
+        PresetComparison.Result r = PresetComparison.run(PresetComparison.PRE612, PresetComparison.V612, 2,
+                d -> org.vdpactl.orchestra.RehearsalPlan.builder(d).build());
+        PresetComparison.PhaseRow reset = phase(r, org.vdpactl.orchestra.Phase.RESET);
+        assertTrue(reset.preparation(), "reset is preparation in a migration's window");
+        assertTrue(reset.afterMs() > reset.beforeMs() + 300, "6.12 re-creates the VQs in the reset: " + reset);
+        PresetComparison.PhaseRow driverOk = phase(r, org.vdpactl.orchestra.Phase.DRIVER_OK);
+        assertTrue(driverOk.afterMs() < driverOk.beforeMs() / 10, "6.12 DRIVER_OK only modifies pre-created VQs: " + driverOk);
+        PresetComparison.PhaseRow downtime = r.phases().get(r.phases().size() - 1);
+        double before = 0;
+        double after = 0;
+        for (PresetComparison.PhaseRow p : r.phases()) {
+            if (p.phase() != null && !p.preparation()) {
+                before += p.beforeMs();
+                after += p.afterMs();
+            }
+        }
+        assertEquals(before, downtime.beforeMs(), 1e-6, "downtime = the non-preparation phases");
+        assertEquals(after, downtime.afterMs(), 1e-6, "downtime = the non-preparation phases");
+        assertTrue(downtime.beforeMs() / downtime.afterMs() > 5, "several-fold gain once the reset is preparation: " + downtime);
+        String text = CompareText.gainsAndLosses(r);
+        assertTrue(text.contains("reset (preparation, not downtime)"), text);
+    }
+
+    private static PresetComparison.PhaseRow phase(PresetComparison.Result r, org.vdpactl.orchestra.Phase p) {
+        return r.phases().stream().filter(x -> x.phase() == p).findFirst().orElseThrow();
+    }
+
     @Test
     void otherPresetPairsShowNoPublishedFigures() {
         List<PresetComparison.Row> other = PresetComparison.upstream(PresetComparison.V611, PresetComparison.V612);
