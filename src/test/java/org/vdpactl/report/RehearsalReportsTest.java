@@ -140,6 +140,8 @@ class RehearsalReportsTest {
     void htmlIsWellFormedSelfContainedAndShowsEveryDeviceAndPhase() throws Exception {
         String html = HtmlReport.render(completed, INFO);
         assertSelfContained(html);
+        assertTrue(html.contains("<dt>Window</dt><dd>migration -- starts at the first SUSPEND"), "window boundaries in the summary");
+        assertTrue(html.contains("last resume, less the destination"), "downtime without the preparation");
         Document doc = parse(html);
         assertEquals("html", doc.getDocumentElement().getTagName());
         assertTrue(doc.getElementsByTagName("style").getLength() == 1);
