@@ -25,6 +25,7 @@ import org.vdpactl.orchestra.Rehearsal;
 import org.vdpactl.orchestra.RehearsalPlan;
 import org.vdpactl.orchestra.RehearsalResult;
 import org.vdpactl.orchestra.Strategy;
+import org.vdpactl.orchestra.WindowMode;
 import org.vdpactl.report.HtmlReport;
 import org.vdpactl.report.RehearsalJson;
 import org.vdpactl.report.RehearsalText;
@@ -76,6 +77,12 @@ public final class RehearseCommand implements Callable<Integer> {
 
     @Option(names = "--premap", description = "Map the destination memory before the window (needs IOTLB_PERSIST when a device is its own destination).")
     boolean premap;
+
+    @Option(names = "--window", paramLabel = "migration|in-place", defaultValue = "migration",
+            description = "Where the downtime starts and ends for a device that is its own destination: migration "
+                    + "(default: its reset is the destination's preparation, shown but not counted) or in-place "
+                    + "(stopped and restarted in place, reset inside the window: the window of earlier versions).")
+    String window;
 
     @Option(names = "--stop-and-copy", description = "Rehearse only the source side of stop-and-copy: suspend, save state, unmap.")
     boolean stopAndCopy;
@@ -152,7 +159,7 @@ public final class RehearseCommand implements Callable<Integer> {
 
     private RehearsalPlan.Builder plan(List<DeviceTarget> sources, List<DeviceTarget> dests, Strategy how, GuestMemoryLayout layout) {
         RehearsalPlan.Builder b = RehearsalPlan.builder(sources).strategy(how).premap(premap).iterations(iterations)
-                .queuePairs(queuePairs).memory(layout);
+                .queuePairs(queuePairs).memory(layout).window(WindowMode.parse(window));
         if (dests != null) {
             b.destinations(dests);
         }

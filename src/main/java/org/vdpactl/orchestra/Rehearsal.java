@@ -94,7 +94,7 @@ public final class Rehearsal {
                 LOG.warn("rehearsal stopped: {}; rolling every device back", failure.summary());
             }
             pool.forEach(lanes, lane -> lane.restore(control.aborted() ? Phase.ROLLBACK : Phase.RESTORE));
-            Timeline t = new Timeline(plan.strategy(), plan.lanes(), drain(sessions));
+            Timeline t = new Timeline(plan.strategy(), plan.lanes(), drain(sessions), plan.preparationPhases());
             timelines.add(t);
             if (failure == null) {
                 failure = restoreFailure(t);

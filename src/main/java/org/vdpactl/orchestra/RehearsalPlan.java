@@ -23,9 +23,11 @@ import java.util.Set;
  * @param phases       the window phases run, in {@link Phase} order
  * @param queuePairs   queue pairs a net device runs with (0 = all it offers); replayed through the CVQ
  * @param cvqTimeout   how long to wait for the device to answer a control-queue command
+ * @param window       where the downtime starts and ends ({@link WindowMode}: a migration's window,
+ *                     or a device restarted in place)
  */
 public record RehearsalPlan(List<DeviceTarget> sources, List<DeviceTarget> destinations, Strategy strategy, boolean premap,
-        GuestMemoryLayout memory, int iterations, Set<Phase> phases, int queuePairs, Duration cvqTimeout) {
+        GuestMemoryLayout memory, int iterations, Set<Phase> phases, int queuePairs, Duration cvqTimeout, WindowMode window) {
 
     public RehearsalPlan {
         sources = List.copyOf(sources);
@@ -33,6 +35,7 @@ public record RehearsalPlan(List<DeviceTarget> sources, List<DeviceTarget> desti
         phases = Set.copyOf(phases);
         Objects.requireNonNull(strategy, "strategy");
         Objects.requireNonNull(memory, "memory");
+        Objects.requireNonNull(window, "window");
         if (sources.isEmpty()) {
             throw new IllegalArgumentException("a rehearsal needs at least one device");
         }
@@ -98,6 +101,20 @@ public record RehearsalPlan(List<DeviceTarget> sources, List<DeviceTarget> desti
         return phases.contains(p);
     }
 
+    /**
+     * The phases that run between the window phases but are the destination's preparation, left out
+     * of the downtime: the reset of a device that is its own destination, in a {@link WindowMode#MIGRATION}
+     * window. Empty otherwise.
+     */
+    public Set<Phase> preparationPhases() {
+        return window == WindowMode.MIGRATION && sameDevices() && runs(Phase.RESET) ? Set.of(Phase.RESET) : Set.of();
+    }
+
+    /** True for a phase whose time counts as downtime under this plan. */
+    public boolean inDowntime(Phase p) {
+        return p.inWindow() && !preparationPhases().contains(p);
+    }
+
     /** The window phases of a complete migration: source stop and save, destination start. */
     public static Set<Phase> migrationPhases(boolean sameDevices, boolean premap) {
         EnumSet<Phase> s = EnumSet.of(Phase.SUSPEND, Phase.SAVE_STATE, Phase.CONFIGURE, Phase.MAP, Phase.DRIVER_OK,
@@ -126,6 +143,7 @@ public record RehearsalPlan(List<DeviceTarget> sources, List<DeviceTarget> desti
         private Set<Phase> phases;
         private int queuePairs;
         private Duration cvqTimeout = Duration.ofSeconds(2);
+        private WindowMode window = WindowMode.MIGRATION;
 
         private Builder(List<DeviceTarget> devices) {
             this.sources = List.copyOf(devices);
@@ -173,10 +191,16 @@ public record RehearsalPlan(List<DeviceTarget> sources, List<DeviceTarget> desti
             return this;
         }
 
+        /** Where the downtime starts and ends (default {@link WindowMode#MIGRATION}). */
+        public Builder window(WindowMode w) {
+            this.window = w;
+            return this;
+        }
+
         public RehearsalPlan build() {
             List<DeviceTarget> dst = destinations == null ? sources : destinations;
             Set<Phase> p = phases != null ? phases : migrationPhases(dst.equals(sources), premap);
-            return new RehearsalPlan(sources, dst, strategy, premap, memory, iterations, p, queuePairs, cvqTimeout);
+            return new RehearsalPlan(sources, dst, strategy, premap, memory, iterations, p, queuePairs, cvqTimeout, window);
         }
     }
 }

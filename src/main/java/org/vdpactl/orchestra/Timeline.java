@@ -7,17 +7,19 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * The spans of one iteration and what they add up to: the downtime (first suspend to last resume),
- * per-phase wall times with the slowest device, per-device times and the critical path.
- * Immutable.
+ * The spans of one iteration and what they add up to: the downtime (first suspend to last resume,
+ * less the destination's preparation), per-phase wall times with the slowest device, per-device
+ * times and the critical path. Immutable.
  */
 public final class Timeline {
     private final Strategy strategy;
     private final List<Lane> lanes;
     private final List<String> devices;
     private final List<Span> spans;
+    private final Set<Phase> preparation;
     private List<PhaseSummary> phases;
 
     /**
@@ -26,6 +28,15 @@ public final class Timeline {
      * @param spans    every call of the iteration, window and outside
      */
     public Timeline(Strategy strategy, List<Lane> lanes, List<Span> spans) {
+        this(strategy, lanes, spans, Set.of());
+    }
+
+    /**
+     * @param preparation window phases that are the destination's preparation
+     *                    ({@link RehearsalPlan#preparationPhases()}): shown, but not downtime
+     */
+    public Timeline(Strategy strategy, List<Lane> lanes, List<Span> spans, Set<Phase> preparation) {
+        this.preparation = Set.copyOf(preparation);
         this.strategy = strategy;
         this.lanes = List.copyOf(lanes);
         this.spans = spans.stream().sorted(Comparator.comparingLong(Span::startNanos)).toList();
@@ -76,9 +87,48 @@ public final class Timeline {
                 .orElseGet(() -> windowSpans().stream().mapToLong(Span::endNanos).max().orElse(0L));
     }
 
-    /** Downtime = first suspend to last resume. */
+    /** The phases shown as the destination's preparation, outside the downtime. */
+    public Set<Phase> preparation() {
+        return preparation;
+    }
+
+    /** True when {@code p}'s time counts as downtime. */
+    public boolean inDowntime(Phase p) {
+        return p.inWindow() && !preparation.contains(p);
+    }
+
+    /**
+     * Downtime = first suspend to last resume, less the time in which a destination was only being
+     * prepared (and no device was in a downtime phase).
+     */
     public long downtimeNanos() {
-        return Math.max(0, windowEnd() - windowStart());
+        long start = windowStart();
+        long end = windowEnd();
+        return Math.max(0, end - start - preparationInside(start, end));
+    }
+
+    /** Time within [start, end) covered by preparation spans and by no downtime span. */
+    private long preparationInside(long start, long end) {
+        if (preparation.isEmpty()) {
+            return 0;
+        }
+        List<long[]> prep = clipped(spans.stream().filter(s -> preparation.contains(s.phase())).toList(), start, end);
+        List<long[]> down = clipped(spans.stream().filter(s -> inDowntime(s.phase())).toList(), start, end);
+        List<long[]> both = new ArrayList<>(prep);
+        both.addAll(down);
+        return union(both) - union(down);
+    }
+
+    private static List<long[]> clipped(List<Span> list, long start, long end) {
+        List<long[]> out = new ArrayList<>();
+        for (Span s : list) {
+            long a = Math.max(start, s.startNanos());
+            long b = Math.min(end, s.endNanos());
+            if (b > a) {
+                out.add(new long[] {a, b});
+            }
+        }
+        return out;
     }
 
     /** The window phases that occurred, in phase order. */
@@ -131,6 +181,9 @@ public final class Timeline {
 
     /** Total length covered by the intervals. */
     private static long union(List<long[]> intervals) {
+        if (intervals.isEmpty()) {
+            return 0;
+        }
         intervals.sort(Comparator.comparingLong(i -> i[0]));
         long total = 0;
         long curStart = Long.MIN_VALUE;
@@ -154,14 +207,16 @@ public final class Timeline {
             out.put(d, 0L);
         }
         for (PhaseSummary p : phases()) {
-            p.deviceNanos().forEach((d, n) -> out.merge(d, n, Long::sum));
+            if (inDowntime(p.phase())) {
+                p.deviceNanos().forEach((d, n) -> out.merge(d, n, Long::sum));
+            }
         }
         return out;
     }
 
-    /** The critical path under this iteration's strategy. */
+    /** The critical path under this iteration's strategy (downtime phases only). */
     public CriticalPath criticalPath() {
-        List<PhaseSummary> phases = phases();
+        List<PhaseSummary> phases = phases().stream().filter(p -> inDowntime(p.phase())).toList();
         List<CriticalPath.Segment> chain = new ArrayList<>();
         switch (strategy) {
             case PARALLEL -> {

@@ -85,7 +85,8 @@ public final class HtmlReport {
         item(sb, "Outcome", r.completed() ? "completed" : "partial: stopped by a failure, every device rolled back");
         Timeline t = RehearsalText.representative(r);
         if (t != null) {
-            item(sb, "Downtime", Durations.ms(t.downtimeNanos()) + " ms" + info.simulatedSuffix() + " (first suspend to last resume)");
+            item(sb, "Downtime", Durations.ms(t.downtimeNanos()) + " ms" + info.simulatedSuffix() + (t.preparation().isEmpty()
+                    ? " (first suspend to last resume)" : " (first suspend to last resume, less the destination's preparation)"));
         }
         if (r.statistics().count() > 1) {
             Percentiles p = r.statistics().downtime();

@@ -46,7 +46,8 @@ public record RehearsalJson(String schema, boolean simulated, String backend, St
 
     /** The plan as JSON. */
     public record Plan(List<String> sources, List<String> destinations, List<String> paths, String strategy, boolean premap,
-            List<String> phases, int iterations, int queuePairs, long memoryBytes, List<GuestMemoryLayout.Region> memory) {
+            List<String> phases, int iterations, int queuePairs, long memoryBytes, List<GuestMemoryLayout.Region> memory,
+            String window, List<String> preparation) {
     }
 
     /** The failing call. */
@@ -86,7 +87,8 @@ public record RehearsalJson(String schema, boolean simulated, String backend, St
         Plan plan = new Plan(names(p.sources()), names(p.destinations()),
                 p.sources().stream().map(DeviceTarget::path).toList(), p.strategy().label(), p.premap(),
                 p.orderedPhases().stream().map(Phase::label).toList(), p.iterations(), p.queuePairs(),
-                p.memory().totalBytes(), p.memory().regions());
+                p.memory().totalBytes(), p.memory().regions(), p.window().label(),
+                p.orderedPhases().stream().filter(ph -> p.preparationPhases().contains(ph)).map(Phase::label).toList());
         Failure failure = null;
         RehearsalFailure f = r.failure();
         if (f != null) {
@@ -110,7 +112,7 @@ public record RehearsalJson(String schema, boolean simulated, String backend, St
     private static Iteration iteration(int index, boolean failed, Timeline t) {
         List<PhaseJson> phases = new ArrayList<>();
         for (PhaseSummary s : t.phases()) {
-            phases.add(new PhaseJson(s.phase().label(), s.phase().inWindow(), Durations.millis(s.wallNanos()), s.slowestDevice(),
+            phases.add(new PhaseJson(s.phase().label(), t.inDowntime(s.phase()), Durations.millis(s.wallNanos()), s.slowestDevice(),
                     Durations.millis(s.slowestNanos()), millis(s.deviceNanos()), s.failedCalls()));
         }
         return new Iteration(index, failed, Durations.millis(t.downtimeNanos()), Durations.millis(t.criticalPath().nanos()),

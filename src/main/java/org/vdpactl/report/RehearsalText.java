@@ -53,7 +53,8 @@ public final class RehearsalText {
             sb.append(phaseTable(shown, info).render());
             sb.append('\n');
             String label = r.completed() ? "Downtime" : "Downtime until the failure";
-            sb.append(label).append(" (first suspend -> last resume): ").append(Durations.ms(shown.downtimeNanos())).append(" ms")
+            sb.append(label).append(shown.preparation().isEmpty() ? " (first suspend -> last resume): "
+                    : " (first suspend -> last resume, less the destination's preparation): ").append(Durations.ms(shown.downtimeNanos())).append(" ms")
                     .append(info.simulatedSuffix()).append('\n');
             sb.append(criticalPathLine(shown, info)).append('\n');
         }
@@ -92,6 +93,24 @@ public final class RehearsalText {
             sb.append(", premapped before the window");
         }
         sb.append("\nPhases: ").append(String.join(", ", plan.orderedPhases().stream().map(Phase::label).toList()));
+        sb.append("\nWindow: ").append(describeWindow(plan));
+        return sb.toString();
+    }
+
+    /** Where the downtime starts and ends under this plan, on one line (the HTML report splits the plan by lines). */
+    public static String describeWindow(RehearsalPlan plan) {
+        String start = plan.runs(Phase.SUSPEND) ? "starts at the first SUSPEND of a source" : "starts at the first window call";
+        String end = plan.runs(Phase.RESUME) ? "ends when the last RESUME of a destination returns"
+                : "ends when the last window call returns";
+        StringBuilder sb = new StringBuilder(plan.window().label()).append(" -- ").append(start).append(", ").append(end);
+        if (!plan.preparationPhases().isEmpty()) {
+            sb.append("; the reset is the destination's preparation (open, reset, VQ creation: before the stop-and-copy")
+                    .append(" in a real migration), run between each device's two roles, shown but not counted as downtime");
+        } else if (plan.sameDevices() && plan.runs(Phase.RESET)) {
+            sb.append("; each device is stopped and restarted in place: its reset is inside the window");
+        } else if (!plan.sameDevices()) {
+            sb.append("; the destinations were opened and reset before the window");
+        }
         return sb.toString();
     }
 
@@ -141,7 +160,8 @@ public final class RehearsalText {
         }
         TextTable table = new TextTable(header);
         for (PhaseSummary p : t.phases()) {
-            List<String> row = new ArrayList<>(List.of(p.phase().label() + (p.failedCalls() > 0 ? " (FAILED)" : ""),
+            String name = p.phase().label() + (t.inDowntime(p.phase()) ? "" : " (preparation, not downtime)");
+            List<String> row = new ArrayList<>(List.of(name + (p.failedCalls() > 0 ? " (FAILED)" : ""),
                     Durations.ms(p.wallNanos()), String.valueOf(p.slowestDevice()), Durations.ms(p.slowestNanos())));
             if (columns) {
                 for (String d : devices) {

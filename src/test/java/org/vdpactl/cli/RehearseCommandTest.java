@@ -54,7 +54,9 @@ class RehearseCommandTest {
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("CVQ MQ ")), "16 queue pairs replayed through the control queue");
         assertTrue(!r.out().contains("Note:"), r.out());
         assertTrue(r.out().contains("SIMULATED"), r.out());
-        assertTrue(r.out().contains("Downtime (first suspend -> last resume): "), r.out());
+        assertTrue(r.out().contains("Downtime (first suspend -> last resume, less the destination's preparation): "), r.out());
+        assertTrue(r.out().contains("Window: migration -- starts at the first SUSPEND"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("reset (preparation, not downtime) ")), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("phase") && l.contains("mlx5-3")), "per-device columns");
     }
 
@@ -71,6 +73,15 @@ class RehearseCommandTest {
         assertEquals(2, doc.get("iterations").size());
         assertTrue(doc.at("/iterations/0/spans").size() > 10);
         assertEquals("vdpa0", doc.at("/plan/sources/0").asText());
+        assertEquals("migration", doc.at("/plan/window").asText());
+        assertEquals("reset", doc.at("/plan/preparation/0").asText(), "a device that is its own destination: reset is preparation");
+        boolean resetOutside = false;
+        for (JsonNode ph : doc.at("/iterations/0/phases")) {
+            if (ph.get("phase").asText().equals("reset")) {
+                resetOutside = !ph.get("inWindow").asBoolean();
+            }
+        }
+        assertTrue(resetOutside, "the reset phase is marked outside the downtime");
         String html = Files.readString(report);
         assertTrue(html.startsWith("<!DOCTYPE html>") && html.contains("<svg"), "report written");
         assertTrue(!html.contains("http://") && !html.contains("https://"));
@@ -103,6 +114,9 @@ class RehearseCommandTest {
         assertEquals(ExitCode.USAGE.code(), fake("rehearse", "--iterations", "0").exitCode());
         assertEquals(ExitCode.USAGE.code(), fake("rehearse", "--compare", "mlx5-612").exitCode());
         assertEquals(ExitCode.USAGE.code(), fake("rehearse", "--memory", "3X").exitCode());
+        CliRun window = fake("rehearse", "--window", "legacy");
+        assertEquals(ExitCode.USAGE.code(), window.exitCode(), window.err());
+        assertTrue(window.err().contains("--window takes migration or in-place"), window.err());
         CliRun r = fake("rehearse", "--devices", "9");
         assertEquals(ExitCode.NOT_FOUND.code(), r.exitCode(), r.err());
         assertTrue(r.err().contains("only 4 usable"), r.err());

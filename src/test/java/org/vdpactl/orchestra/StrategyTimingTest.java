@@ -21,7 +21,9 @@ class StrategyTimingTest {
 
     private static RehearsalResult run(Strategy strategy, boolean premap, java.util.function.IntFunction<FixedCostModel> models) {
         try (FakeRig rig = FakeRig.withModels(DEVICES, PAIRS, i -> models.apply(i))) {
-            RehearsalPlan plan = RehearsalPlan.builder(rig.devices).strategy(strategy).premap(premap).queuePairs(1).build();
+            // in place: these figures include every device's reset (the window boundaries have their own test)
+            RehearsalPlan plan = RehearsalPlan.builder(rig.devices).strategy(strategy).premap(premap).queuePairs(1)
+                    .window(WindowMode.IN_PLACE).build();
             RehearsalResult r = rig.rehearsal().run(plan);
             assertTrue(r.completed(), () -> "rehearsal failed: " + r.failure());
             return r;
@@ -117,7 +119,8 @@ class StrategyTimingTest {
     @Test
     void iterationsFillTheHistograms() {
         try (FakeRig rig = FakeRig.withModels(2, PAIRS, FixedCostModel::new)) {
-            RehearsalPlan plan = RehearsalPlan.builder(rig.devices).strategy(Strategy.PARALLEL).queuePairs(1).iterations(5).build();
+            RehearsalPlan plan = RehearsalPlan.builder(rig.devices).strategy(Strategy.PARALLEL).queuePairs(1).iterations(5)
+                    .window(WindowMode.IN_PLACE).build();
             RehearsalResult r = rig.rehearsal().run(plan);
             assertEquals(5, r.iterations().size());
             assertEquals(5, r.statistics().count());

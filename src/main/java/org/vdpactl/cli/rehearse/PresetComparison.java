@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.vdpactl.fake.device.DeviceCounters;
+import org.vdpactl.fake.mlx5.Mlx5PublishedFigure;
 import org.vdpactl.fake.mlx5.Mlx5Scenarios;
 import org.vdpactl.orchestra.DeviceTarget;
 import org.vdpactl.orchestra.GuestMemoryLayout;
@@ -17,6 +18,7 @@ import org.vdpactl.orchestra.RehearsalPlan;
 import org.vdpactl.orchestra.RehearsalResult;
 import org.vdpactl.orchestra.Strategy;
 import org.vdpactl.orchestra.Timeline;
+import org.vdpactl.orchestra.WindowMode;
 import org.vdpactl.time.VirtualClock;
 
 /**
@@ -30,8 +32,11 @@ import org.vdpactl.time.VirtualClock;
  *   <li>the user's own rehearsal (devices, strategy, memory from the command line), phase by phase.</li>
  * </ul>
  * Every figure is what the rehearsal measured on the modelled devices; the published figures are
- * only printed next to them. The LM windows also contain VMM work outside the driver; it is added
- * as a separate, labelled line with the calibrated residuals of §4.5.6, never folded in silently.
+ * only printed next to them. Each upstream row is labelled by the use of its published figure
+ * ({@link Mlx5PublishedFigure}): "fitted" when the model's parameters were fitted to it (the
+ * calibration set), "predicted" when it was held out. LM window #1 also contains VMM work outside
+ * the driver: it is added as a separate, labelled line (fitted on the calibration figures only),
+ * never folded in silently; held-out window #2 gets no residual.
  */
 public final class PresetComparison {
     /** The configuration the published figures were measured on: 16 VQ pairs = 32 data VQs. */
@@ -51,15 +56,33 @@ public final class PresetComparison {
      * @param before the "before" figure (ms)
      * @param after  the "after" figure (ms)
      * @param source where it was published
+     * @param use    calibration (the row is fitted) or held out (the row is predicted)
      */
-    public record Published(double before, double after, String source) {
+    public record Published(double before, double after, String source, Mlx5PublishedFigure.Use use) {
+        static Published of(Mlx5PublishedFigure.Scenario scenario) {
+            List<Mlx5PublishedFigure> f = Mlx5PublishedFigure.of(scenario);
+            if (f.get(0).use() != f.get(1).use()) {
+                throw new IllegalStateException(scenario + ": before and after figures must share their use");
+            }
+            return new Published(f.get(0).ms(), f.get(1).ms(), f.get(0).source(), f.get(0).use());
+        }
+
+        /** "fitted" or "predicted". */
+        public String label() {
+            return use.label();
+        }
+
+        /** True when the row was held out of the fit. */
+        public boolean predicted() {
+            return use == Mlx5PublishedFigure.Use.HELD_OUT;
+        }
     }
 
     /**
      * One simulated figure.
      *
      * @param driverMs   what the rehearsal measured on the modelled devices
-     * @param residualMs calibrated VMM work added for the LM windows (0 elsewhere)
+     * @param residualMs VMM work fitted on the calibration figures, added to LM window #1 (0 elsewhere)
      * @param commands   the firmware commands behind it, as the fake counted them
      */
     public record Figure(double driverMs, double residualMs, String commands) {
@@ -85,16 +108,38 @@ public final class PresetComparison {
         public double speedup() {
             return before.totalMs() / after.totalMs();
         }
+
+        /** "fitted", "predicted", or "-" when the presets are not the published pair. */
+        public String label() {
+            return published == null ? "-" : published.label();
+        }
+
+        /** Signed relative error of the simulated before-figure against the published one. */
+        public double beforeError() {
+            return (before.totalMs() - published.before()) / published.before();
+        }
+
+        /** Signed relative error of the simulated after-figure against the published one. */
+        public double afterError() {
+            return (after.totalMs() - published.after()) / published.after();
+        }
+
+        /** Signed relative error of the simulated change (before - after) against the published change. */
+        public double changeError() {
+            double pub = published.before() - published.after();
+            return ((before.totalMs() - after.totalMs()) - pub) / pub;
+        }
     }
 
     /**
      * One phase of the user's rehearsal on both presets.
      *
-     * @param phase     the phase (null for the downtime row)
-     * @param beforeMs  wall time on the before preset
-     * @param afterMs   wall time on the after preset
+     * @param phase       the phase (null for the downtime row)
+     * @param beforeMs    wall time on the before preset
+     * @param afterMs     wall time on the after preset
+     * @param preparation the phase is the destination's preparation, not downtime
      */
-    public record PhaseRow(Phase phase, double beforeMs, double afterMs) {
+    public record PhaseRow(Phase phase, double beforeMs, double afterMs, boolean preparation) {
     }
 
     /**
@@ -134,9 +179,9 @@ public final class PresetComparison {
         List<PhaseRow> phases = new ArrayList<>();
         for (PhaseSummary p : b.phases()) {
             PhaseSummary q = a.phase(p.phase());
-            phases.add(new PhaseRow(p.phase(), ms(p.wallNanos()), q == null ? 0 : ms(q.wallNanos())));
+            phases.add(new PhaseRow(p.phase(), ms(p.wallNanos()), q == null ? 0 : ms(q.wallNanos()), !b.inDowntime(p.phase())));
         }
-        phases.add(new PhaseRow(null, ms(b.downtimeNanos()), ms(a.downtimeNanos())));
+        phases.add(new PhaseRow(null, ms(b.downtimeNanos()), ms(a.downtimeNanos()), false));
         RehearsalPlan shown;
         try (SimulatedHost h = host(before, devices)) {
             shown = userPlan.apply(h.devices());
@@ -161,24 +206,24 @@ public final class PresetComparison {
         Scenario sb = suspendResume(before);
         Scenario sa = suspendResume(after);
         rows.add(new Row("suspend, 1 device x 32 VQs", before, after, sb.figure(Phase.SUSPEND, "suspend"),
-                sa.figure(Phase.SUSPEND, "suspend"), publishedPair ? new Published(37, 2.5, "vdpa/mlx5: Parallelize device suspend/resume") : null,
+                sa.figure(Phase.SUSPEND, "suspend"), publishedPair ? Published.of(Mlx5PublishedFigure.Scenario.SUSPEND) : null,
                 null));
         rows.add(new Row("resume, 1 device x 32 VQs", before, after, sb.figure(Phase.RESUME, "resume"),
-                sa.figure(Phase.RESUME, "resume"), publishedPair ? new Published(16, 5, "vdpa/mlx5: Parallelize device suspend/resume") : null,
+                sa.figure(Phase.RESUME, "resume"), publishedPair ? Published.of(Mlx5PublishedFigure.Scenario.RESUME) : null,
                 null));
         String vqAfter = publishedPair ? V611 : after;
         Figure vb = vqCreation(before);
         Figure va = vqCreation(vqAfter);
         rows.add(new Row("VQ creation + resume, 16 VQ pairs (DRIVER_OK + CVQ MQ)", before, vqAfter, vb, va,
-                publishedPair ? new Published(370, 60, "vdpa/mlx5: Pre-create HW VQs to reduce LM downtime (v6.11, ConnectX-6 Dx)") : null,
+                publishedPair ? Published.of(Mlx5PublishedFigure.Scenario.VQ_CREATION) : null,
                 publishedPair ? "published after-figure is v6.11: compared with " + V611 + "; " + V612 + " gives "
                         + String.format(java.util.Locale.ROOT, "%.2f ms", vqCreation(V612).totalMs()) : null));
         rows.add(new Row("LM downtime #1: SVQ switch of one device (4 devices x 32 VQs, 256 GiB at 4 KiB)", before, after,
                 window1(before), window1(after),
-                publishedPair ? new Published(3140, 1014, "vdpa/mlx5: Optimize MKEY operations (Downtime #1)") : null, null));
+                publishedPair ? Published.of(Mlx5PublishedFigure.Scenario.LM_DOWNTIME_1) : null, null));
         rows.add(new Row("LM downtime #2: stop-and-copy of 4 devices (4 x 32 VQs, 256 GiB at 4 KiB)", before, after,
                 window2(before), window2(after),
-                publishedPair ? new Published(3630, 1253, "vdpa/mlx5: Optimize MKEY operations (Downtime #2)") : null, null));
+                publishedPair ? Published.of(Mlx5PublishedFigure.Scenario.LM_DOWNTIME_2) : null, null));
         return rows;
     }
 
@@ -277,18 +322,22 @@ public final class PresetComparison {
         return new Figure(driverOk.driverMs() + mq.driverMs(), 0, join(driverOk.commands(), mq.commands()));
     }
 
-    /** §4.5.6 #1: each device suspended, saved, reset, re-mapped, restarted; serial as QEMU; the window of one device. */
+    /**
+     * §4.5.6 #1: each device suspended, saved, reset, re-mapped, restarted; serial as QEMU; the window of
+     * one device. The SVQ switch restarts the source in place, so its reset is inside the window.
+     */
     private static Figure window1(String preset) {
-        Scenario s = scenario(preset, LM_DEVICES, d -> RehearsalPlan.builder(d).memory(LM_MEMORY).strategy(Strategy.SERIAL).build());
+        Scenario s = scenario(preset, LM_DEVICES, d -> RehearsalPlan.builder(d).memory(LM_MEMORY).strategy(Strategy.SERIAL)
+                .window(WindowMode.IN_PLACE).build());
         double perDevice = ms(s.timeline().downtimeNanos()) / LM_DEVICES;
-        return new Figure(perDevice, Mlx5Scenarios.VmmResiduals.CALIBRATED.window1Ms(), join(s.commands("suspend"), s.commands("set_map")));
+        return new Figure(perDevice, Mlx5Scenarios.VmmResiduals.FITTED.window1Ms(), join(s.commands("suspend"), s.commands("set_map")));
     }
 
     /** §4.5.6 #2: every device suspended, saved and unmapped, one after another; the whole window. */
     private static Figure window2(String preset) {
         Scenario s = scenario(preset, LM_DEVICES, d -> RehearsalPlan.builder(d).memory(LM_MEMORY).strategy(Strategy.SERIAL)
                 .phases(EnumSet.of(Phase.SUSPEND, Phase.SAVE_STATE, Phase.UNMAP)).build());
-        return new Figure(ms(s.timeline().downtimeNanos()), LM_DEVICES * Mlx5Scenarios.VmmResiduals.CALIBRATED.window2PerDeviceMs(),
+        return new Figure(ms(s.timeline().downtimeNanos()), LM_DEVICES * Mlx5Scenarios.VmmResiduals.FITTED.window2PerDeviceMs(),
                 join(s.commands("suspend"), s.commands("set_map")));
     }
 

@@ -14,9 +14,13 @@ package org.vdpactl.fake.mlx5;
  * @param parallelMkeyDestroy   6.12: direct MKEYs destroyed in one async batch
  * @param deferredMrDestroy     6.12: an MR's last reference drop queues it for the GC (≥ mrGcDelayMs later)
  * @param vqsHoldMrRefs         v6.12-era code (§2.4): each VQ object references the MR of its MKEY, so an old
- *                              MR lives until no VQ uses it. Off in every preset: the published window #2
- *                              deferral step (747 ≈ 4 × 186 ms) puts the release inside stop-and-copy, which
- *                              VQ references would move to the later reset
+ *                              MR lives until no VQ uses it. Off in every preset, and that choice is FITTED,
+ *                              not derived: the source reading says on for v6.12, but the published "Parallel
+ *                              MKEY ops" to "Deferred deletion" step of window #2 (747 ≈ 4 × 186 ms) only
+ *                              exists if the unmap releases the MR inside stop-and-copy. It changes none of
+ *                              the ten compared rows (6.12's release is off the path either way; pre-6.12 has
+ *                              no references), only where 6.12's deferred GC work is queued
+ *                              (docs/mlx5-model-impl.md "Fit versus prediction")
  * @param reclaimCapPages       mlx5_core: pages per MANAGE_PAGES reclaim request ({@link Long#MAX_VALUE} = no cap)
  */
 public record Mlx5Features(boolean precreateVqs, boolean activeVqsOnly, boolean vqErrorsReturned,

@@ -51,7 +51,7 @@ class Mlx5PresetsTest {
     @Test
     void parametersAreReachableByName() {
         assertEquals(3, Mlx5Params.DEFAULT.get("fwConcurrencyObj"));
-        assertEquals(26, Mlx5Params.DEFAULT.get("notifierUnregisterMs"));
+        assertEquals(26.3, Mlx5Params.DEFAULT.get("notifierUnregisterMs"));
         Mlx5Params p = Mlx5Params.DEFAULT.with("fwConcurrencyObj", 6).with("roundTripMs", 0.1);
         assertEquals(6, p.fwConcurrencyObj());
         assertEquals(0.1, p.roundTripMs());
@@ -67,7 +67,7 @@ class Mlx5PresetsTest {
         Mlx5Preset v612 = Mlx5Presets.preset("mlx5-612");
         double base = Mlx5Scenarios.resume(v612).driverMs();
         double faster = Mlx5Scenarios.resume(v612.withParams(v612.params().with("fwConcurrencyObj", 6))).driverMs();
-        assertEquals(0.05 + 0.02 + 6 * 0.45, faster, 1e-9, "32 commands on 6 servers: 6 rounds, last one of 2");
+        assertEquals(0.05 + 0.02 + 6 * Mlx5Params.DEFAULT.modifyRdyMs(), faster, 1e-9, "32 commands on 6 servers: 6 rounds, last one of 2");
         assertTrue(faster < base);
     }
 

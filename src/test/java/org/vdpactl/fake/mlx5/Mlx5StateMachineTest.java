@@ -234,10 +234,11 @@ class Mlx5StateMachineTest {
     @Test
     void devAddPreCreatesFrom611() {
         OpCost pre = new Mlx5Device(PRE, 16, Mlx5Capabilities.DEFAULT, Mlx5NetFeatures.DEFAULT_DEVICE).devAdd(32);
-        OpCost v611 = new Mlx5Device(V611, 16, Mlx5Capabilities.DEFAULT, Mlx5NetFeatures.DEFAULT_DEVICE).devAdd(32);
+        OpCost v611 = new Mlx5Device(V611.withParams(Mlx5Params.SPEC), 16, Mlx5Capabilities.DEFAULT,
+                Mlx5NetFeatures.DEFAULT_DEVICE).devAdd(32);
         assertEquals(10, pre.syncCommands());
         assertEquals(3, pre.millis(), 0.5, "≈3 ms uncalibrated");
-        assertEquals(351.05, v611.millis() - pre.millis(), 0.01, "B3 + 32 blank VQs");
+        assertEquals(351.05, v611.millis() - pre.millis(), 0.01, "B3 + 32 blank VQs (the spec's arithmetic, §4.4)");
     }
 
     @Test
