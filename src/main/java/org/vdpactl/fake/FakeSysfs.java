@@ -16,7 +16,7 @@ import org.vdpactl.sys.FileStat;
 /**
  * The slice of devtmpfs, sysfs and procfs vdpactl looks at, generated from the bus on every call:
  * <ul>
- *   <li>/dev/vhost-vdpa-N — char device 248:N, root, 0600</li>
+ *   <li>/dev/vhost-vdpa-N — char device 248:N, root:root 0600 unless a {@link NodePermissionRule} says otherwise</li>
  *   <li>/sys/bus/vdpa/devices/&lt;name&gt;/ — with vhost-vdpa-N/, driver → vhost_vdpa, …</li>
  *   <li>/sys/dev/char/248:N → the node's sysfs directory (there is no /sys/class/vhost-vdpa: vhost_vdpa
  *       registers its devices without a class, checked on 6.12)</li>
@@ -28,9 +28,11 @@ final class FakeSysfs {
     private static final int MAJOR = VhostVdpaFile.MAJOR;
 
     private final FakeVdpaBus bus;
+    private final DevNodePermissions nodes;
 
-    FakeSysfs(FakeVdpaBus bus) {
+    FakeSysfs(FakeVdpaBus bus, DevNodePermissions nodes) {
         this.bus = bus;
+        this.nodes = nodes;
     }
 
     private sealed interface Node permits Dir, Attr, CharDev, Link {
@@ -49,7 +51,7 @@ final class FakeSysfs {
     private record Attr(byte[] content, int mode) implements Node {
     }
 
-    private record CharDev(int major, int minor) implements Node {
+    private record CharDev(int major, int minor, DevNodePermissions.Attributes attributes) implements Node {
     }
 
     private record Link(String target) implements Node {
@@ -60,7 +62,8 @@ final class FakeSysfs {
         return switch (n) {
             case Dir d -> new FileStat(FileStat.Type.DIRECTORY, 0755, 0, 0, 0, 0);
             case Attr a -> new FileStat(FileStat.Type.REGULAR, a.mode(), 0, 0, 0, 0);
-            case CharDev c -> new FileStat(FileStat.Type.CHAR_DEVICE, 0600, 0, 0, c.major(), c.minor());
+            case CharDev c -> new FileStat(FileStat.Type.CHAR_DEVICE, c.attributes().mode(), c.attributes().uid(),
+                    c.attributes().gid(), c.major(), c.minor());
             case Link l -> throw new IllegalStateException("unresolved link " + l);
         };
     }
@@ -128,7 +131,7 @@ final class FakeSysfs {
         Dir proc = root.dir("proc");
         for (FakeVdpaDevice d : bus.nodes().values()) {
             String node = "vhost-vdpa-" + d.minor();
-            dev.children().put(node, new CharDev(MAJOR, d.minor()));
+            dev.children().put(node, new CharDev(MAJOR, d.minor(), nodes.of(node)));
             String devDir = "/sys/bus/vdpa/devices/" + d.name();
             Dir dd = devices.dir(d.name());
             dd.children().put("driver", new Link("/sys/bus/vdpa/drivers/vhost_vdpa"));
@@ -154,8 +157,8 @@ final class FakeSysfs {
         StringBuilder sb = new StringBuilder();
         boolean sim = false;
         java.util.Set<String> drivers = new java.util.TreeSet<>();
-        for (var m : bus.managementDevices()) {
-            String model = ((org.vdpactl.fake.device.FakeMgmtDevice) m).profile().name();
+        for (var m : bus.fakeManagementDevices()) {
+            String model = m.profile().name();
             if (model.startsWith("vdpasim")) {
                 sim = true;
                 drivers.add(model.equals("vdpasim_net") ? "vdpa_sim_net" : "vdpa_sim_blk");
