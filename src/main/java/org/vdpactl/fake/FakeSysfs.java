@@ -48,6 +48,7 @@ final class FakeSysfs {
         }
     }
 
+    /** A sysfs attribute; {@code content} null = write-only (no show method: opening it for reading is EACCES, even for root). */
     private record Attr(byte[] content, int mode) implements Node {
     }
 
@@ -78,6 +79,9 @@ final class FakeSysfs {
     byte[] read(String path) {
         Node n = resolve(path);
         if (n instanceof Attr a) {
+            if (a.content() == null) {
+                throw KernelError.of(Errno.EACCES, path + " is write-only (sysfs has no show method for it)");
+            }
             return a.content().clone();
         }
         if (n instanceof Dir) {
@@ -126,7 +130,10 @@ final class FakeSysfs {
         Dir vdpaBus = root.dir("sys").dir("bus").dir("vdpa");
         Dir devices = vdpaBus.dir("devices");
         Dir driver = vdpaBus.dir("drivers").dir("vhost_vdpa");
-        driver.children().put("uevent", attr("DRIVER=vhost_vdpa\n", 0200));
+        // a driver's bind, unbind and uevent are write-only attributes (DRIVER_ATTR_WO)
+        for (String wo : new String[] {"bind", "uevent", "unbind"}) {
+            driver.children().put(wo, new Attr(null, 0200));
+        }
         Dir devChar = root.dir("sys").dir("dev").dir("char");
         Dir proc = root.dir("proc");
         for (FakeVdpaDevice d : bus.nodes().values()) {
@@ -141,9 +148,10 @@ final class FakeSysfs {
             dd.children().put("uevent", attr("DRIVER=vhost_vdpa\n", 0644));
             Dir nd = dd.dir(node);
             nd.children().put("dev", attr(MAJOR + ":" + d.minor() + "\n", 0444));
-            nd.children().put("device", new Link(devDir));
+            // vhost_vdpa registers the node's device with neither a class nor a bus: no "device" or
+            // "subsystem" link, and dev_uevent_filter hides its uevent, so the file reads empty
             nd.dir("power");
-            nd.children().put("uevent", attr("MAJOR=" + MAJOR + "\nMINOR=" + d.minor() + "\nDEVNAME=" + node + "\n", 0644));
+            nd.children().put("uevent", attr("", 0644));
             devChar.children().put(MAJOR + ":" + d.minor(), new Link(devDir + "/" + node));
             driver.children().put(d.name(), new Link(devDir));
         }
@@ -183,12 +191,14 @@ final class FakeSysfs {
         return new Attr(content.getBytes(StandardCharsets.US_ASCII), mode);
     }
 
-    /** A regular file's content for open(2), or null when {@code path} is not a regular file. */
+    /** A regular file's content for open(2), or null when {@code path} is not a regular file; EACCES for write-only ones. */
     byte[] contentOrNull(String path) {
+        Node n;
         try {
-            return resolve(path) instanceof Attr a ? a.content().clone() : null;
+            n = resolve(path);
         } catch (KernelError e) {
             return null;
         }
+        return n instanceof Attr ? read(path) : null;
     }
 }

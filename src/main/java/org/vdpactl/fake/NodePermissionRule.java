@@ -3,11 +3,14 @@ package org.vdpactl.fake;
 import java.util.regex.Pattern;
 
 /**
- * What a udev rule does to a device node when devtmpfs creates it, e.g.
- * {@code KERNEL=="vhost-vdpa-*", GROUP="kvm", MODE="0660"}: owner, group and mode of every
- * /dev node whose name matches the glob. Without a rule a vhost-vdpa node is devtmpfs's
- * {@code crw------- root root} (verified on 6.12). Later rules override earlier ones, as udev
- * applies rules in order.
+ * The owner, group and mode a host's rules give a device node: every /dev node whose name matches
+ * the glob gets them. Without a rule a vhost-vdpa node is devtmpfs's {@code crw------- root root}
+ * (verified on 6.12). Later rules override earlier ones, as udev applies rules in order.
+ *
+ * <p>On 6.12 the node's own device has neither a bus nor a class, so the kernel sends no uevent
+ * for it and a {@code KERNEL=="vhost-vdpa-*"} rule never fires; hosts act on the parent vdpa
+ * device's event instead ({@code SUBSYSTEM=="vdpa", DRIVER=="vhost_vdpa"} with a RUN that chgrps
+ * and chmods the node) or fix the node up afterwards. This models the result, however it is reached.
  *
  * @param kernelGlob node name under /dev with udev's {@code *} and {@code ?} ("vhost-vdpa-*")
  * @param uid        owner

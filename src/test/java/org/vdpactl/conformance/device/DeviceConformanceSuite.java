@@ -980,6 +980,35 @@ public abstract class DeviceConformanceSuite {
         d.mapAll(0, layout);
     }
 
+    /**
+     * A memfd grown after its first mapping can be mapped again at the new size (and past its end:
+     * mmap does not check the size of a shmem file); every mapping shares the same pages, and
+     * vhost-vdpa maps the grown range as shared file memory.
+     */
+    @Test
+    void aMemfdGrownAfterItsFirstMappingMapsAgainAtTheNewSize() {
+        int prot = libc_h.PROT_READ() | libc_h.PROT_WRITE();
+        int fd = sys().memfdCreate("regrow", libc_h.MFD_CLOEXEC());
+        track(() -> sys().close(fd));
+        sys().ftruncate(fd, PAGE);
+        MemorySegment small = sys().mmap(PAGE, prot, libc_h.MAP_SHARED(), fd, 0);
+        track(() -> sys().munmap(small));
+        small.set(ValueLayout.JAVA_BYTE, 10, (byte) 0x5A);
+        sys().ftruncate(fd, 8 * PAGE);
+        MemorySegment big = sys().mmap(8 * PAGE, prot, libc_h.MAP_SHARED(), fd, 0);
+        track(() -> sys().munmap(big));
+        assertEquals((byte) 0x5A, big.get(ValueLayout.JAVA_BYTE, 10), "the same page as the first mapping");
+        big.set(ValueLayout.JAVA_BYTE, 7 * PAGE, (byte) 0x6B);
+        MemorySegment tail = sys().mmap(PAGE, prot, libc_h.MAP_SHARED(), fd, 7 * PAGE);
+        track(() -> sys().munmap(tail));
+        assertEquals((byte) 0x6B, tail.get(ValueLayout.JAVA_BYTE, 0));
+        MemorySegment pastEnd = sys().mmap(16 * PAGE, prot, libc_h.MAP_SHARED(), fd, 0);
+        track(() -> sys().munmap(pastEnd));
+        VhostVdpaDevice d = ownedNet();
+        d.map(0, 0x100000, 8 * PAGE, big.address(), IotlbPermission.RW);
+        assertErrno(Errno.EFAULT, () -> d.map(0, 0x100000 + 7 * PAGE, PAGE, big.address(), IotlbPermission.RW));
+    }
+
     @Test
     void typedMapErrorsCarryTheEfaultHint() {
         VhostVdpaDevice d = ownedNet();
@@ -1308,6 +1337,31 @@ public abstract class DeviceConformanceSuite {
         assertEquals(requests + 2, vstat(2, "cvq requests"));
         assertEquals(successes + 1, vstat(2, "cvq successes"));
         assertEquals(errors + 1, vstat(2, "cvq errors"));
+    }
+
+    // ------------------------------------------------------------------ sysfs as vhost_vdpa leaves it
+
+    /**
+     * vhost_vdpa registers the node's device with neither a class nor a bus: its sysfs directory
+     * has only dev, power and uevent (no "device" or "subsystem" link), and the uevent file is empty
+     * because dev_uevent_filter passes only devices with a bus or class. The vdpa device's own
+     * uevent names the driver, whose directory has the write-only bind, unbind and uevent.
+     */
+    @Test
+    void sysfsOfTheNodeAndTheDriverAsTheKernelShowsThem() {
+        String vdpa0 = "/sys/bus/vdpa/devices/vdpa0";
+        List<String> node = new ArrayList<>(sys().listDirectory(vdpa0 + "/vhost-vdpa-0"));
+        node.sort(null);
+        assertEquals(List.of("dev", "power", "uevent"), node);
+        assertEquals(0, sys().readSmallFile(vdpa0 + "/vhost-vdpa-0/uevent").length, "no MAJOR=/MINOR=/DEVNAME= lines");
+        assertEquals(sys().stat(backend.netNode()).devNumber() + "\n",
+                new String(sys().readSmallFile(vdpa0 + "/vhost-vdpa-0/dev"), java.nio.charset.StandardCharsets.US_ASCII));
+        assertEquals("DRIVER=vhost_vdpa\n", new String(sys().readSmallFile(vdpa0 + "/uevent"), java.nio.charset.StandardCharsets.US_ASCII));
+        List<String> driver = sys().listDirectory("/sys/bus/vdpa/drivers/vhost_vdpa");
+        assertTrue(driver.containsAll(List.of("bind", "unbind", "uevent", "vdpa0", "vdpa1")), driver.toString());
+        for (String wo : List.of("bind", "unbind", "uevent")) {
+            assertErrno(Errno.EACCES, () -> sys().readSmallFile("/sys/bus/vdpa/drivers/vhost_vdpa/" + wo));
+        }
     }
 
     // ------------------------------------------------------------------ the QEMU-like bring-up (§6)
