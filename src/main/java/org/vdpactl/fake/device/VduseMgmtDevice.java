@@ -16,7 +16,20 @@ import org.vdpactl.sys.Errno;
 public final class VduseMgmtDevice implements MgmtDevice {
     /** The mgmtdev's device name. */
     public static final String NAME = "vduse";
-    private static final long CLASSES = (1L << 1) | (1L << 2); // VIRTIO_ID_NET | VIRTIO_ID_BLOCK
+    /** The id table of 6.12: VIRTIO_ID_BLOCK and VIRTIO_ID_NET (kernels before VDUSE net support list block only). */
+    public static final long CLASSES_6_12 = (1L << 1) | (1L << 2);
+
+    private final long classes;
+
+    /** The 6.12 vduse mgmtdev (classes net and block). */
+    public VduseMgmtDevice() {
+        this(CLASSES_6_12);
+    }
+
+    /** A vduse mgmtdev whose id table has the virtio ids of {@code classes} (bit n = virtio id n). */
+    public VduseMgmtDevice(long classes) {
+        this.classes = classes;
+    }
 
     @Override
     public String busName() {
@@ -30,7 +43,7 @@ public final class VduseMgmtDevice implements MgmtDevice {
 
     @Override
     public long supportedClasses() {
-        return CLASSES;
+        return classes;
     }
 
     @Override

@@ -1249,6 +1249,20 @@ public abstract class DeviceConformanceSuite {
         }
     }
 
+    /**
+     * Waits until vdpa0's counter reaches {@code expected} and returns what it read last: vdpa_sim
+     * adds a work run's counts after it published the used entries, so they may lag a moment.
+     */
+    long awaitVstat(int qidx, String name, long expected) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        long v = vstat(qidx, name);
+        while (v < expected && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+            v = vstat(qidx, name);
+        }
+        return v;
+    }
+
     @Test
     void aTxFrameComesBackOnRxWithItsBytesAndIsCounted() throws Exception {
         NetRings r = netWithRings();
@@ -1273,10 +1287,10 @@ public abstract class DeviceConformanceSuite {
         assertEquals(1, r.dev().getVringBase(1), "TX vring base advanced");
         assertEquals(1, r.dev().getVringBase(0), "RX vring base advanced");
         r.dev().resume();
-        assertEquals(rxPackets + 1, vstat(0, "rx packets"));
-        assertEquals(rxBytes + frame.length, vstat(0, "rx bytes"));
-        assertEquals(txPackets + 1, vstat(1, "tx packets"));
-        assertEquals(txBytes + frame.length, vstat(1, "tx bytes"));
+        assertEquals(rxPackets + 1, awaitVstat(0, "rx packets", rxPackets + 1));
+        assertEquals(rxBytes + frame.length, awaitVstat(0, "rx bytes", rxBytes + frame.length));
+        assertEquals(txPackets + 1, awaitVstat(1, "tx packets", txPackets + 1));
+        assertEquals(txBytes + frame.length, awaitVstat(1, "tx bytes", txBytes + frame.length));
     }
 
     @Test
@@ -1292,13 +1306,13 @@ public abstract class DeviceConformanceSuite {
         r.tx().post(TX_BUF, other.length, false);
         r.kicks()[1].signal();
         assertEquals(1, r.tx().awaitUsed(1));
-        assertEquals(drops + 1, vstat(0, "rx drops"), "the receive filter dropped it");
+        assertEquals(drops + 1, awaitVstat(0, "rx drops", drops + 1), "the receive filter dropped it");
         byte[] mine = frame(VDPA0_MAC, 20);
         MemorySegment.copy(mine, 0, mem, ValueLayout.JAVA_BYTE, TX_BUF + PAGE, mine.length);
         r.tx().post(TX_BUF + PAGE, mine.length, false);
         r.kicks()[1].signal();
         assertEquals(2, r.tx().awaitUsed(2));
-        assertEquals(overruns + 1, vstat(0, "rx overruns"), "no RX buffer was posted");
+        assertEquals(overruns + 1, awaitVstat(0, "rx overruns", overruns + 1), "no RX buffer was posted");
         // the filter compares the MAC with strncmp: after the first NUL both share, nothing counts
         byte[] sameUpToNul = frame(new byte[] {2, 0, 0x77, 0x77, 0x77, 0x77}, 20);
         MemorySegment.copy(sameUpToNul, 0, mem, ValueLayout.JAVA_BYTE, TX_BUF + 2 * PAGE, sameUpToNul.length);
@@ -1307,8 +1321,8 @@ public abstract class DeviceConformanceSuite {
         r.kicks()[1].signal();
         assertEquals(1, r.rx().awaitUsed(1));
         assertArrayEquals(new long[] {0, sameUpToNul.length}, r.rx().used(0));
-        assertEquals(rxPackets + 1, vstat(0, "rx packets"));
-        assertEquals(txPackets + 3, vstat(1, "tx packets"), "every frame read from TX counts");
+        assertEquals(rxPackets + 1, awaitVstat(0, "rx packets", rxPackets + 1));
+        assertEquals(txPackets + 3, awaitVstat(1, "tx packets", txPackets + 3), "every frame read from TX counts");
         assertArrayEquals(new long[] {0, 0}, r.tx().used(0));
         r.dev().suspend();
         assertEquals(3, r.dev().getVringBase(1));
@@ -1334,9 +1348,9 @@ public abstract class DeviceConformanceSuite {
         r.kicks()[2].signal();
         assertEquals(2, r.cvq().awaitUsed(2));
         assertEquals(1, mem.get(ValueLayout.JAVA_BYTE, CVQ_BUF + 192), "VIRTIO_NET_ERR");
-        assertEquals(requests + 2, vstat(2, "cvq requests"));
-        assertEquals(successes + 1, vstat(2, "cvq successes"));
-        assertEquals(errors + 1, vstat(2, "cvq errors"));
+        assertEquals(requests + 2, awaitVstat(2, "cvq requests", requests + 2));
+        assertEquals(successes + 1, awaitVstat(2, "cvq successes", successes + 1));
+        assertEquals(errors + 1, awaitVstat(2, "cvq errors", errors + 1));
     }
 
     // ------------------------------------------------------------------ sysfs as vhost_vdpa leaves it
