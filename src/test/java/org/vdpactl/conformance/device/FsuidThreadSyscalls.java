@@ -32,6 +32,8 @@ final class FsuidThreadSyscalls implements Syscalls, AutoCloseable {
     FsuidThreadSyscalls(Syscalls delegate, int uid, int gid) {
         this.delegate = delegate;
         run(() -> {
+            // load what stat(2) needs (jnr-posix's native stub) while this thread may still read it
+            delegate.stat("/");
             setFsIds(uid, gid);
             return null;
         });
