@@ -12,13 +12,17 @@ import org.vdpactl.sys.Syscalls;
  * Sparse (a 256 GiB file costs nothing until touched) and never accounted against overcommit.
  */
 final class MemfdHostFile implements HostFile {
+    /** MFD_NAME_MAX_LEN. */
+    private static final int MAX_NAME = 249;
     private final Syscalls host;
     private final int fd;
     private long size;
 
     MemfdHostFile(Syscalls host, String name) {
         this.host = host;
-        this.fd = host.memfdCreate("vdpactl-fake:" + name, libc_h.MFD_CLOEXEC());
+        String label = "vdpactl-fake:" + name;
+        // the host takes at most 249 bytes, as the fake's memfd_create does for the name alone
+        this.fd = host.memfdCreate(label.length() > MAX_NAME ? label.substring(0, MAX_NAME) : label, libc_h.MFD_CLOEXEC());
     }
 
     @Override
