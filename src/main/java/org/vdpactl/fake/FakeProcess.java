@@ -37,6 +37,7 @@ public final class FakeProcess implements Syscalls, AutoCloseable {
     private final AddressSpace mm;
     private final AtomicLong pinnedPages = new AtomicLong();
     private volatile long memlockLimitBytes = UNLIMITED;
+    private volatile Credentials credentials = Credentials.ROOT;
     private volatile boolean exited;
 
     FakeProcess(FakeKernel kernel, int pid, FdTable fds, AddressSpace mm) {
@@ -65,6 +66,19 @@ public final class FakeProcess implements Syscalls, AutoCloseable {
      */
     public FakeProcess fork() {
         return kernel.forkProcess(this, fds.copyForFork(), mm.copyForFork());
+    }
+
+    /** The process's uid/gid/groups for file permissions (default {@link Credentials#ROOT}). */
+    public Credentials credentials() {
+        return credentials;
+    }
+
+    /**
+     * setfsuid/setfsgid/setgroups in one: from now on open(2) checks device nodes and sysfs files
+     * against these credentials (a non-root process gets EACCES from a root-only node).
+     */
+    public void setCredentials(Credentials c) {
+        credentials = java.util.Objects.requireNonNull(c);
     }
 
     /** setrlimit(RLIMIT_MEMLOCK) for PA-mode devices. */

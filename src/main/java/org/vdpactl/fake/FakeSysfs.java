@@ -16,7 +16,7 @@ import org.vdpactl.sys.FileStat;
 /**
  * The slice of devtmpfs, sysfs and procfs vdpactl looks at, generated from the bus on every call:
  * <ul>
- *   <li>/dev/vhost-vdpa-N — char device 248:N, root, 0600</li>
+ *   <li>/dev/vhost-vdpa-N — char device 248:N, root:root 0600 unless a {@link NodePermissionRule} says otherwise</li>
  *   <li>/sys/bus/vdpa/devices/&lt;name&gt;/ — with vhost-vdpa-N/, driver → vhost_vdpa, …</li>
  *   <li>/sys/dev/char/248:N → the node's sysfs directory (there is no /sys/class/vhost-vdpa: vhost_vdpa
  *       registers its devices without a class, checked on 6.12)</li>
@@ -28,9 +28,11 @@ final class FakeSysfs {
     private static final int MAJOR = VhostVdpaFile.MAJOR;
 
     private final FakeVdpaBus bus;
+    private final DevNodePermissions nodes;
 
-    FakeSysfs(FakeVdpaBus bus) {
+    FakeSysfs(FakeVdpaBus bus, DevNodePermissions nodes) {
         this.bus = bus;
+        this.nodes = nodes;
     }
 
     private sealed interface Node permits Dir, Attr, CharDev, Link {
@@ -46,10 +48,11 @@ final class FakeSysfs {
         }
     }
 
+    /** A sysfs attribute; {@code content} null = write-only (no show method: opening it for reading is EACCES, even for root). */
     private record Attr(byte[] content, int mode) implements Node {
     }
 
-    private record CharDev(int major, int minor) implements Node {
+    private record CharDev(int major, int minor, DevNodePermissions.Attributes attributes) implements Node {
     }
 
     private record Link(String target) implements Node {
@@ -60,7 +63,8 @@ final class FakeSysfs {
         return switch (n) {
             case Dir d -> new FileStat(FileStat.Type.DIRECTORY, 0755, 0, 0, 0, 0);
             case Attr a -> new FileStat(FileStat.Type.REGULAR, a.mode(), 0, 0, 0, 0);
-            case CharDev c -> new FileStat(FileStat.Type.CHAR_DEVICE, 0600, 0, 0, c.major(), c.minor());
+            case CharDev c -> new FileStat(FileStat.Type.CHAR_DEVICE, c.attributes().mode(), c.attributes().uid(),
+                    c.attributes().gid(), c.major(), c.minor());
             case Link l -> throw new IllegalStateException("unresolved link " + l);
         };
     }
@@ -75,6 +79,9 @@ final class FakeSysfs {
     byte[] read(String path) {
         Node n = resolve(path);
         if (n instanceof Attr a) {
+            if (a.content() == null) {
+                throw KernelError.of(Errno.EACCES, path + " is write-only (sysfs has no show method for it)");
+            }
             return a.content().clone();
         }
         if (n instanceof Dir) {
@@ -123,12 +130,15 @@ final class FakeSysfs {
         Dir vdpaBus = root.dir("sys").dir("bus").dir("vdpa");
         Dir devices = vdpaBus.dir("devices");
         Dir driver = vdpaBus.dir("drivers").dir("vhost_vdpa");
-        driver.children().put("uevent", attr("DRIVER=vhost_vdpa\n", 0200));
+        // a driver's bind, unbind and uevent are write-only attributes (DRIVER_ATTR_WO)
+        for (String wo : new String[] {"bind", "uevent", "unbind"}) {
+            driver.children().put(wo, new Attr(null, 0200));
+        }
         Dir devChar = root.dir("sys").dir("dev").dir("char");
         Dir proc = root.dir("proc");
         for (FakeVdpaDevice d : bus.nodes().values()) {
             String node = "vhost-vdpa-" + d.minor();
-            dev.children().put(node, new CharDev(MAJOR, d.minor()));
+            dev.children().put(node, new CharDev(MAJOR, d.minor(), nodes.of(node)));
             String devDir = "/sys/bus/vdpa/devices/" + d.name();
             Dir dd = devices.dir(d.name());
             dd.children().put("driver", new Link("/sys/bus/vdpa/drivers/vhost_vdpa"));
@@ -138,9 +148,10 @@ final class FakeSysfs {
             dd.children().put("uevent", attr("DRIVER=vhost_vdpa\n", 0644));
             Dir nd = dd.dir(node);
             nd.children().put("dev", attr(MAJOR + ":" + d.minor() + "\n", 0444));
-            nd.children().put("device", new Link(devDir));
+            // vhost_vdpa registers the node's device with neither a class nor a bus: no "device" or
+            // "subsystem" link, and dev_uevent_filter hides its uevent, so the file reads empty
             nd.dir("power");
-            nd.children().put("uevent", attr("MAJOR=" + MAJOR + "\nMINOR=" + d.minor() + "\nDEVNAME=" + node + "\n", 0644));
+            nd.children().put("uevent", attr("", 0644));
             devChar.children().put(MAJOR + ":" + d.minor(), new Link(devDir + "/" + node));
             driver.children().put(d.name(), new Link(devDir));
         }
@@ -154,8 +165,8 @@ final class FakeSysfs {
         StringBuilder sb = new StringBuilder();
         boolean sim = false;
         java.util.Set<String> drivers = new java.util.TreeSet<>();
-        for (var m : bus.managementDevices()) {
-            String model = ((org.vdpactl.fake.device.FakeMgmtDevice) m).profile().name();
+        for (var m : bus.fakeManagementDevices()) {
+            String model = m.profile().name();
             if (model.startsWith("vdpasim")) {
                 sim = true;
                 drivers.add(model.equals("vdpasim_net") ? "vdpa_sim_net" : "vdpa_sim_blk");
@@ -180,12 +191,14 @@ final class FakeSysfs {
         return new Attr(content.getBytes(StandardCharsets.US_ASCII), mode);
     }
 
-    /** A regular file's content for open(2), or null when {@code path} is not a regular file. */
+    /** A regular file's content for open(2), or null when {@code path} is not a regular file; EACCES for write-only ones. */
     byte[] contentOrNull(String path) {
+        Node n;
         try {
-            return resolve(path) instanceof Attr a ? a.content().clone() : null;
+            n = resolve(path);
         } catch (KernelError e) {
             return null;
         }
+        return n instanceof Attr ? read(path) : null;
     }
 }

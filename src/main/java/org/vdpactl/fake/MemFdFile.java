@@ -1,25 +1,26 @@
 package org.vdpactl.fake;
 
-import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.mem.HostFile;
 import org.vdpactl.fake.mem.HostMemory;
-import org.vdpactl.fake.mem.HostReservation;
 import org.vdpactl.ffi.gen.libc.libc_h;
-import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.FileStat;
 
 /**
- * memfd (mm/memfd.c on shmem): a size set with ftruncate and MAP_SHARED mappings backed by real
- * host memory, all mappings of the file sharing one reservation (so what one mapping writes the
- * other reads). The reservation is made at the first shared mapping, sized to cover the file and
- * that mapping; a later shared mapping reaching beyond it is refused with ENOMEM (a fake limitation:
- * grow the file before the first mmap). MAP_PRIVATE mappings get their own zero-filled memory (the
- * fake does not copy file contents into private mappings). read/write of the file are not modelled.
+ * memfd (mm/memfd.c on shmem): a size set with ftruncate, and mappings of its pages. The pages
+ * live in a {@link HostFile} (a real host memfd with {@link HostMemory#host()}), so every shared
+ * mapping — made before or after the file grew, of any length — sees the same bytes, and a
+ * private mapping starts as a copy of the file. As on Linux, mmap does not check the file size:
+ * a mapping may reach past the end.
+ *
+ * <p>Where the fake differs: the host extent only grows (to the larger of the file size and the
+ * furthest mapping), so pages past the end of the file read as zeros instead of raising SIGBUS, and
+ * a shrinking ftruncate leaves the pages' contents in place. read/write of the file are not modelled.
  */
 public final class MemFdFile implements FakeFile {
     private final String name;
     private final HostMemory memory;
     private long size;
-    private HostReservation backing;
+    private HostFile backing;
 
     MemFdFile(String name, HostMemory memory) {
         this.name = name;
@@ -38,23 +39,24 @@ public final class MemFdFile implements FakeFile {
     @Override
     public synchronized void ftruncate(FakeProcess caller, OpenFile file, long length) {
         size = length;
+        if (backing != null) {
+            backing.ensureSize(roundUp(length));
+        }
     }
 
     @Override
     public synchronized FakeMapping mmap(FakeProcess caller, OpenFile file, long length, int prot, int flags,
                                          long offset) {
         boolean shared = (flags & KernelConstants.MAP_TYPE) != libc_h.MAP_PRIVATE();
-        if (!shared) {
-            return new FakeMapping(memory.reserve(length), 0, length, this, false, false);
-        }
-        long need = offset + length;
         if (backing == null) {
-            backing = memory.reserve(roundUp(Math.max(size, need)));
-        } else if (need > backing.size()) {
-            throw KernelError.of(Errno.ENOMEM, String.format(
-                    "fake limitation: %s was first mapped with %d bytes, cannot map up to %d", name, backing.size(), need));
+            if (!shared) {
+                // nothing was ever written: the file's pages are all zero
+                return new FakeMapping(memory.reserve(length), 0, length, this, false, false);
+            }
+            backing = memory.createFile(name);
         }
-        return new FakeMapping(backing.retain(), offset, length, this, true, false);
+        backing.ensureSize(Math.max(roundUp(size), offset + length));
+        return new FakeMapping(backing.map(offset, length, shared), 0, length, this, shared, false);
     }
 
     @Override
@@ -65,7 +67,7 @@ public final class MemFdFile implements FakeFile {
     @Override
     public synchronized void release() {
         if (backing != null) {
-            backing.release();
+            backing.close();
             backing = null;
         }
     }

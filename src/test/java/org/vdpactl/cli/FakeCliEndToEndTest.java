@@ -40,6 +40,8 @@ class FakeCliEndToEndTest {
         assertTrue(m.has("vdpasim_net") && m.has("vdpasim_blk") && m.has("pci/0000:08:00.2"), m.toString());
         assertEquals("net", m.get("vdpasim_net").get("supported_classes").get(0).asText());
         assertEquals(3, m.get("vdpasim_net").get("max_supported_vqs").asInt());
+        assertEquals("[\"net\",\"block\"]", m.get("vduse").get("supported_classes").toString(), "a kernel built with VDUSE");
+        assertEquals(0, m.get("vduse").get("max_supported_vqs").asInt());
 
         CliRun devs = vdpactl("--json", "dev", "list");
         JsonNode d = json.readTree(devs.out()).get("dev");

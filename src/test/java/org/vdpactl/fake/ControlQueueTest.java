@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -113,6 +114,24 @@ class ControlQueueTest {
             assertEquals(3, usedIdx());
             v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
             assertEquals(3, v.vringState(VhostIoctl.GET_VRING_BASE, 2, 0), "the avail index the device reached");
+        }
+    }
+
+    /** vdpasim_handle_cvq: a header that cannot be read is an error and stops the queue, its head consumed (vringh). */
+    @Test
+    void aCommandWithoutAWholeHeaderIsCountedAsAnErrorAndStopsTheQueue() {
+        try (Vhost v = start("/dev/vhost-vdpa-0", FEATURES, 2, 0)) {
+            desc(0, RING_IOVA + 3 * PAGE, 1, (short) vhost_h.VRING_DESC_F_NEXT(), 1);
+            desc(1, RING_IOVA + 3 * PAGE + 128, 1, (short) vhost_h.VRING_DESC_F_WRITE(), 0);
+            MemorySegment avail = ring.asSlice(PAGE, PAGE);
+            avail.set(ValueLayout.JAVA_SHORT, vring_avail.ring$offset(), (short) 0);
+            vring_avail.idx(avail, (short) 1);
+            p.write(kick, MemorySegment.ofArray(new long[] {1}));
+            assertEquals(0, usedIdx(), "no used entry");
+            var stats = kernel.device("vdpa0").orElseThrow().vendorStats(2);
+            assertEquals(List.of(1L, 0L, 1L), stats.stream().map(e -> e.getValue()).toList(), "requests, successes, errors");
+            v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            assertEquals(1, v.vringState(VhostIoctl.GET_VRING_BASE, 2, 0), "the head was consumed");
         }
     }
 

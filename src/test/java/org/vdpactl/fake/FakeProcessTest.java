@@ -168,6 +168,20 @@ class FakeProcessTest {
     }
 
     @Test
+    void aPrivateMemfdMappingStartsAsACopyOfTheFileEvenWithTheLongestName() {
+        int prot = libc_h.PROT_READ() | libc_h.PROT_WRITE();
+        int fd = p.memfdCreate("g".repeat(249), libc_h.MFD_CLOEXEC());
+        p.ftruncate(fd, 4096);
+        MemorySegment shared = p.mmap(4096, prot, libc_h.MAP_SHARED(), fd, 0);
+        shared.set(ValueLayout.JAVA_LONG, 8, 42L);
+        MemorySegment priv = p.mmap(4096, prot, libc_h.MAP_PRIVATE(), fd, 0);
+        assertEquals(42L, priv.get(ValueLayout.JAVA_LONG, 8), "MAP_PRIVATE sees the file's pages");
+        priv.set(ValueLayout.JAVA_LONG, 8, 7L);
+        assertEquals(42L, shared.get(ValueLayout.JAVA_LONG, 8), "copy on write: the file keeps its bytes");
+        p.close(fd);
+    }
+
+    @Test
     void hugeMemfdCostsNothingUntilTouched() {
         long size = 256L << 30;
         int fd = p.memfdCreate("guest-256g", 0);

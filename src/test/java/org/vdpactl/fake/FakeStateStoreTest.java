@@ -34,7 +34,7 @@ class FakeStateStoreTest {
             assertEquals(List.of("vdpa0", "vdpa1", "mlx5-0", "mlx5-1", "mlx5-2", "mlx5-3"),
                     k.bus().devices().stream().map(d -> d.name()).toList());
             assertEquals(List.of("vdpasim_net", "vdpasim_blk", "pci/0000:08:00.2", "pci/0000:08:00.3",
-                    "pci/0000:08:00.4", "pci/0000:08:00.5"), k.bus().managementDevices().stream().map(m -> m.displayName()).toList());
+                    "pci/0000:08:00.4", "pci/0000:08:00.5", "vduse"), k.bus().managementDevices().stream().map(m -> m.displayName()).toList());
             assertEquals(33, k.device("mlx5-3").orElseThrow().maxVqs());
             assertEquals(5, k.device("mlx5-3").orElseThrow().minor());
             assertArrayEquals(new byte[] {2, 0, 0, 0, 0, 1}, k.device("vdpa0").orElseThrow().configMac());

@@ -46,8 +46,7 @@ class FakeVdpaBusTest {
     @Test
     void mlx5Provisioning() {
         try (FakeKernel k = FakeKernel.builder().inventory(Inventory.empty()).build()) {
-            k.addManagementDevice("mlx5", "pci", "0000:08:00.2", null);
-            assertEquals(65, k.bus().managementDevices().getFirst().maxSupportedVqs());
+            assertEquals(65, k.addManagementDevice("mlx5", "pci", "0000:08:00.2", null).maxSupportedVqs());
             assertEquals(Errno.EOPNOTSUPP, addErrno(k, "pci/0000:08:00.2", "m", new Provisioning(null, null, null, 1L << 32)));
             assertEquals(Errno.EINVAL, addErrno(k, "pci/0000:08:00.2", "m", new Provisioning(null, null, null, V1_AP | (1L << 40))));
             assertEquals(Errno.EINVAL, addErrno(k, "pci/0000:08:00.2", "m", new Provisioning(null, null, 33, null)));
@@ -77,6 +76,25 @@ class FakeVdpaBusTest {
             assertEquals(List.of(0x4L, 0, 0L, 0L), List.of(blk.supportedClasses(), blk.maxSupportedVqs(),
                     blk.supportedFeatures(), blk.provisionableAttributes()));
             assertFalse(k.device("vdpa1").orElseThrow().hasVendorStats());
+        }
+    }
+
+    @Test
+    void aKernelBuiltWithVduseHasItsMgmtdevButNoVduseDeviceToAdd() {
+        try (FakeKernel k = FakeKernel.builder().build()) {
+            List<String> names = k.bus().managementDevices().stream().map(m -> m.displayName()).toList();
+            assertEquals("vduse", names.getLast(), "registered at boot after the inventory's mgmtdevs: " + names);
+            var vduse = k.bus().managementDevice(null, "vduse").orElseThrow();
+            assertEquals(List.of(0x6L, 0, 0L, 0L), List.of(vduse.supportedClasses(), vduse.maxSupportedVqs(),
+                    vduse.supportedFeatures(), vduse.provisionableAttributes()));
+            KernelError e = assertThrows(KernelError.class, () -> k.bus().addDevice(vduse, "v0", Provisioning.NONE));
+            assertEquals(Errno.EINVAL, e.errno());
+            assertEquals(null, e.extack(), "vduse's dev_add sets no extack");
+            assertTrue(k.inventory().mgmtdevs().stream().noneMatch(m -> "vduse".equals(m.dev())),
+                    "vduse is part of the kernel, not of the saved inventory");
+        }
+        try (FakeKernel k = FakeKernel.builder().vduse(false).build()) {
+            assertTrue(k.bus().managementDevice(null, "vduse").isEmpty());
         }
     }
 

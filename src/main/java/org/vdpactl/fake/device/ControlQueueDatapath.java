@@ -1,7 +1,5 @@
 package org.vdpactl.fake.device;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.List;
 
 import org.slf4j.Logger;
@@ -9,11 +7,6 @@ import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.bus.KernelError;
 import org.vdpactl.fake.mem.AddressSpace;
 import org.vdpactl.fake.model.MapEntry;
-import org.vdpactl.ffi.gen.vhost.vhost_h;
-import org.vdpactl.ffi.gen.vhost.vring_avail;
-import org.vdpactl.ffi.gen.vhost.vring_desc;
-import org.vdpactl.ffi.gen.vhost.vring_used;
-import org.vdpactl.ffi.gen.vhost.vring_used_elem;
 
 /**
  * The device side of a virtio-net control virtqueue (split ring), as vdpa_sim_net's
@@ -28,6 +21,10 @@ import org.vdpactl.ffi.gen.vhost.vring_used_elem;
  * charged as the driver model's {@code changeNumQueuePairs}); everything else is answered
  * VIRTIO_NET_ERR. Descriptor chains longer than the ring, indirect descriptors and untranslatable
  * addresses stop processing, as a vringh error does.
+ *
+ * <p>Counted as vdpa_sim_net's vdpasim_handle_cvq counts for {@code dev vstats} queue 2: every
+ * chain taken is a request; an OK ack a success, anything else an error; a chain whose header
+ * cannot be read is an error and stops the queue (its head consumed, no used entry).
  */
 final class ControlQueueDatapath {
     private static final Logger LOG = LoggerFactory.getLogger(ControlQueueDatapath.class);
@@ -37,30 +34,17 @@ final class ControlQueueDatapath {
     static final int CTRL_MQ_VQ_PAIRS_SET = org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET();
     static final byte OK = (byte) org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_OK();
     static final byte ERR = (byte) org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_ERR();
-    private static final long DESC_SIZE = vring_desc.layout().byteSize();
-    private static final long AVAIL_ENTRY = vring_avail.ring$layout().elementLayout().byteSize();
-    private static final long USED_ENTRY = vring_used_elem.layout().byteSize();
-    private static final int F_NEXT = vhost_h.VRING_DESC_F_NEXT();
-    private static final int F_WRITE = vhost_h.VRING_DESC_F_WRITE();
-    private static final int F_INDIRECT = vhost_h.VRING_DESC_F_INDIRECT();
+    /** sizeof(struct virtio_net_ctrl_hdr). */
+    private static final int HEADER = 2;
 
     private final FakeVdpaDevice dev;
-    private final AddressSpace mm;
-    private final List<MapEntry> map;
-    private final boolean identity;
+    private final RingMemory ring;
+    private final NetDatapathStats stats;
 
-    /** A translation fault: the ring or a buffer is not reachable. */
-    private static final class Fault extends RuntimeException {
-        Fault(String message) {
-            super(message, null, false, false);
-        }
-    }
-
-    ControlQueueDatapath(FakeVdpaDevice dev, AddressSpace mm, List<MapEntry> map, boolean identity) {
+    ControlQueueDatapath(FakeVdpaDevice dev, AddressSpace mm, List<MapEntry> map, boolean identity, NetDatapathStats stats) {
         this.dev = dev;
-        this.mm = mm;
-        this.map = map;
-        this.identity = identity;
+        this.ring = new RingMemory(mm, map, identity);
+        this.stats = stats;
     }
 
     /**
@@ -71,61 +55,30 @@ final class ControlQueueDatapath {
     int run(FakeVdpaDevice.DeviceVq vq) {
         int done = 0;
         try {
-            int availIdx = u16(vq.driverArea + vring_avail.idx$offset());
-            while ((vq.state & 0xFFFF) != availIdx) {
-                int slot = (int) ((vq.state & 0xFFFF) % vq.num);
-                int head = u16(vq.driverArea + vring_avail.ring$offset() + slot * AVAIL_ENTRY);
-                byte status = execute(vq, head);
-                vq.state = (vq.state + 1) & 0xFFFF;
-                publishUsed(vq, head, status >= 0 ? 1 : 0);
+            while (ring.hasAvailable(vq)) {
+                int head = ring.takeHead(vq);
+                stats.add(NetDatapathStats.CVQ_REQUESTS, 1);
+                List<RingMemory.Buffer> chain = ring.chain(vq, head);
+                byte[] cmd = ring.pull(chain, Integer.MAX_VALUE);
+                if (cmd.length < HEADER) {
+                    stats.add(NetDatapathStats.CVQ_ERRORS, 1);
+                    LOG.info("{}: control command of {} bytes has no header; the queue stops", dev.name(), cmd.length);
+                    break;
+                }
+                byte status = command(cmd);
+                stats.add(status == OK ? NetDatapathStats.CVQ_SUCCESSES : NetDatapathStats.CVQ_ERRORS, 1);
+                int written = ring.push(chain, new byte[] {status});
+                ring.publishUsed(vq, head, written);
+                dev.raise(vq.callback);
                 done++;
             }
-        } catch (Fault f) {
+        } catch (RingMemory.Fault f) {
             LOG.info("{}: control virtqueue stopped: {}", dev.name(), f.getMessage());
         }
         return done;
     }
 
-    /** Walks one chain, runs the command and writes the ack; returns the ack or -1 without an ack buffer. */
-    private byte execute(FakeVdpaDevice.DeviceVq vq, int head) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        long ackAddr = -1;
-        int i = head;
-        for (int n = 0; ; n++) {
-            if (n >= vq.num || i >= vq.num) {
-                throw new Fault("descriptor chain from " + head + " is longer than the ring or leaves it");
-            }
-            MemorySegment d = read(vq.descArea + i * DESC_SIZE, DESC_SIZE);
-            int flags = Short.toUnsignedInt(vring_desc.flags(d));
-            long addr = vring_desc.addr(d);
-            int len = vring_desc.len(d);
-            if ((flags & F_INDIRECT) != 0) {
-                throw new Fault("indirect descriptors are not supported on the control virtqueue");
-            }
-            if ((flags & F_WRITE) != 0) {
-                if (ackAddr == -1 && len >= 1) {
-                    ackAddr = addr;
-                }
-            } else {
-                out.writeBytes(read(addr, len).toArray(ValueLayout.JAVA_BYTE));
-            }
-            if ((flags & F_NEXT) == 0) {
-                break;
-            }
-            i = Short.toUnsignedInt(vring_desc.next(d));
-        }
-        byte ack = command(out.toByteArray());
-        if (ackAddr == -1) {
-            return -1;
-        }
-        write(ackAddr, new byte[] {ack});
-        return ack;
-    }
-
     private byte command(byte[] cmd) {
-        if (cmd.length < 2) {
-            return ERR;
-        }
         int cls = cmd[0] & 0xFF;
         int what = cmd[1] & 0xFF;
         if (cls == CTRL_MAC && what == CTRL_MAC_ADDR_SET && cmd.length >= 8) {
@@ -143,56 +96,5 @@ final class ControlQueueDatapath {
             }
         }
         return ERR;
-    }
-
-    private void publishUsed(FakeVdpaDevice.DeviceVq vq, int head, int len) {
-        MemorySegment e = MemorySegment.ofArray(new long[1]);
-        vring_used_elem.id(e, head);
-        vring_used_elem.len(e, len);
-        long slot = (vq.usedIdx & 0xFFFF) % vq.num;
-        write(vq.deviceArea + vring_used.ring$offset() + slot * USED_ENTRY, e.toArray(ValueLayout.JAVA_BYTE));
-        vq.usedIdx = (vq.usedIdx + 1) & 0xFFFF;
-        MemorySegment idx = MemorySegment.ofArray(new short[] {(short) vq.usedIdx});
-        write(vq.deviceArea + vring_used.idx$offset(), idx.toArray(ValueLayout.JAVA_BYTE));
-        dev.raise(vq.callback);
-    }
-
-    private int u16(long iova) {
-        return Short.toUnsignedInt(read(iova, 2).get(ValueLayout.JAVA_SHORT, 0));
-    }
-
-    private MemorySegment read(long iova, long length) {
-        byte[] b = new byte[(int) length];
-        if (!mm.read(translate(iova, length), b)) {
-            throw new Fault(String.format("IOVA %#x+%d is not in the owner's memory", iova, length));
-        }
-        MemorySegment aligned = MemorySegment.ofArray(new long[(int) ((length + 7) / 8)]).asSlice(0, length);
-        aligned.copyFrom(MemorySegment.ofArray(b));
-        return aligned;
-    }
-
-    private void write(long iova, byte[] data) {
-        if (!mm.write(translate(iova, data.length), data)) {
-            throw new Fault(String.format("IOVA %#x+%d is not in the owner's memory", iova, data.length));
-        }
-    }
-
-    /** IOVA → user address through the device's map of the CVQ group's ASID. */
-    private long translate(long iova, long length) {
-        if (map == null) {
-            if (identity) {
-                return iova;
-            }
-            throw new Fault("no translation for the control virtqueue's address space");
-        }
-        for (MapEntry e : map) {
-            if (Long.compareUnsigned(iova, e.iova()) >= 0 && Long.compareUnsigned(iova - e.iova(), e.size()) < 0) {
-                if (Long.compareUnsigned(length, e.size() - (iova - e.iova())) > 0) {
-                    throw new Fault(String.format("IOVA %#x+%d crosses an IOTLB entry", iova, length));
-                }
-                return e.uaddr() + (iova - e.iova());
-            }
-        }
-        throw new Fault(String.format("IOVA %#x is not mapped", iova));
     }
 }

@@ -73,11 +73,13 @@ public record DeviceProfile(String name, Mgmt mgmtdev, Device device) {
      * @param vendorStats    vendor statistics names
      * @param iovaFirst      get_iova_range first
      * @param iovaLast       get_iova_range last
+     * @param datapath       what happens to frames on the data queues: "loopback" (vdpa_sim_net: TX comes
+     *                       back on RX) or null (nothing is processed; hardware would send them out)
      */
     public record Device(int virtioId, int vendorId, List<String> features, Queues queues, Groups groups,
                          int addressSpaces, int vqNumMax, int vqNumMin, Config config, Ops ops,
                          DriverFeatureRules driverFeatures, ProvisioningRules provisioning, VendorStats vendorStats,
-                         String iovaFirst, String iovaLast) {
+                         String iovaFirst, String iovaLast, String datapath) {
     }
 
     /**

@@ -35,7 +35,7 @@ public final class FakeVdpaBus implements VdpaBus {
     static final int MINOR_LIMIT = 1 << 20;
 
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    private final List<FakeMgmtDevice> mgmtdevs = new ArrayList<>();
+    private final List<MgmtDevice> mgmtdevs = new ArrayList<>();
     private final Map<String, FakeVdpaDevice> devices = new LinkedHashMap<>();
     private final BitSet minors = new BitSet();
     private final Map<Integer, FakeVdpaDevice> nodes = new ConcurrentSkipListMap<>();
@@ -49,11 +49,11 @@ public final class FakeVdpaBus implements VdpaBus {
         this.clock = clock;
     }
 
-    /** Registers a management device (module load / PCI probe). */
-    public FakeMgmtDevice addManagementDevice(FakeMgmtDevice m) {
+    /** Registers a management device (module load / PCI probe); a {@link VduseMgmtDevice} is one too. */
+    public <M extends MgmtDevice> M addManagementDevice(M m) {
         lock.writeLock().lock();
         try {
-            for (FakeMgmtDevice other : mgmtdevs) {
+            for (MgmtDevice other : mgmtdevs) {
                 if (Objects.equals(other.busName(), m.busName()) && other.devName().equals(m.devName())) {
                     throw new IllegalArgumentException("management device " + m.displayName() + " already exists");
                 }
@@ -77,11 +77,6 @@ public final class FakeVdpaBus implements VdpaBus {
 
     @Override
     public Optional<MgmtDevice> managementDevice(String busName, String devName) {
-        return fakeManagementDevice(busName, devName).map(m -> m);
-    }
-
-    /** Lookup with the kernel's rule: a null bus matches only bus-less mgmtdevs. */
-    public Optional<FakeMgmtDevice> fakeManagementDevice(String busName, String devName) {
         lock.readLock().lock();
         try {
             return mgmtdevs.stream()
@@ -92,11 +87,35 @@ public final class FakeVdpaBus implements VdpaBus {
         }
     }
 
+    /** The management devices backed by a device profile (what an inventory lists), in registration order. */
+    public List<FakeMgmtDevice> fakeManagementDevices() {
+        lock.readLock().lock();
+        try {
+            return mgmtdevs.stream().filter(FakeMgmtDevice.class::isInstance).map(FakeMgmtDevice.class::cast).toList();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Lookup with the kernel's rule: a null bus matches only bus-less mgmtdevs. */
+    public Optional<FakeMgmtDevice> fakeManagementDevice(String busName, String devName) {
+        lock.readLock().lock();
+        try {
+            return mgmtdevs.stream()
+                    .filter(m -> m instanceof FakeMgmtDevice && Objects.equals(m.busName(), busName) && m.devName().equals(devName))
+                    .map(FakeMgmtDevice.class::cast)
+                    .findFirst();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     /** Lookup by iproute2's display name ("pci/0000:08:00.2", "vdpasim_net"). */
     public Optional<FakeMgmtDevice> managementDeviceByDisplayName(String displayName) {
         lock.readLock().lock();
         try {
-            return mgmtdevs.stream().filter(m -> m.displayName().equals(displayName)).findFirst();
+            return mgmtdevs.stream().filter(m -> m instanceof FakeMgmtDevice && m.displayName().equals(displayName))
+                    .map(FakeMgmtDevice.class::cast).findFirst();
         } finally {
             lock.readLock().unlock();
         }
@@ -149,6 +168,9 @@ public final class FakeVdpaBus implements VdpaBus {
      */
     public FakeVdpaDevice addDevice(MgmtDevice mgmtDevice, String name, Provisioning provisioning, int fixedMinor,
                                     boolean preexisting) {
+        if (mgmtDevice instanceof VduseMgmtDevice vduse) {
+            throw vduse.noSuchVduseDevice(name);
+        }
         if (!(mgmtDevice instanceof FakeMgmtDevice m)) {
             throw new IllegalArgumentException("not a management device of this bus: " + mgmtDevice);
         }

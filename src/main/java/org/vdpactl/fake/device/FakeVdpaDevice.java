@@ -54,6 +54,7 @@ public final class FakeVdpaDevice implements VdpaDevice {
     private final Clock clock;
     private final Resource resource;
     private final DeviceCounters counters = new DeviceCounters();
+    private final NetDatapathStats datapathStats = new NetDatapathStats();
     private final ReentrantLock mutex = new ReentrantLock();
     private final Condition nodeClosed = mutex.newCondition();
 
@@ -469,26 +470,29 @@ public final class FakeVdpaDevice implements VdpaDevice {
         suspended = false;
         if (pendingKick) {
             pendingKick = false;
-            runControlQueue();
+            runQueues();
         }
     }
 
     /**
-     * kick_vq, forwarded from a kick eventfd: counted; a kick of the control virtqueue runs it when
-     * the device is live, is remembered while it is suspended, and is dropped otherwise.
+     * kick_vq, forwarded from a kick eventfd: counted; a kick of the control virtqueue (or, on a
+     * device with the loopback datapath, of any ready virtqueue, as vdpa_sim's work handles every
+     * queue) runs the queues when the device is live, is remembered while it is suspended, and is
+     * dropped otherwise.
      */
     public void kick(int index) {
         mutex.lock();
         try {
             counters.recordKick(suspended);
-            if (!isCvq(index) || (status & DRIVER_OK) == 0) {
+            boolean runsWork = isCvq(index) || (loopback() && vqs[index].ready);
+            if (!runsWork || (status & DRIVER_OK) == 0) {
                 return;
             }
             if (suspended) {
                 pendingKick = true;
                 return;
             }
-            runControlQueue();
+            runQueues();
         } finally {
             mutex.unlock();
         }
@@ -526,6 +530,21 @@ public final class FakeVdpaDevice implements VdpaDevice {
         now.forEach(Runnable::run);
     }
 
+    /** The device's work: the control virtqueue first, then (loopback devices) TX into RX, as vdpasim_net_work. */
+    private void runQueues() {
+        runControlQueue();
+        if (loopback() && boundMm != null && nvqs >= 2) {
+            int asid = groupAsid[vqGroup(0)];
+            new NetLoopbackDatapath(this, boundMm, deviceMaps.get(asid), spec.ops().identityWhenUnmapped(), datapathStats)
+                    .run(vqs[0], vqs[1], driverFeatures, config.mac());
+        }
+    }
+
+    /** Whether frames sent on TX come back on RX (vdpa_sim_net; hardware such as mlx5 sends them out). */
+    private boolean loopback() {
+        return "loopback".equals(spec.datapath());
+    }
+
     private void runControlQueue() {
         DeviceVq cvq = vqs[nvqs - 1];
         long ctrlVq = 1L << vhost_h.VIRTIO_NET_F_CTRL_VQ();
@@ -534,7 +553,8 @@ public final class FakeVdpaDevice implements VdpaDevice {
             return;
         }
         int asid = groupAsid[vqGroup(nvqs - 1)];
-        new ControlQueueDatapath(this, boundMm, deviceMaps.get(asid), spec.ops().identityWhenUnmapped()).run(cvq);
+        new ControlQueueDatapath(this, boundMm, deviceMaps.get(asid), spec.ops().identityWhenUnmapped(), datapathStats)
+                .run(cvq);
     }
 
     /** The CVQ's MAC_ADDR_SET: the config-space MAC changes. */
@@ -735,7 +755,7 @@ public final class FakeVdpaDevice implements VdpaDevice {
             throw KernelError.of(DeviceProfile.errno(vs.invalidQueueErrno()), name + ": no queue " + queueIndex);
         }
         List<Map.Entry<String, Long>> out = new ArrayList<>();
-        names.forEach(n -> out.add(Map.entry(n, 0L)));
+        names.forEach(n -> out.add(Map.entry(n, datapathStats.get(n))));
         return out;
     }
 

@@ -78,6 +78,9 @@ public final class ProfileCatalog {
         if (!List.of("set_map", "dma_map", "platform").contains(d.ops().mapping())) {
             throw new IllegalArgumentException(p.name() + ": mapping must be set_map, dma_map or platform");
         }
+        if (d.datapath() != null && !("loopback".equals(d.datapath()) && "net".equals(d.config().kind()))) {
+            throw new IllegalArgumentException(p.name() + ": datapath must be absent or \"loopback\" (net devices only)");
+        }
         if (d.addressSpaces() < 1 || d.groups().count() < 1 || d.vqNumMax() < 1) {
             throw new IllegalArgumentException(p.name() + ": needs at least one AS, one group and a vq size");
         }

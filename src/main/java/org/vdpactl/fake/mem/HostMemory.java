@@ -10,6 +10,14 @@ public interface HostMemory {
     HostReservation reserve(long bytes);
 
     /**
+     * A growable file's memory (a memfd's pages). The default serves files from {@link #reserve}
+     * with a fixed extent fixed at the first mapping; {@link #host()} uses real host memfds.
+     */
+    default HostFile createFile(String name) {
+        return new FixedHostFile(this, name);
+    }
+
+    /**
      * Real anonymous memory from the host kernel, reserved with MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE
      * so that even a 256 GiB guest costs nothing until touched.
      */

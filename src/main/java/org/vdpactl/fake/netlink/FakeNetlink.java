@@ -12,7 +12,8 @@ import org.vdpactl.netlink.NetlinkAbi;
 /**
  * Plugs the generic netlink protocol into a {@link FakeKernel}: registers the AF_NETLINK /
  * NETLINK_GENERIC socket factory and keeps what the fake processes do not model themselves but
- * netlink checks: CAP_NET_ADMIN (every process has it until a test denies it) and membership in
+ * netlink checks: CAP_NET_ADMIN (a root process has it, see {@link org.vdpactl.fake.Credentials}, until a
+ * test denies it; another process lacks it until a test grants it) and membership in
  * the initial network namespace.
  */
 public final class FakeNetlink {
@@ -53,7 +54,7 @@ public final class FakeNetlink {
     }
 
     NetlinkCaller caller(FakeProcess p) {
-        return new NetlinkCaller.Fixed(p.pid(), capNetAdmin.getOrDefault(p, true), initialNetns.getOrDefault(p, true), kernel.clock());
+        return new NetlinkCaller.Fixed(p.pid(), capNetAdmin.getOrDefault(p, p.credentials().isRoot()), initialNetns.getOrDefault(p, true), kernel.clock());
     }
 
     private NetlinkSocketFile createSocket(FakeProcess process, int type) {

@@ -50,6 +50,7 @@ import org.vdpactl.vhost.VhostNodeException;
 import org.vdpactl.vhost.VhostVdpaDevice;
 import org.vdpactl.vhost.VirtioConfigDecoder;
 import org.vdpactl.vhost.VringAddress;
+import org.vdpactl.mgmt.VdpaNetlink;
 
 /**
  * The vhost-vdpa device contract, written once and run against every backend (the fake kernel and
@@ -979,6 +980,35 @@ public abstract class DeviceConformanceSuite {
         d.mapAll(0, layout);
     }
 
+    /**
+     * A memfd grown after its first mapping can be mapped again at the new size (and past its end:
+     * mmap does not check the size of a shmem file); every mapping shares the same pages, and
+     * vhost-vdpa maps the grown range as shared file memory.
+     */
+    @Test
+    void aMemfdGrownAfterItsFirstMappingMapsAgainAtTheNewSize() {
+        int prot = libc_h.PROT_READ() | libc_h.PROT_WRITE();
+        int fd = sys().memfdCreate("regrow", libc_h.MFD_CLOEXEC());
+        track(() -> sys().close(fd));
+        sys().ftruncate(fd, PAGE);
+        MemorySegment small = sys().mmap(PAGE, prot, libc_h.MAP_SHARED(), fd, 0);
+        track(() -> sys().munmap(small));
+        small.set(ValueLayout.JAVA_BYTE, 10, (byte) 0x5A);
+        sys().ftruncate(fd, 8 * PAGE);
+        MemorySegment big = sys().mmap(8 * PAGE, prot, libc_h.MAP_SHARED(), fd, 0);
+        track(() -> sys().munmap(big));
+        assertEquals((byte) 0x5A, big.get(ValueLayout.JAVA_BYTE, 10), "the same page as the first mapping");
+        big.set(ValueLayout.JAVA_BYTE, 7 * PAGE, (byte) 0x6B);
+        MemorySegment tail = sys().mmap(PAGE, prot, libc_h.MAP_SHARED(), fd, 7 * PAGE);
+        track(() -> sys().munmap(tail));
+        assertEquals((byte) 0x6B, tail.get(ValueLayout.JAVA_BYTE, 0));
+        MemorySegment pastEnd = sys().mmap(16 * PAGE, prot, libc_h.MAP_SHARED(), fd, 0);
+        track(() -> sys().munmap(pastEnd));
+        VhostVdpaDevice d = ownedNet();
+        d.map(0, 0x100000, 8 * PAGE, big.address(), IotlbPermission.RW);
+        assertErrno(Errno.EFAULT, () -> d.map(0, 0x100000 + 7 * PAGE, PAGE, big.address(), IotlbPermission.RW));
+    }
+
     @Test
     void typedMapErrorsCarryTheEfaultHint() {
         VhostVdpaDevice d = ownedNet();
@@ -1160,6 +1190,192 @@ public abstract class DeviceConformanceSuite {
         assertEquals(0600, st.mode() & 0777);
         assertEquals(0, st.uid());
         assertThrows(VhostNodeException.class, () -> VhostDeviceNodes.resolve(sys(), "no-such-vdpa"));
+    }
+
+    // ------------------------------------------------------------------ vdpa_sim_net's datapath and vendor statistics (§9)
+
+    static final long RX_BUF = 16 * PAGE;
+    static final long TX_BUF = 20 * PAGE;
+    static final long CVQ_BUF = 24 * PAGE;
+    static final byte[] VDPA0_MAC = {2, 0, 0, 0, 0, 1};
+
+    /** vdpa0 at DRIVER_OK with all offered features, RX/TX/CVQ rings of 16 entries in memory mapped at IOVA 0 of ASID 0. */
+    record NetRings(VhostVdpaDevice dev, GuestMemory mem, DriverVring rx, DriverVring tx, DriverVring cvq, EventFd[] kicks) {
+    }
+
+    NetRings netWithRings() {
+        VhostVdpaDevice d = ownedNet();
+        d.negotiateBackendFeatures(BackendFeatures.ORCHESTRATION);
+        GuestMemory mem = memory(64 * PAGE);
+        d.setStatus(DeviceStatus.of(ACK));
+        d.setStatus(DeviceStatus.of(ACK, DRIVER));
+        d.setFeatures(NET_FEATURES);
+        d.setStatus(DeviceStatus.of(ACK, DRIVER, FEATURES_OK));
+        d.mapAll(0, List.of(mem.region(0, IotlbPermission.RW)));
+        DriverVring[] rings = new DriverVring[3];
+        EventFd[] kicks = new EventFd[3];
+        for (int vq = 0; vq < 3; vq++) {
+            rings[vq] = new DriverVring(mem.segment(), 0, vq * 4 * PAGE);
+            d.setVringNum(vq, DriverVring.SIZE);
+            d.setVringBase(vq, 0);
+            d.setVringAddr(vq, VringAddress.of(rings[vq].descIova(), rings[vq].availIova(), rings[vq].usedIova()));
+            kicks[vq] = eventFd();
+            d.setVringKick(vq, kicks[vq]);
+            d.setVringCall(vq, eventFd());
+            d.setVringEnable(vq, true);
+        }
+        d.setStatus(DeviceStatus.of(ACK, DRIVER, FEATURES_OK, DRIVER_OK));
+        return new NetRings(d, mem, rings[0], rings[1], rings[2], kicks);
+    }
+
+    /** A frame as the driver queues it: a zeroed virtio_net_hdr_v1 (12 bytes), then Ethernet to {@code dst}. */
+    static byte[] frame(byte[] dst, int payload) {
+        byte[] f = new byte[12 + 14 + payload];
+        System.arraycopy(dst, 0, f, 12, 6);
+        byte[] src = {2, 0, 0, 0, 0, 0x42};
+        System.arraycopy(src, 0, f, 18, 6);
+        f[24] = 0x08;
+        for (int i = 0; i < payload; i++) {
+            f[26 + i] = (byte) (i * 7 + 1);
+        }
+        return f;
+    }
+
+    /** One vendor counter of vdpa0's queue {@code qidx} (vdpa dev vstats show vdpa0 qidx N). */
+    long vstat(int qidx, String name) {
+        try (VdpaNetlink nl = VdpaNetlink.open(sys())) {
+            return nl.vendorStats("vdpa0", qidx).stats().stream().filter(s -> s.name().equals(name)).findFirst()
+                    .orElseThrow(() -> new AssertionError("vdpa0 qidx " + qidx + " has no " + name)).value();
+        }
+    }
+
+    /**
+     * Waits until vdpa0's counter reaches {@code expected} and returns what it read last: vdpa_sim
+     * adds a work run's counts after it published the used entries, so they may lag a moment.
+     */
+    long awaitVstat(int qidx, String name, long expected) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        long v = vstat(qidx, name);
+        while (v < expected && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+            v = vstat(qidx, name);
+        }
+        return v;
+    }
+
+    @Test
+    void aTxFrameComesBackOnRxWithItsBytesAndIsCounted() throws Exception {
+        NetRings r = netWithRings();
+        long rxPackets = vstat(0, "rx packets");
+        long rxBytes = vstat(0, "rx bytes");
+        long txPackets = vstat(1, "tx packets");
+        long txBytes = vstat(1, "tx bytes");
+        byte[] frame = frame(VDPA0_MAC, 48);
+        MemorySegment mem = r.mem().segment();
+        mem.asSlice(RX_BUF, 2048).fill((byte) 0xEE);
+        MemorySegment.copy(frame, 0, mem, ValueLayout.JAVA_BYTE, TX_BUF, frame.length);
+        r.rx().post(RX_BUF, 2048, true);
+        r.tx().post(TX_BUF, frame.length, false);
+        r.kicks()[1].signal();
+        assertEquals(1, r.rx().awaitUsed(1), "the frame arrived on RX");
+        assertEquals(1, r.tx().awaitUsed(1), "the TX buffer was returned");
+        assertArrayEquals(new long[] {0, frame.length}, r.rx().used(0), "RX used {id, len}: the whole frame, header included");
+        assertArrayEquals(new long[] {0, 0}, r.tx().used(0), "TX used {id, len}: nothing written");
+        assertArrayEquals(frame, mem.asSlice(RX_BUF, frame.length).toArray(ValueLayout.JAVA_BYTE));
+        assertEquals((byte) 0xEE, mem.get(ValueLayout.JAVA_BYTE, RX_BUF + frame.length), "nothing beyond the frame");
+        r.dev().suspend();
+        assertEquals(1, r.dev().getVringBase(1), "TX vring base advanced");
+        assertEquals(1, r.dev().getVringBase(0), "RX vring base advanced");
+        r.dev().resume();
+        assertEquals(rxPackets + 1, awaitVstat(0, "rx packets", rxPackets + 1));
+        assertEquals(rxBytes + frame.length, awaitVstat(0, "rx bytes", rxBytes + frame.length));
+        assertEquals(txPackets + 1, awaitVstat(1, "tx packets", txPackets + 1));
+        assertEquals(txBytes + frame.length, awaitVstat(1, "tx bytes", txBytes + frame.length));
+    }
+
+    @Test
+    void framesForAnotherMacAreDroppedAndWithoutAnRxBufferOverrun() throws Exception {
+        NetRings r = netWithRings();
+        long drops = vstat(0, "rx drops");
+        long overruns = vstat(0, "rx overruns");
+        long rxPackets = vstat(0, "rx packets");
+        long txPackets = vstat(1, "tx packets");
+        MemorySegment mem = r.mem().segment();
+        byte[] other = frame(new byte[] {4, 0x11, 0x22, 0x33, 0x44, 0x55}, 20);
+        MemorySegment.copy(other, 0, mem, ValueLayout.JAVA_BYTE, TX_BUF, other.length);
+        r.tx().post(TX_BUF, other.length, false);
+        r.kicks()[1].signal();
+        assertEquals(1, r.tx().awaitUsed(1));
+        assertEquals(drops + 1, awaitVstat(0, "rx drops", drops + 1), "the receive filter dropped it");
+        byte[] mine = frame(VDPA0_MAC, 20);
+        MemorySegment.copy(mine, 0, mem, ValueLayout.JAVA_BYTE, TX_BUF + PAGE, mine.length);
+        r.tx().post(TX_BUF + PAGE, mine.length, false);
+        r.kicks()[1].signal();
+        assertEquals(2, r.tx().awaitUsed(2));
+        assertEquals(overruns + 1, awaitVstat(0, "rx overruns", overruns + 1), "no RX buffer was posted");
+        // the filter compares the MAC with strncmp: after the first NUL both share, nothing counts
+        byte[] sameUpToNul = frame(new byte[] {2, 0, 0x77, 0x77, 0x77, 0x77}, 20);
+        MemorySegment.copy(sameUpToNul, 0, mem, ValueLayout.JAVA_BYTE, TX_BUF + 2 * PAGE, sameUpToNul.length);
+        r.rx().post(RX_BUF, 2048, true);
+        r.tx().post(TX_BUF + 2 * PAGE, sameUpToNul.length, false);
+        r.kicks()[1].signal();
+        assertEquals(1, r.rx().awaitUsed(1));
+        assertArrayEquals(new long[] {0, sameUpToNul.length}, r.rx().used(0));
+        assertEquals(rxPackets + 1, awaitVstat(0, "rx packets", rxPackets + 1));
+        assertEquals(txPackets + 3, awaitVstat(1, "tx packets", txPackets + 3), "every frame read from TX counts");
+        assertArrayEquals(new long[] {0, 0}, r.tx().used(0));
+        r.dev().suspend();
+        assertEquals(3, r.dev().getVringBase(1));
+    }
+
+    @Test
+    void controlQueueCommandsAreCountedAsRequestsSuccessesAndErrors() throws Exception {
+        NetRings r = netWithRings();
+        long requests = vstat(2, "cvq requests");
+        long successes = vstat(2, "cvq successes");
+        long errors = vstat(2, "cvq errors");
+        MemorySegment mem = r.mem().segment();
+        byte[] setMac = {1, 1, 2, 0, 0, 0, 0, 1}; // VIRTIO_NET_CTRL_MAC / MAC_ADDR_SET, vdpa0's own MAC
+        MemorySegment.copy(setMac, 0, mem, ValueLayout.JAVA_BYTE, CVQ_BUF, setMac.length);
+        mem.set(ValueLayout.JAVA_BYTE, CVQ_BUF + 64, (byte) 0x7F);
+        r.cvq().postChain(CVQ_BUF, setMac.length, CVQ_BUF + 64, 1);
+        r.kicks()[2].signal();
+        assertEquals(1, r.cvq().awaitUsed(1));
+        assertEquals(0, mem.get(ValueLayout.JAVA_BYTE, CVQ_BUF + 64), "VIRTIO_NET_OK");
+        byte[] unknown = {0x7E, 0};
+        MemorySegment.copy(unknown, 0, mem, ValueLayout.JAVA_BYTE, CVQ_BUF + 128, unknown.length);
+        r.cvq().postChain(CVQ_BUF + 128, unknown.length, CVQ_BUF + 192, 1);
+        r.kicks()[2].signal();
+        assertEquals(2, r.cvq().awaitUsed(2));
+        assertEquals(1, mem.get(ValueLayout.JAVA_BYTE, CVQ_BUF + 192), "VIRTIO_NET_ERR");
+        assertEquals(requests + 2, awaitVstat(2, "cvq requests", requests + 2));
+        assertEquals(successes + 1, awaitVstat(2, "cvq successes", successes + 1));
+        assertEquals(errors + 1, awaitVstat(2, "cvq errors", errors + 1));
+    }
+
+    // ------------------------------------------------------------------ sysfs as vhost_vdpa leaves it
+
+    /**
+     * vhost_vdpa registers the node's device with neither a class nor a bus: its sysfs directory
+     * has only dev, power and uevent (no "device" or "subsystem" link), and the uevent file is empty
+     * because dev_uevent_filter passes only devices with a bus or class. The vdpa device's own
+     * uevent names the driver, whose directory has the write-only bind, unbind and uevent.
+     */
+    @Test
+    void sysfsOfTheNodeAndTheDriverAsTheKernelShowsThem() {
+        String vdpa0 = "/sys/bus/vdpa/devices/vdpa0";
+        List<String> node = new ArrayList<>(sys().listDirectory(vdpa0 + "/vhost-vdpa-0"));
+        node.sort(null);
+        assertEquals(List.of("dev", "power", "uevent"), node);
+        assertEquals(0, sys().readSmallFile(vdpa0 + "/vhost-vdpa-0/uevent").length, "no MAJOR=/MINOR=/DEVNAME= lines");
+        assertEquals(sys().stat(backend.netNode()).devNumber() + "\n",
+                new String(sys().readSmallFile(vdpa0 + "/vhost-vdpa-0/dev"), java.nio.charset.StandardCharsets.US_ASCII));
+        assertEquals("DRIVER=vhost_vdpa\n", new String(sys().readSmallFile(vdpa0 + "/uevent"), java.nio.charset.StandardCharsets.US_ASCII));
+        List<String> driver = sys().listDirectory("/sys/bus/vdpa/drivers/vhost_vdpa");
+        assertTrue(driver.containsAll(List.of("bind", "unbind", "uevent", "vdpa0", "vdpa1")), driver.toString());
+        for (String wo : List.of("bind", "unbind", "uevent")) {
+            assertErrno(Errno.EACCES, () -> sys().readSmallFile("/sys/bus/vdpa/drivers/vhost_vdpa/" + wo));
+        }
     }
 
     // ------------------------------------------------------------------ the QEMU-like bring-up (§6)

@@ -9,7 +9,8 @@ import org.vdpactl.sys.Syscalls;
 
 /**
  * The netlink conformance suite on the fake kernel: a fresh kernel per case holding the VM
- * lane's setup (vdpasim_net with vdpa0, MAC 02:00:00:00:00:01; vdpasim_blk with vdpa1), one
+ * lane's setup (vdpasim_net with vdpa0, MAC 02:00:00:00:00:01; vdpasim_blk with vdpa1; the
+ * vduse mgmtdev of a kernel built with VDUSE, the builder's default), one
  * process with CAP_NET_ADMIN and one without.
  */
 class FakeNetlinkConformanceTest extends NetlinkConformanceSuite {

@@ -5,8 +5,8 @@ import org.vdpactl.sys.Syscalls;
 /**
  * What the netlink conformance suite runs against. Both backends present the verified setup
  * (verified-netlink.md): management devices vdpasim_net and vdpasim_blk, vdpa0 on vdpasim_net
- * with MAC 02:00:00:00:00:01, vdpa1 on vdpasim_blk. Other management devices may exist (the
- * kernel lane also has vduse); the suite looks devices up by name and never counts them.
+ * with MAC 02:00:00:00:00:01, vdpa1 on vdpasim_blk. Both also have the vduse management device
+ * (a kernel built with VDUSE); the suite looks devices up by name and never counts them.
  */
 public interface NetlinkBackend extends AutoCloseable {
 

@@ -206,6 +206,45 @@ public abstract class NetlinkConformanceSuite {
         assertEquals(new MgmtDevInfo(null, "vdpasim_net", 0x2, 3, NET_FEATURES), vdpa().mgmtDevice("vdpasim_net"));
     }
 
+    /** A kernel built with VDUSE registers its mgmtdev after the simulators (verified-netlink.md row 20). */
+    @Test
+    void vduseMgmtdevIsListedAfterTheSimulatorsWithClassesNetAndBlock() {
+        List<GenlMessage> all = socket().dump(req("MGMTDEV_GET dump", VdpaCommand.MGMTDEV_GET, null));
+        GenlMessage vduse = byName(all, MGMTDEV_DEV_NAME, "vduse");
+        assertEquals(64, vduse.header().length());
+        assertEquals(NLM_F_MULTI, vduse.header().flags());
+        assertEquals(List.of(MGMTDEV_DEV_NAME.number(), MGMTDEV_SUPPORTED_CLASSES.number(), DEV_MGMTDEV_MAX_VQS.number(),
+                DEV_SUPPORTED_FEATURES.number()), types(vduse));
+        assertEquals(10, vduse.attributes().require(MGMTDEV_DEV_NAME.number()).length() + 4, "nla_len of \"vduse\"");
+        assertTrue(all.indexOf(byName(all, MGMTDEV_DEV_NAME, "vdpasim_blk")) < all.indexOf(vduse), "dump order: net, blk, vduse");
+        MgmtDevInfo expected = new MgmtDevInfo(null, "vduse", 0x6, 0, 0L);
+        assertTrue(vdpa().mgmtDevices().contains(expected), vdpa().mgmtDevices().toString());
+        GenlMessage one = socket().doit(req("MGMTDEV_GET vduse", VdpaCommand.MGMTDEV_GET,
+                w -> w.putString(MGMTDEV_DEV_NAME.number(), "vduse"))).single();
+        assertEquals(64, one.header().length());
+        assertEquals(0, one.header().flags());
+        assertEquals(expected, vdpa().mgmtDevice("vduse"));
+    }
+
+    /** vduse accepts no provisioning attribute, and without a VDUSE device of that name its dev_add is EINVAL (row 27, 29). */
+    @Test
+    void devNewOnVduseWithoutAVduseDevice() {
+        created.add("nlc21");
+        assertFailsWithoutExtack(Errno.EINVAL, VdpaCommand.DEV_NEW, w -> {
+            w.putString(MGMTDEV_DEV_NAME.number(), "vduse");
+            w.putString(DEV_NAME.number(), "nlc21");
+        });
+        assertFails(Errno.EOPNOTSUPP, "vdpa: Some provided attributes are not supported: 0x400", VdpaCommand.DEV_NEW, w -> {
+            w.putString(MGMTDEV_DEV_NAME.number(), "vduse");
+            w.putString(DEV_NAME.number(), "nlc21");
+            w.putAttribute(DEV_NET_CFG_MACADDR.number(), VDPA0_MAC.octets());
+        });
+        assertMaskError(DeviceSpec.of("nlc21", "vduse").withMac(VDPA0_MAC), "0x400");
+        assertMaskError(DeviceSpec.of("nlc21", "vduse").withDeviceFeatures(NET_FEATURES), "0x100000");
+        NetlinkException none = assertThrows(NetlinkException.class, () -> vdpa().device("nlc21"));
+        assertEquals(Errno.ENODEV, none.errno(), "nothing was created");
+    }
+
     @Test
     void mgmtdevLookupFailuresCarryTheMgmtDeviceText() {
         String text = "vdpa: Fail to find the specified mgmt device";
