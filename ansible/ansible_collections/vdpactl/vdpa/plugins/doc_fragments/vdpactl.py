@@ -26,7 +26,7 @@ options:
     choices: [auto, kernel, fake]
   fake_state:
     description:
-      - State file of the fake backend (its C(--fake-state) option): each host of a test fleet keeps its own.
+      - State file of the fake backend (its C(--fake-state) option); each host of a test fleet keeps its own.
     type: path
   fake_faults:
     description:

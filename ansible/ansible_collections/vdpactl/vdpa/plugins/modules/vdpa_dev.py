@@ -62,10 +62,12 @@ extends_documentation_fragment:
 attributes:
   check_mode:
     support: full
+    description: Reports what would be created, deleted or recreated without running C(dev add) or C(dev del).
   diff_mode:
     support: full
+    description: Before and after as state and attributes.
 author:
-  - vdpactl project
+  - vdpactl project (@vdpactl)
 '''
 
 EXAMPLES = r'''

@@ -34,10 +34,12 @@ extends_documentation_fragment:
 attributes:
   check_mode:
     support: full
+    description: Only reads; runs the same in check mode.
   diff_mode:
     support: none
+    description: Nothing changes, so there is no diff.
 author:
-  - vdpactl project
+  - vdpactl project (@vdpactl)
 '''
 
 EXAMPLES = r'''

@@ -92,10 +92,12 @@ extends_documentation_fragment:
 attributes:
   check_mode:
     support: full
+    description: Runs no rehearsal in check mode.
   diff_mode:
     support: none
+    description: Device configuration does not change, so there is no diff.
 author:
-  - vdpactl project
+  - vdpactl project (@vdpactl)
 '''
 
 EXAMPLES = r'''

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 # Copyright: vdpactl project
 # Apache License 2.0 (see LICENSE of the vdpactl repository)

@@ -44,6 +44,10 @@ class FakeVdpactl(object):
         self.calls = []
         self.fail_next_add = None
 
+    def method(self):
+        """A replacement for AnsibleModule.run_command."""
+        return lambda module_self, cmd, **kwargs: self(module_self, cmd, **kwargs)
+
     def __call__(self, module_self, cmd, **kwargs):
         args = [a for a in cmd[1:] if a != '--json']
         while args and args[0].startswith('--') and args[0] in ('--backend', '--fake-state', '--fake-faults'):
@@ -52,6 +56,8 @@ class FakeVdpactl(object):
         verb = tuple(args[:2])
         if verb == ('dev', 'show'):
             return self._show(args[2])
+        if verb == ('dev', 'config') and len(args) == 2:
+            return 0, json.dumps({'config': {}}), ''
         if verb == ('dev', 'config'):
             if args[2] not in self.devices:
                 return 3, '', 'vdpactl: VDPA_CMD_DEV_CONFIG_GET %s: ENODEV (No such device): vdpa: device not found\n' % args[2]

@@ -20,7 +20,7 @@ def cli(monkeypatch):
     fake = FakeVdpactl()
     monkeypatch.setattr(AnsibleModule, 'exit_json', exit_json)
     monkeypatch.setattr(AnsibleModule, 'fail_json', fail_json)
-    monkeypatch.setattr(AnsibleModule, 'run_command', fake)
+    monkeypatch.setattr(AnsibleModule, 'run_command', fake.method())
     monkeypatch.setattr(AnsibleModule, 'get_bin_path', lambda self, name, required=False, opt_dirs=None: '/opt/bin/vdpactl')
     return fake
 

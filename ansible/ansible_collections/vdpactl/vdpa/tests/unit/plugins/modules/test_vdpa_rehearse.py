@@ -42,6 +42,9 @@ class Rehearsals(object):
         self.calls.append(cmd)
         return self.rc, json.dumps(self.doc), ''
 
+    def method(self):
+        return lambda module_self, cmd, **kwargs: self(module_self, cmd, **kwargs)
+
 
 @pytest.fixture
 def patched(monkeypatch):
@@ -60,7 +63,7 @@ def run(module, args):
 
 def test_options_become_the_cli_arguments_and_the_summary_is_returned(patched, tmp_path):
     fake = Rehearsals(0, document())
-    patched.setattr(AnsibleModule, 'run_command', fake)
+    patched.setattr(AnsibleModule, 'run_command', fake.method())
     dest = str(tmp_path / 'out' / 'r.json')
     r = run(vdpa_rehearse, dict(devices=['mlx5-0', 'mlx5-1'], strategy='serial', iterations=3, memory='8G', premap=True,
                                 backend='fake', fake_state='/s.json', json_dest=dest, host_label='node3'))
@@ -75,7 +78,7 @@ def test_options_become_the_cli_arguments_and_the_summary_is_returned(patched, t
 
 
 def test_partial_fails_with_the_failing_call_and_the_rollback_report(patched, tmp_path):
-    patched.setattr(AnsibleModule, 'run_command', Rehearsals(6, document('partial')))
+    patched.setattr(AnsibleModule, 'run_command', Rehearsals(6, document('partial')).method())
     dest = str(tmp_path / 'r.json')
     r = run(vdpa_rehearse, dict(json_dest=dest))
     assert r['failed'] is True and r['exit_name'] == 'PARTIAL'
@@ -89,7 +92,7 @@ def test_partial_fails_with_the_failing_call_and_the_rollback_report(patched, tm
 
 def test_check_mode_runs_no_rehearsal(patched):
     fake = Rehearsals(0, document())
-    patched.setattr(AnsibleModule, 'run_command', fake)
+    patched.setattr(AnsibleModule, 'run_command', fake.method())
     r = run(vdpa_rehearse, dict(_ansible_check_mode=True))
     assert r['changed'] is False and fake.calls == []
 
