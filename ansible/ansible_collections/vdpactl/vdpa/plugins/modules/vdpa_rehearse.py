@@ -136,6 +136,14 @@ backend:
   returned: when the rehearsal ran
   type: str
   sample: fake (simulated devices, state /var/tmp/state.json), preset mlx5-612
+plan:
+  description: What was rehearsed (sources, destinations, paths, strategy, premap, phases, iterations, queuePairs, memory).
+  returned: when the rehearsal ran
+  type: dict
+downtime:
+  description: Percentiles of the downtime over the completed iterations (count, minMs, p50Ms, p90Ms, p99Ms, maxMs, meanMs).
+  returned: when the rehearsal ran
+  type: dict
 downtime_ms:
   description: Median downtime (first suspend to last resume) over the completed iterations, in ms; null when none completed.
   returned: when the rehearsal ran
