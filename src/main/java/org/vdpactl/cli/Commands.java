@@ -16,6 +16,7 @@ final class Commands {
         list.add(new org.vdpactl.cli.vhost.VhostCommand());
         list.add(new org.vdpactl.cli.doctor.DoctorCommand());
         list.add(new BenchCommand());
+        list.add(new ReportCommand());
         list.add(new picocli.AutoComplete.GenerateCompletion());
         return list;
     }

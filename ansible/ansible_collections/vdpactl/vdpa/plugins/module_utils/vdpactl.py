@@ -1,0 +1,117 @@
+# -*- coding: utf-8 -*-
+# Copyright: vdpactl project
+# Apache License 2.0 (see LICENSE of the vdpactl repository)
+"""Runs the vdpactl CLI for the collection's modules and turns its exit codes into task failures."""
+
+from __future__ import (absolute_import, division, print_function)
+__metaclass__ = type
+
+import json
+import os
+
+try:
+    from shlex import quote as _quote
+except ImportError:  # pragma: no cover
+    from pipes import quote as _quote
+
+# vdpactl's exit codes (README "Exit codes"); lab automation branches on the names.
+EXIT_NAMES = {
+    0: 'OK',
+    1: 'FAILURE',
+    2: 'USAGE',
+    3: 'NOT_FOUND',
+    4: 'PERMISSION',
+    5: 'NOT_SUPPORTED',
+    6: 'PARTIAL',
+    7: 'KERNEL_ERROR',
+    8: 'NOT_READY',
+}
+
+COMMON_ARGS = dict(
+    executable=dict(type='path', default='vdpactl'),
+    backend=dict(type='str', choices=['auto', 'kernel', 'fake']),
+    fake_state=dict(type='path'),
+    fake_faults=dict(type='path'),
+)
+
+
+def exit_name(rc):
+    return EXIT_NAMES.get(rc, 'UNKNOWN')
+
+
+def cli_message(stderr):
+    """The CLI's own error lines ("vdpactl: ..."), without the prefix; else the last line it printed."""
+    lines = [line.strip() for line in (stderr or '').splitlines() if line.strip()]
+    own = [line[len('vdpactl: '):] for line in lines if line.startswith('vdpactl: ')]
+    own = [line for line in own if not line.startswith('run with --verbose')]
+    if own:
+        return '; '.join(own)
+    return lines[-1] if lines else 'no message'
+
+
+class VdpactlError(Exception):
+    """A vdpactl call that ended with an exit code the caller did not expect."""
+
+    def __init__(self, what, rc, stderr, cmd, stdout=''):
+        self.what = what
+        self.rc = rc
+        self.stderr = stderr
+        self.stdout = stdout
+        self.cmd = cmd
+        self.cli_message = cli_message(stderr)
+        super(VdpactlError, self).__init__('vdpactl %s failed (exit %d %s): %s' % (what, rc, exit_name(rc), self.cli_message))
+
+
+class Vdpactl(object):
+    """The vdpactl CLI on the managed host; fails the module at once when it is not there."""
+
+    def __init__(self, module):
+        self.module = module
+        self.path = self._find(module.params['executable'] or 'vdpactl')
+        self.commands = []
+
+    def _find(self, exe):
+        if '/' in exe:
+            if os.path.isfile(exe) and os.access(exe, os.X_OK):
+                return exe
+            found = None
+        else:
+            found = self.module.get_bin_path(exe, opt_dirs=['/usr/local/bin'])
+        if not found:
+            self.module.fail_json(msg='vdpactl not found on this host (executable %s): install it with the '
+                                      'vdpactl.vdpa.install role or set the executable option' % exe)
+        return found
+
+    def global_args(self):
+        p = self.module.params
+        args = []
+        if p.get('backend'):
+            args += ['--backend', p['backend']]
+        if p.get('fake_state'):
+            args += ['--fake-state', p['fake_state']]
+        if p.get('fake_faults'):
+            args += ['--fake-faults', p['fake_faults']]
+        return args
+
+    def run(self, args, ok_codes=(0,), as_json=True):
+        """Runs `vdpactl ARGS --json`; returns (rc, parsed JSON or None, stderr). Raises VdpactlError."""
+        cmd = [self.path] + self.global_args() + list(args) + (['--json'] if as_json else [])
+        self.commands.append(' '.join(_quote(c) for c in cmd))
+        rc, out, err = self.module.run_command(cmd, environ_update={'LC_ALL': 'C'})
+        what = ' '.join(a for a in args[:2] if not a.startswith('-'))
+        if rc not in ok_codes:
+            raise VdpactlError(what, rc, err, cmd, out)
+        data = None
+        if as_json and out.strip():
+            try:
+                data = json.loads(out)
+            except ValueError as e:
+                raise VdpactlError(what + ' (output is not JSON: %s)' % e, rc, err, cmd, out)
+        return rc, data, err
+
+    def fail(self, error, **extra):
+        """Fails the task with the CLI's message and exit code."""
+        result = dict(msg=str(error), rc=error.rc, exit_name=exit_name(error.rc), stderr=error.stderr,
+                      cmd=error.cmd, commands=self.commands)
+        result.update(extra)
+        self.module.fail_json(**result)

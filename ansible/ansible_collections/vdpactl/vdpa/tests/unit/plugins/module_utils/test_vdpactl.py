@@ -1,0 +1,33 @@
+# -*- coding: utf-8 -*-
+# Copyright: vdpactl project
+# Apache License 2.0 (see LICENSE of the vdpactl repository)
+
+from __future__ import (absolute_import, division, print_function)
+__metaclass__ = type
+
+from ansible_collections.vdpactl.vdpa.plugins.module_utils.vdpactl import VdpactlError, cli_message, exit_name
+
+
+def test_every_readme_exit_code_has_its_name():
+    assert [exit_name(rc) for rc in range(9)] == ['OK', 'FAILURE', 'USAGE', 'NOT_FOUND', 'PERMISSION', 'NOT_SUPPORTED',
+                                                  'PARTIAL', 'KERNEL_ERROR', 'NOT_READY']
+    assert exit_name(127) == 'UNKNOWN'
+
+
+def test_the_message_is_the_cli_own_lines_without_logs():
+    err = ('[main] INFO org.vdpactl.cli.CliContext - backend: fake\n'
+           'vdpactl: internal error: boom\nvdpactl: run with --verbose for the stack trace\n')
+    assert cli_message(err) == 'internal error: boom'
+
+
+def test_the_launcher_without_a_jdk_gives_its_two_lines():
+    err = ('vdpactl: no JDK >= 22 found (JAVA_HOME unset or too old, nothing suitable under /usr/lib/jvm).\n'
+           'vdpactl: install one (e.g. Temurin 25 or openjdk-25-jdk) and/or set JAVA_HOME.\n')
+    e = VdpactlError('dev show', 1, err, ['vdpactl'])
+    assert str(e) == ('vdpactl dev show failed (exit 1 FAILURE): no JDK >= 22 found (JAVA_HOME unset or too old, nothing '
+                      'suitable under /usr/lib/jvm).; install one (e.g. Temurin 25 or openjdk-25-jdk) and/or set JAVA_HOME.')
+
+
+def test_without_own_lines_the_last_line_is_kept():
+    assert cli_message('Error: Unable to access jarfile x.jar\n') == 'Error: Unable to access jarfile x.jar'
+    assert cli_message('') == 'no message'

@@ -1,0 +1,79 @@
+package org.vdpactl.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.vdpactl.report.fleet.FleetHtml;
+import org.vdpactl.report.fleet.FleetReport;
+import org.vdpactl.report.fleet.FleetText;
+import org.vdpactl.report.fleet.HostRehearsal;
+import org.vdpactl.report.fleet.RehearsalDocuments;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code vdpactl report ...}: reports built from earlier outputs (no backend is opened). */
+@Command(name = "report", mixinStandardHelpOptions = true, description = "Reports from earlier vdpactl outputs.",
+        subcommands = ReportCommand.MergeCommand.class)
+public final class ReportCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /**
+     * {@code report merge FILE.json...}: one fleet report from per-host {@code rehearse --json} documents.
+     * A bad file is a usage error (exit 2) naming the file; nothing is written then.
+     */
+    @Command(name = "merge", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"Merge per-host rehearsal documents (vdpactl rehearse --json) into one fleet report:",
+                    "a row per host, slowest first, and each phase's spread across the hosts.",
+                    "The host is the document's 'host' field (the Ansible module vdpa_rehearse adds it),",
+                    "else the file name without .json."},
+            footerHeading = "%nExamples:%n",
+            footer = {"  vdpactl report merge reports/*.json",
+                    "  vdpactl report merge --html fleet.html --json reports/*.json > fleet.json"})
+    static final class MergeCommand implements Callable<Integer> {
+        @Parameters(paramLabel = "FILE.json", arity = "1..*", description = "Rehearsal documents, one per host.")
+        List<Path> files = new ArrayList<>();
+
+        @Option(names = "--html", paramLabel = "FILE.html", description = "Also write the report as one self-contained HTML file.")
+        Path html;
+
+        @Override
+        public Integer call() {
+            CliContext ctx = CliContext.current();
+            List<HostRehearsal> hosts = new ArrayList<>();
+            for (Path f : files) {
+                hosts.add(RehearsalDocuments.read(f));
+            }
+            FleetReport report = FleetReport.merge(hosts);
+            if (html != null) {
+                try {
+                    Files.writeString(html, FleetHtml.render(report), StandardCharsets.UTF_8);
+                } catch (IOException e) {
+                    throw new CliFailure(ExitCode.USAGE, "cannot write " + html + ": " + e.getMessage(), e);
+                }
+            }
+            if (ctx.json()) {
+                ctx.printJson(report);
+            } else {
+                ctx.out().print(FleetText.render(report));
+                ctx.out().flush();
+            }
+            if (html != null) {
+                ctx.err().println("vdpactl: fleet report written to " + html);
+                ctx.err().flush();
+            }
+            return ExitCode.OK.code();
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package org.vdpactl.report.fleet;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.vdpactl.report.Durations;
+import org.vdpactl.report.TextTable;
+
+/** The plain-text fleet report: hosts slowest first, then each phase's spread across the hosts. */
+public final class FleetText {
+    private FleetText() {
+    }
+
+    public static String render(FleetReport r) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("Fleet rehearsal: ").append(r.hosts().size()).append(r.hosts().size() == 1 ? " host, " : " hosts, ")
+                .append(label(r.figures())).append('\n');
+        sb.append("Per host: the median over its iterations, in ms; slowest host first.\n\n");
+        sb.append(hostTable(r).render());
+        if (r.downtime() != null) {
+            sb.append("\nSpread across hosts (ms; nearest-rank percentiles of the hosts' medians):\n\n");
+            sb.append(spreadTable(r).render());
+        }
+        if (!r.partial().isEmpty()) {
+            sb.append("\nPARTIAL (rolled back, see each host's report):\n");
+            for (HostRehearsal h : r.hosts()) {
+                if (h.partial()) {
+                    sb.append("  ").append(h.host()).append(": ").append(h.failure() == null ? "failed" : h.failure()).append('\n');
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    /** "SIMULATED ..." / "measured" / "MIXED ..." as every vdpactl report labels its figures. */
+    static String label(String figures) {
+        return switch (figures) {
+            case "simulated" -> "SIMULATED (every host ran on the fake kernel's models)";
+            case "measured" -> "measured on the hosts' kernels";
+            default -> "MIXED: some hosts simulated (fake kernel), some measured; compare with care";
+        };
+    }
+
+    static TextTable hostTable(FleetReport r) {
+        List<String> header = new ArrayList<>(List.of("host", "outcome", ">devices", ">downtime", "slowest phase"));
+        for (Spread s : r.phases()) {
+            header.add(">" + s.name());
+        }
+        TextTable t = new TextTable(header);
+        for (HostRehearsal h : r.hosts()) {
+            List<String> row = new ArrayList<>(List.of(h.host(), h.outcome() + (h.simulated() ? "" : " (measured)"),
+                    String.valueOf(h.devices()), h.downtimeMs() == null ? "-" : Durations.ms(h.downtimeMs()),
+                    h.slowestPhase() == null ? "-" : h.slowestPhase()));
+            for (Spread s : r.phases()) {
+                Double v = h.phasesMs().get(s.name());
+                row.add(v == null ? "-" : Durations.ms(v));
+            }
+            t.row(row);
+        }
+        return t;
+    }
+
+    static TextTable spreadTable(FleetReport r) {
+        TextTable t = new TextTable(List.of("figure", ">hosts", ">min", ">p50", ">p90", ">max", ">mean", "slowest host"));
+        List<Spread> all = new ArrayList<>();
+        all.add(r.downtime());
+        all.addAll(r.phases());
+        for (Spread s : all) {
+            t.row(s.name(), String.valueOf(s.hosts()), Durations.ms(s.minMs()), Durations.ms(s.p50Ms()),
+                    Durations.ms(s.p90Ms()), Durations.ms(s.maxMs()), Durations.ms(s.meanMs()), s.slowestHost());
+        }
+        return t;
+    }
+}

@@ -1,0 +1,107 @@
+package org.vdpactl.report.fleet;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.vdpactl.report.RehearsalJson;
+
+/**
+ * Reads the per-host documents of {@code vdpactl rehearse --json} (schema {@value RehearsalJson#SCHEMA})
+ * for the fleet report. Every problem is a {@link BadFleetInputException} naming the file and what is
+ * wrong with it, so that one bad file out of hundreds is easy to find.
+ */
+public final class RehearsalDocuments {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private RehearsalDocuments() {
+    }
+
+    /** Reads one file; the host is the document's {@code host} field, else the file name without ".json". */
+    public static HostRehearsal read(Path file) {
+        JsonNode doc;
+        try {
+            doc = MAPPER.readTree(Files.readString(file));
+        } catch (NoSuchFileException e) {
+            throw new BadFleetInputException(file + ": no such file");
+        } catch (JsonProcessingException e) {
+            throw new BadFleetInputException(file + ": not JSON (" + e.getOriginalMessage() + " at line "
+                    + e.getLocation().getLineNr() + ")");
+        } catch (IOException e) {
+            throw new BadFleetInputException(file + ": cannot read (" + e.getMessage() + ")");
+        }
+        return of(doc, file);
+    }
+
+    static HostRehearsal of(JsonNode doc, Path file) {
+        if (doc == null || !doc.isObject()) {
+            throw new BadFleetInputException(file + ": not a rehearsal document (expected a JSON object)");
+        }
+        String schema = doc.path("schema").asText("");
+        if (!RehearsalJson.SCHEMA.equals(schema)) {
+            throw new BadFleetInputException(file + ": not a rehearsal document (schema '" + schema + "', expected '"
+                    + RehearsalJson.SCHEMA + "' from vdpactl rehearse --json)");
+        }
+        String outcome = text(doc, "outcome", file);
+        JsonNode plan = object(doc, "plan", file);
+        JsonNode stats = object(doc, "statistics", file);
+        JsonNode downtime = object(stats, "downtime", file);
+        boolean anyCompleted = downtime.path("count").asLong(0) > 0;
+        Map<String, Double> phases = new LinkedHashMap<>();
+        if (anyCompleted) {
+            for (JsonNode name : plan.path("phases")) {
+                JsonNode p = stats.path("phases").path(name.asText());
+                if (p.path("count").asLong(0) > 0) {
+                    phases.put(name.asText(), number(p, "p50Ms", file));
+                }
+            }
+        }
+        String failure = null;
+        JsonNode f = doc.path("failure");
+        if (f.isObject()) {
+            failure = f.path("phase").asText("?") + ": " + f.path("call").asText("?") + " on " + f.path("device").asText("?")
+                    + " failed with " + f.path("errnoName").asText("?");
+        }
+        return new HostRehearsal(hostName(doc, file), file.toString(), outcome, doc.path("simulated").asBoolean(false),
+                doc.path("backend").asText(""), plan.path("strategy").asText(""), plan.path("iterations").asInt(0),
+                plan.path("sources").size(), anyCompleted ? number(downtime, "p50Ms", file) : null, phases, failure);
+    }
+
+    static String hostName(JsonNode doc, Path file) {
+        String host = doc.path("host").asText("").strip();
+        if (!host.isEmpty()) {
+            return host;
+        }
+        String name = file.getFileName().toString();
+        return name.endsWith(".json") && name.length() > 5 ? name.substring(0, name.length() - 5) : name;
+    }
+
+    private static JsonNode object(JsonNode parent, String field, Path file) {
+        JsonNode n = parent.path(field);
+        if (!n.isObject()) {
+            throw new BadFleetInputException(file + ": not a rehearsal document (no '" + field + "' object)");
+        }
+        return n;
+    }
+
+    private static String text(JsonNode parent, String field, Path file) {
+        JsonNode n = parent.path(field);
+        if (!n.isTextual()) {
+            throw new BadFleetInputException(file + ": not a rehearsal document (no '" + field + "' text)");
+        }
+        return n.asText();
+    }
+
+    private static double number(JsonNode parent, String field, Path file) {
+        JsonNode n = parent.path(field);
+        if (!n.isNumber()) {
+            throw new BadFleetInputException(file + ": not a rehearsal document ('" + field + "' is not a number)");
+        }
+        return n.asDouble();
+    }
+}
