@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import org.vdpactl.fake.kernel.KernelProfile;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.ffi.gen.vhost.vhost_memory;
 import org.vdpactl.ffi.gen.vhost.vhost_memory_region;
@@ -74,6 +75,13 @@ public abstract class DeviceConformanceSuite {
 
     /** A fresh backend for one case. */
     protected abstract DeviceBackend backend();
+
+    /**
+     * The kernel version whose facts (docs/kernel-profiles.md) this backend must show: the fake's
+     * profile, or for a real kernel the profile of its release. Cases branch on what the device
+     * reports (backend features, probed ioctls); this is only for the expected values.
+     */
+    protected abstract KernelProfile kernel();
 
     @BeforeEach
     void startBackend() {
