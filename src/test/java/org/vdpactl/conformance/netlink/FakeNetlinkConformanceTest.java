@@ -1,6 +1,8 @@
 package org.vdpactl.conformance.netlink;
 
 import java.util.List;
+import org.vdpactl.fake.kernel.KernelProfile;
+import org.vdpactl.fake.kernel.KernelProfiles;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.netlink.FakeNetlink;
@@ -12,7 +14,12 @@ import org.vdpactl.sys.Syscalls;
  * lane's setup (vdpasim_net with vdpa0, MAC 02:00:00:00:00:01; vdpasim_blk with vdpa1), one
  * process with CAP_NET_ADMIN and one without.
  */
-class FakeNetlinkConformanceTest extends NetlinkConformanceSuite {
+public class FakeNetlinkConformanceTest extends NetlinkConformanceSuite {
+
+    @Override
+    protected KernelProfile kernel() {
+        return KernelProfiles.defaultProfile();
+    }
 
     static Inventory vmLaneInventory() {
         return new Inventory(
@@ -24,7 +31,7 @@ class FakeNetlinkConformanceTest extends NetlinkConformanceSuite {
 
     @Override
     protected NetlinkBackend backend() {
-        FakeKernel kernel = FakeKernel.builder().inventory(vmLaneInventory()).build();
+        FakeKernel kernel = FakeKernel.builder().kernel(kernel()).inventory(vmLaneInventory()).build();
         FakeNetlink netlink = FakeNetlink.install(kernel);
         FakeProcess root = kernel.newProcess();
         FakeProcess nobody = kernel.newProcess();
