@@ -168,7 +168,8 @@ public final class RehearsalText {
     static List<String> fallbackLines(Timeline t) {
         List<String> out = new ArrayList<>();
         PhaseFallbacks.of(t.spans()).forEach((phase, marks) -> out.add("Fallback in " + phase.label() + ": "
-                + String.join("; ", marks) + " (the device lacks VHOST_VDPA_SUSPEND/RESUME; see docs/rehearse.md)"));
+                + String.join("; ", marks.stream().map(m -> m.replaceFirst("^fallback: ", "")).toList())
+                + " (a device lacks SUSPEND or RESUME; see docs/rehearse.md)"));
         return out;
     }
 
