@@ -39,13 +39,4 @@ record StopFallback(boolean suspend, boolean resume) {
     String resumeMark() {
         return resume ? null : RESTART_INSTEAD_OF_RESUME;
     }
-
-    /** Why a rehearsal cannot run at all on a device with these backend features, or null when it can. */
-    static String refusal(BackendFeatures offered) {
-        if (!offered.has(BackendFeature.IOTLB_MSG_V2) || !offered.has(BackendFeature.IOTLB_BATCH)) {
-            return "the device offers no IOTLB_MSG_V2/IOTLB_BATCH: the rehearsal maps memory with batched v2 IOTLB"
-                    + " messages and has no fallback for their absence";
-        }
-        return null;
-    }
 }

@@ -14,6 +14,8 @@ import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.device.DeviceProfile;
 import org.vdpactl.fake.device.ProfileCatalog;
+import org.vdpactl.fake.kernel.KernelProfile;
+import org.vdpactl.fake.kernel.KernelProfiles;
 import org.vdpactl.fake.state.Inventory;
 import org.vdpactl.time.VirtualClock;
 
@@ -73,5 +75,24 @@ class StopFallbackTest {
         assertTrue(first.spans().stream().anyMatch(s -> s.call().startsWith("VHOST_VDPA_SUSPEND")), "SUSPEND is still used");
         assertTrue(r.devices().stream().allMatch(d -> d.state() == DeviceState.RUNNING || d.state() == DeviceState.RESET),
                 r.devices().toString());
+    }
+
+    @Test
+    void withoutBatchedIotlbTheRehearsalRefusesBeforeTheWindow() {
+        KernelProfile k612 = KernelProfiles.defaultProfile();
+        KernelProfile.Vhost v = k612.vhost();
+        // a kernel whose vhost-vdpa offers no IOTLB_BATCH: no fallback exists for the memory map
+        KernelProfile noBatch = new KernelProfile("test", List.of(), "test", new KernelProfile.Vhost(v.ioctls(),
+                List.of("VHOST_BACKEND_F_IOTLB_MSG_V2", "VHOST_BACKEND_F_IOTLB_ASID"), v.backendFeaturesAccepted(),
+                v.suspendNeedsDriverOk(), v.vringNumChecksMax(), v.ringChangeNeedsStop(), v.groupAsidBusyAfterDriverOk()),
+                k612.configOps(), k612.netlink(), k612.drivers());
+        try (FakeKernel k = FakeKernel.builder().kernel(noBatch).build(); FakeProcess p = k.newProcess()) {
+            RehearsalPlan plan = RehearsalPlan.builder(List.of(new DeviceTarget("vdpa0", "/dev/vhost-vdpa-0"))).build();
+            var e = org.junit.jupiter.api.Assertions.assertThrows(CallFailedException.class,
+                    () -> new Rehearsal(p, new VirtualClock()).run(plan));
+            Throwable cause = e.getCause();
+            assertTrue(cause instanceof org.vdpactl.vhost.MissingBackendFeaturesException, String.valueOf(cause));
+            assertTrue(cause.getMessage().contains("IOTLB_BATCH") && cause.getMessage().contains("no fallback"), cause.getMessage());
+        }
     }
 }
