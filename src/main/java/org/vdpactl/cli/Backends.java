@@ -14,11 +14,16 @@ final class Backends {
     }
 
     static Backend open(BackendKind kind, Path fakeState, Path fakeFaults) {
+        return open(kind, fakeState, fakeFaults, null);
+    }
+
+    /** {@code fakeKernel}: the --fake-kernel name, or null for the state file's (else 6.12). */
+    static Backend open(BackendKind kind, Path fakeState, Path fakeFaults, String fakeKernel) {
         BackendKind chosen = kind == BackendKind.AUTO ? (kernelHasVdpa() ? BackendKind.KERNEL : BackendKind.FAKE) : kind;
         if (chosen == BackendKind.KERNEL) {
             return kernel();
         }
-        return FakeBackend.open(fakeState, fakeFaults);
+        return FakeBackend.open(fakeState, fakeFaults, fakeKernel);
     }
 
     /**

@@ -6,6 +6,8 @@ import java.util.Optional;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.fault.FaultRule;
+import org.vdpactl.fake.kernel.KernelProfile;
+import org.vdpactl.fake.kernel.KernelProfiles;
 import org.vdpactl.fake.fault.FaultRules;
 import org.vdpactl.fake.netlink.FakeNetlink;
 import org.vdpactl.fake.state.FakeStateStore;
@@ -31,6 +33,15 @@ final class FakeBackend implements Backend {
     }
 
     static Backend open(Path stateFile, Path faultsFile) {
+        return open(stateFile, faultsFile, null);
+    }
+
+    static Backend open(Path stateFile, Path faultsFile, String kernelName) {
+        KernelProfile profile = null;
+        if (kernelName != null) {
+            profile = KernelProfiles.byName(kernelName).orElseThrow(() -> new CliFailure(ExitCode.USAGE,
+                    "--fake-kernel: unknown kernel " + kernelName + "; use " + KernelProfiles.accepted(), null));
+        }
         List<FaultRule> faults;
         try {
             faults = faultsFile == null ? List.of() : FaultRules.load(faultsFile);
@@ -39,7 +50,7 @@ final class FakeBackend implements Backend {
         }
         FakeKernel kernel;
         try {
-            kernel = FakeKernel.openShared(stateFile, RealClock.INSTANCE, faults);
+            kernel = FakeKernel.openShared(stateFile, RealClock.INSTANCE, faults, profile);
         } catch (FakeStateStore.StateLockedException e) {
             throw new CliFailure(ExitCode.NOT_READY, e.getMessage(), e);
         } catch (FakeStateStore.CorruptStateException e) {
@@ -70,7 +81,7 @@ final class FakeBackend implements Backend {
 
     @Override
     public String description() {
-        return "fake (simulated devices, state " + stateFile + ")";
+        return "fake (simulated devices, Linux " + kernel.kernelProfile().version() + ", state " + stateFile + ")";
     }
 
     @Override

@@ -35,6 +35,11 @@ public final class Main implements Runnable {
             description = "Fault-injection rules for the fake backend (JSON, see docs/fake-faults.md).")
     Path fakeFaults;
 
+    @Option(names = "--fake-kernel", scope = ScopeType.INHERIT, paramLabel = "6.1|6.12|7.2",
+            description = "Linux version the fake backend speaks (aliases: oldest, lts, newest; default: the version the "
+                    + "state file recorded, else 6.12). See docs/kernel-profiles.md.")
+    String fakeKernel;
+
     @Option(names = {"-j", "--json"}, scope = ScopeType.INHERIT, description = "Print data as JSON.")
     boolean json;
 

@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
 
 import org.vdpactl.fake.bus.KernelError;
 import org.vdpactl.fake.bus.Provisioning;
+import org.vdpactl.fake.kernel.KernelProfile;
+import org.vdpactl.fake.kernel.KernelProfiles;
 import org.vdpactl.fake.device.DeviceProfile;
 import org.vdpactl.fake.device.DriverModelFactory;
 import org.vdpactl.fake.device.FakeMgmtDevice;
@@ -53,6 +55,7 @@ public final class FakeKernel implements AutoCloseable {
 
     private final Clock clock;
     private final ProfileCatalog profiles;
+    private final KernelProfile kernelProfile;
     private final FaultInjector faults;
     private final HostMemory hostMemory;
     private final FakeVdpaBus bus;
@@ -69,6 +72,7 @@ public final class FakeKernel implements AutoCloseable {
     private FakeKernel(Builder b, FakeStateStore.Session shared) {
         this.clock = b.clock;
         this.profiles = b.profiles;
+        this.kernelProfile = b.kernelProfile;
         this.faults = new FaultInjector(b.clock, b.faults);
         this.hostMemory = b.hostMemory != null ? b.hostMemory : HostMemory.host();
         this.bus = new FakeVdpaBus(b.driverModels, faults, clock);
@@ -94,10 +98,24 @@ public final class FakeKernel implements AutoCloseable {
      * @throws FakeStateStore.CorruptStateException when the file cannot be parsed
      */
     public static FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults) {
+        return openShared(stateFile, clock, faults, null);
+    }
+
+    /**
+     * {@link #openShared(Path, Clock, List)} speaking a kernel version: {@code kernel} when given
+     * (and then recorded in the state file), else the version the state file recorded, else 6.12.
+     */
+    public static FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults, KernelProfile kernel) {
         FakeStateStore store = new FakeStateStore(stateFile);
         FakeStateStore.Session session = store.open();
         try {
-            Builder b = builder().clock(clock).faults(faults).inventory(session.inventory());
+            KernelProfile k = kernel != null ? kernel : session.kernelVersion()
+                    .map(v -> KernelProfiles.byName(v).orElseThrow(() -> new FakeStateStore.CorruptStateException(
+                            "fake kernel state " + store.file() + " names unknown kernel " + v
+                                    + "; use --fake-kernel " + KernelProfiles.accepted())))
+                    .orElse(KernelProfiles.defaultProfile());
+            session.setKernelVersion(k.version());
+            Builder b = builder().clock(clock).faults(faults).inventory(session.inventory()).kernel(k);
             return new FakeKernel(b, session);
         } catch (IllegalArgumentException | KernelError e) {
             session.close();
@@ -150,6 +168,11 @@ public final class FakeKernel implements AutoCloseable {
         return faults;
     }
 
+    /** The Linux version this kernel speaks (default 6.12). */
+    public KernelProfile kernelProfile() {
+        return kernelProfile;
+    }
+
     public ProfileCatalog profiles() {
         return profiles;
     }
@@ -169,7 +192,7 @@ public final class FakeKernel implements AutoCloseable {
 
     /** The vhost-vdpa driver state of a device (IOTLB tables, owner, batch) for tests and diagnostics. */
     public VhostVdpa vhost(FakeVdpaDevice device) {
-        return vhostDrivers.computeIfAbsent(device, VhostVdpa::new);
+        return vhostDrivers.computeIfAbsent(device, d -> new VhostVdpa(d, kernelProfile));
     }
 
     /** The path of a device's char node, "/dev/vhost-vdpa-N". */
@@ -187,7 +210,8 @@ public final class FakeKernel implements AutoCloseable {
      * @param preset  driver-model preset, null = the profile's default
      */
     public FakeMgmtDevice addManagementDevice(String profile, String busName, String devName, String preset) {
-        DeviceProfile p = profiles.get(profile);
+        // a driver on this kernel has only the ops its vdpa_config_ops has
+        DeviceProfile p = kernelProfile.adapt(profiles.get(profile));
         String name = devName != null ? devName : p.mgmtdev().devName();
         return bus.addManagementDevice(new FakeMgmtDevice(p, busName != null ? busName : p.mgmtdev().busName(), name, preset));
     }
@@ -237,7 +261,8 @@ public final class FakeKernel implements AutoCloseable {
         if (vduse) {
             // built into the kernel, not part of the inventory: registered at boot after the
             // simulators (the verified dump order is vdpasim_net, vdpasim_blk, vduse)
-            bus.addManagementDevice(new VduseMgmtDevice());
+            bus.addManagementDevice(new VduseMgmtDevice(kernelProfile.version().equals("6.1")
+                    ? VduseMgmtDevice.CLASSES_6_1 : VduseMgmtDevice.CLASSES_6_12));
         }
         for (Inventory.Device d : inventory.devices()) {
             FakeMgmtDevice m = bus.managementDeviceByDisplayName(d.mgmtdev()).orElseThrow(
@@ -353,6 +378,7 @@ public final class FakeKernel implements AutoCloseable {
         private int fdLimit = 1024;
         private boolean vduse = true;
         private final List<NodePermissionRule> nodeRules = new ArrayList<>();
+        private KernelProfile kernelProfile = KernelProfiles.defaultProfile();
 
         private Builder() {
         }
@@ -365,6 +391,18 @@ public final class FakeKernel implements AutoCloseable {
         public Builder vduse(boolean builtWithVduse) {
             this.vduse = builtWithVduse;
             return this;
+        }
+
+        /** The Linux version to speak; default {@link KernelProfiles#defaultProfile()} (6.12). */
+        public Builder kernel(KernelProfile k) {
+            this.kernelProfile = Objects.requireNonNull(k);
+            return this;
+        }
+
+        /** The Linux version to speak by name or alias ("6.1", "6.12", "7.2", "newest"). */
+        public Builder kernel(String name) {
+            return kernel(KernelProfiles.byName(name).orElseThrow(() -> new IllegalArgumentException(
+                    "unknown kernel profile " + name + "; known: " + KernelProfiles.accepted())));
         }
 
         /** Default: a fresh {@link VirtualClock}. */
@@ -433,6 +471,6 @@ public final class FakeKernel implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "fake kernel (" + clock + " clock, " + bus.devices().size() + " vdpa devices)";
+        return "fake kernel (Linux " + kernelProfile.version() + ", " + clock + " clock, " + bus.devices().size() + " vdpa devices)";
     }
 }

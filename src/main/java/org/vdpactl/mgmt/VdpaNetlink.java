@@ -73,7 +73,7 @@ public final class VdpaNetlink implements AutoCloseable {
 
     /** True on kernels before 6.2, whose attribute 21 meant device features (VDPA_ATTR_MAX 22). */
     public boolean legacyAttributeNumbering() {
-        return family.maxAttr() < DEV_BLK_CFG_CAPACITY.number() + 1;
+        return family.maxAttr() <= DEV_BLK_CFG_CAPACITY.number() + 1;
     }
 
     // ---------------------------------------------------------------- management devices

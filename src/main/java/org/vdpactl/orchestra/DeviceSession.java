@@ -36,8 +36,8 @@ final class DeviceSession implements AutoCloseable {
     /** Bits the rehearsal never negotiates: it drives split rings without event-index suppression. */
     private static final long UNWANTED_FEATURES = (1L << vhost_h.VIRTIO_F_RING_PACKED()) | (1L << vhost_h.VIRTIO_RING_F_EVENT_IDX());
     private static final String SET_STATUS = VhostIoctl.VDPA_SET_STATUS.kernelName();
-    private static final BackendFeatures NEEDED = BackendFeatures.of(BackendFeature.IOTLB_MSG_V2, BackendFeature.IOTLB_BATCH,
-            BackendFeature.SUSPEND);
+    /** SUSPEND and RESUME are optional: without them {@link StopFallback} stops and restarts by reset. */
+    private static final BackendFeatures NEEDED = BackendFeatures.of(BackendFeature.IOTLB_MSG_V2, BackendFeature.IOTLB_BATCH);
 
     /** What the device's memory map holds, as far as the rehearsal knows. */
     enum Memory {
@@ -71,6 +71,7 @@ final class DeviceSession implements AutoCloseable {
     // what has been done
     private boolean driverOk;
     private boolean suspended;
+    private boolean stoppedByReset;
     private Memory memory = Memory.UNMAPPED;
     private boolean tableMayHoldEntries;
     private boolean touched;
@@ -98,7 +99,7 @@ final class DeviceSession implements AutoCloseable {
     void setUp(boolean persistentMaps) {
         rec.enter(Phase.SETUP, null);
         rec.run(VhostIoctl.SET_OWNER.kernelName(), dev::setOwner);
-        BackendFeatures optional = BackendFeatures.of(BackendFeature.RESUME, BackendFeature.IOTLB_ASID);
+        BackendFeatures optional = BackendFeatures.of(BackendFeature.SUSPEND, BackendFeature.RESUME, BackendFeature.IOTLB_ASID);
         BackendFeatures needed = persistentMaps ? NEEDED.with(BackendFeature.IOTLB_PERSIST) : NEEDED;
         acked = rec.call("VHOST_GET/SET_BACKEND_FEATURES", () -> dev.negotiateBackendFeatures(needed, optional));
         deviceId = rec.call(VhostIoctl.VDPA_GET_DEVICE_ID.kernelName(), dev::getDeviceId);
@@ -173,6 +174,16 @@ final class DeviceSession implements AutoCloseable {
         return acked.has(BackendFeature.RESUME);
     }
 
+    /** What the rehearsal does instead of SUSPEND / RESUME on this device. */
+    StopFallback fallback() {
+        return StopFallback.of(acked);
+    }
+
+    /** True when the last stop was a reset standing in for SUSPEND: ring state must come from guest memory. */
+    boolean stoppedByReset() {
+        return stoppedByReset;
+    }
+
     boolean persistentMaps() {
         return acked.has(BackendFeature.IOTLB_PERSIST);
     }
@@ -225,8 +236,25 @@ final class DeviceSession implements AutoCloseable {
 
     void suspend() {
         touched = true;
+        if (!fallback().suspend()) {
+            // QEMU's vhost_vdpa_suspend without SUSPEND: vhost_vdpa_reset_device
+            driverOk = false;
+            rec.run(SET_STATUS + " 0 [" + StopFallback.RESET_INSTEAD_OF_SUSPEND + "]", dev::reset);
+            stoppedByReset = true;
+            activeQueuePairs = 1;
+            if (memory == Memory.MAPPED && !persistentMaps()) {
+                memory = Memory.TABLE_ONLY;
+            }
+            return;
+        }
         suspended = true; // a failed suspend may have stopped part of the device: assume stopped
         rec.run(VhostIoctl.VDPA_SUSPEND.kernelName(), dev::suspend);
+    }
+
+    /** The used ring's idx of a vq read from guest memory, recorded as a (memory) call. */
+    int usedIndexFromGuest(int vq, java.util.function.IntSupplier read) {
+        return rec.call("used idx vq" + vq + " from guest memory [" + StopFallback.RING_STATE_FROM_GUEST + "]",
+                read::getAsInt);
     }
 
     void resume() {
@@ -240,6 +268,20 @@ final class DeviceSession implements AutoCloseable {
         driverOk = false;
         rec.run(SET_STATUS + " 0 (reset)", dev::reset);
         suspended = false;
+        stoppedByReset = false;
+        activeQueuePairs = 1;
+        if (memory == Memory.MAPPED && !persistentMaps()) {
+            memory = Memory.TABLE_ONLY;
+        }
+    }
+
+    /** The reset that stands in for RESUME on a device without it (QEMU's vhost_vdpa_reset_status). */
+    void resetInsteadOfResume() {
+        touched = true;
+        driverOk = false;
+        rec.run(SET_STATUS + " 0 [" + StopFallback.RESTART_INSTEAD_OF_RESUME + "]", dev::reset);
+        suspended = false;
+        stoppedByReset = false;
         activeQueuePairs = 1;
         if (memory == Memory.MAPPED && !persistentMaps()) {
             memory = Memory.TABLE_ONLY;

@@ -152,6 +152,11 @@ final class MigrationLane {
         if (d.driverOk() || d.touched()) {
             d.reset();
         }
+        startFromReset(d);
+    }
+
+    /** Features, vrings from the lane's bases, the map when needed, DRIVER_OK, the queue pairs. */
+    private void startFromReset(DeviceSession d) {
         d.negotiate(features);
         configureVrings(d);
         if (d.memory() != DeviceSession.Memory.MAPPED) {
@@ -192,7 +197,10 @@ final class MigrationLane {
             case DRIVER_OK -> d.driverOkStatus();
             case CVQ_MQ -> setQueuePairs(d);
             case RESUME -> {
-                if (d.canResume() || d.suspended()) {
+                if (d.suspended() && !d.canResume()) {
+                    // no RESUME: restart from reset with the saved state, as QEMU starts a device
+                    restart(d);
+                } else if (d.canResume() || d.suspended()) {
                     d.resume();
                 }
             }
@@ -203,11 +211,30 @@ final class MigrationLane {
     private void saveState(DeviceSession d) {
         int[] saved = new int[d.vqCount()];
         for (int vq = 0; vq < saved.length; vq++) {
-            saved[vq] = d.vringBase(vq);
+            if (d.stoppedByReset()) {
+                // GET_VRING_BASE of a reset device says nothing: take the used idx from the guest's ring
+                int q = vq;
+                saved[vq] = q == d.controlQueueIndex() ? cvq.availIndex() : d.usedIndexFromGuest(q, () -> usedIndex(q));
+            } else {
+                saved[vq] = d.vringBase(vq);
+            }
         }
         d.status();
         d.readConfig();
         bases = saved;
+    }
+
+    /** The used ring's idx (offset 2 of the used ring, little endian) of a data queue in guest RAM. */
+    private int usedIndex(int vq) {
+        long offset = (long) vq * 3 * PAGE + 2 * PAGE + 2;
+        return Short.toUnsignedInt(rings.memory().get(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED
+                .withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), offset));
+    }
+
+    /** Reset and the full start from the saved state, standing in for RESUME (recorded in the current phase). */
+    private void restart(DeviceSession d) {
+        d.resetInsteadOfResume();
+        startFromReset(d);
     }
 
     // ---------------------------------------------------------------- back to a known state
@@ -236,7 +263,10 @@ final class MigrationLane {
                 }
                 if (d.suspended()) {
                     if (!d.canResume()) {
-                        throw new IllegalStateException("the device cannot resume (no VHOST_BACKEND_F_RESUME)");
+                        notes.add("no RESUME: " + StopFallback.RESTART_INSTEAD_OF_RESUME);
+                        restart(d);
+                        notes.add("restarted from saved state");
+                        return DeviceState.RUNNING;
                     }
                     d.resume();
                     notes.add("resumed");

@@ -97,6 +97,9 @@ public final class HtmlReport {
         for (String note : r.notes()) {
             item(sb, "Note", note);
         }
+        if (t != null) {
+            RehearsalText.fallbackLines(t).forEach(l -> item(sb, "Fallback", l));
+        }
         sb.append("</dl>\n");
     }
 

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.vdpactl.orchestra.PhaseFallbacks;
 import org.vdpactl.orchestra.DeviceReport;
 import org.vdpactl.orchestra.DeviceTarget;
 import org.vdpactl.orchestra.GuestMemoryLayout;
@@ -36,11 +37,13 @@ import org.vdpactl.orchestra.Timeline;
  * @param setup       the calls before the first window, relative to the first of them
  * @param devices     final device states
  * @param notes       remarks (memory reduced, ...)
+ * @param fallbacks   phase → the fallbacks its calls used instead of SUSPEND / GET_VRING_BASE / RESUME
+ *                    (absent when none did; docs/rehearse.md)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RehearsalJson(String schema, boolean simulated, String backend, String clock, String command, Plan plan,
         String outcome, Failure failure, Statistics statistics, List<Iteration> iterations, List<JsonSpan> setup,
-        List<DeviceReport> devices, List<String> notes) {
+        List<DeviceReport> devices, List<String> notes, Map<String, List<String>> fallbacks) {
 
     public static final String SCHEMA = "vdpactl.rehearsal/1";
 
@@ -60,8 +63,9 @@ public record RehearsalJson(String schema, boolean simulated, String backend, St
     }
 
     /** One window phase of one iteration. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record PhaseJson(String phase, boolean inWindow, double wallMs, String slowestDevice, double slowestMs,
-            Map<String, Double> deviceMs, int failedCalls) {
+            Map<String, Double> deviceMs, int failedCalls, String fallback) {
     }
 
     /** One iteration. */
@@ -106,14 +110,23 @@ public record RehearsalJson(String schema, boolean simulated, String backend, St
         long setupOrigin = r.setupSpans().stream().mapToLong(Span::startNanos).min().orElse(0);
         return new RehearsalJson(SCHEMA, info.simulated(), info.backend(), info.clock(), info.command(), plan,
                 r.completed() ? "completed" : "partial", failure, stats, iterations, spans(r.setupSpans(), setupOrigin),
-                r.devices(), r.notes());
+                r.devices(), r.notes(), fallbacks(r));
+    }
+
+    private static Map<String, List<String>> fallbacks(RehearsalResult r) {
+        List<Span> all = new ArrayList<>(r.setupSpans());
+        r.iterations().forEach(t -> all.addAll(t.spans()));
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        PhaseFallbacks.of(all).forEach((phase, marks) -> out.put(phase.label(), List.copyOf(marks)));
+        return out.isEmpty() ? null : out;
     }
 
     private static Iteration iteration(int index, boolean failed, Timeline t) {
         List<PhaseJson> phases = new ArrayList<>();
         for (PhaseSummary s : t.phases()) {
             phases.add(new PhaseJson(s.phase().label(), t.inDowntime(s.phase()), Durations.millis(s.wallNanos()), s.slowestDevice(),
-                    Durations.millis(s.slowestNanos()), millis(s.deviceNanos()), s.failedCalls()));
+                    Durations.millis(s.slowestNanos()), millis(s.deviceNanos()), s.failedCalls(),
+                    PhaseFallbacks.describe(t.spans(), s.phase())));
         }
         return new Iteration(index, failed, Durations.millis(t.downtimeNanos()), Durations.millis(t.criticalPath().nanos()),
                 phases, millis(t.deviceNanos()), spans(t.spans(), t.windowStart()));

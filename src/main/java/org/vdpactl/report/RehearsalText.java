@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.vdpactl.orchestra.PhaseFallbacks;
 import org.vdpactl.orchestra.CriticalPath;
 import org.vdpactl.orchestra.DeviceReport;
 import org.vdpactl.orchestra.DeviceTarget;
@@ -57,6 +58,7 @@ public final class RehearsalText {
                     : " (first suspend -> last resume, less the destination's preparation): ").append(Durations.ms(shown.downtimeNanos())).append(" ms")
                     .append(info.simulatedSuffix()).append('\n');
             sb.append(criticalPathLine(shown, info)).append('\n');
+            fallbackLines(shown).forEach(l -> sb.append(l).append('\n'));
         }
         if (r.statistics().count() > 1) {
             sb.append('\n').append(percentileTable(r, info).render());
@@ -161,7 +163,9 @@ public final class RehearsalText {
         TextTable table = new TextTable(header);
         for (PhaseSummary p : t.phases()) {
             String name = p.phase().label() + (t.inDowntime(p.phase()) ? "" : " (preparation, not downtime)");
-            List<String> row = new ArrayList<>(List.of(name + (p.failedCalls() > 0 ? " (FAILED)" : ""),
+            String fallback = PhaseFallbacks.describe(t.spans(), p.phase());
+            List<String> row = new ArrayList<>(List.of(name + (p.failedCalls() > 0 ? " (FAILED)" : "")
+                    + (fallback != null ? " [" + fallback + "]" : ""),
                     Durations.ms(p.wallNanos()), String.valueOf(p.slowestDevice()), Durations.ms(p.slowestNanos())));
             if (columns) {
                 for (String d : devices) {
@@ -178,6 +182,15 @@ public final class RehearsalText {
         }
         table.row(total);
         return table;
+    }
+
+    /** One line per phase that ran a fallback (restore between iterations included), for text and HTML. */
+    static List<String> fallbackLines(Timeline t) {
+        List<String> out = new ArrayList<>();
+        PhaseFallbacks.of(t.spans()).forEach((phase, marks) -> out.add("Fallback in " + phase.label() + ": "
+                + String.join("; ", marks.stream().map(m -> m.replaceFirst("^fallback: ", "")).toList())
+                + " (a device lacks SUSPEND or RESUME; see docs/rehearse.md)"));
+        return out;
     }
 
     static String criticalPathLine(Timeline t, RunInfo info) {

@@ -22,6 +22,10 @@ public class MissingBackendFeaturesException extends IllegalStateException {
             return "; hint: the parent driver (or the kernel) lacks suspend/resume: VHOST_VDPA_RESUME needs Linux >= 6.4,"
                     + " mlx5 resumable VQs need >= 6.8";
         }
+        if (missing.has(BackendFeature.IOTLB_MSG_V2) || missing.has(BackendFeature.IOTLB_BATCH)) {
+            return "; hint: memory is mapped with batched v2 IOTLB messages and there is no fallback without them:"
+                    + " use a kernel and driver that offer IOTLB_MSG_V2 and IOTLB_BATCH";
+        }
         return "";
     }
 

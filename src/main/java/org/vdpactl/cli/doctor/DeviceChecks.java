@@ -2,6 +2,7 @@ package org.vdpactl.cli.doctor;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.vdpactl.cli.KernelFeatures;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.FileStat;
 import org.vdpactl.sys.SyscallException;
@@ -89,18 +90,20 @@ final class DeviceChecks {
         String title = node + " backend features";
         String detail = type + ", offers " + offered;
         List<String> missing = new ArrayList<>();
-        for (BackendFeature f : List.of(BackendFeature.IOTLB_MSG_V2, BackendFeature.IOTLB_BATCH, BackendFeature.SUSPEND)) {
+        for (BackendFeature f : List.of(BackendFeature.IOTLB_MSG_V2, BackendFeature.IOTLB_BATCH)) {
             if (!offered.has(f)) {
                 missing.add(f.name());
             }
         }
         if (!missing.isEmpty()) {
             return Check.fail(id + ":features", title, detail + "; missing " + String.join(", ", missing),
-                    "a downtime rehearsal needs IOTLB v2, batching and SUSPEND: update the kernel or driver");
+                    "a downtime rehearsal maps memory with batched IOTLB v2 messages and has no fallback: update the kernel or driver");
         }
-        if (!offered.has(BackendFeature.RESUME)) {
-            return Check.warn(id + ":features", title, detail + "; no RESUME: suspend is one-way, a failed migration needs a device reset",
-                    "kernel >= 6.4 and, for mlx5, firmware with freeze_to_rdy_supported");
+        List<String> costs = KernelFeatures.costs(offered);
+        if (!costs.isEmpty()) {
+            return Check.warn(id + ":features", title, detail + "; " + String.join("; ", costs),
+                    "SUSPEND needs a driver with a suspend op; RESUME and IOTLB_PERSIST need a kernel with them"
+                            + " (6.12 of the profiled 6.1, 6.12, 7.2; docs/kernel-profiles.md) and a driver with resume / reset_map");
         }
         return Check.ok(id + ":features", title, detail + "; ready for suspend/resume migration");
     }

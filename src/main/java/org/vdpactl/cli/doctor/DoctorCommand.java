@@ -1,5 +1,7 @@
 package org.vdpactl.cli.doctor;
 
+import org.vdpactl.cli.KernelFeatures;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +42,7 @@ public final class DoctorCommand implements Callable<Integer> {
         } else {
             checks.add(Check.ok("backend", "backend", "the running kernel (real devices)"));
         }
+        checks.add(kernelFeatures(ctx, host));
         DeviceChecks dev = new DeviceChecks(ctx.syscalls(), host, ctx.simulated());
         List<String> nodes = dev.nodes(devices);
         if (nodes.isEmpty()) {
@@ -81,6 +84,25 @@ public final class DoctorCommand implements Callable<Integer> {
             out.println("not ready: fix the FAIL lines above");
         }
         out.flush();
+    }
+
+    /** The kernel's vhost-vdpa / vdpa feature set (fake profile, or the profile the running release should match). */
+    private static Check kernelFeatures(CliContext ctx, HostFacts host) {
+        String release = ctx.simulated() ? null : host.kernelRelease();
+        var profile = KernelFeatures.profile(ctx.backend(), release);
+        if (profile.isEmpty()) {
+            return Check.info("kernel-features", "vhost-vdpa feature set", "unknown kernel release " + release);
+        }
+        var p = profile.get();
+        String which = ctx.simulated() ? "Linux " + p.version() + " (fake kernel profile, --fake-kernel)"
+                : "Linux " + release + " (checked against the " + p.version() + " profile; devices below say what they offer)";
+        var absent = KernelFeatures.absent(p);
+        if (absent.isEmpty()) {
+            return Check.ok("kernel-features", "vhost-vdpa feature set", which + ": every ioctl and vdpa command vdpactl uses");
+        }
+        return Check.warn("kernel-features", "vhost-vdpa feature set", which + ": lacks " + String.join(", ", absent)
+                + "; vdpactl falls back where it can (docs/kernel-profiles.md)",
+                "a newer kernel gives RESUME, IOTLB_PERSIST and `vdpactl dev set`");
     }
 
     /** For --memlock hints elsewhere. */

@@ -1,5 +1,11 @@
 package org.vdpactl.cli.mgmt;
 
+import org.vdpactl.mgmt.VdpaCommand;
+
+import org.vdpactl.mgmt.VdpaAttribute;
+
+import org.vdpactl.cli.KernelFeatures;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -116,6 +122,10 @@ public final class DevCommand implements Runnable {
                     int id = m.supportsClass(VirtioNames.ID_NET) ? VirtioNames.ID_NET : VirtioNames.ID_BLOCK;
                     spec = spec.withDeviceFeatures(FeatureArgument.parse(features, id));
                 }
+                var unknown = KernelFeatures.unknownAttribute(nl.family(), provisioned(spec));
+                if (unknown.isPresent()) {
+                    throw new CliFailure(ExitCode.NOT_SUPPORTED, "dev add: " + unknown.get());
+                }
                 nl.addDevice(spec);
                 if (!CliContext.current().json()) {
                     CliContext.current().err().println("vdpactl: created " + name + " on " + m.handle());
@@ -216,6 +226,9 @@ public final class DevCommand implements Runnable {
         public Integer call() {
             MacAddress m = MacAddress.parse(mac);
             try (VdpaNetlink nl = Netlink.open()) {
+                if (!nl.family().supports(VdpaCommand.DEV_ATTR_SET.number())) {
+                    throw new CliFailure(ExitCode.NOT_SUPPORTED, KernelFeatures.missingCommand(VdpaCommand.DEV_ATTR_SET, "dev set"));
+                }
                 var warning = nl.setMacAddress(name, m);
                 if (warning.isPresent()) {
                     throw new CliFailure(ExitCode.NOT_SUPPORTED, "the kernel accepted but ignored the request: " + warning.get());
@@ -223,5 +236,23 @@ public final class DevCommand implements Runnable {
                 return 0;
             }
         }
+    }
+
+    /** The provisioning attributes a DEV_NEW of this spec carries. */
+    static List<VdpaAttribute> provisioned(DeviceSpec spec) {
+        List<VdpaAttribute> out = new java.util.ArrayList<>();
+        if (spec.mac() != null) {
+            out.add(VdpaAttribute.DEV_NET_CFG_MACADDR);
+        }
+        if (spec.mtu() != null) {
+            out.add(VdpaAttribute.DEV_NET_CFG_MTU);
+        }
+        if (spec.maxVqPairs() != null) {
+            out.add(VdpaAttribute.DEV_NET_CFG_MAX_VQP);
+        }
+        if (spec.deviceFeatures() != null) {
+            out.add(VdpaAttribute.DEV_FEATURES);
+        }
+        return out;
     }
 }

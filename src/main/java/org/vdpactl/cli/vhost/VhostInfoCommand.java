@@ -1,5 +1,13 @@
 package org.vdpactl.cli.vhost;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import org.vdpactl.cli.KernelFeatures;
+import org.vdpactl.vhost.BackendFeatures;
+
 import java.util.concurrent.Callable;
 import org.vdpactl.cli.CliContext;
 import org.vdpactl.sys.SyscallException;
@@ -36,10 +44,26 @@ final class VhostInfoCommand implements Callable<Integer> {
                 }
             }
             VhostInfo info = VhostInfo.collect(dev);
+            String release = ctx.simulated() ? null : new org.vdpactl.cli.doctor.HostFacts().kernelRelease();
+            var profile = KernelFeatures.profile(ctx.backend(), release);
+            List<String> costs = KernelFeatures.costs(new BackendFeatures(Long.parseUnsignedLong(info.backendFeatures().substring(2), 16)));
+            List<String> absent = profile.map(KernelFeatures::absent).orElse(List.of());
+            String kernel = profile.map(p -> "Linux " + p.version() + (ctx.simulated() ? " (fake kernel profile)"
+                    : " profile (running " + release + ")")).orElse("unknown");
             if (ctx.json()) {
-                ctx.printJson(info);
+                // the info document plus a "kernel" object: what this kernel lacks and what the device's gaps cost
+                Map<String, Object> doc = new LinkedHashMap<>(ctx.mapper().convertValue(info, new TypeReference<Map<String, Object>>() { }));
+                Map<String, Object> k = new LinkedHashMap<>();
+                k.put("profile", profile.map(p -> p.version()).orElse(null));
+                k.put("simulated", ctx.simulated());
+                k.put("absent", absent);
+                k.put("costs", costs);
+                doc.put("kernel", k);
+                ctx.printJson(doc);
             } else {
                 ctx.out().print(info.toText());
+                ctx.out().println("kernel: " + kernel + (absent.isEmpty() ? "" : "; lacks " + String.join(", ", absent)));
+                costs.forEach(c -> ctx.out().println("  " + c));
                 ctx.out().flush();
             }
         }

@@ -18,6 +18,8 @@ public final class VduseMgmtDevice implements MgmtDevice {
     public static final String NAME = "vduse";
     /** The id table of 6.12: VIRTIO_ID_BLOCK and VIRTIO_ID_NET (kernels before VDUSE net support list block only). */
     public static final long CLASSES_6_12 = (1L << 1) | (1L << 2);
+    /** The id table of 6.1 (vduse_dev.c's id_table has VIRTIO_ID_BLOCK only). */
+    public static final long CLASSES_6_1 = 1L << 2;
 
     private final long classes;
 

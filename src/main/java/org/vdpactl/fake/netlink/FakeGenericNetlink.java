@@ -61,12 +61,18 @@ public final class FakeGenericNetlink {
     }
 
     public FakeGenericNetlink(VdpaBus bus, FaultInjector faults, int vdpaFamilyId) {
+        this(bus, faults, vdpaFamilyId, org.vdpactl.fake.kernel.KernelProfiles.defaultProfile());
+    }
+
+    /** Generic netlink with the vdpa family as the given Linux version has it. */
+    public FakeGenericNetlink(VdpaBus bus, FaultInjector faults, int vdpaFamilyId,
+                              org.vdpactl.fake.kernel.KernelProfile kernel) {
         if (vdpaFamilyId <= GENL_ID_CTRL || vdpaFamilyId > 0xFFFF) {
             throw new IllegalArgumentException("family id " + vdpaFamilyId + " is not a dynamic genl id");
         }
         this.faults = faults;
         this.nlctrl = new NlctrlFamily(this);
-        this.vdpa = new VdpaFamily(bus);
+        this.vdpa = new VdpaFamily(bus, kernel);
         this.vdpaId = vdpaFamilyId;
         families.put(GENL_ID_CTRL, nlctrl);
         families.put(vdpaFamilyId, vdpa);

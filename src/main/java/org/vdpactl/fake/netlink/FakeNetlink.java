@@ -24,7 +24,7 @@ public final class FakeNetlink {
 
     private FakeNetlink(FakeKernel kernel, int vdpaFamilyId) {
         this.kernel = kernel;
-        this.generic = new FakeGenericNetlink(kernel.bus(), kernel.faults(), vdpaFamilyId);
+        this.generic = new FakeGenericNetlink(kernel.bus(), kernel.faults(), vdpaFamilyId, kernel.kernelProfile());
     }
 
     /** Installs generic netlink with the vdpa family at id 19. */

@@ -8,11 +8,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 import org.vdpactl.fake.bus.KernelError;
 import org.vdpactl.fake.bus.MgmtDevice;
 import org.vdpactl.fake.bus.Provisioning;
 import org.vdpactl.fake.bus.VdpaBus;
 import org.vdpactl.fake.bus.VdpaDevice;
+import org.vdpactl.fake.kernel.KernelProfile;
+import org.vdpactl.fake.kernel.KernelProfiles;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.ffi.gen.vhost.virtio_blk_config;
 import org.vdpactl.ffi.gen.vhost.virtio_net_config;
@@ -37,30 +40,42 @@ final class VdpaFamily extends FakeGenlFamily {
     /** VIRTIO_DEVICE_F_MASK: every bit outside the transport range 28..42. */
     private static final long DEVICE_F_MASK = (~0L << (VirtioNames.TRANSPORT_F_END + 1)) | ((1L << VirtioNames.TRANSPORT_F_START) - 1);
     private static final int FEATURES_OK = vhost_h.VIRTIO_CONFIG_S_FEATURES_OK();
-    private static final AttrPolicy[] POLICY = policy();
+    /** VDPA_ATTR_VDPA_DEV_SUPPORTED_FEATURES: where kernels before 6.2 put the device features. */
+    static final int LEGACY_DEV_FEATURES = 21;
 
     private final VdpaBus bus;
+    private final KernelProfile kernel;
+    private final AttrPolicy[] policy;
     private final List<Op> ops;
 
     VdpaFamily(VdpaBus bus) {
+        this(bus, KernelProfiles.defaultProfile());
+    }
+
+    /** The family as the given Linux version registers it: its commands, maxattr and reply layout. */
+    VdpaFamily(VdpaBus bus, KernelProfile kernel) {
         this.bus = bus;
-        this.ops = List.of(
+        this.kernel = kernel;
+        this.policy = policy(kernel.netlink().maxAttr());
+        this.ops = Stream.of(
                 op(VdpaCommand.MGMTDEV_GET, false, this::mgmtdevGet, this::mgmtdevDump),
                 op(VdpaCommand.DEV_NEW, true, this::devNew, null),
                 op(VdpaCommand.DEV_DEL, true, this::devDel, null),
                 op(VdpaCommand.DEV_GET, false, this::devGet, this::devDump),
                 op(VdpaCommand.DEV_CONFIG_GET, false, this::configGet, this::configDump),
                 op(VdpaCommand.DEV_VSTATS_GET, true, this::vstatsGet, null),
-                op(VdpaCommand.DEV_ATTR_SET, true, this::attrSet, null));
+                op(VdpaCommand.DEV_ATTR_SET, true, this::attrSet, null))
+                .filter(o -> kernel.has(VdpaCommand.of(o.cmd()).orElseThrow()))
+                .toList();
     }
 
-    private static Op op(VdpaCommand cmd, boolean admin, DoHandler doit, DumpHandler dumpit) {
-        return new Op(cmd.number(), admin, doit, dumpit, POLICY, true, true);
+    private Op op(VdpaCommand cmd, boolean admin, DoHandler doit, DumpHandler dumpit) {
+        return new Op(cmd.number(), admin, doit, dumpit, policy, true, true);
     }
 
-    /** vdpa_nl_policy (6.12). */
-    private static AttrPolicy[] policy() {
-        AttrPolicy[] p = new AttrPolicy[MAX + 1];
+    /** vdpa_nl_policy: the same entries from 6.1 to 7.2, in an array of VDPA_ATTR_MAX + 1. */
+    private static AttrPolicy[] policy(int maxAttr) {
+        AttrPolicy[] p = new AttrPolicy[maxAttr + 1];
         Arrays.fill(p, AttrPolicy.UNSPEC);
         p[MGMTDEV_BUS_NAME.number()] = AttrPolicy.NUL_STRING;
         p[MGMTDEV_DEV_NAME.number()] = AttrPolicy.STRING;
@@ -85,7 +100,7 @@ final class VdpaFamily extends FakeGenlFamily {
 
     @Override
     public int maxAttr() {
-        return MAX;
+        return kernel.netlink().maxAttr();
     }
 
     @Override
@@ -336,14 +351,20 @@ final class VdpaFamily extends FakeGenlFamily {
         });
     }
 
-    private static void checkConfigSupported(VdpaDevice d) {
-        if (d.virtioId() != VirtioNames.ID_NET && d.virtioId() != VirtioNames.ID_BLOCK) {
+    private void checkConfigSupported(VdpaDevice d) {
+        boolean blk = d.virtioId() == VirtioNames.ID_BLOCK && !kernel.netlink().legacyDeviceFeaturesAttr();
+        if (d.virtioId() != VirtioNames.ID_NET && !blk) {
+            // 6.1's vdpa_dev_config_fill knows only net devices
             throw KernelError.of(Errno.EOPNOTSUPP, "no config reply for virtio id " + d.virtioId());
         }
     }
 
     /** vdpa_dev_config_fill with the net and blk fills. */
-    private static void writeConfig(MessageWriter w, VdpaDevice d) {
+    private void writeConfig(MessageWriter w, VdpaDevice d) {
+        if (kernel.netlink().legacyDeviceFeaturesAttr()) {
+            writeLegacyNetConfig(w, d);
+            return;
+        }
         w.putString(DEV_NAME.number(), d.name());
         w.putU32(DEV_ID.number(), d.virtioId());
         if ((d.status() & FEATURES_OK) != 0) {
@@ -367,6 +388,28 @@ final class VdpaFamily extends FakeGenlFamily {
             }
         } else {
             writeBlockConfig(w, f, config(d, virtio_blk_config.sizeof()));
+        }
+    }
+
+    /** 6.1's vdpa_dev_config_fill + vdpa_dev_net_config_fill: status always, features as attribute 21. */
+    private static void writeLegacyNetConfig(MessageWriter w, VdpaDevice d) {
+        w.putString(DEV_NAME.number(), d.name());
+        w.putU32(DEV_ID.number(), d.virtioId());
+        if ((d.status() & FEATURES_OK) != 0) {
+            w.putU64(DEV_NEGOTIATED_FEATURES.number(), d.negotiatedFeatures());
+        }
+        MemorySegment c = config(d, virtio_net_config.sizeof());
+        w.putU16(DEV_NET_STATUS.number(), Short.toUnsignedInt(virtio_net_config.status(c)));
+        long f = d.deviceFeatures();
+        w.putU64(LEGACY_DEV_FEATURES, f);
+        if (has(f, vhost_h.VIRTIO_NET_F_MTU())) {
+            w.putU16(DEV_NET_CFG_MTU.number(), Short.toUnsignedInt(virtio_net_config.mtu(c)));
+        }
+        if (has(f, vhost_h.VIRTIO_NET_F_MAC())) {
+            w.putAttribute(DEV_NET_CFG_MACADDR.number(), virtio_net_config.mac(c).toArray(ValueLayout.JAVA_BYTE));
+        }
+        if (has(f, VirtioNames.NET_F_MQ) || has(f, VirtioNames.NET_F_RSS)) {
+            w.putU16(DEV_NET_CFG_MAX_VQP.number(), Short.toUnsignedInt(virtio_net_config.max_virtqueue_pairs(c)));
         }
     }
 

@@ -44,8 +44,12 @@ public final class FakeStateStore {
     private final Path file;
     private final Duration lockTimeout;
 
-    /** The on-disk form. */
-    record StateFile(int version, List<Inventory.Mgmt> mgmtdevs, List<Inventory.Device> devices) {
+    /**
+     * The on-disk form. {@code kernel} is the fake kernel version ("6.1", "6.12", "7.2"); absent in
+     * files written before kernel profiles existed, which therefore stay 6.12.
+     */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    record StateFile(int version, List<Inventory.Mgmt> mgmtdevs, List<Inventory.Device> devices, String kernel) {
     }
 
     public FakeStateStore(Path file) {
@@ -80,7 +84,9 @@ public final class FakeStateStore {
             FileLock lock = acquire(channel, lockPath);
             Session s = new Session(channel, lock);
             try {
-                s.inventory = read();
+                StateFile f = readFile();
+                s.inventory = f == null ? Inventory.defaults() : new Inventory(f.mgmtdevs(), f.devices());
+                s.kernelVersion = f == null ? null : f.kernel();
             } catch (RuntimeException e) {
                 s.close();
                 throw e;
@@ -118,8 +124,14 @@ public final class FakeStateStore {
 
     /** Reads the file without locking (diagnostics); a missing file yields the default inventory. */
     public Inventory read() {
+        StateFile s = readFile();
+        return s == null ? Inventory.defaults() : new Inventory(s.mgmtdevs(), s.devices());
+    }
+
+    /** The parsed file, or null when there is none. */
+    private StateFile readFile() {
         if (!Files.exists(file)) {
-            return Inventory.defaults();
+            return null;
         }
         try {
             StateFile s = JSON.readValue(file.toFile(), StateFile.class);
@@ -128,7 +140,7 @@ public final class FakeStateStore {
                         + (s == null ? "no content" : "unsupported version " + s.version())
                         + "; delete it to start from the default devices");
             }
-            return new Inventory(s.mgmtdevs(), s.devices());
+            return s;
         } catch (JacksonException e) {
             throw new CorruptStateException("fake kernel state " + file + " is corrupt (" + e.getOriginalMessage()
                     + "); delete it to start from the default devices");
@@ -137,10 +149,10 @@ public final class FakeStateStore {
         }
     }
 
-    private void write(Inventory inventory) {
+    private void write(Inventory inventory, String kernelVersion) {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
         try {
-            byte[] bytes = JSON.writeValueAsBytes(new StateFile(VERSION, inventory.mgmtdevs(), inventory.devices()));
+            byte[] bytes = JSON.writeValueAsBytes(new StateFile(VERSION, inventory.mgmtdevs(), inventory.devices(), kernelVersion));
             if (posix()) {
                 Files.createFile(tmp, PosixFilePermissions.asFileAttribute(FILE_MODE));
             }
@@ -198,6 +210,7 @@ public final class FakeStateStore {
         private final FileChannel channel;
         private final FileLock lock;
         private Inventory inventory;
+        private String kernelVersion;
 
         private Session(FileChannel channel, FileLock lock) {
             this.channel = channel;
@@ -209,12 +222,22 @@ public final class FakeStateStore {
             return inventory;
         }
 
+        /** The kernel version the file recorded, if any. */
+        public java.util.Optional<String> kernelVersion() {
+            return java.util.Optional.ofNullable(kernelVersion);
+        }
+
+        /** The kernel version the next {@link #save} records. */
+        public void setKernelVersion(String version) {
+            this.kernelVersion = version;
+        }
+
         /** Writes the state atomically (the lock is still held). */
         public void save(Inventory newInventory) {
             if (!lock.isValid()) {
                 throw new IllegalStateException("fake state session already closed");
             }
-            write(newInventory);
+            write(newInventory, kernelVersion);
             inventory = newInventory;
         }
 

@@ -13,6 +13,8 @@ import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.UserMemory;
 import org.vdpactl.fake.bus.KernelError;
 import org.vdpactl.fake.device.FakeVdpaDevice;
+import org.vdpactl.fake.kernel.KernelProfile;
+import org.vdpactl.fake.kernel.KernelProfiles;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.ffi.gen.vhost.vhost_memory;
 import org.vdpactl.ffi.gen.vhost.vhost_memory_region;
@@ -60,6 +62,7 @@ public final class VhostVdpa {
 
     private final FakeVdpaDevice dev;
     private final IotlbProcessor iotlb;
+    private final KernelProfile kernel;
 
     // vhost_vdpa / vhost_dev state, valid while open
     private FakeProcess owner;
@@ -76,9 +79,20 @@ public final class VhostVdpa {
     long iovaFirst;
     long iovaLast;
 
+    /** The driver as Linux 6.12 has it. */
     public VhostVdpa(FakeVdpaDevice dev) {
+        this(dev, KernelProfiles.defaultProfile());
+    }
+
+    /** The driver as the given Linux version has it. */
+    public VhostVdpa(FakeVdpaDevice dev, KernelProfile kernel) {
         this.dev = dev;
         this.iotlb = new IotlbProcessor(this, dev);
+        this.kernel = kernel;
+    }
+
+    public KernelProfile kernel() {
+        return kernel;
     }
 
     public FakeVdpaDevice device() {
@@ -237,6 +251,12 @@ public final class VhostVdpa {
     public int ioctl(FakeProcess caller, long cmd, MemorySegment arg) {
         VhostIoctl io = VhostIoctl.byCode(cmd);
         dev.faults().hit(dev.name(), io != null ? io.kernelName() : String.format("ioctl 0x%08X", cmd), dev.resource());
+        if (io != null && !kernel.has(io)) {
+            // a command this version does not know falls through vhost_vdpa_unlocked_ioctl's default:
+            // vhost_dev_ioctl (owner check: EPERM), vhost_vdpa_vring_ioctl (reads a vq index: EFAULT,
+            // ENOBUFS), vhost_vring_ioctl's -ENOIOCTLCMD, which vfs_ioctl turns into ENOTTY
+            io = null;
+        }
         if (io == VhostIoctl.SET_BACKEND_FEATURES) {
             setBackendFeatures(arg);
             return 0;
@@ -272,7 +292,7 @@ public final class VhostVdpa {
 
     /** GET_BACKEND_FEATURES: the offered set, recomputed on every call. */
     public long offeredBackendFeatures() {
-        long f = BACKEND_BASE;
+        long f = kernel.offeredBackendFeatures();
         if (dev.canSuspend()) {
             f |= F_SUSPEND;
         }
@@ -290,8 +310,10 @@ public final class VhostVdpa {
 
     private void setBackendFeatures(MemorySegment arg) {
         long v = UserMemory.readLong(arg, 0);
-        if ((v & ~BACKEND_ALLOWED) != 0) {
-            throw KernelError.of(Errno.EOPNOTSUPP, String.format("backend features 0x%x outside 0x%x", v, BACKEND_ALLOWED));
+        long allowed = kernel.acceptedBackendFeatures();
+        if ((v & ~allowed) != 0) {
+            throw KernelError.of(Errno.EOPNOTSUPP, String.format("backend features 0x%x outside 0x%x (Linux %s)",
+                    v, allowed, kernel.version()));
         }
         if ((v & F_SUSPEND) != 0 && !dev.canSuspend()) {
             throw KernelError.of(Errno.EOPNOTSUPP, "SUSPEND acked but the device cannot suspend");
@@ -378,7 +400,7 @@ public final class VhostVdpa {
     }
 
     private void suspend() {
-        if ((dev.status() & S_DRIVER_OK) == 0) {
+        if (kernel.vhost().suspendNeedsDriverOk() && (dev.status() & S_DRIVER_OK) == 0) {
             return;
         }
         if (!dev.canSuspend()) {
@@ -389,7 +411,7 @@ public final class VhostVdpa {
     }
 
     private void resume() {
-        if ((dev.status() & S_DRIVER_OK) == 0) {
+        if (kernel.vhost().suspendNeedsDriverOk() && (dev.status() & S_DRIVER_OK) == 0) {
             return;
         }
         if (!dev.canResume()) {
@@ -499,6 +521,9 @@ public final class VhostVdpa {
                     throw KernelError.of(Errno.EINVAL, "group " + idx + " / asid " + Integer.toUnsignedString(asid)
                             + " outside " + dev.ngroups() + " groups / " + dev.nas() + " AS");
                 }
+                if (kernel.vhost().groupAsidBusyAfterDriverOk() && (dev.status() & S_DRIVER_OK) != 0) {
+                    throw KernelError.of(Errno.EBUSY, "SET_GROUP_ASID after DRIVER_OK (Linux " + kernel.version() + ")");
+                }
                 dev.setGroupAsid(idx, asid);
                 return 0;
             }
@@ -542,7 +567,8 @@ public final class VhostVdpa {
         switch (io) {
             case SET_VRING_NUM -> {
                 long num = Integer.toUnsignedLong(vhost_vring_state.num(numState));
-                if (num == 0 || num > 0xFFFF || (num & (num - 1)) != 0 || num > vqNumMax) {
+                boolean aboveMax = kernel.vhost().vringNumChecksMax() && num > vqNumMax;
+                if (num == 0 || num > 0xFFFF || (num & (num - 1)) != 0 || aboveMax) {
                     throw KernelError.of(Errno.EINVAL, "vring num " + num + " (max " + vqNumMax + ")");
                 }
                 vq.num = (int) num;
@@ -613,7 +639,7 @@ public final class VhostVdpa {
 
     /** 6.8+: ring layout changes need a stopped device (the vhost copy is already updated). */
     private void requireStopped(String what) {
-        if ((dev.status() & S_DRIVER_OK) != 0 && !suspended) {
+        if (kernel.vhost().ringChangeNeedsStop() && (dev.status() & S_DRIVER_OK) != 0 && !suspended) {
             throw KernelError.of(Errno.EINVAL, what + " while DRIVER_OK and not suspended");
         }
     }

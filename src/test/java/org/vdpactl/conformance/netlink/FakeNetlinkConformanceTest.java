@@ -1,6 +1,8 @@
 package org.vdpactl.conformance.netlink;
 
 import java.util.List;
+import org.vdpactl.fake.kernel.KernelProfile;
+import org.vdpactl.fake.kernel.KernelProfiles;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.netlink.FakeNetlink;
@@ -13,7 +15,12 @@ import org.vdpactl.sys.Syscalls;
  * vduse mgmtdev of a kernel built with VDUSE, the builder's default), one
  * process with CAP_NET_ADMIN and one without.
  */
-class FakeNetlinkConformanceTest extends NetlinkConformanceSuite {
+public class FakeNetlinkConformanceTest extends NetlinkConformanceSuite {
+
+    @Override
+    protected KernelProfile kernel() {
+        return KernelProfiles.defaultProfile();
+    }
 
     static Inventory vmLaneInventory() {
         return new Inventory(
@@ -25,7 +32,7 @@ class FakeNetlinkConformanceTest extends NetlinkConformanceSuite {
 
     @Override
     protected NetlinkBackend backend() {
-        FakeKernel kernel = FakeKernel.builder().inventory(vmLaneInventory()).build();
+        FakeKernel kernel = FakeKernel.builder().kernel(kernel()).inventory(vmLaneInventory()).build();
         FakeNetlink netlink = FakeNetlink.install(kernel);
         FakeProcess root = kernel.newProcess();
         FakeProcess nobody = kernel.newProcess();

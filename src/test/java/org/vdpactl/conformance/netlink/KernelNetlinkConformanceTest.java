@@ -2,6 +2,7 @@ package org.vdpactl.conformance.netlink;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
+import org.vdpactl.fake.kernel.KernelProfile;
 import org.vdpactl.sys.PanamaSyscalls;
 import org.vdpactl.sys.Syscalls;
 
@@ -16,6 +17,11 @@ import org.vdpactl.sys.Syscalls;
 class KernelNetlinkConformanceTest extends NetlinkConformanceSuite {
     private static final Syscalls KERNEL = new PanamaSyscalls();
     private static CapDroppedThreadSyscalls unprivileged;
+
+    @Override
+    protected KernelProfile kernel() {
+        return org.vdpactl.conformance.device.RunningKernel.profile();
+    }
 
     @Override
     protected NetlinkBackend backend() {

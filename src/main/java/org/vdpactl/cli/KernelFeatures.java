@@ -1,0 +1,97 @@
+package org.vdpactl.cli;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.fake.kernel.KernelProfile;
+import org.vdpactl.fake.kernel.KernelProfiles;
+import org.vdpactl.mgmt.VdpaAttribute;
+import org.vdpactl.mgmt.VdpaCommand;
+import org.vdpactl.netlink.GenlFamily;
+import org.vdpactl.vhost.BackendFeature;
+import org.vdpactl.vhost.BackendFeatures;
+import org.vdpactl.vhost.VhostIoctl;
+
+/**
+ * What the kernel behind the CLI offers (the fake's profile, or for the running kernel the profile
+ * of its release, docs/kernel-profiles.md), and what each missing vhost-vdpa feature costs the user.
+ */
+public final class KernelFeatures {
+    /** Missing backend feature → what vdpactl does without it. */
+    private static final Map<BackendFeature, String> COSTS = new LinkedHashMap<>();
+
+    static {
+        COSTS.put(BackendFeature.SUSPEND, "no SUSPEND: rehearse resets the device instead of suspending and reads the"
+                + " ring state from guest memory (in-flight requests are lost, as with QEMU)");
+        COSTS.put(BackendFeature.RESUME, "no RESUME: rehearse resets and restarts instead of resuming; a rolled-back"
+                + " source is restarted from its saved state");
+        COSTS.put(BackendFeature.IOTLB_PERSIST, "no IOTLB_PERSIST: a reset drops the device's memory map, so --premap on a"
+                + " device that is its own destination is refused");
+        COSTS.put(BackendFeature.IOTLB_ASID, "no IOTLB_ASID: one address space only (no shadow control queue)");
+    }
+
+    private KernelFeatures() {
+    }
+
+    /** The profile the backend speaks (fake) or is expected to match (kernel), if known. */
+    public static Optional<KernelProfile> profile(Backend backend, String runningRelease) {
+        if (backend.fakeKernel().orElse(null) instanceof FakeKernel k) {
+            return Optional.of(k.kernelProfile());
+        }
+        return KernelProfiles.forRelease(runningRelease);
+    }
+
+    /** One line per backend feature the device lacks, with its cost (empty when it has them all). */
+    public static List<String> costs(BackendFeatures offered) {
+        List<String> out = new ArrayList<>();
+        COSTS.forEach((f, cost) -> {
+            if (!offered.has(f)) {
+                out.add(cost);
+            }
+        });
+        return out;
+    }
+
+    /** The vhost-vdpa ioctls and vdpa commands a profile lacks, each with the first profiled kernel that has it. */
+    public static List<String> absent(KernelProfile p) {
+        List<String> out = new ArrayList<>();
+        for (VhostIoctl io : VhostIoctl.values()) {
+            if (!p.has(io)) {
+                KernelProfiles.firstWith(io).ifPresent(first -> out.add(io.kernelName() + " (from Linux " + first.version() + ")"));
+            }
+        }
+        for (VdpaCommand c : VdpaCommand.values()) {
+            if (!p.has(c)) {
+                KernelProfiles.firstWith(c).ifPresent(first -> out.add(c.constantName() + " (from Linux " + first.version() + ")"));
+            }
+        }
+        return out;
+    }
+
+    /** "needs Linux 6.12 or later": the first profiled kernel with the command. */
+    public static String missingCommand(VdpaCommand c, String what) {
+        String first = KernelProfiles.firstWith(c).map(p -> "Linux " + p.version()).orElse("a newer kernel");
+        return what + " needs " + c.constantName() + ", which this kernel's vdpa family lacks (first in " + first
+                + " among " + String.join(", ", KernelProfiles.VERSIONS) + ")";
+    }
+
+    /**
+     * A one-line refusal when a request would carry an attribute the kernel's vdpa family does not
+     * parse (above its maxattr, which strict validation answers with EINVAL "Unknown attribute type").
+     */
+    public static Optional<String> unknownAttribute(GenlFamily family, List<VdpaAttribute> attributes) {
+        for (VdpaAttribute a : attributes) {
+            if (a.number() > family.maxAttr()) {
+                String first = KernelProfiles.firstParsing(a.number()).map(p -> "Linux " + p.version()).orElse("a newer kernel");
+                String option = a.option() != null ? " (--" + a.option().replace('_', '-') + ")" : "";
+                return Optional.of(a.constantName() + option + " is not known to this kernel's vdpa family (maxattr "
+                        + family.maxAttr() + "); first in " + first);
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,149 @@
+package org.vdpactl.fake.kernel;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.vdpactl.fake.device.DeviceProfile;
+import org.vdpactl.fake.device.MacroValues;
+import org.vdpactl.mgmt.VdpaCommand;
+import org.vdpactl.vhost.VhostIoctl;
+
+/**
+ * What one Linux version's vhost-vdpa and vdpa netlink code offers, as data
+ * (src/main/resources/org/vdpactl/fake/kernels/VERSION.json; every fact and its kernel source is
+ * listed in docs/kernel-profiles.md). The fake kernel consults it at its dispatch points: an ioctl
+ * the version lacks takes the kernel's unknown-ioctl path, a netlink command it lacks gets
+ * EOPNOTSUPP from genetlink, an attribute above its maxattr gets the strict policy's EINVAL.
+ *
+ * @param version  "6.1", "6.12", "7.2"
+ * @param aliases  other names accepted by {@code --fake-kernel} ("newest", "lts", ...)
+ * @param source   the kernel source the facts were read from
+ * @param vhost    drivers/vhost/vdpa.c and vhost.c facts
+ * @param configOps the optional {@code struct vdpa_config_ops} members (include/linux/vdpa.h) that
+ *                  this version has; a device op outside this list cannot exist on it
+ * @param netlink  drivers/vdpa/vdpa.c netlink facts
+ * @param drivers  per-management-device differences of the in-tree simulator drivers
+ */
+public record KernelProfile(String version, List<String> aliases, String source, Vhost vhost, List<String> configOps,
+                            Netlink netlink, Map<String, DriverDelta> drivers) {
+
+    /**
+     * @param ioctls                  the ioctls vhost_vdpa_unlocked_ioctl / vhost_dev_ioctl / vhost_vring_ioctl handle
+     * @param backendFeaturesOffered  VHOST_VDPA_BACKEND_FEATURES: offered whatever the device
+     * @param backendFeaturesAccepted the mask SET_BACKEND_FEATURES accepts (anything else: EOPNOTSUPP)
+     * @param suspendNeedsDriverOk    SUSPEND/RESUME return 0 without calling the driver before DRIVER_OK
+     * @param vringNumChecksMax       SET_VRING_NUM also rejects num &gt; get_vq_num_max (vhost-vdpa's own handler)
+     * @param ringChangeNeedsStop     SET_VRING_ADDR/BASE are EINVAL while DRIVER_OK and not suspended
+     * @param groupAsidBusyAfterDriverOk SET_GROUP_ASID is EBUSY after DRIVER_OK
+     */
+    public record Vhost(List<String> ioctls, List<String> backendFeaturesOffered, List<String> backendFeaturesAccepted,
+                        boolean suspendNeedsDriverOk, boolean vringNumChecksMax, boolean ringChangeNeedsStop,
+                        boolean groupAsidBusyAfterDriverOk) {
+    }
+
+    /**
+     * @param commands                 the vdpa family's genl ops
+     * @param maxAttr                  the family's maxattr (VDPA_ATTR_MAX)
+     * @param legacyDeviceFeaturesAttr config replies carry the device features as attribute 21
+     *                                 (VDPA_ATTR_VDPA_DEV_SUPPORTED_FEATURES) and the net status
+     *                                 unconditionally, as before the 6.2 renumbering
+     */
+    public record Netlink(List<String> commands, int maxAttr, boolean legacyDeviceFeaturesAttr) {
+    }
+
+    /**
+     * @param removeFeatures virtio features the driver of this version does not offer
+     * @param vendorStats    whether the driver has get_vendor_vq_stats
+     */
+    public record DriverDelta(List<String> removeFeatures, boolean vendorStats) {
+    }
+
+    /** True when this version handles the ioctl. */
+    public boolean has(VhostIoctl ioctl) {
+        return vhost.ioctls().contains(ioctl.kernelName());
+    }
+
+    /** True when this version's vdpa family has the command. */
+    public boolean has(VdpaCommand command) {
+        return netlink.commands().contains(command.constantName());
+    }
+
+    /** True when {@code struct vdpa_config_ops} of this version has the optional member. */
+    public boolean hasConfigOp(String op) {
+        return configOps.contains(op);
+    }
+
+    /** The SET_BACKEND_FEATURES mask. */
+    public long acceptedBackendFeatures() {
+        return MacroValues.bitMask(vhost.backendFeaturesAccepted());
+    }
+
+    /** The bits GET_BACKEND_FEATURES always offers. */
+    public long offeredBackendFeatures() {
+        return MacroValues.bitMask(vhost.backendFeaturesOffered());
+    }
+
+    /** True when a name (version or alias) designates this profile. */
+    public boolean answersTo(String name) {
+        return version.equals(name) || aliases.contains(name);
+    }
+
+    /** The driver delta for a management-device profile name, if this version has one. */
+    public Optional<DriverDelta> driver(String profileName) {
+        return Optional.ofNullable(drivers.get(profileName));
+    }
+
+    /**
+     * The device profile as a driver on this kernel can have it: optional ops the kernel's
+     * {@code vdpa_config_ops} lacks are dropped (no resume, reset_map, get_vq_size,
+     * get_vq_desc_group, get_backend_features or bind_mm on 6.1: such a device pins pages, PA mode),
+     * and the simulator drivers lose what their older versions did not offer.
+     */
+    public DeviceProfile adapt(DeviceProfile p) {
+        DeviceProfile.Device d = p.device();
+        DeviceProfile.Ops o = d.ops();
+        DeviceProfile.Ops ops = new DeviceProfile.Ops(
+                o.suspend() && hasConfigOp("suspend"),
+                o.resume() && hasConfigOp("resume"),
+                o.resetMap() && hasConfigOp("reset_map"),
+                o.getVqSize() && hasConfigOp("get_vq_size"),
+                o.mapping(),
+                o.vaMode() && hasConfigOp("bind_mm"),
+                o.doorbell(),
+                hasConfigOp("get_backend_features") ? o.backendFeatures() : List.of(),
+                o.initialMap());
+        DeviceProfile.Groups g = d.groups();
+        DeviceProfile.Groups groups = hasConfigOp("get_vq_desc_group") ? g
+                : new DeviceProfile.Groups(g.count(), g.data(), g.cvq(), null, null);
+        Optional<DriverDelta> delta = driver(p.name());
+        DeviceProfile.Mgmt m = p.mgmtdev();
+        List<String> supported = m.supportedFeatures();
+        List<String> features = d.features();
+        DeviceProfile.VendorStats stats = d.vendorStats();
+        if (delta.isPresent()) {
+            supported = without(supported, delta.get().removeFeatures());
+            features = features == null ? null : without(features, delta.get().removeFeatures());
+            stats = delta.get().vendorStats() ? stats : null;
+        }
+        DeviceProfile.Mgmt mgmt = new DeviceProfile.Mgmt(m.busName(), m.devName(), m.classes(), m.maxSupportedVqs(),
+                m.maxVqPairs(), supported, m.provisionableAttributes(), m.devicesPerMgmtdev(), m.driverModel(),
+                m.defaultPreset());
+        DeviceProfile.Device device = new DeviceProfile.Device(d.virtioId(), d.vendorId(), features, d.queues(), groups,
+                d.addressSpaces(), d.vqNumMax(), d.vqNumMin(), d.config(), ops, d.driverFeatures(), d.provisioning(),
+                stats, d.iovaFirst(), d.iovaLast());
+        return new DeviceProfile(p.name(), mgmt, device);
+    }
+
+    private static List<String> without(List<String> list, List<String> removed) {
+        List<String> out = new ArrayList<>(list);
+        out.removeAll(removed);
+        return List.copyOf(out);
+    }
+
+    @Override
+    public String toString() {
+        return "Linux " + version;
+    }
+}

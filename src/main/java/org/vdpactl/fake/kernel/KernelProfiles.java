@@ -1,0 +1,145 @@
+package org.vdpactl.fake.kernel;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.vdpactl.fake.device.MacroValues;
+import org.vdpactl.mgmt.VdpaCommand;
+import org.vdpactl.vhost.VhostIoctl;
+
+/**
+ * The kernel versions the fake can speak, oldest first: Debian 12's 6.1, the 6.12 LTS (the
+ * default, what the fake always was) and the newest kernel Debian unstable ships (7.2).
+ */
+public final class KernelProfiles {
+    /** The versions, oldest first. */
+    public static final List<String> VERSIONS = List.of("6.1", "6.12", "7.2");
+    /** The default profile's version. */
+    public static final String DEFAULT_VERSION = "6.12";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern RELEASE = Pattern.compile("^(\\d+)\\.(\\d+)");
+    private static final List<KernelProfile> ALL = VERSIONS.stream().map(KernelProfiles::load).toList();
+
+    private KernelProfiles() {
+    }
+
+    /** Every profile, oldest first. */
+    public static List<KernelProfile> all() {
+        return ALL;
+    }
+
+    /** The default profile (6.12). */
+    public static KernelProfile defaultProfile() {
+        return byName(DEFAULT_VERSION).orElseThrow();
+    }
+
+    /** The newest profile. */
+    public static KernelProfile newest() {
+        return ALL.getLast();
+    }
+
+    /** A profile by version or alias ("6.1", "newest", "lts"). */
+    public static Optional<KernelProfile> byName(String name) {
+        return ALL.stream().filter(p -> p.answersTo(name)).findFirst();
+    }
+
+    /** The names {@code --fake-kernel} accepts, for messages: "6.1|6.12|7.2 (aliases ...)". */
+    public static String accepted() {
+        StringBuilder b = new StringBuilder(String.join("|", VERSIONS));
+        b.append(" (or ");
+        b.append(String.join(", ", ALL.stream().flatMap(p -> p.aliases().stream()).toList()));
+        return b.append(')').toString();
+    }
+
+    /**
+     * The profile whose facts a running kernel of this release ({@code uname -r}) is expected to
+     * match: the newest profiled version not newer than it (6.8 → 6.1's profile is only a lower
+     * bound), or the oldest profile for older releases; empty when the release is not parseable.
+     */
+    public static Optional<KernelProfile> forRelease(String release) {
+        Matcher m = RELEASE.matcher(release == null ? "" : release.trim());
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        int[] r = {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};
+        KernelProfile best = ALL.getFirst();
+        for (KernelProfile p : ALL) {
+            if (compare(parse(p.version()), r) <= 0) {
+                best = p;
+            }
+        }
+        return Optional.of(best);
+    }
+
+    /** The oldest profiled kernel that has the ioctl, if any. */
+    public static Optional<KernelProfile> firstWith(VhostIoctl ioctl) {
+        return first(p -> p.has(ioctl));
+    }
+
+    /** The oldest profiled kernel whose vdpa family has the command, if any. */
+    public static Optional<KernelProfile> firstWith(VdpaCommand command) {
+        return first(p -> p.has(command));
+    }
+
+    /** The oldest profiled kernel whose SET_BACKEND_FEATURES accepts the bit, if any. */
+    public static Optional<KernelProfile> firstAccepting(int backendFeatureBit) {
+        return first(p -> (p.acceptedBackendFeatures() & (1L << backendFeatureBit)) != 0);
+    }
+
+    /** The oldest profiled kernel whose vdpa family parses the attribute number, if any. */
+    public static Optional<KernelProfile> firstParsing(int attribute) {
+        return first(p -> attribute <= p.netlink().maxAttr());
+    }
+
+    private static Optional<KernelProfile> first(Predicate<KernelProfile> has) {
+        return ALL.stream().filter(has).findFirst();
+    }
+
+    private static int[] parse(String version) {
+        String[] v = version.split("\\.");
+        return new int[] {Integer.parseInt(v[0]), Integer.parseInt(v[1])};
+    }
+
+    private static int compare(int[] a, int[] b) {
+        return a[0] != b[0] ? Integer.compare(a[0], b[0]) : Integer.compare(a[1], b[1]);
+    }
+
+    private static KernelProfile load(String version) {
+        String resource = "/org/vdpactl/fake/kernels/" + version + ".json";
+        try (InputStream in = KernelProfiles.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing kernel profile resource " + resource);
+            }
+            KernelProfile p = JSON.readValue(in.readAllBytes(), KernelProfile.class);
+            validate(p);
+            return p;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + resource, e);
+        }
+    }
+
+    /** Every name in a profile must be one the code knows: a typo would silently drop a feature. */
+    private static void validate(KernelProfile p) {
+        for (String io : p.vhost().ioctls()) {
+            if (java.util.Arrays.stream(VhostIoctl.values()).noneMatch(v -> v.kernelName().equals(io))) {
+                throw new IllegalStateException(p + ": unknown ioctl " + io);
+            }
+        }
+        MacroValues.bitMask(p.vhost().backendFeaturesAccepted());
+        MacroValues.bitMask(p.vhost().backendFeaturesOffered());
+        for (String c : p.netlink().commands()) {
+            if (java.util.Arrays.stream(VdpaCommand.values()).noneMatch(v -> v.constantName().equals(c))) {
+                throw new IllegalStateException(p + ": unknown netlink command " + c);
+            }
+        }
+        p.drivers().values().forEach(d -> MacroValues.bitMask(d.removeFeatures()));
+    }
+}
