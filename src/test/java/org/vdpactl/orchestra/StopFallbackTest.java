@@ -34,7 +34,7 @@ class StopFallbackTest {
                 o.doorbell(), o.backendFeatures(), o.initialMap());
         DeviceProfile.Device dev = new DeviceProfile.Device(d.virtioId(), d.vendorId(), d.features(), d.queues(), d.groups(),
                 d.addressSpaces(), d.vqNumMax(), d.vqNumMin(), d.config(), ops, d.driverFeatures(), d.provisioning(),
-                d.vendorStats(), d.iovaFirst(), d.iovaLast());
+                d.vendorStats(), d.iovaFirst(), d.iovaLast(), d.datapath());
         return new DeviceProfile("plainsim", new DeviceProfile.Mgmt(null, "plainsim", p.mgmtdev().classes(),
                 p.mgmtdev().maxSupportedVqs(), p.mgmtdev().maxVqPairs(), p.mgmtdev().supportedFeatures(),
                 p.mgmtdev().provisionableAttributes(), 0, "free", null), dev);

@@ -132,7 +132,7 @@ public record KernelProfile(String version, List<String> aliases, String source,
                 m.defaultPreset());
         DeviceProfile.Device device = new DeviceProfile.Device(d.virtioId(), d.vendorId(), features, d.queues(), groups,
                 d.addressSpaces(), d.vqNumMax(), d.vqNumMin(), d.config(), ops, d.driverFeatures(), d.provisioning(),
-                stats, d.iovaFirst(), d.iovaLast());
+                stats, d.iovaFirst(), d.iovaLast(), d.datapath());
         return new DeviceProfile(p.name(), mgmt, device);
     }
 
