@@ -2,6 +2,7 @@ package org.vdpactl.conformance.device;
 
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.fake.netlink.FakeNetlink;
 
 /**
  * The device conformance suite on the fake kernel: a fresh kernel per case with its default
@@ -13,6 +14,7 @@ class FakeDeviceConformanceTest extends DeviceConformanceSuite {
     @Override
     protected DeviceBackend backend() {
         FakeKernel kernel = FakeKernel.builder().build();
+        FakeNetlink.install(kernel); // a few cases read back through vdpa netlink what the device holds
         FakeProcess process = kernel.newProcess();
         return DeviceBackend.standardNodes(process, () -> {
             try (kernel) {
