@@ -123,8 +123,14 @@ class FakeVdpaBusTest {
                 }
                 return clock.nanoTime();
             });
-            assertThrows(TimeoutException.class, () -> del.get(300, TimeUnit.MILLISECONDS));
-            assertEquals(Errno.EBUSY, errno(() -> p.open("/dev/vhost-vdpa-0", libc_h.O_RDWR())));
+            // the node goes first (cdev_device_del), then the delete waits: seeing it gone means the wait has begun
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (k.bus().node(0).isPresent() && !del.isDone() && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertTrue(k.bus().node(0).isEmpty(), "DEV_DEL removed the node");
+            assertFalse(del.isDone(), "DEV_DEL returned while the node was open");
+            assertEquals(Errno.ENOENT, errno(() -> p.open("/dev/vhost-vdpa-0", libc_h.O_RDWR())));
             CompletableFuture<Integer> listing = CompletableFuture.supplyAsync(() -> k.bus().devices().size());
             assertThrows(TimeoutException.class, () -> listing.get(100, TimeUnit.MILLISECONDS),
                     "the bus lock is held while DEV_DEL waits");

@@ -27,7 +27,8 @@ import org.vdpactl.time.Clock;
  * global name in creation order, char-device minors allocated lowest-free. One read-write lock plays
  * the kernel's {@code vdpa_dev_lock}: DEV_NEW/DEL take it exclusively, and a DEV_DEL of a device whose
  * node is open keeps holding it while it waits for the close, exactly as the kernel blocks every
- * other vdpa netlink request meanwhile. The device nodes themselves (devtmpfs) stay reachable.
+ * other vdpa netlink request meanwhile. The other devices' nodes (devtmpfs) stay reachable; the
+ * deleted device's node is gone from the start of that wait, as vhost_vdpa_remove removes it first.
  */
 public final class FakeVdpaBus implements VdpaBus {
     private static final Logger LOG = LoggerFactory.getLogger(FakeVdpaBus.class);
@@ -248,8 +249,14 @@ public final class FakeVdpaBus implements VdpaBus {
             if (d == null || d != device) {
                 throw KernelError.of(Errno.ENODEV, "no vdpa device " + device.name());
             }
-            d.claimForRemoval();
+            // vhost_vdpa_remove: cdev_device_del takes the node out of devtmpfs first, then it waits for the close
             nodes.remove(d.minor());
+            try {
+                d.claimForRemoval();
+            } catch (InterruptedException e) {
+                nodes.put(d.minor(), d);
+                throw e;
+            }
             d.devDel();
             devices.remove(d.name());
             minors.clear(d.minor());

@@ -27,6 +27,7 @@ import org.vdpactl.ffi.gen.vhost.vhost_memory;
 import org.vdpactl.ffi.gen.vhost.vhost_memory_region;
 import org.vdpactl.ffi.gen.vhost.vhost_vring_file;
 import org.vdpactl.ffi.gen.vhost.vhost_vring_state;
+import org.vdpactl.mgmt.VdpaNetlink;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.netlink.NetlinkException;
 import org.vdpactl.sys.FileStat;
@@ -531,6 +532,10 @@ public abstract class DeviceConformanceSuite {
         d.setFeatures(NET_FEATURES);
         d.setFeatures(NET_FEATURES | 1L << 2 | 1L << 40 | 1L << 63); // unknown bits are dropped, not refused
         d.setStatus(DeviceStatus.of(ACK, DRIVER, FEATURES_OK));
+        try (VdpaNetlink nl = VdpaNetlink.open(sys())) {
+            assertEquals(NET_FEATURES, nl.config("vdpa0").negotiatedFeatures(),
+                    "negotiated = requested & supported (verified-device.md, SET_FEATURES)");
+        }
         d.reset();
         d.setFeatures(NET_FEATURES);
     }

@@ -418,23 +418,46 @@ public abstract class NetlinkConformanceSuite {
         nl.addDevice(track(DeviceSpec.of("nlc08", "vdpasim_net")));
         String node = waitForNode("nlc08");
         int fd = sys().open(node, libc_h.O_RDWR());
-        AtomicBoolean closedBeforeDelete = new AtomicBoolean();
         AtomicBoolean closed = new AtomicBoolean();
-        CompletableFuture<Void> del = CompletableFuture.runAsync(() -> {
+        CompletableFuture<Boolean> del = CompletableFuture.supplyAsync(() -> {
             try (VdpaNetlink other = VdpaNetlink.open(sys())) {
                 other.deleteDevice("nlc08", Duration.ofSeconds(60));
             }
-            closedBeforeDelete.set(closed.get());
+            return closed.get();
         });
         try {
-            Thread.sleep(300); // give the delete time to reach the kernel; it must then wait for the close
+            // vhost_vdpa_remove deletes the node (cdev_device_del) and then waits for the close: once the node
+            // is gone the delete is inside that wait, so the close below always comes while it waits
+            awaitNodeRemovedWhileOpen(node, del);
         } finally {
             closed.set(true);
             sys().close(fd);
         }
-        del.get();
-        assertTrue(closedBeforeDelete.get(), "DEV_DEL returned before the device node was closed");
+        assertTrue(del.get(), "DEV_DEL returned before the device node was closed");
         assertEquals(Errno.ENODEV, assertThrows(NetlinkException.class, () -> nl.device("nlc08")).errno());
+    }
+
+    /** Polls until {@code node} is gone; fails if the delete returns first or the node never goes. */
+    private void awaitNodeRemovedWhileOpen(String node, CompletableFuture<?> del) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (true) {
+            assertFalse(del.isDone(), () -> "DEV_DEL returned while " + node + " was open: " + del);
+            try {
+                // open, not stat: it never waits for the vdpa lock DEV_DEL holds (nor does the kernel's)
+                int second = sys().open(node, libc_h.O_RDWR());
+                sys().close(second);
+                throw new AssertionError("a second open of " + node + " succeeded");
+            } catch (SyscallException e) {
+                if (e.errno() == Errno.ENOENT) {
+                    return;
+                }
+                assertEquals(Errno.EBUSY, e.errno(), "a second open while the node exists");
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("DEV_DEL did not remove " + node + " within " + WAIT);
+            }
+            Thread.sleep(5);
+        }
     }
 
     // ================================================================== policy validation

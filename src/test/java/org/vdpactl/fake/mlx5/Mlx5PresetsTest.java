@@ -1,15 +1,19 @@
 package org.vdpactl.fake.mlx5;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
-import org.vdpactl.fake.model.DriverModel;
+import org.vdpactl.fake.model.OpCost;
 
 /** Presets are data (§4.3), parameters are named (§4.2), jitter is optional and seeded. */
 class Mlx5PresetsTest {
@@ -29,34 +33,117 @@ class Mlx5PresetsTest {
         }
     }
 
+    /**
+     * A preset is data (§4.3): one set of parameters for all, and each newer kernel keeps every
+     * behaviour flag of the older one, turns at least one more on, and never raises the reclaim cap.
+     */
     @Test
-    void presetsShareEveryParameterAndDifferOnlyInFlags() {
-        for (String n : Mlx5Presets.names()) {
-            assertEquals(Mlx5Params.DEFAULT, Mlx5Presets.preset(n).params());
+    void presetsShareTheParametersAndEachNewerKernelAddsFlags() {
+        List<Mlx5Preset> presets = Mlx5Presets.names().stream().map(Mlx5Presets::preset).toList();
+        for (Mlx5Preset p : presets) {
+            assertEquals(presets.getFirst().params(), p.params(), p.name() + " has the shared parameters");
         }
-        assertEquals(Mlx5Features.PRE_612, Mlx5Presets.preset("mlx5-pre612").features());
-        assertEquals(Mlx5Features.V611, Mlx5Presets.preset("mlx5-611").features());
-        assertEquals(Mlx5Features.V612, Mlx5Presets.preset("mlx5-612").features());
-        assertEquals(Mlx5Features.UNLIMITED, Mlx5Features.PRE_612.reclaimCapPages());
-        assertEquals(50_000, Mlx5Features.V612.reclaimCapPages());
+        for (int i = 1; i < presets.size(); i++) {
+            Mlx5Preset older = presets.get(i - 1);
+            Mlx5Preset newer = presets.get(i);
+            Map<String, Boolean> olderFlags = flags(older.features());
+            Map<String, Boolean> newerFlags = flags(newer.features());
+            olderFlags.forEach((flag, on) -> assertTrue(!on || newerFlags.get(flag),
+                    newer.name() + " keeps " + flag + " of " + older.name()));
+            assertNotEquals(olderFlags, newerFlags, newer.name() + " changes some behaviour of " + older.name());
+            assertTrue(newer.features().reclaimCapPages() <= older.features().reclaimCapPages(), newer.name());
+        }
     }
 
+    private static Map<String, Boolean> flags(Mlx5Features f) {
+        Map<String, Boolean> out = new TreeMap<>();
+        for (RecordComponent c : Mlx5Features.class.getRecordComponents()) {
+            if (c.getType() == boolean.class) {
+                try {
+                    out.put(c.getName(), (Boolean) c.getAccessor().invoke(f));
+                } catch (ReflectiveOperationException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The flags are what the model does: 6.12 keeps the link notifier across suspend, older kernels drop it. */
+    @Test
+    void suspendKeepsTheNotifierExactlyWhenThePresetSaysSo() {
+        for (String name : Mlx5Presets.names()) {
+            Mlx5Preset preset = Mlx5Presets.preset(name);
+            Mlx5Device d = Mlx5Scenarios.running(preset);
+            assertTrue(d.notifierRegistered(), name + " registers the notifier at DRIVER_OK");
+            d.suspend();
+            assertEquals(preset.features().keepNotifierOnSuspend(), d.notifierRegistered(), name);
+            d.resume();
+            assertTrue(d.notifierRegistered(), name + " registers it again at resume");
+        }
+    }
+
+    /**
+     * Newer kernels never make suspend or resume slower, and 6.12's asynchronous VQ commands (several
+     * served at once by the firmware) at least halve 6.11's serial ones on 32 VQs.
+     */
+    @Test
+    void suspendAndResumeGetFasterWithEachKernel() {
+        List<Mlx5Preset> presets = Mlx5Presets.names().stream().map(Mlx5Presets::preset).toList();
+        for (int i = 1; i < presets.size(); i++) {
+            Mlx5Preset older = presets.get(i - 1);
+            Mlx5Preset newer = presets.get(i);
+            assertTrue(Mlx5Scenarios.suspend(newer).driverMs() <= Mlx5Scenarios.suspend(older).driverMs() + 1e-9,
+                    "suspend " + newer.name() + " vs " + older.name());
+            assertTrue(Mlx5Scenarios.resume(newer).driverMs() <= Mlx5Scenarios.resume(older).driverMs() + 1e-9,
+                    "resume " + newer.name() + " vs " + older.name());
+        }
+        Mlx5Preset v611 = Mlx5Presets.preset("mlx5-611");
+        Mlx5Preset v612 = Mlx5Presets.preset("mlx5-612");
+        assertTrue(2 * Mlx5Scenarios.suspend(v612).driverMs() < Mlx5Scenarios.suspend(v611).driverMs(),
+                "6.12 suspends 32 VQs in less than half of 6.11's time");
+        assertTrue(2 * Mlx5Scenarios.resume(v612).driverMs() < Mlx5Scenarios.resume(v611).driverMs(),
+                "6.12 resumes 32 VQs in less than half of 6.11's time");
+    }
+
+    /** Two devices of one preset share no state: suspending one leaves the other running, at the same cost. */
     @Test
     void eachModelIsItsOwnDevice() {
-        DriverModel a = Mlx5Presets.create("mlx5-612", 1);
-        DriverModel b = Mlx5Presets.create("mlx5-612", 1);
-        assertNotEquals(a, b);
+        Mlx5Device a = bringUp(Mlx5Presets.device("mlx5-612", Mlx5Scenarios.PAIRS));
+        Mlx5Device b = bringUp(Mlx5Presets.device("mlx5-612", Mlx5Scenarios.PAIRS));
+        OpCost aSuspend = a.suspend();
+        assertTrue(a.suspended());
+        assertFalse(b.suspended(), "suspending one device suspended the other");
+        assertEquals(Mlx5Scenarios.STATUS_RUNNING, b.status());
+        assertEquals(aSuspend, b.suspend(), "the second device's suspend costs what the first one's did");
     }
 
+    private static Mlx5Device bringUp(Mlx5Device d) {
+        d.devAdd(Mlx5Scenarios.DATA_VQS);
+        d.setMap(0, Mlx5Scenarios.guestMemory(4096));
+        Mlx5Scenarios.configure(d);
+        d.setStatus(Mlx5Scenarios.STATUS_FEATURES_OK, Mlx5Scenarios.STATUS_RUNNING);
+        d.changeNumQueuePairs(Mlx5Scenarios.PAIRS);
+        return d;
+    }
+
+    /** get/with by name agree with the record's accessors, and with(name) changes that parameter only. */
     @Test
     void parametersAreReachableByName() {
-        assertEquals(3, Mlx5Params.DEFAULT.get("fwConcurrencyObj"));
-        assertEquals(26.3, Mlx5Params.DEFAULT.get("notifierUnregisterMs"));
+        assertEquals(Mlx5Params.DEFAULT.fwConcurrencyObj(), Mlx5Params.DEFAULT.get("fwConcurrencyObj"));
+        assertEquals(Mlx5Params.DEFAULT.notifierUnregisterMs(), Mlx5Params.DEFAULT.get("notifierUnregisterMs"));
         Mlx5Params p = Mlx5Params.DEFAULT.with("fwConcurrencyObj", 6).with("roundTripMs", 0.1);
         assertEquals(6, p.fwConcurrencyObj());
         assertEquals(0.1, p.roundTripMs());
         assertEquals(Mlx5Params.DEFAULT.createVqMs(), p.createVqMs());
-        assertTrue(Mlx5Params.names().contains("destroyMkeyPerMttNs"));
+        for (String name : Mlx5Params.names()) {
+            double changed = Mlx5Params.DEFAULT.get(name) + 1;
+            Mlx5Params q = Mlx5Params.DEFAULT.with(name, changed);
+            for (String other : Mlx5Params.names()) {
+                assertEquals(other.equals(name) ? changed : Mlx5Params.DEFAULT.get(other), q.get(other),
+                        "with(" + name + ") then get(" + other + ")");
+            }
+        }
         assertThrows(IllegalArgumentException.class, () -> Mlx5Params.DEFAULT.with("nope", 1));
         assertThrows(IllegalArgumentException.class, () -> Mlx5Params.DEFAULT.with("cmdSlots", 1.5));
         assertThrows(IllegalArgumentException.class, () -> Mlx5Params.DEFAULT.with("throttleSlots", 64));
