@@ -1,12 +1,14 @@
 package org.vdpactl.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -37,6 +39,136 @@ class BadInputMatrixTest {
                         "exactly one of DEV or --fd"),
                 Arguments.of(new String[] {"--backend", "kernel", "vhost", "suspend"}, ExitCode.USAGE, "DEV"),
                 Arguments.of(new String[] {"--backend", "kernel", "vhost", "info", "--fd", "-4"}, ExitCode.USAGE, "--fd"));
+    }
+
+    /** Bad input on the fake backend: besides the one line and the exit code, nothing runs and no data is printed. */
+    static Stream<Arguments> fakeCases() throws IOException {
+        Path faults = Files.writeString(tmp.resolve("faults.json"), "[]");
+        return Stream.of(
+                Arguments.of(new String[] {"rehearse", "--report", "/nonexistent-dir/x.html"}, ExitCode.NOT_FOUND,
+                        "/nonexistent-dir does not exist"),
+                Arguments.of(new String[] {"rehearse", "--report", tmp.toString()}, ExitCode.USAGE, "is a directory"),
+                Arguments.of(new String[] {"rehearse", "--report", "/proc/version"}, ExitCode.USAGE, "not a regular file"),
+                Arguments.of(new String[] {"rehearse", "--compare", "mlx5-pre612,mlx5-612", "--report", tmp.resolve("c.html").toString()},
+                        ExitCode.USAGE, "drop --report"),
+                Arguments.of(new String[] {"--fake-faults", faults.toString(), "rehearse", "--compare", "mlx5-pre612,mlx5-612"},
+                        ExitCode.USAGE, "drop --fake-faults"),
+                Arguments.of(new String[] {"rehearse", "--queue-pairs", "0"}, ExitCode.USAGE, "--queue-pairs"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("fakeCases")
+    void badInputOnTheFakeDoesNothing(String[] args, ExitCode expected, String mentions) {
+        CliRun r = onState(tmp.resolve("matrix-state.json"), args);
+        assertOneLine(r, expected, mentions);
+        assertEquals("", r.out(), "data printed although nothing should have run");
+    }
+
+    @Test
+    void compareWithJsonPrintsOneJsonDocument(@TempDir Path dir) throws Exception {
+        CliRun r = onState(dir.resolve("s.json"), "--json", "rehearse", "--compare", "mlx5-pre612,mlx5-612", "--devices", "1");
+        assertEquals(0, r.exitCode(), r.err());
+        com.fasterxml.jackson.databind.JsonNode doc = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        assertEquals("mlx5-pre612", doc.get("before").asText());
+        assertTrue(doc.has("plan"), r.out());
+    }
+
+    @Test
+    void aReportThatFailsLateSaysWhyAndThatTheResultsStand(@TempDir Path dir) throws Exception {
+        Path sub = Files.createDirectory(dir.resolve("gone"));
+        var report = org.vdpactl.cli.rehearse.ReportFile.checked(sub.resolve("x.html"));
+        Files.delete(sub);
+        CliFailure f = org.junit.jupiter.api.Assertions.assertThrows(CliFailure.class, () -> report.write("<html/>"));
+        assertEquals(ExitCode.NOT_FOUND, f.exitCode());
+        assertTrue(f.getMessage().contains("No such file or directory") && f.getMessage().contains("results above are complete"),
+                f.getMessage());
+    }
+
+    // ------------------------------------------------------------------ the fake's state file
+
+    private static CliRun onState(Path state, String... args) {
+        String[] full = new String[args.length + 4];
+        full[0] = "--backend";
+        full[1] = "fake";
+        full[2] = "--fake-state";
+        full[3] = state.toString();
+        System.arraycopy(args, 0, full, 4, args.length);
+        return CliRun.of(full);
+    }
+
+    private static void assertOneLine(CliRun r, ExitCode expected, String mentions) {
+        assertEquals(expected.code(), r.exitCode(), () -> "exit code\nstderr: " + r.err());
+        assertTrue(r.noStackTrace(), () -> "stack trace printed:\n" + r.err());
+        assertEquals(1, r.errorLines(), () -> "not one vdpactl: line:\n" + r.err());
+        assertTrue(r.err().contains(mentions), () -> "stderr does not mention '" + mentions + "':\n" + r.err());
+    }
+
+    @Test
+    void aStateThatCannotBeSavedIsOneLineExit4AndNothingClaimsSuccess(@TempDir Path dir) throws Exception {
+        Path state = dir.resolve("st").resolve("fake-state.json");
+        assertEquals(0, onState(state, "dev", "add", "first", "--mgmtdev", "vdpasim_net").exitCode());
+        try (UnwritableDirectory ro = UnwritableDirectory.of(state.getParent())) {
+            CliRun add = onState(state, "dev", "add", "vdpa9", "--mgmtdev", "vdpasim_net");
+            assertOneLine(add, ExitCode.PERMISSION, ro.reason());
+            assertFalse(add.err().contains("created"), add.err());
+            assertEquals("", add.out(), "nothing printed as if it had worked");
+        }
+        assertFalse(onState(state, "dev", "list").out().contains("vdpa9"));
+    }
+
+    @Test
+    void aNegativeMinorOrMtuInTheStateIsRefusedNamingTheField(@TempDir Path dir) throws Exception {
+        Path state = dir.resolve("fake-state.json");
+        for (String field : new String[] {"\"minor\": -1", "\"mtu\": -5"}) {
+            Files.writeString(state, "{\"version\": 1, \"mgmtdevs\": [{\"profile\": \"vdpasim_net\", \"dev\": \"vdpasim_net\"}],"
+                    + " \"devices\": [{\"name\": \"x\", \"mgmtdev\": \"vdpasim_net\", " + field + "}]}");
+            assertOneLine(onState(state, "dev", "list"), ExitCode.USAGE, "devices[0]." + field.substring(1, field.indexOf('"', 1)));
+        }
+    }
+
+    @Test
+    void readOnlyCommandsNeverWriteTheState(@TempDir Path dir) throws Exception {
+        Path state = dir.resolve("fake-state.json");
+        assertEquals(0, onState(state, "dev", "list").exitCode());
+        assertFalse(Files.exists(state), "dev list created the state file");
+        assertEquals(0, onState(state, "dev", "add", "t1", "--mgmtdev", "vdpasim_net").exitCode());
+        Files.setLastModifiedTime(state, java.nio.file.attribute.FileTime.fromMillis(0));
+        String before = Files.readString(state);
+        for (String[] cmd : new String[][] {{"dev", "list"}, {"mgmtdev", "list"}, {"dev", "config", "t1"}, {"vhost", "info", "t1"}}) {
+            assertEquals(0, onState(state, cmd).exitCode(), String.join(" ", cmd));
+        }
+        assertEquals(0, Files.getLastModifiedTime(state).toMillis(), "a read-only command rewrote the state");
+        assertEquals(before, Files.readString(state));
+    }
+
+    @Test
+    void manyConcurrentInvocationsOnOneStateAllSucceed(@TempDir Path dir) throws Exception {
+        Path state = dir.resolve("fake-state.json");
+        int n = 16;
+        java.util.List<java.util.concurrent.Future<CliRun>> runs = new java.util.ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(n)) {
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            for (int i = 0; i < n; i++) {
+                String name = "c" + i;
+                runs.add(pool.submit(() -> {
+                    start.await();
+                    return onState(state, "dev", "add", name, "--mgmtdev", "vdpasim_net");
+                }));
+            }
+            start.countDown();
+            for (var r : runs) {
+                CliRun run = r.get();
+                assertEquals(0, run.exitCode(), run.err());
+            }
+        }
+        String list = onState(state, "dev", "list").out();
+        for (int i = 0; i < n; i++) {
+            assertTrue(list.contains("c" + i + ":"), "c" + i + " lost:\n" + list);
+        }
+        java.util.Set<Integer> minors = new java.util.HashSet<>();
+        for (com.fasterxml.jackson.databind.JsonNode d : new com.fasterxml.jackson.databind.ObjectMapper().readTree(state.toFile()).get("devices")) {
+            assertTrue(minors.add(d.get("minor").asInt()), "minor used twice: " + d);
+        }
     }
 
     @ParameterizedTest

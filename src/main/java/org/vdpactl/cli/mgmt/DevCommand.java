@@ -117,6 +117,7 @@ public final class DevCommand implements Runnable {
                     spec = spec.withDeviceFeatures(FeatureArgument.parse(features, id));
                 }
                 nl.addDevice(spec);
+                CliContext.current().saveState();
                 if (!CliContext.current().json()) {
                     CliContext.current().err().println("vdpactl: created " + name + " on " + m.handle());
                 }
@@ -217,6 +218,7 @@ public final class DevCommand implements Runnable {
             MacAddress m = MacAddress.parse(mac);
             try (VdpaNetlink nl = Netlink.open()) {
                 var warning = nl.setMacAddress(name, m);
+                CliContext.current().saveState();
                 if (warning.isPresent()) {
                     throw new CliFailure(ExitCode.NOT_SUPPORTED, "the kernel accepted but ignored the request: " + warning.get());
                 }

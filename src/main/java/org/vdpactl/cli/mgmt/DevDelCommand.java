@@ -41,6 +41,7 @@ final class DevDelCommand implements Callable<Integer> {
             nl.device(name); // ENODEV "device not found" before anything else
             nl.deleteDevice(name, waitSeconds == null ? null : Duration.ofSeconds(waitSeconds + 5L));
         }
+        CliContext.current().saveState();
         return 0;
     }
 
