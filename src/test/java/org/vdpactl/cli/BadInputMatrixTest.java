@@ -84,6 +84,46 @@ class BadInputMatrixTest {
                 f.getMessage());
     }
 
+    // ------------------------------------------------------------------ failures and the outcome
+
+    private static CliRun rehearseWithFaults(Path dir, String faults, String... args) throws IOException {
+        Path rules = Files.writeString(dir.resolve("faults.json"), faults);
+        String[] full = new String[args.length + 3];
+        full[0] = "--fake-faults";
+        full[1] = rules.toString();
+        full[2] = "rehearse";
+        System.arraycopy(args, 0, full, 3, args.length);
+        return onState(dir.resolve("state.json"), full);
+    }
+
+    @Test
+    void aDriverOkThatSetsFailedIsNamedAndTheSetUpFailureReportsEveryDevice(@TempDir Path dir) throws Exception {
+        // the 4th set_status of vdpa0's bring-up is DRIVER_OK: the driver sets FAILED, the ioctl returns 0
+        String rule = "[{\"device\": \"vdpa0\", \"call\": \"set_status\", \"occurrence\": 4, \"errno\": \"EIO\"}]";
+        CliRun text = rehearseWithFaults(dir, rule, "vdpa0", "vdpa1");
+        assertEquals(ExitCode.PARTIAL.code(), text.exitCode(), text.err());
+        assertTrue(text.out().contains("VHOST_VDPA_SET_STATUS DRIVER_OK") && text.out().contains("FAILED"), text.out());
+        assertFalse(text.out().contains("did not answer"), "blamed on the control queue:\n" + text.out());
+        assertTrue(text.out().lines().anyMatch(l -> l.startsWith("vdpa1 ") && l.contains("reset")), "no per-device report:\n" + text.out());
+        assertTrue(text.noStackTrace(), text.err());
+
+        CliRun json = rehearseWithFaults(dir, rule, "--json", "vdpa0");
+        assertEquals(ExitCode.PARTIAL.code(), json.exitCode(), json.err());
+        com.fasterxml.jackson.databind.JsonNode doc = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out());
+        assertEquals("partial", doc.get("outcome").asText());
+        assertEquals("VHOST_VDPA_SET_STATUS DRIVER_OK", doc.get("failure").get("call").asText());
+        assertEquals("RESET", doc.get("devices").get(0).get("state").asText());
+    }
+
+    @Test
+    void aDeviceWhoseFinalStatusCannotBeReadMakesThePartialOutcomeNamingIt(@TempDir Path dir) throws Exception {
+        // the 10th GET_STATUS of a one-iteration vdpa0 rehearsal is the final read-back after the window
+        CliRun r = rehearseWithFaults(dir, "[{\"device\": \"vdpa0\", \"call\": \"VHOST_VDPA_GET_STATUS\", \"occurrence\": 10,"
+                + " \"errno\": \"EIO\"}]", "vdpa0");
+        assertEquals(ExitCode.PARTIAL.code(), r.exitCode(), r.out() + r.err());
+        assertTrue(r.out().contains("vdpa0 was not left in a known state"), r.out());
+    }
+
     // ------------------------------------------------------------------ the fake's state file
 
     private static CliRun onState(Path state, String... args) {
