@@ -313,6 +313,9 @@ public final class FakeKernel implements AutoCloseable {
             }
             return new OpenFile(new VhostVdpaFile(v, hostMemory), flags);
         }
+        if (DevNullFile.PATH.equals(path)) {
+            return new OpenFile(new DevNullFile(), flags);
+        }
         byte[] content = sysfs.contentOrNull(path);
         if (content != null) {
             if ((flags & KernelConstants.O_ACCMODE) != libc_h.O_RDONLY()) {

@@ -44,6 +44,8 @@ class BadInputMatrixTest {
     /** Bad input on the fake backend: besides the one line and the exit code, nothing runs and no data is printed. */
     static Stream<Arguments> fakeCases() throws IOException {
         Path faults = Files.writeString(tmp.resolve("faults.json"), "[]");
+        Path typo = Files.writeString(tmp.resolve("typo.json"), "[{\"call\": \"VHOST_VDPA_SUSPNED\", \"errno\": \"EIO\"}]");
+        Path badErrno = Files.writeString(tmp.resolve("errno.json"), "[{\"call\": \"suspend\", \"errno\": 99999}]");
         return Stream.of(
                 Arguments.of(new String[] {"rehearse", "--report", "/nonexistent-dir/x.html"}, ExitCode.NOT_FOUND,
                         "/nonexistent-dir does not exist"),
@@ -53,7 +55,18 @@ class BadInputMatrixTest {
                         ExitCode.USAGE, "drop --report"),
                 Arguments.of(new String[] {"--fake-faults", faults.toString(), "rehearse", "--compare", "mlx5-pre612,mlx5-612"},
                         ExitCode.USAGE, "drop --fake-faults"),
-                Arguments.of(new String[] {"rehearse", "--queue-pairs", "0"}, ExitCode.USAGE, "--queue-pairs"));
+                Arguments.of(new String[] {"rehearse", "--queue-pairs", "0"}, ExitCode.USAGE, "--queue-pairs"),
+                Arguments.of(new String[] {"--fake-faults", typo.toString(), "rehearse"}, ExitCode.USAGE,
+                        "rule #1: unknown call \"VHOST_VDPA_SUSPNED\" (the rule could never fire); valid calls: "),
+                Arguments.of(new String[] {"--fake-faults", typo.toString(), "rehearse"}, ExitCode.USAGE, "VHOST_VDPA_SUSPEND,"),
+                Arguments.of(new String[] {"--fake-faults", badErrno.toString(), "rehearse"}, ExitCode.USAGE,
+                        "rule #1: errno 99999 is not a Linux errno"),
+                Arguments.of(new String[] {"dev"}, ExitCode.USAGE, "missing subcommand"),
+                Arguments.of(new String[] {"vhost"}, ExitCode.USAGE, "missing subcommand"),
+                Arguments.of(new String[] {"doctor", "nosuch"}, ExitCode.NOT_FOUND, "no vDPA device of that name"),
+                Arguments.of(new String[] {"doctor", "/dev/null"}, ExitCode.USAGE, "not a vhost-vdpa device"),
+                Arguments.of(new String[] {"vhost", "info", "/dev/null"}, ExitCode.USAGE, "not a vhost-vdpa device"),
+                Arguments.of(new String[] {"vhost", "info", "--fd", "999"}, ExitCode.KERNEL_ERROR, "file descriptor is not open"));
     }
 
     @ParameterizedTest
@@ -62,6 +75,13 @@ class BadInputMatrixTest {
         CliRun r = onState(tmp.resolve("matrix-state.json"), args);
         assertOneLine(r, expected, mentions);
         assertEquals("", r.out(), "data printed although nothing should have run");
+    }
+
+    @Test
+    void theKernelBackendWithoutTheVdpaModuleIsNotReady() {
+        org.junit.jupiter.api.Assumptions.assumeFalse(Backends.kernelHasVdpa(), "this host's kernel has vDPA");
+        CliRun r = CliRun.of("--backend", "kernel", "dev", "list");
+        assertOneLine(r, ExitCode.NOT_READY, "vdpa module");
     }
 
     @Test

@@ -40,6 +40,7 @@ public final class DoctorCommand implements Callable<Integer> {
         } else {
             checks.add(Check.ok("backend", "backend", "the running kernel (real devices)"));
         }
+        refuseBadArguments(ctx);
         DeviceChecks dev = new DeviceChecks(ctx.syscalls(), host, ctx.simulated());
         List<String> nodes = dev.nodes(devices);
         if (nodes.isEmpty()) {
@@ -81,6 +82,21 @@ public final class DoctorCommand implements Callable<Integer> {
             out.println("not ready: fix the FAIL lines above");
         }
         out.flush();
+    }
+
+    /**
+     * A DEV that does not exist is exit 3, one that is not a vhost-vdpa device (a file, /dev/null)
+     * exit 2: both are the caller's mistake, not an environment that is "not ready" (8).
+     */
+    private void refuseBadArguments(CliContext ctx) {
+        for (String d : devices) {
+            try {
+                org.vdpactl.vhost.VhostDeviceNodes.resolve(ctx.syscalls(), d);
+            } catch (org.vdpactl.vhost.VhostNodeException e) {
+                boolean missing = e.getMessage().contains("no vDPA device") || e.getMessage().contains("cannot stat");
+                throw new org.vdpactl.cli.CliFailure(missing ? ExitCode.NOT_FOUND : ExitCode.USAGE, e.getMessage(), e);
+            }
+        }
     }
 
     /** For --memlock hints elsewhere. */
