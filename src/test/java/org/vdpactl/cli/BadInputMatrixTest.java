@@ -104,6 +104,36 @@ class BadInputMatrixTest {
                 f.getMessage());
     }
 
+    // ------------------------------------------------------------------ help
+
+    @Test
+    void everyOptionAndArgumentHasHelpAndEveryCommandASentenceInTheList() {
+        java.util.List<String> missing = new java.util.ArrayList<>();
+        java.util.ArrayDeque<picocli.CommandLine> todo = new java.util.ArrayDeque<>(java.util.List.of(Main.commandLine()));
+        while (!todo.isEmpty()) {
+            picocli.CommandLine cl = todo.pop();
+            var spec = cl.getCommandSpec();
+            for (var o : spec.options()) {
+                if (String.join("", o.description()).isBlank()) {
+                    missing.add(spec.qualifiedName() + " " + o.longestName() + ": no help text");
+                }
+            }
+            for (var p : spec.positionalParameters()) {
+                if (String.join("", p.description()).isBlank()) {
+                    missing.add(spec.qualifiedName() + " " + p.paramLabel() + ": no help text");
+                }
+            }
+            String[] desc = spec.usageMessage().description();
+            // the parent's command list shows only the first line: it must be a whole sentence
+            if (desc.length == 0 || !desc[0].strip().endsWith(".")) {
+                missing.add(spec.qualifiedName() + ": first description line is not a sentence: "
+                        + (desc.length == 0 ? "(none)" : desc[0]));
+            }
+            cl.getSubcommands().values().stream().distinct().forEach(todo::add);
+        }
+        assertTrue(missing.isEmpty(), String.join("\n", missing));
+    }
+
     // ------------------------------------------------------------------ failures and the outcome
 
     private static CliRun rehearseWithFaults(Path dir, String faults, String... args) throws IOException {
@@ -199,6 +229,32 @@ class BadInputMatrixTest {
         }
         assertEquals(0, Files.getLastModifiedTime(state).toMillis(), "a read-only command rewrote the state");
         assertEquals(before, Files.readString(state));
+    }
+
+    @Test
+    void aCommandWaitingForTheStateLockSaysSoAndForWhom(@TempDir Path dir) throws Exception {
+        Path state = dir.resolve("fake-state.json");
+        java.io.PrintStream realErr = System.err;
+        java.io.ByteArrayOutputStream logs = new java.io.ByteArrayOutputStream();
+        var holder = new org.vdpactl.fake.state.FakeStateStore(state).open();
+        java.util.concurrent.Future<CliRun> add;
+        try (var pool = java.util.concurrent.Executors.newSingleThreadExecutor()) {
+            System.setErr(new java.io.PrintStream(logs, true, java.nio.charset.StandardCharsets.UTF_8));
+            try {
+                add = pool.submit(() -> onState(state, "dev", "add", "w1", "--mgmtdev", "vdpasim_net"));
+                while (!logs.toString(java.nio.charset.StandardCharsets.UTF_8).contains("waiting for")) {
+                    assertFalse(add.isDone(), () -> "finished without waiting: " + logs);
+                    Thread.sleep(20);
+                }
+            } finally {
+                holder.close();
+            }
+            assertEquals(0, add.get().exitCode(), add.get().err());
+        } finally {
+            System.setErr(realErr);
+        }
+        String line = logs.toString(java.nio.charset.StandardCharsets.UTF_8).lines().filter(l -> l.contains("waiting for")).findFirst().orElseThrow();
+        assertTrue(line.contains("state lock") && line.contains("pid " + ProcessHandle.current().pid()), line);
     }
 
     @Test

@@ -16,8 +16,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code vdpactl doctor}: can this host drive real vDPA devices, and if not, why not. */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
-        description = {"Check whether this host can drive vhost-vdpa devices: privileges, memlock, modules,",
-                       "device nodes and their backend features. Exit 0 when ready, 8 when not."})
+        description = {"Check whether this host can drive vhost-vdpa devices, and say why not.",
+                       "Checks privileges, memlock, modules, device nodes and their backend features.",
+                       "Exit 0 when ready, 8 when not, 3 for a DEV that does not exist."})
 public final class DoctorCommand implements Callable<Integer> {
     @Parameters(paramLabel = "DEV", arity = "0..*", description = "Devices to check (/dev/vhost-vdpa-N or vdpa names); default all.")
     List<String> devices = new ArrayList<>();

@@ -62,7 +62,7 @@ public final class DevCommand implements Runnable {
     /** {@code dev show [NAME]}. */
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one vDPA device (or all).")
     static final class ShowCommand implements Callable<Integer> {
-        @Parameters(paramLabel = "NAME", arity = "0..1")
+        @Parameters(paramLabel = "NAME", arity = "0..1", description = "Device name (default: every device).")
         String name;
 
         @Override
@@ -82,10 +82,11 @@ public final class DevCommand implements Runnable {
         @Option(names = "--mgmtdev", required = true, paramLabel = "BUS/DEV", description = "e.g. vdpasim_net or pci/0000:08:00.2")
         String mgmtdev;
 
-        @Option(names = "--mac", paramLabel = "MAC")
+        @Option(names = "--mac", paramLabel = "MAC",
+                description = "MAC address of a net device, like 02:00:00:00:00:07 (unicast; the config space's mac).")
         String mac;
 
-        @Option(names = "--mtu", paramLabel = "N")
+        @Option(names = "--mtu", paramLabel = "N", description = "MTU of a net device, 68 to 65535 (the config space's mtu).")
         Integer mtu;
 
         @Option(names = "--max-vqp", paramLabel = "N", description = "Maximum virtqueue pairs (net devices).")
@@ -143,7 +144,7 @@ public final class DevCommand implements Runnable {
     /** {@code dev config [NAME]}. */
     @Command(name = "config", mixinStandardHelpOptions = true, description = "Show device configuration (like vdpa dev config show).")
     static final class ConfigCommand implements Callable<Integer> {
-        @Parameters(paramLabel = "NAME", arity = "0..1")
+        @Parameters(paramLabel = "NAME", arity = "0..1", description = "Device name (default: every device).")
         String name;
 
         @Override
@@ -165,7 +166,7 @@ public final class DevCommand implements Runnable {
     /** {@code dev vstats NAME --qidx N | --all}. */
     @Command(name = "vstats", mixinStandardHelpOptions = true, description = "Vendor statistics of one queue, or of all queues.")
     static final class VstatsCommand implements Callable<Integer> {
-        @Parameters(paramLabel = "NAME")
+        @Parameters(paramLabel = "NAME", description = "Device name.")
         String name;
 
         @Option(names = "--qidx", paramLabel = "N", description = "Queue index.")
@@ -210,10 +211,10 @@ public final class DevCommand implements Runnable {
     /** {@code dev set NAME --mac MAC}. */
     @Command(name = "set", mixinStandardHelpOptions = true, description = "Change a device attribute (MAC; Linux 6.12+).")
     static final class SetCommand implements Callable<Integer> {
-        @Parameters(paramLabel = "NAME")
+        @Parameters(paramLabel = "NAME", description = "Device name.")
         String name;
 
-        @Option(names = "--mac", required = true, paramLabel = "MAC")
+        @Option(names = "--mac", required = true, paramLabel = "MAC", description = "New MAC address, like 02:00:00:00:00:08 (unicast).")
         String mac;
 
         @Override

@@ -224,7 +224,7 @@ public final class FakeStateStore {
             }
             if (!announced) {
                 announced = true;
-                LOG.info("waiting for the fake kernel state lock {} held by {}", lockPath, HolderInfo.describe(holder));
+                LOG.warn("waiting for the fake kernel state lock {} held by {}", lockPath, HolderInfo.describe(holder));
             }
             if (System.nanoTime() - deadline >= 0) {
                 throw lockedException();
