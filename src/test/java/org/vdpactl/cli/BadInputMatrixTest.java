@@ -66,7 +66,16 @@ class BadInputMatrixTest {
                 Arguments.of(new String[] {"doctor", "nosuch"}, ExitCode.NOT_FOUND, "no vDPA device of that name"),
                 Arguments.of(new String[] {"doctor", "/dev/null"}, ExitCode.USAGE, "not a vhost-vdpa device"),
                 Arguments.of(new String[] {"vhost", "info", "/dev/null"}, ExitCode.USAGE, "not a vhost-vdpa device"),
-                Arguments.of(new String[] {"vhost", "info", "--fd", "999"}, ExitCode.KERNEL_ERROR, "file descriptor is not open"));
+                Arguments.of(new String[] {"vhost", "info", "--fd", "999"}, ExitCode.KERNEL_ERROR, "file descriptor is not open"),
+                Arguments.of(new String[] {"dev", "add", "m1", "--mgmtdev", "vdpasim_net", "--mac", "02-00-00-00-00-07"}, ExitCode.USAGE,
+                        "not a MAC address"),
+                Arguments.of(new String[] {"dev", "add", "m1", "--mgmtdev", "vdpasim_net", "--mac", "02:00:00:00:00:07:08"}, ExitCode.USAGE,
+                        "not a MAC address"),
+                Arguments.of(new String[] {"dev", "add", "m1", "--mgmtdev", "vdpasim_net", "--mac", "ff:ff:ff:ff:ff:ff"}, ExitCode.USAGE,
+                        "is a broadcast address"),
+                Arguments.of(new String[] {"dev", "add", "m1", "--mgmtdev", "vdpasim_net", "--mac", "01:00:5e:00:00:01"}, ExitCode.USAGE,
+                        "is a multicast address"),
+                Arguments.of(new String[] {"dev", "set", "vdpa0", "--mac", "ff:ff:ff:ff:ff:ff"}, ExitCode.USAGE, "is a broadcast address"));
     }
 
     @ParameterizedTest

@@ -37,6 +37,22 @@ public final class DevCommand implements Runnable {
                 + String.join(", ", spec.subcommands().keySet().stream().filter(n -> !n.equals("ls")).toList()));
     }
 
+    /**
+     * A net device's own address must be unicast and not zero (the kernel's is_valid_ether_addr):
+     * a guest would never receive its frames otherwise.
+     */
+    static MacAddress unicast(MacAddress m, String option) {
+        if (m.isZero()) {
+            throw new IllegalArgumentException(option + " " + m + " is all zeros: a network device needs a unicast address");
+        }
+        if (m.isMulticast()) {
+            boolean broadcast = java.util.Arrays.equals(m.octets(), new byte[] {-1, -1, -1, -1, -1, -1});
+            throw new IllegalArgumentException(option + " " + m + " is a " + (broadcast ? "broadcast" : "multicast")
+                    + " address (bit 0 of the first octet set): a network device needs a unicast address, like 02:00:00:00:00:07");
+        }
+        return m;
+    }
+
     static int printDevs(List<VdpaDevInfo> devs) {
         CliContext ctx = CliContext.current();
         if (ctx.json()) {
@@ -102,7 +118,7 @@ public final class DevCommand implements Runnable {
             }
             DeviceSpec spec = DeviceSpec.of(name, mgmtdev);
             if (mac != null) {
-                spec = spec.withMac(MacAddress.parse(mac));
+                spec = spec.withMac(unicast(MacAddress.parse(mac), "--mac"));
             }
             if (mtu != null) {
                 if (mtu < 68 || mtu > 65535) {
@@ -219,7 +235,7 @@ public final class DevCommand implements Runnable {
 
         @Override
         public Integer call() {
-            MacAddress m = MacAddress.parse(mac);
+            MacAddress m = unicast(MacAddress.parse(mac), "--mac");
             try (VdpaNetlink nl = Netlink.open()) {
                 var warning = nl.setMacAddress(name, m);
                 CliContext.current().saveState();
