@@ -75,7 +75,12 @@ class BadInputMatrixTest {
                         "is a broadcast address"),
                 Arguments.of(new String[] {"dev", "add", "m1", "--mgmtdev", "vdpasim_net", "--mac", "01:00:5e:00:00:01"}, ExitCode.USAGE,
                         "is a multicast address"),
-                Arguments.of(new String[] {"dev", "set", "vdpa0", "--mac", "ff:ff:ff:ff:ff:ff"}, ExitCode.USAGE, "is a broadcast address"));
+                Arguments.of(new String[] {"dev", "set", "vdpa0", "--mac", "ff:ff:ff:ff:ff:ff"}, ExitCode.USAGE, "is a broadcast address"),
+                Arguments.of(new String[] {"dev", "add", "a/b", "--mgmtdev", "vdpasim_net"}, ExitCode.USAGE, "listed as \"a!b\""),
+                Arguments.of(new String[] {"dev", "add", "../../etc", "--mgmtdev", "vdpasim_net"}, ExitCode.USAGE, "contains '/'"),
+                Arguments.of(new String[] {"dev", "add", "a b", "--mgmtdev", "vdpasim_net"}, ExitCode.USAGE, "whitespace"),
+                Arguments.of(new String[] {"dev", "add", "a\nb", "--mgmtdev", "vdpasim_net"}, ExitCode.USAGE, "a\\nb\" contains whitespace"),
+                Arguments.of(new String[] {"dev", "add", "..", "--mgmtdev", "vdpasim_net"}, ExitCode.USAGE, "not a possible sysfs"));
     }
 
     @ParameterizedTest

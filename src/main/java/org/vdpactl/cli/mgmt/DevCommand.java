@@ -53,6 +53,29 @@ public final class DevCommand implements Runnable {
         return m;
     }
 
+    /**
+     * Names the kernel would take but that cannot come back intact: the driver core turns '/' into
+     * '!' (kobject_set_name_vargs), so "a/b" is listed as "a!b" and DEV_GET a/b finds nothing;
+     * "." and ".." cannot be sysfs directories; whitespace and control characters break
+     * `vdpa dev show` lines and shell use.
+     */
+    static void refuseUnusableName(String name) {
+        String why = null;
+        if (name.isEmpty() || name.length() > 255) {
+            why = "must be 1 to 255 characters";
+        } else if (name.indexOf('/') >= 0) {
+            why = "contains '/', which the kernel's driver core replaces with '!' (the device would be listed as \""
+                    + name.replace('/', '!') + "\")";
+        } else if (name.equals(".") || name.equals("..")) {
+            why = "is not a possible sysfs directory name";
+        } else if (name.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+            why = "contains whitespace or a control character, which would break `vdpa dev show` output and sysfs paths";
+        }
+        if (why != null) {
+            throw new IllegalArgumentException("device name \"" + name.replace("\n", "\\n") + "\" " + why);
+        }
+    }
+
     static int printDevs(List<VdpaDevInfo> devs) {
         CliContext ctx = CliContext.current();
         if (ctx.json()) {
@@ -113,9 +136,7 @@ public final class DevCommand implements Runnable {
 
         @Override
         public Integer call() {
-            if (name.isBlank() || name.length() > 255) {
-                throw new IllegalArgumentException("device name must be 1 to 255 characters");
-            }
+            refuseUnusableName(name);
             DeviceSpec spec = DeviceSpec.of(name, mgmtdev);
             if (mac != null) {
                 spec = spec.withMac(unicast(MacAddress.parse(mac), "--mac"));
