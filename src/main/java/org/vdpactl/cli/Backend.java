@@ -19,6 +19,13 @@ public interface Backend extends AutoCloseable {
     /** The fake kernel behind the seam, for the few fake-only commands (--compare); empty on the kernel. */
     Optional<Object> fakeKernel();
 
+    /**
+     * Makes the changes done so far durable before a command reports them: the fake saves its state
+     * file (failing with a {@link CliFailure}); the kernel has nothing to do.
+     */
+    default void saveState() {
+    }
+
     @Override
     void close();
 }

@@ -27,7 +27,8 @@ public final class BenchCommand implements Runnable {
 
     /** {@code vdpactl bench orchestration}: the orchestrator's wall time against the model's critical path. */
     @Command(name = "orchestration", mixinStandardHelpOptions = true, sortOptions = false,
-            description = {"Rehearses 1, 4, 16 and 64 simulated mlx5 devices x 32 VQs on the fake kernel with the REAL clock,",
+            description = {"Measure the rehearsal's own overhead against the model's critical path.",
+                    "Rehearses 1, 4, 16 and 64 simulated mlx5 devices x 32 VQs on the fake kernel with the REAL clock,",
                     "serial and parallel, and compares the downtime with the model's critical path (a virtual-clock run).",
                     "Goals: parallel <= 1.05 x critical path; serial / parallel >= 0.9 x devices."})
     static final class Orchestration implements Callable<Integer> {

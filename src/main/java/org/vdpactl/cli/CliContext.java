@@ -57,6 +57,13 @@ public final class CliContext implements AutoCloseable {
         return backend;
     }
 
+    /** Makes this command's changes durable before it reports success (see {@link Backend#saveState()}). */
+    public void saveState() {
+        if (backend != null) {
+            backend.saveState();
+        }
+    }
+
     public Syscalls syscalls() {
         return backend().syscalls();
     }
@@ -102,6 +109,9 @@ public final class CliContext implements AutoCloseable {
     /** The mapper every command prints JSON with (never hand-written JSON). */
     public ObjectMapper mapper() {
         ObjectMapper m = new ObjectMapper().findAndRegisterModules();
+        // Durations inside plans print as ISO-8601 ("PT2S"): unambiguous units, no extra module needed
+        m.registerModule(new com.fasterxml.jackson.databind.module.SimpleModule("durations")
+                .addSerializer(java.time.Duration.class, com.fasterxml.jackson.databind.ser.std.ToStringSerializer.instance));
         if (options.pretty) {
             m.enable(SerializationFeature.INDENT_OUTPUT);
         }

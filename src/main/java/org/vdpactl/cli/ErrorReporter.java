@@ -44,6 +44,10 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, Com
         if (ex instanceof CliFailure f) {
             return f;
         }
+        if (ex instanceof org.vdpactl.mgmt.FamilyNotAvailableException) {
+            // no vdpa module: the environment is not ready (README table), not a missing device
+            return new CliFailure(ExitCode.NOT_READY, ex.getMessage(), ex);
+        }
         if (ex instanceof SyscallException se) {
             return new CliFailure(exitCodeOf(se.errno()), se.getMessage(), se);
         }

@@ -11,13 +11,14 @@ import org.vdpactl.fake.kernel.KernelProfiles;
 import org.vdpactl.fake.fault.FaultRules;
 import org.vdpactl.fake.netlink.FakeNetlink;
 import org.vdpactl.fake.state.FakeStateStore;
+import org.vdpactl.fake.state.StateIoException;
 import org.vdpactl.sys.Syscalls;
 import org.vdpactl.time.Clock;
 import org.vdpactl.time.RealClock;
 
 /**
- * The fake kernel as a CLI backend: devices from the shared state file (locked while this command
- * runs, written back when it ends), the vdpa netlink family installed, the real clock so the
+ * The fake kernel as a CLI backend: devices from the shared state file (read at the start; changes
+ * saved by {@link #saveState()} before a command reports them, under the lock only for the save), the vdpa netlink family installed, the real clock so the
  * fake's modelled latencies are real waits and the CLI's wall-clock figures mean something.
  */
 final class FakeBackend implements Backend {
@@ -51,10 +52,8 @@ final class FakeBackend implements Backend {
         FakeKernel kernel;
         try {
             kernel = FakeKernel.openShared(stateFile, RealClock.INSTANCE, faults, profile);
-        } catch (FakeStateStore.StateLockedException e) {
-            throw new CliFailure(ExitCode.NOT_READY, e.getMessage(), e);
-        } catch (FakeStateStore.CorruptStateException e) {
-            throw new CliFailure(ExitCode.USAGE, e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw stateFailure(e);
         }
         try {
             return new FakeBackend(kernel, stateFile);
@@ -90,11 +89,36 @@ final class FakeBackend implements Backend {
     }
 
     @Override
+    public void saveState() {
+        try {
+            kernel.saveState();
+        } catch (RuntimeException e) {
+            throw stateFailure(e);
+        }
+    }
+
+    @Override
     public void close() {
         try {
             process.close();
         } finally {
-            kernel.close();
+            try {
+                kernel.close();
+            } catch (RuntimeException e) {
+                throw stateFailure(e);
+            }
         }
+    }
+
+    /** The exit code and one line for a problem with the state file; other exceptions unchanged. */
+    static RuntimeException stateFailure(RuntimeException e) {
+        return switch (e) {
+            case FakeStateStore.StateLockedException l -> new CliFailure(ExitCode.NOT_READY, l.getMessage(), l);
+            case FakeStateStore.CorruptStateException c -> new CliFailure(ExitCode.USAGE, c.getMessage(), c);
+            case FakeStateStore.StateConflictException c -> new CliFailure(ExitCode.KERNEL_ERROR, c.getMessage(), c);
+            case StateIoException io -> new CliFailure(io.permissionDenied() ? ExitCode.PERMISSION : ExitCode.NOT_READY,
+                    io.getMessage() + "; nothing was saved", io);
+            default -> e;
+        };
     }
 }

@@ -74,8 +74,15 @@ public final class Main implements Runnable {
         cl.setExecutionExceptionHandler(reporter);
         cl.setParameterExceptionHandler(reporter);
         cl.setExecutionStrategy(parseResult -> {
-            try (CliContext ctx = CliContext.open(main, parseResult.commandSpec().commandLine())) {
+            CommandLine sub = parseResult.commandSpec().commandLine();
+            try (CliContext ctx = CliContext.open(main, sub)) {
                 return new CommandLine.RunLast().execute(parseResult);
+            } catch (RuntimeException e) {
+                if (e instanceof CommandLine.ExecutionException || e instanceof CommandLine.ParameterException) {
+                    throw e;
+                }
+                // closing the backend failed after the command itself ended (e.g. saving the fake's state)
+                throw new CommandLine.ExecutionException(sub, e.getMessage(), e);
             }
         });
         return cl;

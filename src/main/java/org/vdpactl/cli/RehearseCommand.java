@@ -1,9 +1,5 @@
 package org.vdpactl.cli;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -17,6 +13,7 @@ import org.vdpactl.cli.rehearse.HostMemoryBudget;
 import org.vdpactl.cli.rehearse.MemoryOptions;
 import org.vdpactl.cli.rehearse.PresetComparison;
 import org.vdpactl.cli.rehearse.ProgressLine;
+import org.vdpactl.cli.rehearse.ReportFile;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.orchestra.DeviceTarget;
 import org.vdpactl.orchestra.GuestMemoryLayout;
@@ -90,9 +87,9 @@ public final class RehearseCommand implements Callable<Integer> {
     @Option(names = "--iterations", paramLabel = "N", defaultValue = "1", description = "Windows to rehearse (default: ${DEFAULT-VALUE}).")
     int iterations;
 
-    @Option(names = "--queue-pairs", paramLabel = "N", defaultValue = "0",
+    @Option(names = "--queue-pairs", paramLabel = "N",
             description = "Queue pairs of net devices, set through the control queue (default: all the device offers).")
-    int queuePairs;
+    Integer queuePairs;
 
     @Mixin
     MemoryOptions memory;
@@ -110,9 +107,13 @@ public final class RehearseCommand implements Callable<Integer> {
         CliContext ctx = CliContext.current();
         Strategy how = Strategy.parse(strategy);
         GuestMemoryLayout layout = memory.layout();
+        if (queuePairs != null && queuePairs < 1) {
+            throw new IllegalArgumentException("--queue-pairs must be 1 or more (or omitted: all the device offers), got " + queuePairs);
+        }
         if (compare != null) {
             return compare(ctx, how, layout);
         }
+        ReportFile reportFile = report == null ? null : ReportFile.checked(report);
         List<DeviceTarget> selected = DeviceSelection.select(ctx.syscalls(), devices, count);
         List<DeviceTarget> sources = selected;
         List<DeviceTarget> dests = null;
@@ -149,8 +150,8 @@ public final class RehearseCommand implements Callable<Integer> {
             ctx.out().print(RehearsalText.render(result, info));
             ctx.out().flush();
         }
-        if (report != null) {
-            write(report, HtmlReport.render(result, info));
+        if (reportFile != null) {
+            reportFile.write(HtmlReport.render(result, info));
             ctx.err().println("vdpactl: report written to " + report);
             ctx.err().flush();
         }
@@ -159,7 +160,7 @@ public final class RehearseCommand implements Callable<Integer> {
 
     private RehearsalPlan.Builder plan(List<DeviceTarget> sources, List<DeviceTarget> dests, Strategy how, GuestMemoryLayout layout) {
         RehearsalPlan.Builder b = RehearsalPlan.builder(sources).strategy(how).premap(premap).iterations(iterations)
-                .queuePairs(queuePairs).memory(layout).window(WindowMode.parse(window));
+                .queuePairs(queuePairs == null ? 0 : queuePairs).memory(layout).window(WindowMode.parse(window));
         if (dests != null) {
             b.destinations(dests);
         }
@@ -175,6 +176,13 @@ public final class RehearseCommand implements Callable<Integer> {
         }
         if (ctx.requestedBackend() == BackendKind.KERNEL) {
             throw new IllegalArgumentException("--compare needs the fake kernel's latency presets; it cannot run with --backend kernel");
+        }
+        if (report != null) {
+            throw new IllegalArgumentException("--compare prints a before/after table and writes no HTML report; drop --report"
+                    + " (or run the rehearsal without --compare to get one)");
+        }
+        if (ctx.fakeFaults().isPresent()) {
+            throw new IllegalArgumentException("--compare runs its own simulated devices without injected faults; drop --fake-faults");
         }
         String[] presets = PresetComparison.parsePresets(compare);
         int n = count == null ? PresetComparison.LM_DEVICES : count;
@@ -206,13 +214,5 @@ public final class RehearseCommand implements Callable<Integer> {
     private String commandLine() {
         List<String> args = spec.commandLine().getParseResult().originalArgs();
         return "vdpactl " + String.join(" ", args);
-    }
-
-    private static void write(Path file, String html) {
-        try {
-            Files.writeString(file, html, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
     }
 }

@@ -64,12 +64,15 @@ public final class FakeKernel implements AutoCloseable {
     private final AtomicInteger nextPid = new AtomicInteger(1000);
     private final Map<Integer, Map<Integer, SocketFactory>> socketFactories = new ConcurrentHashMap<>();
     private final Map<FakeVdpaDevice, VhostVdpa> vhostDrivers = Collections.synchronizedMap(new WeakHashMap<>());
-    private final FakeStateStore.Session shared;
+    private final FakeStateStore shared;
     private final boolean vduse;
     private final DevNodePermissions nodePermissions = new DevNodePermissions();
+    /** The inventory as last loaded from or saved to the shared state: what this kernel's changes are relative to. */
+    private Inventory savedBase;
+    private boolean saveFailed;
     private volatile boolean closed;
 
-    private FakeKernel(Builder b, FakeStateStore.Session shared) {
+    private FakeKernel(Builder b, FakeStateStore shared) {
         this.clock = b.clock;
         this.profiles = b.profiles;
         this.kernelProfile = b.kernelProfile;
@@ -82,6 +85,7 @@ public final class FakeKernel implements AutoCloseable {
         this.shared = shared;
         this.vduse = b.vduse;
         install(b.inventory);
+        this.savedBase = shared == null ? null : inventory();
     }
 
     /** A builder with a virtual clock, the built-in profiles, no faults and the default inventory. */
@@ -90,12 +94,12 @@ public final class FakeKernel implements AutoCloseable {
     }
 
     /**
-     * The CLI's kernel: state loaded from (and on {@link #close()} saved to) {@code stateFile}, which
-     * stays locked against other vdpactl processes while this kernel is open. A missing file starts
-     * from {@link Inventory#defaults()}.
+     * The CLI's kernel: state loaded from {@code stateFile} (a missing file starts from
+     * {@link Inventory#defaults()}); {@link #saveState()} (and {@link #close()}) write this kernel's
+     * changes back, under the state lock only for that read-modify-write, so other vdpactl processes
+     * run meanwhile. A kernel that changes nothing never writes the file.
      *
-     * @throws FakeStateStore.StateLockedException when another process holds the state too long
-     * @throws FakeStateStore.CorruptStateException when the file cannot be parsed
+     * @throws FakeStateStore.CorruptStateException when the file cannot be parsed or is invalid
      */
     public static FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults) {
         return openShared(stateFile, clock, faults, null);
@@ -107,24 +111,47 @@ public final class FakeKernel implements AutoCloseable {
      */
     public static FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults, KernelProfile kernel) {
         FakeStateStore store = new FakeStateStore(stateFile);
-        FakeStateStore.Session session = store.open();
+        Inventory loaded = store.load();
         try {
-            KernelProfile k = kernel != null ? kernel : session.kernelVersion()
+            KernelProfile k = kernel != null ? kernel : store.kernelVersion()
                     .map(v -> KernelProfiles.byName(v).orElseThrow(() -> new FakeStateStore.CorruptStateException(
                             "fake kernel state " + store.file() + " names unknown kernel " + v
                                     + "; use --fake-kernel " + KernelProfiles.accepted())))
                     .orElse(KernelProfiles.defaultProfile());
-            session.setKernelVersion(k.version());
-            Builder b = builder().clock(clock).faults(faults).inventory(session.inventory()).kernel(k);
-            return new FakeKernel(b, session);
+            store.setKernelVersion(k.version());
+            Builder b = builder().clock(clock).faults(faults).inventory(loaded).kernel(k);
+            return new FakeKernel(b, store);
         } catch (IllegalArgumentException | KernelError e) {
-            session.close();
             throw new FakeStateStore.CorruptStateException("fake kernel state " + store.file()
                     + " does not describe a valid bus (" + e.getMessage() + "); delete it to start from the default devices");
+        }
+    }
+
+    /**
+     * Saves this kernel's changes (devices added, deleted or changed since the last load or save)
+     * into the shared state, merged with what other processes saved meanwhile. Does nothing when
+     * nothing changed or the kernel is not shared.
+     *
+     * @throws FakeStateStore.StateLockedException   when one holder keeps the lock too long
+     * @throws org.vdpactl.fake.state.StateIoException when the state cannot be written
+     * @throws FakeStateStore.StateConflictException when another process created a device of the same name
+     */
+    public synchronized void saveState() {
+        if (shared == null) {
+            return;
+        }
+        Inventory mine = inventory();
+        if (mine.equals(savedBase)) {
+            return;
+        }
+        Inventory base = savedBase;
+        try {
+            shared.update(disk -> org.vdpactl.fake.state.InventoryMerge.apply(disk, base, mine));
         } catch (RuntimeException e) {
-            session.close();
+            saveFailed = true;
             throw e;
         }
+        savedBase = mine;
     }
 
     /** {@link #openShared(Path, Clock, List)} at the default state file ({@link FakeStateStore#defaultStateFile()}). */
@@ -333,6 +360,9 @@ public final class FakeKernel implements AutoCloseable {
             }
             return new OpenFile(new VhostVdpaFile(v, hostMemory), flags);
         }
+        if (DevNullFile.PATH.equals(path)) {
+            return new OpenFile(new DevNullFile(), flags);
+        }
         byte[] content = sysfs.contentOrNull(path);
         if (content != null) {
             org.vdpactl.sys.FileStat st = sysfs.stat(path);
@@ -349,19 +379,19 @@ public final class FakeKernel implements AutoCloseable {
 
     // ------------------------------------------------------------------ close
 
-    /** Writes a shared kernel's state back and releases its lock. */
+    /** Saves a shared kernel's unsaved changes (unless a save already failed: that was reported). */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        if (shared != null) {
-            try {
-                shared.save(inventory());
-            } finally {
-                shared.close();
-            }
+        boolean retry;
+        synchronized (this) {
+            retry = !saveFailed;
+        }
+        if (retry) {
+            saveState();
         }
     }
 

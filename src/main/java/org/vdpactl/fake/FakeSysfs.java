@@ -59,6 +59,9 @@ final class FakeSysfs {
     }
 
     FileStat stat(String path) {
+        if (DevNullFile.PATH.equals(path)) {
+            return DevNullFile.STAT;
+        }
         Node n = resolve(path);
         return switch (n) {
             case Dir d -> new FileStat(FileStat.Type.DIRECTORY, 0755, 0, 0, 0, 0);

@@ -21,7 +21,9 @@ public final class MacAddress {
 
     /** Parses "02:00:00:00:00:01" (also with '-' separators). */
     public static MacAddress parse(String text) {
-        String[] parts = text.trim().split("[:-]");
+        // iproute2's vdpa (ll_addr_a2n) splits on ':' only and wants exactly six octets of one or two hex
+        // digits each ("02-00-..." and a seventh octet are refused; "…:0" is octet 0x00, as there)
+        String[] parts = text.trim().split(":", -1);
         if (parts.length != LENGTH) {
             throw new IllegalArgumentException("not a MAC address: \"" + text + "\" (expected six hex octets like 02:00:00:00:00:01)");
         }

@@ -54,6 +54,17 @@ final class CallRecorder {
         }
     }
 
+    /**
+     * Records that {@code name} failed although the call itself returned (a status read back
+     * afterwards shows it), as a zero-length failed span, and returns the exception to throw.
+     */
+    CallFailedException failed(String name, RuntimeException cause) {
+        long now = clock.nanoTime();
+        Span failed = new Span(device, phase, name, now, now, -1);
+        spans.add(failed);
+        return new CallFailedException(failed, cause);
+    }
+
     void run(String name, Runnable op) {
         call(name, () -> {
             op.run();

@@ -19,6 +19,7 @@ import org.vdpactl.vhost.IotlbRegion;
 import org.vdpactl.vhost.IovaRange;
 import org.vdpactl.vhost.NetConfig;
 import org.vdpactl.vhost.VhostIoctl;
+import org.vdpactl.vhost.VhostProtocolException;
 import org.vdpactl.vhost.VhostVdpaDevice;
 import org.vdpactl.vhost.VirtioConfigDecoder;
 import org.vdpactl.vhost.VirtioDeviceId;
@@ -305,10 +306,28 @@ final class DeviceSession implements AutoCloseable {
         touched = true;
         int ack = DeviceStatus.ACKNOWLEDGE;
         int drv = ack | DeviceStatus.DRIVER;
-        rec.run(SET_STATUS + " ACKNOWLEDGE", () -> dev.setStatus(new DeviceStatus(ack)));
-        rec.run(SET_STATUS + " DRIVER", () -> dev.setStatus(new DeviceStatus(drv)));
+        addStatusChecked("ACKNOWLEDGE", ack);
+        addStatusChecked("DRIVER", drv);
         rec.run(VhostIoctl.SET_FEATURES.kernelName(), () -> dev.setFeatures(features));
-        rec.run(SET_STATUS + " FEATURES_OK", () -> dev.setStatus(new DeviceStatus(drv | DeviceStatus.FEATURES_OK)));
+        addStatusChecked("FEATURES_OK", drv | DeviceStatus.FEATURES_OK);
+    }
+
+    /**
+     * SET_STATUS, then GET_STATUS as QEMU's vhost_vdpa_add_status does: the kernel's set_status
+     * returns nothing, so a driver that fails (mlx5 at DRIVER_OK, FEATURES_OK refused) only sets
+     * FAILED or drops the bit while the ioctl returns 0. Without the read-back the failure surfaced
+     * later as a control-queue timeout, blamed on the wrong call.
+     */
+    private void addStatusChecked(String label, int status) {
+        String call = SET_STATUS + " " + label;
+        rec.run(call, () -> dev.setStatus(new DeviceStatus(status)));
+        DeviceStatus now = rec.call(VhostIoctl.VDPA_GET_STATUS.kernelName() + " (after " + label + ")", dev::getStatus);
+        if (now.has(DeviceStatus.FAILED) || (now.bits() & status) != status) {
+            throw rec.failed(call, new VhostProtocolException(call, target.name(), "the ioctl returned 0 but the status reads back "
+                    + now + (now.has(DeviceStatus.FAILED)
+                    ? ": the driver set FAILED (it could not do what " + label + " asks)"
+                    : ": the device did not accept " + label)));
+        }
     }
 
     /** num, base, addr (and for the control queue kick and call), enable: one virtqueue. */
@@ -327,7 +346,7 @@ final class DeviceSession implements AutoCloseable {
     void driverOkStatus() {
         touched = true;
         int all = DeviceStatus.ACKNOWLEDGE | DeviceStatus.DRIVER | DeviceStatus.FEATURES_OK | DeviceStatus.DRIVER_OK;
-        rec.run(SET_STATUS + " DRIVER_OK", () -> dev.setStatus(new DeviceStatus(all)));
+        addStatusChecked("DRIVER_OK", all);
         driverOk = true;
     }
 

@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import org.vdpactl.sys.Syscalls;
 import org.vdpactl.time.Clock;
 import org.vdpactl.vhost.IotlbBatchPlanner;
+import org.vdpactl.vhost.DeviceStatus;
 import org.vdpactl.vhost.IotlbRegion;
 
 /**
@@ -62,12 +63,16 @@ public final class Rehearsal {
                 DeviceSession dst = plan.sameDevices() ? src : open(sessions, plan.destinations().get(i));
                 lanes.add(new MigrationLane(plan, src, dst, regions, planner));
             }
-            pool.forEach(lanes, MigrationLane::open);
-            List<GuestRam.RingSpace> rings = new ArrayList<>();
-            for (MigrationLane lane : lanes) {
-                rings.add(ram.reserveRings(lane.ringBytes()));
+            try {
+                pool.forEach(lanes, MigrationLane::open);
+                List<GuestRam.RingSpace> rings = new ArrayList<>();
+                for (MigrationLane lane : lanes) {
+                    rings.add(ram.reserveRings(lane.ringBytes()));
+                }
+                pool.forEach(indices(lanes.size()), i -> lanes.get(i).bringUpSource(rings.get(i)));
+            } catch (CallFailedException e) {
+                return setUpFailed(plan, sessions, e);
             }
-            pool.forEach(indices(lanes.size()), i -> lanes.get(i).bringUpSource(rings.get(i)));
             List<Span> setupSpans = drain(sessions);
             listener.setUpDone(sessions.size());
             return rehearse(plan, lanes, sessions, pool, setupSpans);
@@ -112,10 +117,60 @@ public final class Rehearsal {
             reports.addAll(lane.report(label));
         }
         listener.beforeClose(reports);
+        if (failure == null) {
+            failure = unknownDevice(reports);
+        }
         RehearsalResult.Outcome outcome = failure == null ? RehearsalResult.Outcome.COMPLETED : RehearsalResult.Outcome.PARTIAL;
         List<String> notes = new ArrayList<>();
         lanes.forEach(l -> notes.addAll(l.setupNotes()));
         return new RehearsalResult(plan, outcome, failure, setupSpans, timelines, stats, reports, drain(sessions), notes);
+    }
+
+    /** A device the rehearsal could not leave in a known state makes the outcome partial, naming it. */
+    private static RehearsalFailure unknownDevice(List<DeviceReport> reports) {
+        for (DeviceReport r : reports) {
+            if (r.state() == DeviceState.UNKNOWN) {
+                return new RehearsalFailure(r.name(), Phase.RESTORE, "final state", -1,
+                        r.name() + " was not left in a known state: " + r.detail());
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A call of the bring-up failed: nothing was rehearsed, but devices were touched. Each opened
+     * device is reset (a known state) and reported, and the result is PARTIAL like a failed window,
+     * so the CLI prints the per-device report and JSON instead of one line.
+     */
+    private RehearsalResult setUpFailed(RehearsalPlan plan, List<DeviceSession> sessions, CallFailedException e) {
+        RehearsalFailure failure = RehearsalFailure.of(e);
+        LOG.warn("set-up stopped: {}; resetting every device", failure.summary());
+        List<Span> setupSpans = drain(sessions);
+        List<DeviceReport> reports = new ArrayList<>();
+        for (DeviceSession d : sessions) {
+            reports.add(resetAfterSetUp(d, failure));
+        }
+        return new RehearsalResult(plan, RehearsalResult.Outcome.PARTIAL, failure, setupSpans, List.of(),
+                new RehearsalStatistics(), reports, drain(sessions), List.of());
+    }
+
+    private static DeviceReport resetAfterSetUp(DeviceSession d, RehearsalFailure failure) {
+        d.rec.enter(Phase.ROLLBACK, null);
+        String role = "source";
+        String status = null;
+        DeviceState state;
+        String detail;
+        try {
+            d.reset();
+            DeviceStatus st = d.status();
+            status = st.toString();
+            state = st.bits() == 0 ? DeviceState.RESET : DeviceState.UNKNOWN;
+            detail = "set-up stopped (" + failure.summary() + "); reset" + (state == DeviceState.RESET ? "" : " but the status reads back " + status);
+        } catch (CallFailedException f) {
+            state = DeviceState.UNKNOWN;
+            detail = "set-up stopped (" + failure.summary() + "); " + f.span().call() + " failed: " + f.span().errnoName();
+        }
+        return new DeviceReport(d.target.name(), d.target.path(), role, state, false, status, detail);
     }
 
     /** A restore between iterations that failed is a failure too (the devices were then reset). */

@@ -93,11 +93,22 @@ public final class VhostErrorHints {
                 return "virtqueue index out of range" + (vqs > 0 ? ": the device has " + vqs + " vqs (0.." + (vqs - 1) + ")" : "")
                         + (op == VhostIoctl.VDPA_SET_GROUP_ASID ? "; SET_GROUP_ASID checks the group against the vq count too" : "");
             case Errno.EBADF:
-                return "the eventfd is not an open file descriptor";
+                // only the eventfd-taking ioctls look up a second fd; for any other call the handle's own fd is bad
+                return switch (op) {
+                    case SET_VRING_KICK, SET_VRING_CALL, VDPA_SET_CONFIG_CALL -> "the eventfd is not an open file descriptor";
+                    default -> "the device's file descriptor is not open (with --fd: the parent must pass it open and"
+                            + " without FD_CLOEXEC)";
+                };
             case Errno.ENOTTY:
                 return "this kernel does not handle " + op.kernelName() + " on vhost-vdpa (too old, or not a vhost-vdpa fd)";
             case Errno.EIO:
-                return "the device reported a group number >= GET_GROUP_NUM (driver bug)";
+                // vhost-vdpa itself returns EIO only for a group number out of range; elsewhere it is the driver's error
+                return switch (op) {
+                    case VDPA_GET_VRING_GROUP, VDPA_GET_VRING_DESC_GROUP ->
+                            "the device reported a group number >= GET_GROUP_NUM (driver bug)";
+                    default -> "the parent driver failed the operation (an I/O error of the device or its firmware:"
+                            + " see the kernel log, dmesg)";
+                };
             default:
                 return null;
         }

@@ -1,12 +1,14 @@
 package org.vdpactl.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -37,6 +39,266 @@ class BadInputMatrixTest {
                         "exactly one of DEV or --fd"),
                 Arguments.of(new String[] {"--backend", "kernel", "vhost", "suspend"}, ExitCode.USAGE, "DEV"),
                 Arguments.of(new String[] {"--backend", "kernel", "vhost", "info", "--fd", "-4"}, ExitCode.USAGE, "--fd"));
+    }
+
+    /** Bad input on the fake backend: besides the one line and the exit code, nothing runs and no data is printed. */
+    static Stream<Arguments> fakeCases() throws IOException {
+        Path faults = Files.writeString(tmp.resolve("faults.json"), "[]");
+        Path typo = Files.writeString(tmp.resolve("typo.json"), "[{\"call\": \"VHOST_VDPA_SUSPNED\", \"errno\": \"EIO\"}]");
+        Path badErrno = Files.writeString(tmp.resolve("errno.json"), "[{\"call\": \"suspend\", \"errno\": 99999}]");
+        return Stream.of(
+                Arguments.of(new String[] {"rehearse", "--report", "/nonexistent-dir/x.html"}, ExitCode.NOT_FOUND,
+                        "/nonexistent-dir does not exist"),
+                Arguments.of(new String[] {"rehearse", "--report", tmp.toString()}, ExitCode.USAGE, "is a directory"),
+                Arguments.of(new String[] {"rehearse", "--report", "/proc/version"}, ExitCode.USAGE, "not a regular file"),
+                Arguments.of(new String[] {"rehearse", "--compare", "mlx5-pre612,mlx5-612", "--report", tmp.resolve("c.html").toString()},
+                        ExitCode.USAGE, "drop --report"),
+                Arguments.of(new String[] {"--fake-faults", faults.toString(), "rehearse", "--compare", "mlx5-pre612,mlx5-612"},
+                        ExitCode.USAGE, "drop --fake-faults"),
+                Arguments.of(new String[] {"rehearse", "--queue-pairs", "0"}, ExitCode.USAGE, "--queue-pairs"),
+                Arguments.of(new String[] {"--fake-faults", typo.toString(), "rehearse"}, ExitCode.USAGE,
+                        "rule #1: unknown call \"VHOST_VDPA_SUSPNED\" (the rule could never fire); valid calls: "),
+                Arguments.of(new String[] {"--fake-faults", typo.toString(), "rehearse"}, ExitCode.USAGE, "VHOST_VDPA_SUSPEND,"),
+                Arguments.of(new String[] {"--fake-faults", badErrno.toString(), "rehearse"}, ExitCode.USAGE,
+                        "rule #1: errno 99999 is not a Linux errno"),
+                Arguments.of(new String[] {"dev"}, ExitCode.USAGE, "missing subcommand"),
+                Arguments.of(new String[] {"vhost"}, ExitCode.USAGE, "missing subcommand"),
+                Arguments.of(new String[] {"doctor", "nosuch"}, ExitCode.NOT_FOUND, "no vDPA device of that name"),
+                Arguments.of(new String[] {"doctor", "/dev/null"}, ExitCode.USAGE, "not a vhost-vdpa device"),
+                Arguments.of(new String[] {"vhost", "info", "/dev/null"}, ExitCode.USAGE, "not a vhost-vdpa device"),
+                Arguments.of(new String[] {"vhost", "info", "--fd", "999"}, ExitCode.KERNEL_ERROR, "file descriptor is not open"),
+                Arguments.of(new String[] {"dev", "add", "m1", "--mgmtdev", "vdpasim_net", "--mac", "02-00-00-00-00-07"}, ExitCode.USAGE,
+                        "not a MAC address"),
+                Arguments.of(new String[] {"dev", "add", "m1", "--mgmtdev", "vdpasim_net", "--mac", "02:00:00:00:00:07:08"}, ExitCode.USAGE,
+                        "not a MAC address"),
+                Arguments.of(new String[] {"dev", "add", "m1", "--mgmtdev", "vdpasim_net", "--mac", "ff:ff:ff:ff:ff:ff"}, ExitCode.USAGE,
+                        "is a broadcast address"),
+                Arguments.of(new String[] {"dev", "add", "m1", "--mgmtdev", "vdpasim_net", "--mac", "01:00:5e:00:00:01"}, ExitCode.USAGE,
+                        "is a multicast address"),
+                Arguments.of(new String[] {"dev", "set", "vdpa0", "--mac", "ff:ff:ff:ff:ff:ff"}, ExitCode.USAGE, "is a broadcast address"),
+                Arguments.of(new String[] {"dev", "add", "a/b", "--mgmtdev", "vdpasim_net"}, ExitCode.USAGE, "listed as \"a!b\""),
+                Arguments.of(new String[] {"dev", "add", "../../etc", "--mgmtdev", "vdpasim_net"}, ExitCode.USAGE, "contains '/'"),
+                Arguments.of(new String[] {"dev", "add", "a b", "--mgmtdev", "vdpasim_net"}, ExitCode.USAGE, "whitespace"),
+                Arguments.of(new String[] {"dev", "add", "a\nb", "--mgmtdev", "vdpasim_net"}, ExitCode.USAGE, "a\\nb\" contains whitespace"),
+                Arguments.of(new String[] {"dev", "add", "..", "--mgmtdev", "vdpasim_net"}, ExitCode.USAGE, "not a possible sysfs"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("fakeCases")
+    void badInputOnTheFakeDoesNothing(String[] args, ExitCode expected, String mentions) {
+        CliRun r = onState(tmp.resolve("matrix-state.json"), args);
+        assertOneLine(r, expected, mentions);
+        assertEquals("", r.out(), "data printed although nothing should have run");
+    }
+
+    @Test
+    void theKernelBackendWithoutTheVdpaModuleIsNotReady() {
+        org.junit.jupiter.api.Assumptions.assumeFalse(Backends.kernelHasVdpa(), "this host's kernel has vDPA");
+        CliRun r = CliRun.of("--backend", "kernel", "dev", "list");
+        assertOneLine(r, ExitCode.NOT_READY, "vdpa module");
+    }
+
+    @Test
+    void compareWithJsonPrintsOneJsonDocument(@TempDir Path dir) throws Exception {
+        CliRun r = onState(dir.resolve("s.json"), "--json", "rehearse", "--compare", "mlx5-pre612,mlx5-612", "--devices", "1");
+        assertEquals(0, r.exitCode(), r.err());
+        com.fasterxml.jackson.databind.JsonNode doc = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        assertEquals("mlx5-pre612", doc.get("before").asText());
+        assertTrue(doc.has("plan"), r.out());
+    }
+
+    @Test
+    void aReportThatFailsLateSaysWhyAndThatTheResultsStand(@TempDir Path dir) throws Exception {
+        Path sub = Files.createDirectory(dir.resolve("gone"));
+        var report = org.vdpactl.cli.rehearse.ReportFile.checked(sub.resolve("x.html"));
+        Files.delete(sub);
+        CliFailure f = org.junit.jupiter.api.Assertions.assertThrows(CliFailure.class, () -> report.write("<html/>"));
+        assertEquals(ExitCode.NOT_FOUND, f.exitCode());
+        assertTrue(f.getMessage().contains("No such file or directory") && f.getMessage().contains("results above are complete"),
+                f.getMessage());
+    }
+
+    // ------------------------------------------------------------------ help
+
+    @Test
+    void everyOptionAndArgumentHasHelpAndEveryCommandASentenceInTheList() {
+        java.util.List<String> missing = new java.util.ArrayList<>();
+        java.util.ArrayDeque<picocli.CommandLine> todo = new java.util.ArrayDeque<>(java.util.List.of(Main.commandLine()));
+        while (!todo.isEmpty()) {
+            picocli.CommandLine cl = todo.pop();
+            var spec = cl.getCommandSpec();
+            for (var o : spec.options()) {
+                if (String.join("", o.description()).isBlank()) {
+                    missing.add(spec.qualifiedName() + " " + o.longestName() + ": no help text");
+                }
+            }
+            for (var p : spec.positionalParameters()) {
+                if (String.join("", p.description()).isBlank()) {
+                    missing.add(spec.qualifiedName() + " " + p.paramLabel() + ": no help text");
+                }
+            }
+            String[] desc = spec.usageMessage().description();
+            // the parent's command list shows only the first line: it must be a whole sentence
+            if (desc.length == 0 || !desc[0].strip().endsWith(".")) {
+                missing.add(spec.qualifiedName() + ": first description line is not a sentence: "
+                        + (desc.length == 0 ? "(none)" : desc[0]));
+            }
+            cl.getSubcommands().values().stream().distinct().forEach(todo::add);
+        }
+        assertTrue(missing.isEmpty(), String.join("\n", missing));
+    }
+
+    // ------------------------------------------------------------------ failures and the outcome
+
+    private static CliRun rehearseWithFaults(Path dir, String faults, String... args) throws IOException {
+        Path rules = Files.writeString(dir.resolve("faults.json"), faults);
+        String[] full = new String[args.length + 3];
+        full[0] = "--fake-faults";
+        full[1] = rules.toString();
+        full[2] = "rehearse";
+        System.arraycopy(args, 0, full, 3, args.length);
+        return onState(dir.resolve("state.json"), full);
+    }
+
+    @Test
+    void aDriverOkThatSetsFailedIsNamedAndTheSetUpFailureReportsEveryDevice(@TempDir Path dir) throws Exception {
+        // the 4th set_status of vdpa0's bring-up is DRIVER_OK: the driver sets FAILED, the ioctl returns 0
+        String rule = "[{\"device\": \"vdpa0\", \"call\": \"set_status\", \"occurrence\": 4, \"errno\": \"EIO\"}]";
+        CliRun text = rehearseWithFaults(dir, rule, "vdpa0", "vdpa1");
+        assertEquals(ExitCode.PARTIAL.code(), text.exitCode(), text.err());
+        assertTrue(text.out().contains("VHOST_VDPA_SET_STATUS DRIVER_OK") && text.out().contains("FAILED"), text.out());
+        assertFalse(text.out().contains("did not answer"), "blamed on the control queue:\n" + text.out());
+        assertTrue(text.out().lines().anyMatch(l -> l.startsWith("vdpa1 ") && l.contains("reset")), "no per-device report:\n" + text.out());
+        assertTrue(text.noStackTrace(), text.err());
+
+        CliRun json = rehearseWithFaults(dir, rule, "--json", "vdpa0");
+        assertEquals(ExitCode.PARTIAL.code(), json.exitCode(), json.err());
+        com.fasterxml.jackson.databind.JsonNode doc = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out());
+        assertEquals("partial", doc.get("outcome").asText());
+        assertEquals("VHOST_VDPA_SET_STATUS DRIVER_OK", doc.get("failure").get("call").asText());
+        assertEquals("RESET", doc.get("devices").get(0).get("state").asText());
+    }
+
+    @Test
+    void aDeviceWhoseFinalStatusCannotBeReadMakesThePartialOutcomeNamingIt(@TempDir Path dir) throws Exception {
+        // the 10th GET_STATUS of a one-iteration vdpa0 rehearsal is the final read-back after the window
+        CliRun r = rehearseWithFaults(dir, "[{\"device\": \"vdpa0\", \"call\": \"VHOST_VDPA_GET_STATUS\", \"occurrence\": 10,"
+                + " \"errno\": \"EIO\"}]", "vdpa0");
+        assertEquals(ExitCode.PARTIAL.code(), r.exitCode(), r.out() + r.err());
+        assertTrue(r.out().contains("vdpa0 was not left in a known state"), r.out());
+    }
+
+    // ------------------------------------------------------------------ the fake's state file
+
+    private static CliRun onState(Path state, String... args) {
+        String[] full = new String[args.length + 4];
+        full[0] = "--backend";
+        full[1] = "fake";
+        full[2] = "--fake-state";
+        full[3] = state.toString();
+        System.arraycopy(args, 0, full, 4, args.length);
+        return CliRun.of(full);
+    }
+
+    private static void assertOneLine(CliRun r, ExitCode expected, String mentions) {
+        assertEquals(expected.code(), r.exitCode(), () -> "exit code\nstderr: " + r.err());
+        assertTrue(r.noStackTrace(), () -> "stack trace printed:\n" + r.err());
+        assertEquals(1, r.errorLines(), () -> "not one vdpactl: line:\n" + r.err());
+        assertTrue(r.err().contains(mentions), () -> "stderr does not mention '" + mentions + "':\n" + r.err());
+    }
+
+    @Test
+    void aStateThatCannotBeSavedIsOneLineExit4AndNothingClaimsSuccess(@TempDir Path dir) throws Exception {
+        Path state = dir.resolve("st").resolve("fake-state.json");
+        assertEquals(0, onState(state, "dev", "add", "first", "--mgmtdev", "vdpasim_net").exitCode());
+        try (UnwritableDirectory ro = UnwritableDirectory.of(state.getParent())) {
+            CliRun add = onState(state, "dev", "add", "vdpa9", "--mgmtdev", "vdpasim_net");
+            assertOneLine(add, ExitCode.PERMISSION, ro.reason());
+            assertFalse(add.err().contains("created"), add.err());
+            assertEquals("", add.out(), "nothing printed as if it had worked");
+        }
+        assertFalse(onState(state, "dev", "list").out().contains("vdpa9"));
+    }
+
+    @Test
+    void aNegativeMinorOrMtuInTheStateIsRefusedNamingTheField(@TempDir Path dir) throws Exception {
+        Path state = dir.resolve("fake-state.json");
+        for (String field : new String[] {"\"minor\": -1", "\"mtu\": -5"}) {
+            Files.writeString(state, "{\"version\": 1, \"mgmtdevs\": [{\"profile\": \"vdpasim_net\", \"dev\": \"vdpasim_net\"}],"
+                    + " \"devices\": [{\"name\": \"x\", \"mgmtdev\": \"vdpasim_net\", " + field + "}]}");
+            assertOneLine(onState(state, "dev", "list"), ExitCode.USAGE, "devices[0]." + field.substring(1, field.indexOf('"', 1)));
+        }
+    }
+
+    @Test
+    void readOnlyCommandsNeverWriteTheState(@TempDir Path dir) throws Exception {
+        Path state = dir.resolve("fake-state.json");
+        assertEquals(0, onState(state, "dev", "list").exitCode());
+        assertFalse(Files.exists(state), "dev list created the state file");
+        assertEquals(0, onState(state, "dev", "add", "t1", "--mgmtdev", "vdpasim_net").exitCode());
+        Files.setLastModifiedTime(state, java.nio.file.attribute.FileTime.fromMillis(0));
+        String before = Files.readString(state);
+        for (String[] cmd : new String[][] {{"dev", "list"}, {"mgmtdev", "list"}, {"dev", "config", "t1"}, {"vhost", "info", "t1"}}) {
+            assertEquals(0, onState(state, cmd).exitCode(), String.join(" ", cmd));
+        }
+        assertEquals(0, Files.getLastModifiedTime(state).toMillis(), "a read-only command rewrote the state");
+        assertEquals(before, Files.readString(state));
+    }
+
+    @Test
+    void aCommandWaitingForTheStateLockSaysSoAndForWhom(@TempDir Path dir) throws Exception {
+        Path state = dir.resolve("fake-state.json");
+        java.io.PrintStream realErr = System.err;
+        java.io.ByteArrayOutputStream logs = new java.io.ByteArrayOutputStream();
+        var holder = new org.vdpactl.fake.state.FakeStateStore(state).open();
+        java.util.concurrent.Future<CliRun> add;
+        try (var pool = java.util.concurrent.Executors.newSingleThreadExecutor()) {
+            System.setErr(new java.io.PrintStream(logs, true, java.nio.charset.StandardCharsets.UTF_8));
+            try {
+                add = pool.submit(() -> onState(state, "dev", "add", "w1", "--mgmtdev", "vdpasim_net"));
+                while (!logs.toString(java.nio.charset.StandardCharsets.UTF_8).contains("waiting for")) {
+                    assertFalse(add.isDone(), () -> "finished without waiting: " + logs);
+                    Thread.sleep(20);
+                }
+            } finally {
+                holder.close();
+            }
+            assertEquals(0, add.get().exitCode(), add.get().err());
+        } finally {
+            System.setErr(realErr);
+        }
+        String line = logs.toString(java.nio.charset.StandardCharsets.UTF_8).lines().filter(l -> l.contains("waiting for")).findFirst().orElseThrow();
+        assertTrue(line.contains("state lock") && line.contains("pid " + ProcessHandle.current().pid()), line);
+    }
+
+    @Test
+    void manyConcurrentInvocationsOnOneStateAllSucceed(@TempDir Path dir) throws Exception {
+        Path state = dir.resolve("fake-state.json");
+        int n = 16;
+        java.util.List<java.util.concurrent.Future<CliRun>> runs = new java.util.ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(n)) {
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            for (int i = 0; i < n; i++) {
+                String name = "c" + i;
+                runs.add(pool.submit(() -> {
+                    start.await();
+                    return onState(state, "dev", "add", name, "--mgmtdev", "vdpasim_net");
+                }));
+            }
+            start.countDown();
+            for (var r : runs) {
+                CliRun run = r.get();
+                assertEquals(0, run.exitCode(), run.err());
+            }
+        }
+        String list = onState(state, "dev", "list").out();
+        for (int i = 0; i < n; i++) {
+            assertTrue(list.contains("c" + i + ":"), "c" + i + " lost:\n" + list);
+        }
+        java.util.Set<Integer> minors = new java.util.HashSet<>();
+        for (com.fasterxml.jackson.databind.JsonNode d : new com.fasterxml.jackson.databind.ObjectMapper().readTree(state.toFile()).get("devices")) {
+            assertTrue(minors.add(d.get("minor").asInt()), "minor used twice: " + d);
+        }
     }
 
     @ParameterizedTest

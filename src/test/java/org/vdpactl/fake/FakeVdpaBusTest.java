@@ -34,6 +34,15 @@ class FakeVdpaBusTest {
     }
 
     @Test
+    void aSlashInTheNameBecomesAnExclamationMarkAsInTheDriverCore() {
+        try (FakeKernel k = FakeKernel.builder().build()) {
+            k.addDevice("vdpasim_net", "../../etc", Provisioning.NONE);
+            org.junit.jupiter.api.Assertions.assertTrue(k.device("..!..!etc").isPresent());
+            org.junit.jupiter.api.Assertions.assertFalse(k.device("../../etc").isPresent());
+        }
+    }
+
+    @Test
     void driverChecksComeBeforeTheName() {
         try (FakeKernel k = FakeKernel.builder().build()) {
             assertEquals(Errno.EINVAL, addErrno(k, "vdpasim_net", "vdpa0", new Provisioning(null, null, null, 1L << 40)));

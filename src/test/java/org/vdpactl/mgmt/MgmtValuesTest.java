@@ -18,7 +18,10 @@ class MgmtValuesTest {
         assertArrayEquals(new byte[] {2, (byte) 0xaa, (byte) 0xbb, 12, 13, 14}, m.octets());
         assertTrue(m.isValidUnicast());
         assertTrue(MacAddress.parse("01:00:5e:00:00:01").isMulticast());
-        assertTrue(MacAddress.parse("00-00-00-00-00-00").isZero());
+        assertTrue(MacAddress.parse("00:00:00:00:00:00").isZero());
+        // iproute2's vdpa: ':' only, one or two hex digits per octet ("…:0" is 0x00)
+        assertEquals(MacAddress.parse("02:00:00:00:00:00"), MacAddress.parse("02:0:0:0:0:0"));
+        assertThrows(IllegalArgumentException.class, () -> MacAddress.parse("00-00-00-00-00-00"));
         assertFalse(MacAddress.parse("00:00:00:00:00:00").isValidUnicast());
         for (String bad : List.of("02:00:00:00:00", "02:00:00:00:00:001", "zz:00:00:00:00:01", "", "02::00:00:00:01")) {
             assertThrows(IllegalArgumentException.class, () -> MacAddress.parse(bad), bad);

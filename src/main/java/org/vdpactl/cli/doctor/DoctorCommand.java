@@ -18,8 +18,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code vdpactl doctor}: can this host drive real vDPA devices, and if not, why not. */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
-        description = {"Check whether this host can drive vhost-vdpa devices: privileges, memlock, modules,",
-                       "device nodes and their backend features. Exit 0 when ready, 8 when not."})
+        description = {"Check whether this host can drive vhost-vdpa devices, and say why not.",
+                       "Checks privileges, memlock, modules, device nodes and their backend features.",
+                       "Exit 0 when ready, 8 when not, 3 for a DEV that does not exist."})
 public final class DoctorCommand implements Callable<Integer> {
     @Parameters(paramLabel = "DEV", arity = "0..*", description = "Devices to check (/dev/vhost-vdpa-N or vdpa names); default all.")
     List<String> devices = new ArrayList<>();
@@ -42,6 +43,7 @@ public final class DoctorCommand implements Callable<Integer> {
         } else {
             checks.add(Check.ok("backend", "backend", "the running kernel (real devices)"));
         }
+        refuseBadArguments(ctx);
         checks.add(kernelFeatures(ctx, host));
         DeviceChecks dev = new DeviceChecks(ctx.syscalls(), host, ctx.simulated());
         List<String> nodes = dev.nodes(devices);
@@ -103,6 +105,21 @@ public final class DoctorCommand implements Callable<Integer> {
         return Check.warn("kernel-features", "vhost-vdpa feature set", which + ": lacks " + String.join(", ", absent)
                 + "; vdpactl falls back where it can (docs/kernel-profiles.md)",
                 "a newer kernel gives RESUME, IOTLB_PERSIST and `vdpactl dev set`");
+    }
+
+    /**
+     * A DEV that does not exist is exit 3, one that is not a vhost-vdpa device (a file, /dev/null)
+     * exit 2: both are the caller's mistake, not an environment that is "not ready" (8).
+     */
+    private void refuseBadArguments(CliContext ctx) {
+        for (String d : devices) {
+            try {
+                org.vdpactl.vhost.VhostDeviceNodes.resolve(ctx.syscalls(), d);
+            } catch (org.vdpactl.vhost.VhostNodeException e) {
+                boolean missing = e.getMessage().contains("no vDPA device") || e.getMessage().contains("cannot stat");
+                throw new org.vdpactl.cli.CliFailure(missing ? ExitCode.NOT_FOUND : ExitCode.USAGE, e.getMessage(), e);
+            }
+        }
     }
 
     /** For --memlock hints elsewhere. */

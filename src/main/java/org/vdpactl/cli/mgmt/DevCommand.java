@@ -35,9 +35,51 @@ public final class DevCommand implements Runnable {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
+    /** A group without its subcommand is a usage error (exit 2): scripts must not mistake the usage for data. */
     @Override
     public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+        spec.commandLine().usage(spec.commandLine().getErr());
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing subcommand: give one of "
+                + String.join(", ", spec.subcommands().keySet().stream().filter(n -> !n.equals("ls")).toList()));
+    }
+
+    /**
+     * A net device's own address must be unicast and not zero (the kernel's is_valid_ether_addr):
+     * a guest would never receive its frames otherwise.
+     */
+    static MacAddress unicast(MacAddress m, String option) {
+        if (m.isZero()) {
+            throw new IllegalArgumentException(option + " " + m + " is all zeros: a network device needs a unicast address");
+        }
+        if (m.isMulticast()) {
+            boolean broadcast = java.util.Arrays.equals(m.octets(), new byte[] {-1, -1, -1, -1, -1, -1});
+            throw new IllegalArgumentException(option + " " + m + " is a " + (broadcast ? "broadcast" : "multicast")
+                    + " address (bit 0 of the first octet set): a network device needs a unicast address, like 02:00:00:00:00:07");
+        }
+        return m;
+    }
+
+    /**
+     * Names the kernel would take but that cannot come back intact: the driver core turns '/' into
+     * '!' (kobject_set_name_vargs), so "a/b" is listed as "a!b" and DEV_GET a/b finds nothing;
+     * "." and ".." cannot be sysfs directories; whitespace and control characters break
+     * `vdpa dev show` lines and shell use.
+     */
+    static void refuseUnusableName(String name) {
+        String why = null;
+        if (name.isEmpty() || name.length() > 255) {
+            why = "must be 1 to 255 characters";
+        } else if (name.indexOf('/') >= 0) {
+            why = "contains '/', which the kernel's driver core replaces with '!' (the device would be listed as \""
+                    + name.replace('/', '!') + "\")";
+        } else if (name.equals(".") || name.equals("..")) {
+            why = "is not a possible sysfs directory name";
+        } else if (name.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+            why = "contains whitespace or a control character, which would break `vdpa dev show` output and sysfs paths";
+        }
+        if (why != null) {
+            throw new IllegalArgumentException("device name \"" + name.replace("\n", "\\n") + "\" " + why);
+        }
     }
 
     static int printDevs(List<VdpaDevInfo> devs) {
@@ -65,7 +107,7 @@ public final class DevCommand implements Runnable {
     /** {@code dev show [NAME]}. */
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one vDPA device (or all).")
     static final class ShowCommand implements Callable<Integer> {
-        @Parameters(paramLabel = "NAME", arity = "0..1")
+        @Parameters(paramLabel = "NAME", arity = "0..1", description = "Device name (default: every device).")
         String name;
 
         @Override
@@ -85,10 +127,11 @@ public final class DevCommand implements Runnable {
         @Option(names = "--mgmtdev", required = true, paramLabel = "BUS/DEV", description = "e.g. vdpasim_net or pci/0000:08:00.2")
         String mgmtdev;
 
-        @Option(names = "--mac", paramLabel = "MAC")
+        @Option(names = "--mac", paramLabel = "MAC",
+                description = "MAC address of a net device, like 02:00:00:00:00:07 (unicast; the config space's mac).")
         String mac;
 
-        @Option(names = "--mtu", paramLabel = "N")
+        @Option(names = "--mtu", paramLabel = "N", description = "MTU of a net device, 68 to 65535 (the config space's mtu).")
         Integer mtu;
 
         @Option(names = "--max-vqp", paramLabel = "N", description = "Maximum virtqueue pairs (net devices).")
@@ -99,12 +142,10 @@ public final class DevCommand implements Runnable {
 
         @Override
         public Integer call() {
-            if (name.isBlank() || name.length() > 255) {
-                throw new IllegalArgumentException("device name must be 1 to 255 characters");
-            }
+            refuseUnusableName(name);
             DeviceSpec spec = DeviceSpec.of(name, mgmtdev);
             if (mac != null) {
-                spec = spec.withMac(MacAddress.parse(mac));
+                spec = spec.withMac(unicast(MacAddress.parse(mac), "--mac"));
             }
             if (mtu != null) {
                 if (mtu < 68 || mtu > 65535) {
@@ -127,6 +168,7 @@ public final class DevCommand implements Runnable {
                     throw new CliFailure(ExitCode.NOT_SUPPORTED, "dev add: " + unknown.get());
                 }
                 nl.addDevice(spec);
+                CliContext.current().saveState();
                 if (!CliContext.current().json()) {
                     CliContext.current().err().println("vdpactl: created " + name + " on " + m.handle());
                 }
@@ -149,7 +191,7 @@ public final class DevCommand implements Runnable {
     /** {@code dev config [NAME]}. */
     @Command(name = "config", mixinStandardHelpOptions = true, description = "Show device configuration (like vdpa dev config show).")
     static final class ConfigCommand implements Callable<Integer> {
-        @Parameters(paramLabel = "NAME", arity = "0..1")
+        @Parameters(paramLabel = "NAME", arity = "0..1", description = "Device name (default: every device).")
         String name;
 
         @Override
@@ -171,7 +213,7 @@ public final class DevCommand implements Runnable {
     /** {@code dev vstats NAME --qidx N | --all}. */
     @Command(name = "vstats", mixinStandardHelpOptions = true, description = "Vendor statistics of one queue, or of all queues.")
     static final class VstatsCommand implements Callable<Integer> {
-        @Parameters(paramLabel = "NAME")
+        @Parameters(paramLabel = "NAME", description = "Device name.")
         String name;
 
         @Option(names = "--qidx", paramLabel = "N", description = "Queue index.")
@@ -216,20 +258,21 @@ public final class DevCommand implements Runnable {
     /** {@code dev set NAME --mac MAC}. */
     @Command(name = "set", mixinStandardHelpOptions = true, description = "Change a device attribute (MAC; Linux 6.12+).")
     static final class SetCommand implements Callable<Integer> {
-        @Parameters(paramLabel = "NAME")
+        @Parameters(paramLabel = "NAME", description = "Device name.")
         String name;
 
-        @Option(names = "--mac", required = true, paramLabel = "MAC")
+        @Option(names = "--mac", required = true, paramLabel = "MAC", description = "New MAC address, like 02:00:00:00:00:08 (unicast).")
         String mac;
 
         @Override
         public Integer call() {
-            MacAddress m = MacAddress.parse(mac);
+            MacAddress m = unicast(MacAddress.parse(mac), "--mac");
             try (VdpaNetlink nl = Netlink.open()) {
                 if (!nl.family().supports(VdpaCommand.DEV_ATTR_SET.number())) {
                     throw new CliFailure(ExitCode.NOT_SUPPORTED, KernelFeatures.missingCommand(VdpaCommand.DEV_ATTR_SET, "dev set"));
                 }
                 var warning = nl.setMacAddress(name, m);
+                CliContext.current().saveState();
                 if (warning.isPresent()) {
                     throw new CliFailure(ExitCode.NOT_SUPPORTED, "the kernel accepted but ignored the request: " + warning.get());
                 }

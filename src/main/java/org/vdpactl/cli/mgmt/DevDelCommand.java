@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "del", mixinStandardHelpOptions = true, description = "Delete a vDPA device (needs CAP_NET_ADMIN).")
 final class DevDelCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "NAME")
+    @Parameters(paramLabel = "NAME", description = "Device name.")
     String name;
 
     @Option(names = "--wait", paramLabel = "SECONDS", description = "Wait this long for a holder of the device node to close it.")
@@ -41,6 +41,7 @@ final class DevDelCommand implements Callable<Integer> {
             nl.device(name); // ENODEV "device not found" before anything else
             nl.deleteDevice(name, waitSeconds == null ? null : Duration.ofSeconds(waitSeconds + 5L));
         }
+        CliContext.current().saveState();
         return 0;
     }
 

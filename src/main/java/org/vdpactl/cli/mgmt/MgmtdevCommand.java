@@ -18,9 +18,12 @@ public final class MgmtdevCommand implements Runnable {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
+    /** A group without its subcommand is a usage error (exit 2): scripts must not mistake the usage for data. */
     @Override
     public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+        spec.commandLine().usage(spec.commandLine().getErr());
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing subcommand: give one of "
+                + String.join(", ", spec.subcommands().keySet().stream().filter(n -> !n.equals("ls")).toList()));
     }
 
     static int print(List<MgmtDevInfo> list) {

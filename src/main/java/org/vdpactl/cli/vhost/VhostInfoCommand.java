@@ -19,8 +19,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code vdpactl vhost info DEV}. */
 @Command(name = "info", mixinStandardHelpOptions = true,
-        description = {"Everything the vhost-vdpa ioctls say about one device: id, features, backend features,",
-                       "status, queues, groups, address spaces, IOVA range and decoded config space."})
+        description = {"Show everything the vhost-vdpa ioctls say about one device.",
+                       "Id, features, backend features, status, queues, groups, address spaces, IOVA range",
+                       "and the decoded config space."})
 final class VhostInfoCommand implements Callable<Integer> {
     @Parameters(paramLabel = "DEV", arity = "0..1", description = "vdpa device name or /dev/vhost-vdpa-N")
     String device;

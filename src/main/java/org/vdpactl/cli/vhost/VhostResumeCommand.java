@@ -12,7 +12,7 @@ import picocli.CommandLine.Parameters;
         description = {"Resume devices in parallel and time each VHOST_VDPA_RESUME.",
                        "A device opened here is brought to DRIVER_OK and suspended first."})
 final class VhostResumeCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "DEV", arity = "0..*")
+    @Parameters(paramLabel = "DEV", arity = "0..*", description = "Devices to resume: vdpa device names or /dev/vhost-vdpa-N.")
     List<String> devices = new ArrayList<>();
 
     @Option(names = "--fd", paramLabel = "N", description = "An already open vhost-vdpa descriptor.")

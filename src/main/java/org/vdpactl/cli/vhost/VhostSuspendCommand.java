@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
                        "A device opened here is first brought to DRIVER_OK and is reset when vdpactl exits;",
                        "use --fd to act on a descriptor a VMM passed in."})
 final class VhostSuspendCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "DEV", arity = "0..*")
+    @Parameters(paramLabel = "DEV", arity = "0..*", description = "Devices to suspend: vdpa device names or /dev/vhost-vdpa-N.")
     List<String> devices = new ArrayList<>();
 
     @Option(names = "--fd", paramLabel = "N", description = "An already open vhost-vdpa descriptor.")

@@ -176,6 +176,9 @@ public final class FakeVdpaBus implements VdpaBus {
             throw new IllegalArgumentException("not a management device of this bus: " + mgmtDevice);
         }
         Provisioning p = provisioning == null ? Provisioning.NONE : provisioning;
+        // vdpa_alloc_device names the device with dev_set_name, and kobject_set_name_vargs turns
+        // every '/' into '!': "a/b" is registered (and found, and listed) as "a!b"
+        name = name.replace('/', '!');
         lock.writeLock().lock();
         try {
             DeviceProfile profile = m.profile();

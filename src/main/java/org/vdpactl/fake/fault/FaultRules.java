@@ -25,6 +25,8 @@ import org.vdpactl.sys.Errno;
  */
 public final class FaultRules {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** MAX_ERRNO of the kernel: -1..-4095 are the error returns of a syscall. */
+    private static final int MAX_ERRNO = 4095;
     private static final Set<String> FIELDS = Set.of("device", "call", "occurrence", "count", "errno", "delayMs",
             "action", "timeoutMs", "comment");
     /** mlx5_core's command timeout (MLX5_TO_CMD_MS). */
@@ -81,14 +83,18 @@ public final class FaultRules {
         if (call == null || call.isBlank()) {
             throw new FaultRuleException("\"call\" is required");
         }
+        if (!FaultCalls.matchesSome(call)) {
+            throw new FaultRuleException("unknown call \"" + call + "\" (the rule could never fire); valid calls: "
+                    + String.join(", ", FaultCalls.known()) + ", or \"ioctl 0xNNNNNNNN\" for an unnamed ioctl code");
+        }
         long occurrence = occurrence(n.get("occurrence"));
         long count = n.has("count") ? positive(n.get("count"), "count") : 1;
         int errno = 0;
         if (n.has("errno")) {
             JsonNode e = n.get("errno");
             errno = e.isInt() ? e.intValue() : Errno.valueOf(e.asText());
-            if (errno <= 0) {
-                throw new FaultRuleException("unknown errno " + e);
+            if (errno <= 0 || errno > MAX_ERRNO || Errno.name(errno).equals("E" + errno)) {
+                throw new FaultRuleException("errno " + e + " is not a Linux errno (give a name like \"EIO\", or its number)");
             }
         }
         double delayMs = n.has("delayMs") ? nonNegative(n.get("delayMs"), "delayMs") : 0;

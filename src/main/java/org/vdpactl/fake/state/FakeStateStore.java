@@ -1,7 +1,6 @@
 package org.vdpactl.fake.state;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -16,9 +15,17 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -27,19 +34,28 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 /**
  * The fake kernel's persistent state for the CLI: one JSON file (default
  * {@code $XDG_STATE_HOME/vdpactl/fake-state.json}, i.e. {@code ~/.local/state/vdpactl/} when unset)
- * holding the {@link Inventory}. A {@link Session} holds an exclusive lock on the sibling
- * {@code .lock} file for as long as a kernel uses the state, so concurrent vdpactl invocations
- * queue up; a second process waits a bounded time and then fails with {@link StateLockedException}.
- * Saves are atomic (temporary file + rename) and the file is mode 0600.
+ * holding the {@link Inventory}.
+ *
+ * <p>Saves are atomic (temporary file + rename, mode 0600), so {@link #load()} reads without any
+ * lock and read-only commands never wait and never write. Changes go through {@link #update}: it
+ * holds an exclusive lock on the sibling {@code .lock} file only around the read-modify-write, so
+ * parallel invocations (Ansible forks, CI shards) queue for a few milliseconds each, not for each
+ * other's whole run. Waiters queue fairly (a fair semaphore inside one JVM, the kernel's blocking
+ * fcntl lock between processes), say once that they wait and for which process, and give up only
+ * when one holder keeps the lock longer than the timeout: a long queue that moves never fails.
  */
 public final class FakeStateStore {
     /** Format version written to the file. */
     public static final int VERSION = 1;
-    /** How long a second process waits for the lock by default. */
+    /** How long one holder may keep the lock before a waiter gives up. */
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(10);
+    private static final Logger LOG = LoggerFactory.getLogger(FakeStateStore.class);
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final Set<PosixFilePermission> FILE_MODE = PosixFilePermissions.fromString("rw-------");
     private static final Set<PosixFilePermission> DIR_MODE = PosixFilePermissions.fromString("rwx------");
+    /** Threads of one JVM queue here first: file locks are per process, and the JVM refuses overlapping ones. */
+    private static final Map<Path, Semaphore> IN_PROCESS_QUEUES = new ConcurrentHashMap<>();
+    private static final long POLL_NANOS = Duration.ofMillis(100).toNanos();
 
     private final Path file;
     private final Duration lockTimeout;
@@ -48,9 +64,11 @@ public final class FakeStateStore {
      * The on-disk form. {@code kernel} is the fake kernel version ("6.1", "6.12", "7.2"); absent in
      * files written before kernel profiles existed, which therefore stay 6.12.
      */
-    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
     record StateFile(int version, List<Inventory.Mgmt> mgmtdevs, List<Inventory.Device> devices, String kernel) {
     }
+
+    /** The kernel version the file recorded when last read, or the one the next save records. */
+    private volatile String kernelVersion;
 
     public FakeStateStore(Path file) {
         this(file, DEFAULT_LOCK_TIMEOUT);
@@ -73,20 +91,61 @@ public final class FakeStateStore {
         return file;
     }
 
-    /** Locks the state (waiting up to the timeout) and reads it; a missing file yields the default inventory. */
+    /** The kernel version the state file recorded (as of the last read), if any. */
+    public java.util.Optional<String> kernelVersion() {
+        return java.util.Optional.ofNullable(kernelVersion);
+    }
+
+    /** The kernel version the next save records. */
+    public void setKernelVersion(String version) {
+        this.kernelVersion = version;
+    }
+
+    /** The state as saved last (no lock: saves are atomic renames); a missing file yields the default inventory. */
+    public Inventory load() {
+        return read();
+    }
+
+    /**
+     * Read-modify-write under the lock: reads the file, applies {@code change} and saves the result
+     * when it differs. Returns what is saved now.
+     *
+     * @throws StateLockedException when one holder keeps the lock longer than the timeout
+     * @throws StateIoException     when the lock or the file cannot be written (permission, disk)
+     */
+    public Inventory update(UnaryOperator<Inventory> change) {
+        try (Session s = open()) {
+            Inventory next = change.apply(s.inventory());
+            if (!next.equals(s.inventory())) {
+                s.save(next);
+            }
+            return next;
+        }
+    }
+
+    /** Locks the state (queueing fairly) and reads it; the lock is held until the session is closed. */
     public Session open() {
         createParent();
         Path lockPath = file.resolveSibling(file.getFileName() + ".lock");
+        Semaphore queue = IN_PROCESS_QUEUES.computeIfAbsent(lockPath, k -> new Semaphore(1, true));
+        LockWait wait = new LockWait(lockPath);
+        try {
+            while (!queue.tryAcquire(POLL_NANOS, TimeUnit.NANOSECONDS)) {
+                wait.check();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StateLockedException("interrupted while waiting for the fake kernel state lock " + lockPath);
+        }
         FileChannel channel = null;
         try {
-            channel = FileChannel.open(lockPath, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
+            channel = FileChannel.open(lockPath, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ),
                     posix() ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(FILE_MODE)} : new FileAttribute<?>[0]);
-            FileLock lock = acquire(channel, lockPath);
-            Session s = new Session(channel, lock);
+            FileLock lock = acquire(channel, wait);
+            announceHolder(channel);
+            Session s = new Session(channel, lock, queue);
             try {
-                StateFile f = readFile();
-                s.inventory = f == null ? Inventory.defaults() : new Inventory(f.mgmtdevs(), f.devices());
-                s.kernelVersion = f == null ? null : f.kernel();
+                s.inventory = read();
             } catch (RuntimeException e) {
                 s.close();
                 throw e;
@@ -94,44 +153,121 @@ public final class FakeStateStore {
             return s;
         } catch (IOException e) {
             closeQuietly(channel);
-            throw new UncheckedIOException("cannot lock fake state " + lockPath + ": " + e.getMessage(), e);
+            queue.release();
+            throw StateIoException.of("cannot lock the fake kernel state: " + lockPath, e);
         } catch (RuntimeException e) {
-            if (channel != null && channel.isOpen()) {
+            if (channel == null || channel.isOpen()) {
                 closeQuietly(channel);
+                queue.release();
             }
             throw e;
         }
     }
 
-    private FileLock acquire(FileChannel channel, Path lockPath) throws IOException {
-        long deadline = System.nanoTime() + lockTimeout.toNanos();
-        while (true) {
-            try {
-                FileLock l = channel.tryLock();
-                if (l != null) {
-                    return l;
+    /**
+     * Takes the file lock: at once when free, else blocked in the kernel's queue (fcntl F_SETLKW)
+     * while a watchdog gives up when one holder keeps it longer than the timeout.
+     */
+    private FileLock acquire(FileChannel channel, LockWait wait) throws IOException {
+        FileLock l = channel.tryLock();
+        if (l != null) {
+            return l;
+        }
+        wait.check();
+        Thread waiter = Thread.currentThread();
+        AtomicBoolean done = new AtomicBoolean();
+        AtomicBoolean timedOut = new AtomicBoolean();
+        Thread watchdog = Thread.ofPlatform().daemon().name("vdpactl-state-lock-watchdog").start(() -> {
+            while (!done.get()) {
+                LockSupport.parkNanos(POLL_NANOS);
+                if (!done.get() && wait.expired()) {
+                    timedOut.set(true);
+                    waiter.interrupt();
+                    return;
                 }
-            } catch (OverlappingFileLockException e) {
-                // held by another kernel of this JVM: wait like another process would
+            }
+        });
+        try {
+            return channel.lock();
+        } catch (java.nio.channels.ClosedByInterruptException e) {
+            Thread.interrupted(); // our watchdog's interrupt, not the caller's
+            if (timedOut.get()) {
+                throw wait.lockedException();
+            }
+            throw e;
+        } finally {
+            done.set(true);
+            LockSupport.unpark(watchdog);
+            try {
+                watchdog.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (timedOut.get()) {
+                Thread.interrupted();
+            }
+        }
+    }
+
+    /** Writes who holds the lock into the lock file, so a waiter can say whom it waits for. */
+    private static void announceHolder(FileChannel channel) throws IOException {
+        String holder = "pid " + ProcessHandle.current().pid() + " (" + HolderInfo.commandOf(ProcessHandle.current())
+                + ") thread " + Thread.currentThread().threadId() + " at " + System.nanoTime() + "\n";
+        channel.truncate(0);
+        channel.write(java.nio.ByteBuffer.wrap(holder.getBytes(java.nio.charset.StandardCharsets.UTF_8)), 0);
+    }
+
+    /**
+     * One waiter's view of the queue: says once that it waits and for whom, and restarts its
+     * deadline each time the holder changes (the queue moved).
+     */
+    private final class LockWait {
+        private final Path lockPath;
+        private String holder;
+        private long deadline;
+        private boolean announced;
+
+        LockWait(Path lockPath) {
+            this.lockPath = lockPath;
+            this.deadline = System.nanoTime() + lockTimeout.toNanos();
+        }
+
+        synchronized void check() {
+            String now = HolderInfo.read(lockPath);
+            if (!now.equals(holder)) {
+                holder = now;
+                deadline = System.nanoTime() + lockTimeout.toNanos();
+            }
+            if (!announced) {
+                announced = true;
+                LOG.warn("waiting for the fake kernel state lock {} held by {}", lockPath, HolderInfo.describe(holder));
             }
             if (System.nanoTime() - deadline >= 0) {
-                throw new StateLockedException("fake kernel state " + file + " is in use by another vdpactl process"
-                        + " (lock " + lockPath + " held for more than " + lockTimeout.toSeconds() + " s)");
+                throw lockedException();
             }
-            LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+        }
+
+        synchronized boolean expired() {
+            String now = HolderInfo.read(lockPath);
+            if (!now.equals(holder)) {
+                holder = now;
+                deadline = System.nanoTime() + lockTimeout.toNanos();
+                return false;
+            }
+            return System.nanoTime() - deadline >= 0;
+        }
+
+        synchronized StateLockedException lockedException() {
+            return new StateLockedException("fake kernel state " + file + " is in use by another vdpactl process: "
+                    + HolderInfo.describe(holder) + " has held the lock " + lockPath + " for more than "
+                    + (lockTimeout.toMillis() % 1000 == 0 ? lockTimeout.toSeconds() + " s" : lockTimeout.toMillis() + " ms"));
         }
     }
 
     /** Reads the file without locking (diagnostics); a missing file yields the default inventory. */
     public Inventory read() {
-        StateFile s = readFile();
-        return s == null ? Inventory.defaults() : new Inventory(s.mgmtdevs(), s.devices());
-    }
-
-    /** The parsed file, or null when there is none. */
-    private StateFile readFile() {
         if (!Files.exists(file)) {
-            return null;
+            return Inventory.defaults();
         }
         try {
             StateFile s = JSON.readValue(file.toFile(), StateFile.class);
@@ -140,16 +276,25 @@ public final class FakeStateStore {
                         + (s == null ? "no content" : "unsupported version " + s.version())
                         + "; delete it to start from the default devices");
             }
-            return s;
+            if (kernelVersion == null) {
+                kernelVersion = s.kernel();
+            }
+            Inventory inventory = new Inventory(s.mgmtdevs(), s.devices());
+            String problem = InventoryValidation.problemOf(inventory);
+            if (problem != null) {
+                throw new CorruptStateException("fake kernel state " + file + " is invalid: " + problem
+                        + "; fix or delete it to start from the default devices");
+            }
+            return inventory;
         } catch (JacksonException e) {
             throw new CorruptStateException("fake kernel state " + file + " is corrupt (" + e.getOriginalMessage()
                     + "); delete it to start from the default devices");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read fake kernel state " + file + ": " + e.getMessage(), e);
+            throw StateIoException.of("cannot read the fake kernel state " + file, e);
         }
     }
 
-    private void write(Inventory inventory, String kernelVersion) {
+    private void write(Inventory inventory) {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
         try {
             byte[] bytes = JSON.writeValueAsBytes(new StateFile(VERSION, inventory.mgmtdevs(), inventory.devices(), kernelVersion));
@@ -172,7 +317,7 @@ public final class FakeStateStore {
             } catch (IOException ignored) {
                 // the original error matters more
             }
-            throw new UncheckedIOException("cannot save fake kernel state " + file + ": " + e.getMessage(), e);
+            throw StateIoException.of("cannot save the fake kernel state " + file, e);
         }
     }
 
@@ -187,7 +332,7 @@ public final class FakeStateStore {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
+            throw StateIoException.of("cannot create the fake kernel state directory " + dir, e);
         }
     }
 
@@ -209,12 +354,14 @@ public final class FakeStateStore {
     public final class Session implements AutoCloseable {
         private final FileChannel channel;
         private final FileLock lock;
+        private final Semaphore queue;
+        private final AtomicBoolean closed = new AtomicBoolean();
         private Inventory inventory;
-        private String kernelVersion;
 
-        private Session(FileChannel channel, FileLock lock) {
+        private Session(FileChannel channel, FileLock lock, Semaphore queue) {
             this.channel = channel;
             this.lock = lock;
+            this.queue = queue;
         }
 
         /** The state as loaded. */
@@ -222,28 +369,21 @@ public final class FakeStateStore {
             return inventory;
         }
 
-        /** The kernel version the file recorded, if any. */
-        public java.util.Optional<String> kernelVersion() {
-            return java.util.Optional.ofNullable(kernelVersion);
-        }
-
-        /** The kernel version the next {@link #save} records. */
-        public void setKernelVersion(String version) {
-            this.kernelVersion = version;
-        }
-
         /** Writes the state atomically (the lock is still held). */
         public void save(Inventory newInventory) {
             if (!lock.isValid()) {
                 throw new IllegalStateException("fake state session already closed");
             }
-            write(newInventory, kernelVersion);
+            write(newInventory);
             inventory = newInventory;
         }
 
-        /** Releases the lock. */
+        /** Releases the lock (idempotent). */
         @Override
         public void close() {
+            if (!closed.compareAndSet(false, true)) {
+                return;
+            }
             try {
                 if (lock.isValid()) {
                     lock.release();
@@ -252,6 +392,7 @@ public final class FakeStateStore {
                 // closing the channel releases it anyway
             } finally {
                 closeQuietly(channel);
+                queue.release();
             }
         }
     }
@@ -266,6 +407,13 @@ public final class FakeStateStore {
     /** The state file cannot be used; the message is one line telling what to do. */
     public static final class CorruptStateException extends RuntimeException {
         public CorruptStateException(String message) {
+            super(message);
+        }
+    }
+
+    /** Another process saved a change that conflicts with this one meanwhile (same device name). */
+    public static final class StateConflictException extends RuntimeException {
+        public StateConflictException(String message) {
             super(message);
         }
     }

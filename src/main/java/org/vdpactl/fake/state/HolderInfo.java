@@ -1,0 +1,44 @@
+package org.vdpactl.fake.state;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Who holds the state lock: its holder writes "pid N (command) ..." into the lock file. */
+final class HolderInfo {
+    private HolderInfo() {
+    }
+
+    /** The lock file's content, "" when unreadable or empty. */
+    static String read(Path lockPath) {
+        try {
+            return new String(Files.readAllBytes(lockPath), StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** "pid 1234 (vdpactl dev add x)" from the lock file's content, without our bookkeeping. */
+    static String describe(String content) {
+        if (content == null || content.isEmpty()) {
+            return "another process";
+        }
+        int thread = content.indexOf(" thread ");
+        return thread > 0 ? content.substring(0, thread) : content;
+    }
+
+    /** What a process runs, shortened to "vdpactl ARGS" when it is this tool's jar or main class. */
+    static String commandOf(ProcessHandle process) {
+        List<String> args = process.info().arguments().map(List::of).orElse(List.of());
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if ((a.equals("-jar") && i + 1 < args.size() && args.get(i + 1).contains("vdpactl")) || a.equals("org.vdpactl.cli.Main")) {
+                int from = a.equals("-jar") ? i + 2 : i + 1;
+                return "vdpactl " + String.join(" ", args.subList(from, args.size())).replace('\n', ' ');
+            }
+        }
+        return process.info().command().map(c -> Path.of(c).getFileName().toString()).orElse("unknown command");
+    }
+}

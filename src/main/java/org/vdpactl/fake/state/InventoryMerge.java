@@ -1,0 +1,81 @@
+package org.vdpactl.fake.state;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Applies one process's changes to the state another process may have changed since it was loaded:
+ * what this process deleted, added or changed (by device name, from {@code base} to {@code mine})
+ * is replayed on the state now on disk. Devices the others added or deleted meanwhile stay as they
+ * are; a device this process created gets another free minor when someone else took its minor.
+ */
+public final class InventoryMerge {
+    private InventoryMerge() {
+    }
+
+    /**
+     * @throws FakeStateStore.StateConflictException when this process created a device whose name
+     *                                               another process created meanwhile
+     */
+    public static Inventory apply(Inventory disk, Inventory base, Inventory mine) {
+        Map<String, Inventory.Device> baseByName = byName(base.devices());
+        Map<String, Inventory.Device> mineByName = byName(mine.devices());
+        List<Inventory.Device> out = new ArrayList<>();
+        for (Inventory.Device d : withMinors(disk.devices())) {
+            Inventory.Device before = baseByName.get(d.name());
+            Inventory.Device now = mineByName.get(d.name());
+            if (before != null && now == null) {
+                continue; // deleted here
+            }
+            out.add(before != null && !before.equals(now) ? now : d);
+        }
+        BitSet used = new BitSet();
+        out.forEach(d -> used.set(d.minor()));
+        for (Inventory.Device d : mine.devices()) {
+            if (baseByName.containsKey(d.name())) {
+                continue;
+            }
+            if (out.stream().anyMatch(o -> o.name().equals(d.name()))) {
+                throw new FakeStateStore.StateConflictException("device " + d.name()
+                        + " was created by another vdpactl process meanwhile (EEXIST); this process's device was not saved");
+            }
+            int minor = d.minor() != null && !used.get(d.minor()) ? d.minor() : used.nextClearBit(0);
+            used.set(minor);
+            out.add(new Inventory.Device(d.name(), d.mgmtdev(), d.mac(), d.mtu(), d.maxVqPairs(), d.features(), minor, d.configMac()));
+        }
+        List<Inventory.Mgmt> mgmts = new ArrayList<>(disk.mgmtdevs());
+        for (Inventory.Mgmt m : mine.mgmtdevs()) {
+            if (!base.mgmtdevs().contains(m) && !mgmts.contains(m)) {
+                mgmts.add(m);
+            }
+        }
+        return new Inventory(mgmts, out);
+    }
+
+    /** Devices with every minor explicit, as a kernel installing them in order would assign them. */
+    static List<Inventory.Device> withMinors(List<Inventory.Device> devices) {
+        BitSet used = new BitSet();
+        devices.stream().map(Inventory.Device::minor).filter(Objects::nonNull).forEach(used::set);
+        List<Inventory.Device> out = new ArrayList<>();
+        for (Inventory.Device d : devices) {
+            if (d.minor() != null) {
+                out.add(d);
+            } else {
+                int minor = used.nextClearBit(0);
+                used.set(minor);
+                out.add(new Inventory.Device(d.name(), d.mgmtdev(), d.mac(), d.mtu(), d.maxVqPairs(), d.features(), minor, d.configMac()));
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Inventory.Device> byName(List<Inventory.Device> devices) {
+        Map<String, Inventory.Device> m = new LinkedHashMap<>();
+        devices.forEach(d -> m.put(d.name(), d));
+        return m;
+    }
+}

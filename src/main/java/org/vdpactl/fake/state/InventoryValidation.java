@@ -1,0 +1,87 @@
+package org.vdpactl.fake.state;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Checks every field of a loaded state, so a hand-edited or damaged file is refused with the field
+ * named instead of producing devices no kernel could have (negative minors, MTUs, ...).
+ */
+final class InventoryValidation {
+    /** MINORMASK + 1: vhost-vdpa minors are below 1 << MINORBITS. */
+    private static final int MINOR_LIMIT = 1 << 20;
+
+    private InventoryValidation() {
+    }
+
+    /** The first problem, as "devices[2].minor = -1 is negative", or null when the state is valid. */
+    static String problemOf(Inventory inventory) {
+        List<Inventory.Mgmt> mgmts = inventory.mgmtdevs();
+        for (int i = 0; i < mgmts.size(); i++) {
+            Inventory.Mgmt m = mgmts.get(i);
+            if (m == null || m.profile() == null || m.profile().isBlank()) {
+                return "mgmtdevs[" + i + "].profile is missing";
+            }
+        }
+        Set<String> names = new HashSet<>();
+        Set<Integer> minors = new HashSet<>();
+        List<Inventory.Device> devices = inventory.devices();
+        for (int i = 0; i < devices.size(); i++) {
+            Inventory.Device d = devices.get(i);
+            String at = "devices[" + i + "]";
+            if (d == null) {
+                return at + " is null";
+            }
+            if (d.name() == null || d.name().isEmpty()) {
+                return at + ".name is missing";
+            }
+            if (d.name().indexOf('/') >= 0 || d.name().indexOf('\0') >= 0) {
+                return at + ".name " + quoted(d.name()) + " contains '/' or NUL, which no kernel device name can";
+            }
+            if (!names.add(d.name())) {
+                return at + ".name " + quoted(d.name()) + " is a duplicate";
+            }
+            if (d.mgmtdev() == null || d.mgmtdev().isEmpty()) {
+                return at + ".mgmtdev is missing";
+            }
+            if (d.minor() != null) {
+                if (d.minor() < 0 || d.minor() >= MINOR_LIMIT) {
+                    return at + ".minor = " + d.minor() + " is out of range (0 to " + (MINOR_LIMIT - 1) + ")";
+                }
+                if (!minors.add(d.minor())) {
+                    return at + ".minor = " + d.minor() + " is used by another device";
+                }
+            }
+            if (d.mtu() != null && (d.mtu() < 68 || d.mtu() > 65535)) {
+                return at + ".mtu = " + d.mtu() + " is out of range (68 to 65535)";
+            }
+            if (d.maxVqPairs() != null && (d.maxVqPairs() < 1 || d.maxVqPairs() > 0x8000)) {
+                return at + ".maxVqPairs = " + d.maxVqPairs() + " is out of range (1 to 32768)";
+            }
+            String mac = macProblem(d.mac());
+            if (mac != null) {
+                return at + ".mac " + mac;
+            }
+            String configMac = macProblem(d.configMac());
+            if (configMac != null) {
+                return at + ".configMac " + configMac;
+            }
+            if (d.features() != null && !d.features().matches("0[xX][0-9a-fA-F]{1,16}")) {
+                return at + ".features " + quoted(d.features()) + " is not a 64-bit hex number 0x...";
+            }
+        }
+        return null;
+    }
+
+    private static String macProblem(String mac) {
+        if (mac == null || mac.matches("[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}")) {
+            return null;
+        }
+        return quoted(mac) + " is not a MAC address xx:xx:xx:xx:xx:xx";
+    }
+
+    private static String quoted(String s) {
+        return "\"" + s.replace("\n", "\\n") + "\"";
+    }
+}
