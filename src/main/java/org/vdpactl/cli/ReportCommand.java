@@ -34,8 +34,8 @@ public final class ReportCommand implements Runnable {
      * A bad file is a usage error (exit 2) naming the file; nothing is written then.
      */
     @Command(name = "merge", mixinStandardHelpOptions = true, sortOptions = false,
-            description = {"Merge per-host rehearsal documents (vdpactl rehearse --json) into one fleet report:",
-                    "a row per host, slowest first, and each phase's spread across the hosts.",
+            description = {"Merge per-host rehearsal documents (vdpactl rehearse --json) into one fleet report.",
+                    "It has a row per host, slowest first, and each phase's spread across the hosts.",
                     "The host is the document's 'host' field (the Ansible module vdpa_rehearse adds it),",
                     "else the file name without .json."},
             footerHeading = "%nExamples:%n",
