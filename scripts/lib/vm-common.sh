@@ -83,9 +83,12 @@ vdpactl_vm_kernel_srcver() {
 # change of the recipe is a new kernel.
 VDPACTL_VM_CONFIG_RECIPE="allnoconfig KCONFIG_ALLCONFIG=kernel.config"
 
-# The configuration's identity: sha256 (12 hex digits) of the recipe and the fragment.
+# The configuration's identity: sha256 (12 hex digits) of the recipe and the fragment's effective
+# lines (options, "is not set" lines and optional markers; comments do not change the kernel).
 vdpactl_vm_config_sha() {
-    { printf '%s\n' "$VDPACTL_VM_CONFIG_RECIPE"; cat "$(vdpactl_vm_fragment)"; } | sha256sum | cut -c1-12
+    { printf '%s\n' "$VDPACTL_VM_CONFIG_RECIPE"
+      grep -E '^(CONFIG_|# CONFIG_[A-Za-z0-9_]+ is not set|# vdpactl: optional)' "$(vdpactl_vm_fragment)"
+    } | sha256sum | cut -c1-12
 }
 
 # Prints the kernel cache directory for the selected kernel's source version and config.
