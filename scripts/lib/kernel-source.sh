@@ -1,52 +1,173 @@
 # shellcheck shell=bash
-# Shared helper: locate (and if needed fetch) the Debian "linux-source-6.12"
-# tarball. Source this file from bash scripts; it defines functions only and
-# does not change shell options.
+# Shared helper: locate (and if needed fetch) the Debian "linux-source-<version>" tarball of
+# one kernel of the real-kernel lane's matrix. Source this file from bash scripts; it defines
+# functions only and does not change shell options.
 #
-#   vdpactl_kernel_source_tarball   prints the path of linux-source-6.12.tar.xz
+# The matrix (kernel ids):
+#   6.1    Debian 12's own kernel source, package linux-source-6.1 (the host's apt sources)
+#   6.12   the 6.12 LTS, package linux-source-6.12 (the host's apt sources, bookworm-security)
+#   sid    the newest kernel source Debian ships: the package linux-source-N.M that the
+#          "linux-source" metapackage of the unstable suite depends on. Looked up in a PRIVATE
+#          apt directory (cache/apt-unstable/) whose sources list is derived from the host's own
+#          (scripts/lib/apt-unstable-sources.py: same mirrors, suite changed to unstable); the
+#          host's apt state is never touched. The first lookup writes cache/sid.pin
+#          ("<package> <version>"), and every later run uses exactly that version until
+#          VDPACTL_SID_REFRESH=1 (or deleting the pin) asks for the newest again.
+#
+#   vdpactl_lane_kernel             prints the selected kernel id (VDPACTL_LANE_KERNEL, default 6.12)
+#   vdpactl_lane_kernel_ids         prints every kernel id of the matrix, one a line
+#   vdpactl_kernel_source_pkg       prints the Debian package name for the selected kernel
+#   vdpactl_kernel_source_tarball   prints the path of the linux-source tarball, fetching it
 #   vdpactl_kernel_source_version   prints the Debian package version used
 #   vdpactl_cache_dir               prints the cache directory
 #
 # Environment:
-#   VDPACTL_CACHE_DIR            cache root (default ${XDG_CACHE_HOME:-$HOME/.cache}/vdpactl)
-#   VDPACTL_KERNEL_SOURCE_PKG    Debian package name (default linux-source-6.12)
+#   VDPACTL_CACHE_DIR              cache root (default ${XDG_CACHE_HOME:-$HOME/.cache}/vdpactl)
+#   VDPACTL_LANE_KERNEL            6.1 | 6.12 | sid (default 6.12)
+#   VDPACTL_KERNEL_SOURCE_PKG      Debian package name (overrides the kernel id's package)
 #   VDPACTL_KERNEL_SOURCE_TARBALL  use this existing linux-source tarball, download nothing
+#   VDPACTL_SID_REFRESH=1          look up the newest unstable kernel source again
 #
-# The .deb is obtained with `apt-get download` (the distribution's own package
-# client; the host's apt sources decide where from) and unpacked with dpkg-deb.
+# The .deb is obtained with `apt-get download` (the distribution's own package client; the
+# host's apt sources decide where from) and unpacked with dpkg-deb.
 # All messages go to stderr; only the result goes to stdout.
+
+VDPACTL_KSRC_LIB_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 vdpactl_cache_dir() {
     printf '%s\n' "${VDPACTL_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/vdpactl}"
 }
 
-vdpactl__kernel_source_pkg() {
-    printf '%s\n' "${VDPACTL_KERNEL_SOURCE_PKG:-linux-source-6.12}"
+vdpactl_lane_kernel_ids() {
+    printf '%s\n' 6.1 6.12 sid
+}
+
+vdpactl_lane_kernel() {
+    local id="${VDPACTL_LANE_KERNEL:-6.12}"
+    case "$id" in
+        6.1 | 6.12 | sid) printf '%s\n' "$id" ;;
+        *) echo "kernel-source: unknown lane kernel '$id' (known: 6.1, 6.12, sid)" >&2; return 1 ;;
+    esac
+}
+
+# ---------------------------------------------------------------- private apt (unstable)
+vdpactl__apt_unstable_dir() {
+    printf '%s/apt-unstable\n' "$(vdpactl_cache_dir)"
+}
+
+# apt-get/apt-cache options that point every apt path at the private directory.
+vdpactl__apt_unstable_opts() {
+    local d
+    d="$(vdpactl__apt_unstable_dir)"
+    printf '%s\n' -o "Dir::Etc::sourcelist=$d/sources.list" -o "Dir::Etc::sourceparts=$d/sources.list.d" \
+        -o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache" -o "Dir::State::status=$d/status" \
+        -o "Acquire::Languages=none" -o "APT::Get::List-Cleanup=false" -o "Debug::NoLocking=true"
+}
+
+# Refreshes the private unstable package lists (no root needed).
+vdpactl__apt_unstable_update() {
+    local d
+    d="$(vdpactl__apt_unstable_dir)"
+    mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/sources.list.d" || return 1
+    : >"$d/status"
+    command -v python3 >/dev/null 2>&1 || { echo "kernel-source: python3 is needed to derive the unstable apt sources" >&2; return 1; }
+    python3 "$VDPACTL_KSRC_LIB_DIR/apt-unstable-sources.py" >"$d/sources.list.tmp" || {
+        echo "kernel-source: could not derive an unstable sources list from this machine's apt sources" >&2
+        return 1
+    }
+    mv "$d/sources.list.tmp" "$d/sources.list"
+    local -a opts
+    mapfile -t opts < <(vdpactl__apt_unstable_opts)
+    echo "kernel-source: refreshing the private unstable package lists in $d" >&2
+    apt-get -q "${opts[@]}" update >&2
+}
+
+# Prints "<package> <version>" of the newest kernel source in unstable and pins it.
+vdpactl__sid_pin() {
+    local pin pkg ver
+    pin="$(vdpactl_cache_dir)/sid.pin"
+    if [[ -s "$pin" && "${VDPACTL_SID_REFRESH:-0}" != 1 ]]; then
+        cat "$pin"
+        return 0
+    fi
+    vdpactl__apt_unstable_update || return 1
+    local -a opts
+    mapfile -t opts < <(vdpactl__apt_unstable_opts)
+    # The metapackage "linux-source" depends on exactly the newest linux-source-N.M.
+    pkg="$(apt-cache "${opts[@]}" show linux-source 2>/dev/null |
+        sed -n 's/^Depends:.*\(linux-source-[0-9][0-9.]*\).*/\1/p' | sort -V | tail -n1)"
+    [[ -n "$pkg" ]] || { echo "kernel-source: no linux-source metapackage in the unstable lists" >&2; return 1; }
+    ver="$(apt-cache "${opts[@]}" show "$pkg" 2>/dev/null | sed -n 's/^Version: //p' | sort -V | tail -n1)"
+    [[ -n "$ver" ]] || { echo "kernel-source: $pkg has no version in the unstable lists" >&2; return 1; }
+    mkdir -p "$(dirname "$pin")"
+    printf '%s %s\n' "$pkg" "$ver" >"$pin"
+    echo "kernel-source: newest unstable kernel source: $pkg $ver (pinned in $pin)" >&2
+    printf '%s %s\n' "$pkg" "$ver"
+}
+
+# Prints the package name of the selected kernel; for sid without a pin and without network
+# access (VDPACTL_OFFLINE=1) it fails.
+vdpactl_kernel_source_pkg() {
+    if [[ -n "${VDPACTL_KERNEL_SOURCE_PKG:-}" ]]; then
+        printf '%s\n' "$VDPACTL_KERNEL_SOURCE_PKG"
+        return 0
+    fi
+    local id pin
+    id="$(vdpactl_lane_kernel)" || return 1
+    case "$id" in
+        sid)
+            pin="$(vdpactl_cache_dir)/sid.pin"
+            if [[ "${VDPACTL_OFFLINE:-0}" == 1 ]]; then
+                [[ -s "$pin" ]] || return 1
+                cut -d' ' -f1 "$pin"
+            else
+                vdpactl__sid_pin | cut -d' ' -f1
+            fi
+            ;;
+        *) printf 'linux-source-%s\n' "$id" ;;
+    esac
 }
 
 # Directory into which the .deb is unpacked.
 vdpactl__kernel_source_dir() {
-    printf '%s/%s\n' "$(vdpactl_cache_dir)" "$(vdpactl__kernel_source_pkg)"
+    local pkg
+    pkg="$(vdpactl_kernel_source_pkg)" || return 1
+    printf '%s/%s\n' "$(vdpactl_cache_dir)" "$pkg"
 }
 
 vdpactl__kernel_source_fetch() {
-    local pkg dir debdir deb tarball
-    pkg="$(vdpactl__kernel_source_pkg)"
-    dir="$(vdpactl__kernel_source_dir)"
+    local pkg dir debdir deb tarball want="" id
+    pkg="$(vdpactl_kernel_source_pkg)" || return 1
+    dir="$(vdpactl__kernel_source_dir)" || return 1
     debdir="$(vdpactl_cache_dir)/debs"
     mkdir -p "$debdir" || return 1
+    local -a opts=()
+    id="$(vdpactl_lane_kernel)" || return 1
+    if [[ "$id" == sid && -z "${VDPACTL_KERNEL_SOURCE_PKG:-}" ]]; then
+        mapfile -t opts < <(vdpactl__apt_unstable_opts)
+        want="$(vdpactl__sid_pin | cut -d' ' -f2)"
+    fi
 
-    deb="$(ls -1 "$debdir/${pkg}_"*.deb 2>/dev/null | sort -V | tail -n1 || true)"
+    if [[ -n "$want" ]]; then
+        deb="$(ls -1 "$debdir/${pkg}_${want//:/%3a}_"*.deb 2>/dev/null | head -n1 || true)"
+    else
+        deb="$(ls -1 "$debdir/${pkg}_"*.deb 2>/dev/null | sort -V | tail -n1 || true)"
+    fi
     if [[ -z "$deb" ]]; then
         command -v apt-get >/dev/null 2>&1 || {
             echo "kernel-source: apt-get not found; set VDPACTL_KERNEL_SOURCE_TARBALL to a $pkg tarball" >&2
             return 1
         }
-        echo "kernel-source: downloading $pkg with apt-get download into $debdir" >&2
-        (cd "$debdir" && apt-get download "$pkg" >&2) || {
-            echo "kernel-source: 'apt-get download $pkg' failed (is the package in your apt sources? try 'apt-get update')" >&2
-            return 1
-        }
+        local spec="$pkg${want:+=$want}"
+        echo "kernel-source: downloading $spec with apt-get download into $debdir" >&2
+        if ! (cd "$debdir" && apt-get -q "${opts[@]}" download "$spec" >&2); then
+            if ((${#opts[@]})) && (cd "$debdir" && vdpactl__apt_unstable_update && apt-get -q "${opts[@]}" download "$spec" >&2); then
+                :
+            else
+                echo "kernel-source: 'apt-get download $spec' failed (is the package in your apt sources? as root: apt-get update)" >&2
+                return 1
+            fi
+        fi
         deb="$(ls -1 "$debdir/${pkg}_"*.deb 2>/dev/null | sort -V | tail -n1 || true)"
         [[ -n "$deb" ]] || { echo "kernel-source: no $pkg .deb after download" >&2; return 1; }
     fi
@@ -70,16 +191,20 @@ vdpactl_kernel_source_tarball() {
         printf '%s\n' "$VDPACTL_KERNEL_SOURCE_TARBALL"
         return 0
     fi
-    local dir tarball lock
-    dir="$(vdpactl__kernel_source_dir)"
+    local dir tarball lock pin_ver=""
     mkdir -p "$(vdpactl_cache_dir)" || return 1
+    dir="$(vdpactl__kernel_source_dir)" || return 1
+    if [[ "$(vdpactl_lane_kernel)" == sid && -z "${VDPACTL_KERNEL_SOURCE_PKG:-}" ]]; then
+        pin_ver="$(cut -d' ' -f2 "$(vdpactl_cache_dir)/sid.pin" 2>/dev/null || true)"
+    fi
     lock="$(vdpactl_cache_dir)/.kernel-source.lock"
     (
         # Serialise concurrent callers (e.g. regen-bindings and the VM build).
         if command -v flock >/dev/null 2>&1; then
             exec 9>"$lock" && flock 9
         fi
-        if ! ls "$dir"/usr/src/linux-source-*.tar.xz >/dev/null 2>&1; then
+        if ! ls "$dir"/usr/src/linux-source-*.tar.xz >/dev/null 2>&1 ||
+            { [[ -n "$pin_ver" ]] && [[ "$(cat "$dir/VERSION" 2>/dev/null)" != "$pin_ver" ]]; }; then
             vdpactl__kernel_source_fetch || exit 1
         fi
     ) || return 1
@@ -91,7 +216,7 @@ vdpactl_kernel_source_tarball() {
 # or "unknown" when VDPACTL_KERNEL_SOURCE_TARBALL was given.
 vdpactl_kernel_source_version() {
     local f
-    f="$(vdpactl__kernel_source_dir)/VERSION"
+    f="$(vdpactl__kernel_source_dir 2>/dev/null)/VERSION" || { echo unknown; return 0; }
     if [[ -z "${VDPACTL_KERNEL_SOURCE_TARBALL:-}" && -f "$f" ]]; then
         cat "$f"
     else

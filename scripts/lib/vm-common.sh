@@ -16,7 +16,7 @@ VDPACTL_VM_SCRIPTS_DIR="$(dirname "$VDPACTL_VM_LIB_DIR")"
 . "$VDPACTL_VM_LIB_DIR/kernel-source.sh"
 
 # Debian packages needed to build the guest kernel.
-VDPACTL_VM_KERNEL_BUILD_PKGS=(build-essential bc bison flex libelf-dev libssl-dev xz-utils)
+VDPACTL_VM_KERNEL_BUILD_PKGS=(build-essential bc bison flex libelf-dev libssl-dev xz-utils python3)
 # Debian packages needed to boot it.
 # shellcheck disable=SC2034 # used by scripts/vm-check-prereqs
 VDPACTL_VM_RUN_PKGS=(qemu-system-x86 busybox-static)
@@ -79,15 +79,23 @@ vdpactl_vm_kernel_srcver() {
     printf '%s\n' "${v//[^A-Za-z0-9.+_-]/_}"
 }
 
-vdpactl_vm_fragment_sha() {
-    sha256sum "$(vdpactl_vm_fragment)" | cut -c1-12
+# How scripts/vm-kernel turns the fragment into a .config; part of the cache key, so a
+# change of the recipe is a new kernel.
+VDPACTL_VM_CONFIG_RECIPE="allnoconfig KCONFIG_ALLCONFIG=kernel.config"
+
+# The configuration's identity: sha256 (12 hex digits) of the recipe and the fragment's effective
+# lines (options, "is not set" lines and optional markers; comments do not change the kernel).
+vdpactl_vm_config_sha() {
+    { printf '%s\n' "$VDPACTL_VM_CONFIG_RECIPE"
+      grep -E '^(CONFIG_|# CONFIG_[A-Za-z0-9_]+ is not set|# vdpactl: optional)' "$(vdpactl_vm_fragment)"
+    } | sha256sum | cut -c1-12
 }
 
-# Prints the kernel cache directory for the current source version and fragment.
+# Prints the kernel cache directory for the selected kernel's source version and config.
 vdpactl_vm_kernel_dir() {
     local srcver
     srcver="$(vdpactl_vm_kernel_srcver)" || return 1
-    printf '%s/kernel-%s-%s\n' "$(vdpactl_cache_dir)" "$srcver" "$(vdpactl_vm_fragment_sha)"
+    printf '%s/kernel-%s-%s\n' "$(vdpactl_cache_dir)" "$srcver" "$(vdpactl_vm_config_sha)"
 }
 
 # Prints the cached bzImage path if it exists, without downloading or building
@@ -98,11 +106,12 @@ vdpactl_vm_cached_kernel() {
         return
     fi
     # Only look when the source is already cached (vdpactl_kernel_source_version
-    # reads the version stored next to it); never download here.
-    [[ -n "${VDPACTL_KERNEL_SOURCE_TARBALL:-}" ]] ||
-        [[ -f "$(vdpactl__kernel_source_dir)/VERSION" ]] || return 1
-    local dir
-    dir="$(vdpactl_vm_kernel_dir 2>/dev/null)" || return 1
+    # reads the version stored next to it); never download here (VDPACTL_OFFLINE: the sid
+    # kernel's package name comes from its pin file, not from the network).
+    local srcdir dir
+    srcdir="$(VDPACTL_OFFLINE=1 vdpactl__kernel_source_dir 2>/dev/null)" || return 1
+    [[ -n "${VDPACTL_KERNEL_SOURCE_TARBALL:-}" ]] || [[ -f "$srcdir/VERSION" ]] || return 1
+    dir="$(VDPACTL_OFFLINE=1 vdpactl_vm_kernel_dir 2>/dev/null)" || return 1
     [[ -f "$dir/bzImage" && -f "$dir/.complete" ]] || return 1
     printf '%s\n' "$dir/bzImage"
 }
@@ -180,10 +189,9 @@ vdpactl_vm_prereq_problems() {
             [[ -z "$missing" ]] ||
                 echo "no VM kernel built yet and its build dependencies are missing: ${missing% } (run scripts/vm-kernel --install-deps)"
         fi
-        if [[ -z "${VDPACTL_KERNEL_SOURCE_TARBALL:-}" &&
-            ! -f "$(vdpactl__kernel_source_dir)/VERSION" ]] &&
+        if [[ -z "${VDPACTL_KERNEL_SOURCE_TARBALL:-}" ]] &&
             ! command -v apt-get >/dev/null 2>&1; then
-            echo "no VM kernel built, no cached kernel source and no apt-get to download linux-source-6.12"
+            echo "no VM kernel built for kernel $(vdpactl_lane_kernel) and no apt-get to download its linux-source package"
         fi
     fi
     if ((need_java)) && ! vdpactl_vm_java_home >/dev/null; then

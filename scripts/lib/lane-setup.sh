@@ -1,0 +1,81 @@
+# shellcheck shell=bash
+# Set-up of a fresh machine for the real-kernel lane, used by scripts/test (the README's test
+# command) so that it needs nothing done by hand. Source after lib/vm-common.sh.
+#
+#   vdpactl_lane_setup KERNEL_ID...
+#       Installs what the lane needs for those kernels: QEMU, a static busybox, iproute2, Maven
+#       when `mvn` is missing, and the kernel build dependencies unless every kernel is cached.
+#       Refreshes the host's apt lists first when they are missing, older than a day while a
+#       package must be installed or a kernel source downloaded, or when apt does not know a
+#       needed package (stale lists: the 6.12 source lives in bookworm-security, and a security
+#       update removes the old .deb from the mirror).
+#       As root it does all that itself. Otherwise it prints the one command to run and returns 1.
+#       Returns 0 when nothing is missing (no root needed then).
+
+# Prints the names of the host's own apt packages the lane needs that apt does not know.
+vdpactl__apt_unknown() {
+    local p
+    for p in "$@"; do
+        apt-cache show "$p" >/dev/null 2>&1 || printf '%s\n' "$p"
+    done
+}
+
+# True when the host's apt lists are missing or were refreshed more than a day ago.
+vdpactl__apt_lists_stale() {
+    local newest
+    newest="$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages*' -printf '%T@\n' 2>/dev/null | sort -n | tail -n1)"
+    [[ -z "$newest" ]] && return 0
+    (($(date +%s) - ${newest%.*} > 86400))
+}
+
+vdpactl_lane_setup() {
+    local id pkgs=() sources=() need_build=0 missing=() unknown=() update=0
+    pkgs=("${VDPACTL_VM_RUN_PKGS[@]}" iproute2 python3)
+    command -v mvn >/dev/null 2>&1 || pkgs+=(maven)
+    for id in "$@"; do
+        if ! VDPACTL_LANE_KERNEL="$id" vdpactl_vm_cached_kernel >/dev/null 2>&1; then
+            need_build=1
+            # 6.1 and 6.12 come from the host's apt sources; sid from the lane's private apt dir.
+            if [[ "$id" != sid ]] && ! ls "$(vdpactl_cache_dir)/linux-source-$id"/usr/src/*.tar.xz >/dev/null 2>&1; then
+                sources+=("linux-source-$id")
+            fi
+        fi
+    done
+    ((need_build)) && pkgs+=("${VDPACTL_VM_KERNEL_BUILD_PKGS[@]}")
+    command -v dpkg-query >/dev/null 2>&1 || return 0 # not a Debian-like host: vm-check-prereqs says what is missing
+    mapfile -t missing < <(vdpactl_vm_missing_packages "${pkgs[@]}")
+    ((${#missing[@]} + ${#sources[@]})) || return 0
+    mapfile -t unknown < <(vdpactl__apt_unknown "${missing[@]}" "${sources[@]}")
+    if ((${#unknown[@]})); then
+        update=1
+    elif vdpactl__apt_lists_stale; then
+        update=1
+    fi
+    local install_cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+    local cmd
+    if ((update)) && ((${#missing[@]})); then
+        cmd="apt-get update && $install_cmd"
+    elif ((update)); then
+        cmd="apt-get update"
+    else
+        cmd="$install_cmd"
+    fi
+    if ((EUID != 0)); then
+        echo "scripts/test: the real-kernel lane needs set-up that only root can do${missing[*]:+ (missing: ${missing[*]})}${unknown[*]:+ (apt does not know: ${unknown[*]})}." >&2
+        echo "scripts/test: run this once, then scripts/test again:  sudo sh -c '$cmd'" >&2
+        echo "scripts/test: (or scripts/test --fast to run without the real-kernel lane)" >&2
+        return 1
+    fi
+    echo "scripts/test: set-up: $cmd" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    if ((update)); then
+        apt-get update -q >&2 || { echo "scripts/test: apt-get update failed" >&2; return 1; }
+    fi
+    if ((${#missing[@]})); then
+        apt-get install -y -q --no-install-recommends "${missing[@]}" >&2 || {
+            echo "scripts/test: apt-get install ${missing[*]} failed" >&2
+            return 1
+        }
+    fi
+    return 0
+}

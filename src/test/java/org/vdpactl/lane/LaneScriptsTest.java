@@ -1,0 +1,141 @@
+package org.vdpactl.lane;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The lane's plumbing scripts, run as a user runs them: a skipped real-kernel lane exits non-zero,
+ * the private unstable sources list is derived from the machine's apt sources, and a lane record
+ * counts what the Surefire reports say.
+ */
+class LaneScriptsTest {
+    private static final Path ROOT = Path.of("").toAbsolutePath();
+
+    record Run(int code, String out, String err) {
+    }
+
+    private static Run run(Map<String, String> env, String... cmd) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(ROOT.toFile());
+        pb.environment().putAll(env);
+        Path out = Files.createTempFile("lane-out", ".txt");
+        Path err = Files.createTempFile("lane-err", ".txt");
+        try {
+            Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError(String.join(" ", cmd) + " did not finish");
+            }
+            return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    @Test
+    void aLaneThatCannotRunIsASkipWithANonZeroStatus(@TempDir Path cache) throws Exception {
+        Run r = run(Map.of("VDPACTL_QEMU", "vdpactl-no-such-qemu", "VDPACTL_CACHE_DIR", cache.toString(), "CI", "false"),
+                "scripts/vm-lane", "--kernel", "6.12");
+        assertEquals(77, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("REAL-KERNEL LANE SKIPPED (6.12): vdpactl-no-such-qemu not installed"), r.out());
+    }
+
+    @Test
+    void anUnknownKernelInTheMatrixIsAUsageError() throws Exception {
+        Run r = run(Map.of(), "scripts/test", "--kernels", "6.1,5.4");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("unknown kernel '5.4'"), r.err());
+    }
+
+    @Test
+    void theUnstableSourcesListKeepsOnlyTheReleaseSuiteOfEveryFormat(@TempDir Path etc) throws Exception {
+        Files.createDirectories(etc.resolve("apt/sources.list.d"));
+        Files.writeString(etc.resolve("os-release"), "ID=debian\nVERSION_CODENAME=bookworm\n");
+        Files.writeString(etc.resolve("apt/sources.list"), """
+                # old style
+                deb [arch=amd64 signed-by=/k/one.gpg] http://mirror.example/debian bookworm main contrib
+                deb http://mirror.example/debian-security bookworm-security main
+                deb-src http://src.example/debian bookworm main
+                """);
+        Files.writeString(etc.resolve("apt/sources.list.d/debian.sources"), """
+                Types: deb
+                URIs: http://other.example/debian
+                Suites: bookworm bookworm-updates
+                Components: main
+                Signed-By: /k/two.gpg
+
+                Types: deb
+                URIs: http://disabled.example/debian
+                Suites: bookworm
+                Enabled: no
+                """);
+        Files.writeString(etc.resolve("apt/sources.list.d/third.sources.disabled"), "Types: deb\nURIs: http://x.example\nSuites: bookworm\n");
+        Run r = run(Map.of(), "python3", "scripts/lib/apt-unstable-sources.py", "--etc", etc.toString());
+        assertEquals(0, r.code(), r.err());
+        List<String> debs = r.out().lines().filter(l -> l.startsWith("deb")).toList();
+        assertEquals(List.of("deb [signed-by=/k/one.gpg] http://mirror.example/debian unstable main",
+                "deb [signed-by=/k/two.gpg] http://other.example/debian unstable main"), debs);
+    }
+
+    @Test
+    void noReleaseSuiteMeansNoUnstableList(@TempDir Path etc) throws Exception {
+        Files.createDirectories(etc.resolve("apt"));
+        Files.writeString(etc.resolve("apt/sources.list"), "deb http://archive.example/ubuntu noble main\n");
+        Run r = run(Map.of(), "python3", "scripts/lib/apt-unstable-sources.py", "--etc", etc.toString(), "--codename", "bookworm");
+        assertEquals(1, r.code(), r.out());
+        assertTrue(r.err().contains("no deb entry for the release suite"), r.err());
+    }
+
+    @Test
+    void aLaneRecordCountsTheSurefireReports(@TempDir Path dir) throws Exception {
+        Path reports = Files.createDirectories(dir.resolve("reports"));
+        Files.writeString(reports.resolve("TEST-org.vdpactl.A.xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <testsuite name="org.vdpactl.A" tests="4" failures="1" errors="1" skipped="1" time="2.5">
+                  <testcase name="ok" classname="org.vdpactl.A"/>
+                  <testcase name="bad" classname="org.vdpactl.A"><failure message="expected: &lt;1&gt; but was: &lt;2&gt;" type="AssertionFailedError"/></testcase>
+                  <testcase name="boom" classname="org.vdpactl.A"><error message="ENOTTY" type="SyscallException"/></testcase>
+                  <testcase name="later" classname="org.vdpactl.A"><skipped/></testcase>
+                </testsuite>
+                """);
+        Files.writeString(reports.resolve("TEST-org.vdpactl.B.xml"), """
+                <testsuite name="org.vdpactl.B" tests="2" failures="0" errors="0" skipped="0" time="1"/>
+                """);
+        Files.writeString(dir.resolve("build-info"), "kernel_id=6.1\nkernel_release=6.1.176-vdpactl\nsource_package=linux-source-6.1\n"
+                + "source_package_version=6.1.176-1\nconfig_sha=abc\nbuild_seconds=250\ncompiled_objects=700\n");
+        Files.writeString(dir.resolve("vm-timings"), "boot_attempts=1\nboot_seconds=4.2\ncommand_seconds=90.5\n");
+        List<String> cmd = new ArrayList<>(List.of("python3", "scripts/lane-report", "record", "--kernel", "6.1",
+                "--build-info", dir.resolve("build-info").toString(), "--kernel-cached", "false",
+                "--reports", reports.toString(), "--vm-timings", dir.resolve("vm-timings").toString(),
+                "--features", dir.resolve("none.json").toString(), "--status", "1", "--started-at", "2026-01-01T00:00:00Z",
+                "--kernel-seconds", "250", "--compile-seconds", "20", "--total-seconds", "370",
+                "--out", dir.resolve("record.json").toString()));
+        Run r = run(Map.of(), cmd.toArray(String[]::new));
+        assertEquals(0, r.code(), r.err());
+        JsonNode rec = new ObjectMapper().readTree(Files.readString(dir.resolve("record.json"), StandardCharsets.UTF_8));
+        JsonNode t = rec.get("tests");
+        assertEquals(6, t.get("run").asInt());
+        assertEquals(3, t.get("passed").asInt());
+        assertEquals(1, t.get("failed").asInt());
+        assertEquals(1, t.get("errors").asInt());
+        assertEquals(1, t.get("skipped").asInt());
+        assertEquals("failed", rec.get("result").asText());
+        assertEquals("linux-source-6.1", rec.get("kernel").get("source_package").asText());
+        assertEquals(90.5, rec.get("durations_seconds").get("tests").asDouble());
+        assertEquals(2, rec.get("failures").size());
+        assertEquals("bad", rec.get("failures").get(0).get("test").asText());
+    }
+}
