@@ -27,6 +27,8 @@ import org.vdpactl.vhost.IotlbRegion;
  */
 public final class Rehearsal {
     private static final Logger LOG = LoggerFactory.getLogger(Rehearsal.class);
+    /** Iterations whose spans the result keeps at most (see {@link IterationRetention}). */
+    static final int KEPT_ITERATIONS = 16;
 
     private final Syscalls sys;
     private final Clock clock;
@@ -80,7 +82,7 @@ public final class Rehearsal {
             List<Span> setupSpans) {
         WindowScheduler scheduler = new WindowScheduler(pool);
         RehearsalStatistics stats = new RehearsalStatistics();
-        List<Timeline> timelines = new ArrayList<>();
+        IterationRetention timelines = new IterationRetention(KEPT_ITERATIONS);
         List<Phase> phases = plan.orderedPhases();
         RehearsalFailure failure = null;
         Phase endLabel = Phase.RESTORE;
@@ -94,7 +96,7 @@ public final class Rehearsal {
                 LOG.warn("rehearsal stopped: {}; rolling every device back", failure.summary());
             }
             pool.forEach(lanes, lane -> lane.restore(control.aborted() ? Phase.ROLLBACK : Phase.RESTORE));
-            Timeline t = new Timeline(plan.strategy(), plan.lanes(), drain(sessions));
+            Timeline t = new Timeline(i, plan.strategy(), plan.lanes(), drain(sessions));
             timelines.add(t);
             if (failure == null) {
                 failure = restoreFailure(t);
@@ -115,7 +117,8 @@ public final class Rehearsal {
         RehearsalResult.Outcome outcome = failure == null ? RehearsalResult.Outcome.COMPLETED : RehearsalResult.Outcome.PARTIAL;
         List<String> notes = new ArrayList<>();
         lanes.forEach(l -> notes.addAll(l.setupNotes()));
-        return new RehearsalResult(plan, outcome, failure, setupSpans, timelines, stats, reports, drain(sessions), notes);
+        return new RehearsalResult(plan, outcome, failure, setupSpans, timelines.kept(), stats, reports, drain(sessions), notes,
+                timelines.count());
     }
 
     /** A restore between iterations that failed is a failure too (the devices were then reset). */

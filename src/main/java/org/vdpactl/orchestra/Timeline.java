@@ -18,6 +18,7 @@ public final class Timeline {
     private final List<Lane> lanes;
     private final List<String> devices;
     private final List<Span> spans;
+    private final int index;
     private List<PhaseSummary> phases;
 
     /**
@@ -26,6 +27,12 @@ public final class Timeline {
      * @param spans    every call of the iteration, window and outside
      */
     public Timeline(Strategy strategy, List<Lane> lanes, List<Span> spans) {
+        this(-1, strategy, lanes, spans);
+    }
+
+    /** As above, for iteration {@code index} (0-based) of a rehearsal. */
+    Timeline(int index, Strategy strategy, List<Lane> lanes, List<Span> spans) {
+        this.index = index;
         this.strategy = strategy;
         this.lanes = List.copyOf(lanes);
         this.spans = spans.stream().sorted(Comparator.comparingLong(Span::startNanos)).toList();
@@ -43,6 +50,11 @@ public final class Timeline {
 
     public Strategy strategy() {
         return strategy;
+    }
+
+    /** Which iteration of its rehearsal this is (0-based), or -1 for a timeline built outside one. */
+    public int index() {
+        return index;
     }
 
     public List<Lane> lanes() {

@@ -45,6 +45,26 @@ public final class Resource {
         return start;
     }
 
+    /**
+     * As {@link #work}, for work issued at {@code issuedAt}: on the real clock the caller returns at
+     * {@code issuedAt + costNanos}, so the time the fake spent computing the cost (its model's own
+     * bookkeeping, which the cost already includes as host work) is not charged twice. Virtual
+     * clock: exactly {@link #work}.
+     */
+    public long workSince(long issuedAt, long costNanos) {
+        if (clock.isVirtual()) {
+            return work(costNanos);
+        }
+        if (costNanos < 0) {
+            throw new IllegalArgumentException("negative cost on " + name + ": " + costNanos);
+        }
+        long left = issuedAt + costNanos - clock.nanoTime();
+        if (left > 0) {
+            clock.sleepNanos(left);
+        }
+        return issuedAt;
+    }
+
     @Override
     public String toString() {
         return "resource " + name;
