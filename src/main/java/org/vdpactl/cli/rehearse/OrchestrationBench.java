@@ -131,7 +131,8 @@ public final class OrchestrationBench {
     }
 
     private static String describe(Spread s) {
-        return fmt(s.medianMs()) + " ms (min " + fmt(s.minMs()) + ", max " + fmt(s.maxMs()) + ", " + s.runs() + " runs)";
+        return fmt(s.medianMs()) + " ms (min " + fmt(s.minMs()) + ", max " + fmt(s.maxMs()) + ", " + s.runs()
+                + (s.runs() == 1 ? " run)" : " runs)");
     }
 
     private static String fmt(double ms) {
