@@ -28,11 +28,12 @@ public final class BenchCommand implements Runnable {
     /** {@code vdpactl bench orchestration}: the orchestrator's wall time against the model's critical path. */
     @Command(name = "orchestration", mixinStandardHelpOptions = true, sortOptions = false,
             description = {"Measure the rehearsal's own overhead against the model's critical path.",
-                    "Rehearses 1, 4, 16 and 64 simulated mlx5 devices x 32 VQs on the fake kernel with the REAL clock,",
-                    "serial and parallel, and compares the downtime with the model's critical path (a virtual-clock run).",
+                    "Rehearses 1, 4, 16, 64 and 256 simulated mlx5 devices x 32 VQs on the fake kernel with the REAL clock,",
+                    "parallel, pipelined and serial, and compares the downtime with the model's critical path (a virtual-clock run).",
+                    "Real-clock figures: median, minimum and maximum over the repeated runs.",
                     "Goals: parallel <= 1.05 x critical path; serial / parallel >= 0.9 x devices."})
     static final class Orchestration implements Callable<Integer> {
-        @Option(names = "--sizes", paramLabel = "N,N,...", split = ",", defaultValue = "1,4,16,64",
+        @Option(names = "--sizes", paramLabel = "N,N,...", split = ",", defaultValue = "1,4,16,64,256",
                 description = "Device counts (default: ${DEFAULT-VALUE}).")
         List<Integer> sizes = new ArrayList<>();
 
@@ -43,8 +44,14 @@ public final class BenchCommand implements Runnable {
         String preset;
 
         @Option(names = "--repeat", paramLabel = "N", defaultValue = "3",
-                description = "Real-clock runs per figure; the median is shown (default: ${DEFAULT-VALUE}).")
+                description = "Real-clock runs of the parallel and the pipelined strategy per size; the median is shown "
+                        + "with the minimum and maximum (default: ${DEFAULT-VALUE}).")
         int repeat;
+
+        @Option(names = "--serial-repeat", paramLabel = "N", defaultValue = "1",
+                description = "Real-clock runs of the serial strategy per size; each costs the device count times a "
+                        + "parallel run (default: ${DEFAULT-VALUE}).")
+        int serialRepeat;
 
         @Mixin
         MemoryOptions memory;
@@ -52,7 +59,8 @@ public final class BenchCommand implements Runnable {
         @Override
         public Integer call() {
             CliContext ctx = CliContext.current();
-            List<OrchestrationBench.Row> rows = OrchestrationBench.run(sizes, pairs, preset, memory.layout(), repeat, line -> {
+            List<OrchestrationBench.Row> rows = OrchestrationBench.run(sizes, pairs, preset, memory.layout(), repeat, serialRepeat,
+                    line -> {
                 ctx.err().println("bench: " + line);
                 ctx.err().flush();
             });
@@ -68,17 +76,22 @@ public final class BenchCommand implements Runnable {
 
     /** The table of {@code bench orchestration}. */
     static String render(List<OrchestrationBench.Row> rows, String preset) {
-        TextTable t = new TextTable(List.of(">devices", ">VQs", ">critical path ms", ">parallel ms", ">parallel/cp",
-                ">serial ms", ">serial/parallel", "goals"));
+        TextTable t = new TextTable(List.of(">devices", ">VQs", ">critical path ms", ">parallel ms", ">min-max ms", ">parallel/cp",
+                ">pipelined cp ms", ">pipelined ms", ">pipelined/cp", ">serial ms", ">serial/parallel", "goals"));
         for (OrchestrationBench.Row r : rows) {
+            OrchestrationBench.Spread p = r.parallel();
+            OrchestrationBench.Spread pl = r.pipelined();
             t.row(String.valueOf(r.devices()), String.valueOf(r.vqs()), fmt(r.criticalPathMs()), fmt(r.parallelMs()),
-                    String.format(Locale.ROOT, "%.3f", r.parallelOverCriticalPath()), fmt(r.serialMs()),
+                    fmt(p.minMs()) + "-" + fmt(p.maxMs()), String.format(Locale.ROOT, "%.3f", r.parallelOverCriticalPath()),
+                    fmt(r.pipelinedCriticalPathMs()), pl == null ? "-" : fmt(pl.medianMs()),
+                    pl == null ? "-" : String.format(Locale.ROOT, "%.3f", r.pipelinedOverCriticalPath()), fmt(r.serialMs()),
                     String.format(Locale.ROOT, "%.2f", r.serialOverParallel()),
                     (r.parallelGoalMet() ? "parallel ok" : "parallel MISSED") + ", "
                             + (r.serialGoalMet() ? "serial ok" : "serial MISSED"));
         }
         return "Orchestration benchmark, fake kernel, preset " + preset + ", real clock (simulated device latencies);\n"
-                + "critical path = the same rehearsal on a virtual clock (model only, no overhead); real-clock figures are medians.\n"
+                + "critical path = the same rehearsal on a virtual clock (model only, no overhead); real-clock figures are medians\n"
+                + "(min-max: the spread of the parallel runs).\n"
                 + "Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs, Java " + Runtime.version() + ", "
                 + System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch") + "\n"
                 + "Goals: parallel/cp <= " + OrchestrationBench.PARALLEL_GOAL + ", serial/parallel >= "

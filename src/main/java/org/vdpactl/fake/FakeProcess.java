@@ -143,8 +143,20 @@ public final class FakeProcess implements Syscalls, AutoCloseable {
     public int ioctl(int fd, long request, MemorySegment arg) {
         long cmd = request & 0xFFFF_FFFFL;
         VhostIoctl io = VhostIoctl.byCode(cmd);
-        String op = io != null ? "ioctl " + io.kernelName() : IoctlNames.describe(cmd);
+        // the name only shows in errors, but every call needs one: vhost ioctls take a prebuilt one
+        String op = io != null ? IOCTL_OPS.get(io) : IoctlNames.describe(cmd);
         return withFile(op, fd, f -> genericIoctl(fd, f, cmd, arg));
+    }
+
+    /** "ioctl VHOST_..." per vhost ioctl, built once. */
+    private static final java.util.Map<VhostIoctl, String> IOCTL_OPS = ioctlOps();
+
+    private static java.util.Map<VhostIoctl, String> ioctlOps() {
+        java.util.Map<VhostIoctl, String> m = new java.util.EnumMap<>(VhostIoctl.class);
+        for (VhostIoctl v : VhostIoctl.values()) {
+            m.put(v, "ioctl " + v.kernelName());
+        }
+        return m;
     }
 
     private int genericIoctl(int fd, OpenFile f, long cmd, MemorySegment arg) {

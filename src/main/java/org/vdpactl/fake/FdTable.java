@@ -11,10 +11,18 @@ import org.vdpactl.sys.Errno;
 /**
  * A process's file descriptor table: lowest free number from 3 up (0-2 are the stdio the fake does
  * not model), close-on-exec flags, RLIMIT_NOFILE.
+ *
+ * <p>Lookups do not lock, as in the kernel (fdget under RCU): every thread of a process looks an fd
+ * up on every call, and a table-wide lock made all devices of a rehearsal queue behind each other
+ * (the top contended monitor at 64 devices). Changes happen under the table's lock and publish a
+ * new lookup array; a lookup that races with close either sees the file (the call then holds its
+ * own reference) or EBADF, both of which a racing close allows on Linux.
  */
 final class FdTable {
     static final int FIRST_FD = 3;
     private final TreeMap<Integer, OpenFile> fds = new TreeMap<>();
+    /** fd -> open file, republished on every change; read without the lock. */
+    private volatile OpenFile[] lookup = new OpenFile[0];
     private final java.util.Set<Integer> cloexec = new java.util.HashSet<>();
     private final int limit;
 
@@ -39,16 +47,33 @@ final class FdTable {
         if (closeOnExec) {
             cloexec.add(fd);
         }
+        publish();
         return fd;
     }
 
     /** The file at {@code fd} with an extra reference for the call, or EBADF. */
-    synchronized OpenFile get(int fd) {
+    OpenFile get(int fd) {
+        OpenFile[] l = lookup;
+        OpenFile f = fd >= 0 && fd < l.length ? l[fd] : null;
+        if (f != null && f.tryRetain()) {
+            return f;
+        }
+        return lockedGet(fd);
+    }
+
+    private synchronized OpenFile lockedGet(int fd) {
         OpenFile f = fds.get(fd);
         if (f == null) {
             throw KernelError.of(Errno.EBADF, "fd " + fd + " is not open");
         }
         return f.retain();
+    }
+
+    /** Called with the lock held after every change of {@link #fds}. */
+    private void publish() {
+        OpenFile[] l = new OpenFile[fds.isEmpty() ? 0 : fds.lastKey() + 1];
+        fds.forEach((fd, f) -> l[fd] = f);
+        lookup = l;
     }
 
     /** Removes {@code fd}; the caller drops the returned reference. EBADF when not open. */
@@ -58,6 +83,7 @@ final class FdTable {
             throw KernelError.of(Errno.EBADF, "fd " + fd + " is not open");
         }
         cloexec.remove(fd);
+        publish();
         return f;
     }
 
@@ -82,6 +108,7 @@ final class FdTable {
         FdTable child = new FdTable(limit);
         fds.forEach((fd, f) -> child.fds.put(fd, f.retain()));
         child.cloexec.addAll(cloexec);
+        child.publish();
         return child;
     }
 
@@ -90,6 +117,7 @@ final class FdTable {
         List<OpenFile> out = new ArrayList<>(fds.values());
         fds.clear();
         cloexec.clear();
+        publish();
         return out;
     }
 }

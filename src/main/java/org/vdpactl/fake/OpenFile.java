@@ -49,6 +49,18 @@ public final class OpenFile {
         return this;
     }
 
+    /** Adds a reference unless the last one is already gone (a lookup racing with close); false then. */
+    boolean tryRetain() {
+        int r;
+        do {
+            r = refs.get();
+            if (r == 0) {
+                return false;
+            }
+        } while (!refs.compareAndSet(r, r + 1));
+        return true;
+    }
+
     /** Drops a reference; the last one releases the file. */
     void release() {
         if (refs.decrementAndGet() == 0) {

@@ -40,6 +40,16 @@ final class DeviceSession implements AutoCloseable {
     /** SUSPEND and RESUME are optional: without them {@link StopFallback} stops and restarts by reset. */
     private static final BackendFeatures NEEDED = BackendFeatures.of(BackendFeature.IOTLB_MSG_V2, BackendFeature.IOTLB_BATCH);
 
+    private static final java.util.Map<IotlbMessageType, String> IOTLB_WRITE_NAMES = iotlbWriteNames();
+
+    private static java.util.Map<IotlbMessageType, String> iotlbWriteNames() {
+        java.util.Map<IotlbMessageType, String> m = new java.util.EnumMap<>(IotlbMessageType.class);
+        for (IotlbMessageType t : IotlbMessageType.values()) {
+            m.put(t, "write IOTLB " + t.name());
+        }
+        return m;
+    }
+
     /** What the device's memory map holds, as far as the rehearsal knows. */
     enum Memory {
         /** Nothing of ours is mapped. */
@@ -59,6 +69,8 @@ final class DeviceSession implements AutoCloseable {
     private final List<EventFd> eventFds = new ArrayList<>();
     private EventFd cvqKick;
     private EventFd cvqCall;
+    /** Span names of the per-virtqueue calls, built once per session instead of once per call. */
+    private VqCallNames names = new VqCallNames(0);
 
     // facts
     private int deviceId;
@@ -105,6 +117,7 @@ final class DeviceSession implements AutoCloseable {
         acked = rec.call("VHOST_GET/SET_BACKEND_FEATURES", () -> dev.negotiateBackendFeatures(needed, optional));
         deviceId = rec.call(VhostIoctl.VDPA_GET_DEVICE_ID.kernelName(), dev::getDeviceId);
         vqCount = rec.call(VhostIoctl.VDPA_GET_VQS_COUNT.kernelName(), dev::getVqsCount);
+        names = new VqCallNames(vqCount);
         queueSize = Math.min(MAX_QUEUE_SIZE, rec.call(VhostIoctl.VDPA_GET_VRING_NUM.kernelName(), dev::getVringNum));
         offeredFeatures = rec.call(VhostIoctl.GET_FEATURES.kernelName(), () -> dev.getFeatures().bits());
         iovaRange = rec.call(VhostIoctl.VDPA_GET_IOVA_RANGE.kernelName(), dev::getIovaRange);
@@ -298,7 +311,7 @@ final class DeviceSession implements AutoCloseable {
     }
 
     int vringBase(int vq) {
-        return rec.call(VhostIoctl.GET_VRING_BASE.kernelName() + " vq" + vq, () -> dev.getVringBase(vq));
+        return rec.call(names.name(VqCallNames.GET_BASE, vq), () -> dev.getVringBase(vq));
     }
 
     /** ACK, DRIVER, SET_FEATURES, FEATURES_OK: the negotiation a driver does after a reset. */
@@ -333,14 +346,14 @@ final class DeviceSession implements AutoCloseable {
     /** num, base, addr (and for the control queue kick and call), enable: one virtqueue. */
     void configureVring(int vq, int base, VringAddress address) {
         touched = true;
-        rec.run(VhostIoctl.SET_VRING_NUM.kernelName() + " vq" + vq, () -> dev.setVringNum(vq, queueSize));
-        rec.run(VhostIoctl.SET_VRING_BASE.kernelName() + " vq" + vq, () -> dev.setVringBase(vq, base));
-        rec.run(VhostIoctl.SET_VRING_ADDR.kernelName() + " vq" + vq, () -> dev.setVringAddr(vq, address));
+        rec.run(names.name(VqCallNames.SET_NUM, vq), () -> dev.setVringNum(vq, queueSize));
+        rec.run(names.name(VqCallNames.SET_BASE, vq), () -> dev.setVringBase(vq, base));
+        rec.run(names.name(VqCallNames.SET_ADDR, vq), () -> dev.setVringAddr(vq, address));
         if (vq == controlQueueIndex()) {
-            rec.run(VhostIoctl.SET_VRING_KICK.kernelName() + " vq" + vq, () -> dev.setVringKick(vq, cvqKick));
-            rec.run(VhostIoctl.SET_VRING_CALL.kernelName() + " vq" + vq, () -> dev.setVringCall(vq, cvqCall));
+            rec.run(names.name(VqCallNames.SET_KICK, vq), () -> dev.setVringKick(vq, cvqKick));
+            rec.run(names.name(VqCallNames.SET_CALL, vq), () -> dev.setVringCall(vq, cvqCall));
         }
-        rec.run(VhostIoctl.VDPA_SET_VRING_ENABLE.kernelName() + " vq" + vq, () -> dev.setVringEnable(vq, true));
+        rec.run(names.name(VqCallNames.ENABLE, vq), () -> dev.setVringEnable(vq, true));
     }
 
     void driverOkStatus() {
@@ -405,7 +418,7 @@ final class DeviceSession implements AutoCloseable {
     /** One write(2) per message, each its own span: the BATCH_END is where set_map drivers do the work. */
     private void write(IotlbPlan plan) {
         for (IotlbMessage m : plan.messages()) {
-            rec.run("write IOTLB " + m.messageType().name(), () -> dev.writeIotlb(m));
+            rec.run(IOTLB_WRITE_NAMES.get(m.messageType()), () -> dev.writeIotlb(m));
         }
     }
 

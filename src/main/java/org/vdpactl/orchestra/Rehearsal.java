@@ -28,6 +28,8 @@ import org.vdpactl.vhost.IotlbRegion;
  */
 public final class Rehearsal {
     private static final Logger LOG = LoggerFactory.getLogger(Rehearsal.class);
+    /** Iterations whose spans the result keeps at most (see {@link IterationRetention}). */
+    static final int KEPT_ITERATIONS = 16;
 
     private final Syscalls sys;
     private final Clock clock;
@@ -53,7 +55,8 @@ public final class Rehearsal {
     public RehearsalResult run(RehearsalPlan plan) {
         List<DeviceSession> sessions = new ArrayList<>();
         GuestRam ram = null;
-        try (LanePool pool = new LanePool(clock, plan.sources().size())) {
+        LanePool pool = new LanePool(clock, plan.sources().size());
+        try {
             List<MigrationLane> lanes = new ArrayList<>();
             ram = GuestRam.allocate(sys, plan.memory());
             List<IotlbRegion> regions = ram.iotlbRegions();
@@ -77,7 +80,11 @@ public final class Rehearsal {
             listener.setUpDone(sessions.size());
             return rehearse(plan, lanes, sessions, pool, setupSpans);
         } finally {
-            closeAll(sessions, ram);
+            try {
+                closeAll(sessions, ram, pool);
+            } finally {
+                pool.close();
+            }
         }
     }
 
@@ -85,7 +92,7 @@ public final class Rehearsal {
             List<Span> setupSpans) {
         WindowScheduler scheduler = new WindowScheduler(pool);
         RehearsalStatistics stats = new RehearsalStatistics();
-        List<Timeline> timelines = new ArrayList<>();
+        IterationRetention timelines = new IterationRetention(KEPT_ITERATIONS);
         List<Phase> phases = plan.orderedPhases();
         RehearsalFailure failure = null;
         Phase endLabel = Phase.RESTORE;
@@ -99,7 +106,7 @@ public final class Rehearsal {
                 LOG.warn("rehearsal stopped: {}; rolling every device back", failure.summary());
             }
             pool.forEach(lanes, lane -> lane.restore(control.aborted() ? Phase.ROLLBACK : Phase.RESTORE));
-            Timeline t = new Timeline(plan.strategy(), plan.lanes(), drain(sessions), plan.preparationPhases());
+            Timeline t = new Timeline(i, plan.strategy(), plan.lanes(), drain(sessions), plan.preparationPhases());
             timelines.add(t);
             if (failure == null) {
                 failure = restoreFailure(t);
@@ -123,7 +130,8 @@ public final class Rehearsal {
         RehearsalResult.Outcome outcome = failure == null ? RehearsalResult.Outcome.COMPLETED : RehearsalResult.Outcome.PARTIAL;
         List<String> notes = new ArrayList<>();
         lanes.forEach(l -> notes.addAll(l.setupNotes()));
-        return new RehearsalResult(plan, outcome, failure, setupSpans, timelines, stats, reports, drain(sessions), notes);
+        return new RehearsalResult(plan, outcome, failure, setupSpans, timelines.kept(), stats, reports, drain(sessions), notes,
+                timelines.count());
     }
 
     /** A device the rehearsal could not leave in a known state makes the outcome partial, naming it. */
@@ -151,7 +159,7 @@ public final class Rehearsal {
             reports.add(resetAfterSetUp(d, failure));
         }
         return new RehearsalResult(plan, RehearsalResult.Outcome.PARTIAL, failure, setupSpans, List.of(),
-                new RehearsalStatistics(), reports, drain(sessions), List.of());
+                new RehearsalStatistics(), reports, drain(sessions), List.of(), 0);
     }
 
     private static DeviceReport resetAfterSetUp(DeviceSession d, RehearsalFailure failure) {
@@ -211,16 +219,27 @@ public final class Rehearsal {
         return out;
     }
 
-    private static void closeAll(List<DeviceSession> sessions, GuestRam ram) {
-        for (DeviceSession s : sessions) {
-            try {
-                s.close();
-            } catch (RuntimeException e) {
-                LOG.warn("{}: close failed: {}", s.target.name(), e.getMessage());
-            }
+    /**
+     * Closes every session on the lane threads: closing a node resets its device, which a driver
+     * may take half a second to do (mlx5), so one device after another cost minutes at 256 devices.
+     */
+    private static void closeAll(List<DeviceSession> sessions, GuestRam ram, LanePool pool) {
+        try {
+            pool.forEach(sessions, Rehearsal::closeQuietly);
+        } catch (RuntimeException e) {
+            LOG.warn("closing on the lane threads failed ({}); closing one by one", e.toString());
+            sessions.forEach(Rehearsal::closeQuietly);
         }
         if (ram != null) {
             ram.close();
+        }
+    }
+
+    private static void closeQuietly(DeviceSession s) {
+        try {
+            s.close();
+        } catch (RuntimeException e) {
+            LOG.warn("{}: close failed: {}", s.target.name(), e.getMessage());
         }
     }
 }

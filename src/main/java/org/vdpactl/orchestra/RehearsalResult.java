@@ -9,15 +9,19 @@ import java.util.List;
  * @param outcome     completed, or stopped by a failure (every device then rolled back)
  * @param failure     the call that stopped it, or null
  * @param setupSpans  the calls before the first window (open, owner, bring-up, premap)
- * @param iterations  one timeline per iteration run (the failed one last, with its rollback calls)
+ * @param iterations  the timelines kept, oldest first: every iteration run while there are at most
+ *                    16, else the last one, the slowest one and those nearest the median
+ *                    ({@link Timeline#index()} says which iteration each is); the failed one is
+ *                    always last, with its rollback calls
  * @param statistics  histograms over the completed iterations
  * @param devices     each device's final state
  * @param finalSpans  the status read-backs after the last iteration
  * @param notes       things the user should know (memory reduced to what the host can give, ...)
+ * @param iterationsRun how many iterations ran (kept or not; the failed one included)
  */
 public record RehearsalResult(RehearsalPlan plan, Outcome outcome, RehearsalFailure failure, List<Span> setupSpans,
         List<Timeline> iterations, RehearsalStatistics statistics, List<DeviceReport> devices, List<Span> finalSpans,
-        List<String> notes) {
+        List<String> notes, int iterationsRun) {
 
     /** How a rehearsal ended. */
     public enum Outcome {
@@ -43,7 +47,8 @@ public record RehearsalResult(RehearsalPlan plan, Outcome outcome, RehearsalFail
         }
         List<String> all = new java.util.ArrayList<>(notes);
         all.addAll(more);
-        return new RehearsalResult(plan, outcome, failure, setupSpans, iterations, statistics, devices, finalSpans, List.copyOf(all));
+        return new RehearsalResult(plan, outcome, failure, setupSpans, iterations, statistics, devices, finalSpans, List.copyOf(all),
+                iterationsRun);
     }
 
     /** The completed iterations only. */

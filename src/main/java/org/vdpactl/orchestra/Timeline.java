@@ -20,6 +20,7 @@ public final class Timeline {
     private final List<String> devices;
     private final List<Span> spans;
     private final Set<Phase> preparation;
+    private final int index;
     private List<PhaseSummary> phases;
 
     /**
@@ -28,7 +29,7 @@ public final class Timeline {
      * @param spans    every call of the iteration, window and outside
      */
     public Timeline(Strategy strategy, List<Lane> lanes, List<Span> spans) {
-        this(strategy, lanes, spans, Set.of());
+        this(-1, strategy, lanes, spans, Set.of());
     }
 
     /**
@@ -36,6 +37,12 @@ public final class Timeline {
      *                    ({@link RehearsalPlan#preparationPhases()}): shown, but not downtime
      */
     public Timeline(Strategy strategy, List<Lane> lanes, List<Span> spans, Set<Phase> preparation) {
+        this(-1, strategy, lanes, spans, preparation);
+    }
+
+    /** As above, for iteration {@code index} (0-based) of a rehearsal. */
+    Timeline(int index, Strategy strategy, List<Lane> lanes, List<Span> spans, Set<Phase> preparation) {
+        this.index = index;
         this.preparation = Set.copyOf(preparation);
         this.strategy = strategy;
         this.lanes = List.copyOf(lanes);
@@ -54,6 +61,11 @@ public final class Timeline {
 
     public Strategy strategy() {
         return strategy;
+    }
+
+    /** Which iteration of its rehearsal this is (0-based), or -1 for a timeline built outside one. */
+    public int index() {
+        return index;
     }
 
     public List<Lane> lanes() {

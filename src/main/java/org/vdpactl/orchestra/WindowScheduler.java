@@ -26,15 +26,24 @@ final class WindowScheduler {
                 }
             }
             case PARALLEL -> {
-                for (Phase phase : phases) {
-                    pool.forEach(lanes, lane -> runPhases(lane, List.of(phase), control));
-                    if (control.aborted()) {
-                        return;
+                // one fan-out for the whole window; the lanes meet at a barrier after each phase
+                PhaseBarrier barrier = new PhaseBarrier(pool.clock(), lanes.size(), control::aborted);
+                List<List<Phase>> single = phases.stream().map(List::of).toList();
+                pool.forEach(indices(lanes.size()), i -> {
+                    for (List<Phase> phase : single) {
+                        runPhases(lanes.get(i), phase, control);
+                        if (barrier.await(i)) {
+                            return; // every lane leaves at the same barrier
+                        }
                     }
-                }
+                });
             }
             case PIPELINED -> pool.forEach(lanes, lane -> runPhases(lane, phases, control));
         }
+    }
+
+    private static List<Integer> indices(int n) {
+        return java.util.stream.IntStream.range(0, n).boxed().toList();
     }
 
     private static void runPhases(MigrationLane lane, List<Phase> phases, WindowControl control) {
@@ -49,8 +58,9 @@ final class WindowScheduler {
             } catch (CallFailedException e) {
                 control.fail(RehearsalFailure.of(e));
                 return;
-            } catch (RuntimeException e) {
-                // not a device call: still stop everyone and roll back rather than leave devices suspended
+            } catch (RuntimeException | Error e) {
+                // not a device call: still stop everyone and roll back rather than leave devices suspended;
+                // an Error too, since under the parallel strategy this lane must still reach the barrier
                 String device = phase.side() == Phase.Side.DESTINATION ? lane.destination().target.name()
                         : lane.source().target.name();
                 control.fail(new RehearsalFailure(device, phase, "(" + phase.label() + ")", -1, String.valueOf(e)));

@@ -105,7 +105,8 @@ public record RehearsalJson(String schema, boolean simulated, String backend, St
         for (int i = 0; i < r.iterations().size(); i++) {
             Timeline t = r.iterations().get(i);
             boolean failed = f != null && i == r.iterations().size() - 1;
-            iterations.add(iteration(i, failed, t));
+            // the kept iterations only (every one up to 16); "index" says which iteration each is
+            iterations.add(iteration(t.index() >= 0 ? t.index() : i, failed, t));
         }
         long setupOrigin = r.setupSpans().stream().mapToLong(Span::startNanos).min().orElse(0);
         return new RehearsalJson(SCHEMA, info.simulated(), info.backend(), info.clock(), info.command(), plan,

@@ -48,8 +48,10 @@ public final class RehearsalText {
         if (shown != null) {
             sb.append('\n');
             if (r.completedIterations().size() > 1 && r.completed()) {
-                sb.append("Iteration ").append(r.iterations().indexOf(shown) + 1).append(" of ").append(r.iterations().size())
-                        .append(" (the median downtime):\n");
+                int number = shown.index() >= 0 ? shown.index() + 1 : r.iterations().indexOf(shown) + 1;
+                sb.append("Iteration ").append(number).append(" of ").append(Math.max(r.iterationsRun(), r.iterations().size()))
+                        .append(r.iterations().size() < r.iterationsRun() ? " (the kept one nearest the median downtime):\n"
+                                : " (the median downtime):\n");
             }
             sb.append(phaseTable(shown, info).render());
             sb.append('\n');
@@ -150,6 +152,11 @@ public final class RehearsalText {
         }
         List<Timeline> sorted = new ArrayList<>(r.iterations());
         sorted.sort(Comparator.comparingLong(Timeline::downtimeNanos));
+        if (sorted.size() < r.iterationsRun()) {
+            // not every iteration kept its spans: the kept one nearest the median of all of them
+            long median = r.statistics().downtime().p50();
+            return sorted.stream().min(Comparator.comparingLong(t -> Math.abs(t.downtimeNanos() - median))).orElseThrow();
+        }
         return sorted.get((sorted.size() - 1) / 2);
     }
 

@@ -30,9 +30,25 @@ class BenchCommandTest {
         assertEquals(2, rows.get(1).get("vqs").asInt());
         for (JsonNode row : rows) {
             assertTrue(row.get("criticalPathMs").asDouble() > 0 && row.get("parallelMs").asDouble() > 0
-                    && row.get("serialMs").asDouble() > 0, row.toString());
+                    && row.get("serialMs").asDouble() > 0 && row.get("pipelinedCriticalPathMs").asDouble() > 0, row.toString());
+            for (String strategy : List.of("parallel", "pipelined", "serial")) {
+                JsonNode s = row.get(strategy);
+                assertEquals(1, s.get("runs").asInt(), row.toString());
+                assertTrue(s.get("minMs").asDouble() <= s.get("medianMs").asDouble()
+                        && s.get("medianMs").asDouble() <= s.get("maxMs").asDouble(), row.toString());
+            }
+            assertEquals(row.get("parallelMs").asDouble(), row.get("parallel").get("medianMs").asDouble());
         }
         assertTrue(r.err().contains("bench: 2 devices: serial"), r.err());
+        assertTrue(r.err().contains("bench: 2 devices: pipelined"), r.err());
+    }
+
+    @Test
+    void spreadIsMinimumMedianAndMaximum() {
+        OrchestrationBench.Spread odd = OrchestrationBench.Spread.of(new double[] {5, 1, 3});
+        assertEquals(new OrchestrationBench.Spread(1, 3, 5, 3), odd);
+        OrchestrationBench.Spread even = OrchestrationBench.Spread.of(new double[] {10, 2, 3, 1});
+        assertEquals(new OrchestrationBench.Spread(1, 2.5, 10, 4), even);
     }
 
     @Test

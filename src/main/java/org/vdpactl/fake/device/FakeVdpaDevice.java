@@ -602,15 +602,18 @@ public final class FakeVdpaDevice implements VdpaDevice {
 
     private void op(String op, Supplier<OpCost> call) {
         OpCost cost;
+        long issuedAt;
         try {
             faults.hit(name, op, resource);
+            issuedAt = clock.nanoTime(); // after any injected delay, which is charged on its own
             cost = call.get();
         } catch (KernelError e) {
             counters.recordFailure(op);
             throw e;
         }
         if (cost.nanos() > 0) {
-            resource.work(cost.nanos());
+            // real clock: computing the cost is part of it, not extra time (see Resource#workSince)
+            resource.workSince(issuedAt, cost.nanos());
         }
         counters.record(op, cost);
     }

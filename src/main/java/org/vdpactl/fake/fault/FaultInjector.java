@@ -24,6 +24,12 @@ public final class FaultInjector {
     private final List<FaultRule> rules = new ArrayList<>();
     private final List<long[]> matches = new ArrayList<>();
     private final List<FiredFault> fired = new ArrayList<>();
+    /**
+     * True once a rule exists: every device op of every device passes {@link #hit}, and without
+     * rules it must not take the injector's lock (one lock for the whole kernel serialised the
+     * devices of a rehearsal) nor allocate.
+     */
+    private volatile boolean armed;
 
     public FaultInjector(Clock clock, List<FaultRule> rules) {
         this.clock = clock;
@@ -38,6 +44,7 @@ public final class FaultInjector {
     public synchronized void addRule(FaultRule rule) {
         rules.add(rule);
         matches.add(new long[1]);
+        armed = true;
     }
 
     public synchronized List<FaultRule> rules() {
@@ -58,6 +65,9 @@ public final class FaultInjector {
      * @throws KernelError when a firing rule carries an errno or a firmware timeout
      */
     public void hit(String device, String call, Resource resource) {
+        if (!armed) {
+            return;
+        }
         List<FaultRule> firing = new ArrayList<>(1);
         synchronized (this) {
             if (rules.isEmpty()) {

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 
 /**
  * The fake "mm" of a process: its VMAs. Real host addresses are used, because callers pass
@@ -14,15 +16,40 @@ import java.util.Optional;
  * addresses again rather than aliasing them elsewhere); overlapping VMAs therefore always agree on
  * file, sharing and IO-ness, and queries look at their union. Each VMA holds one reference on its
  * reservation.
+ *
+ * <p>Queries share a read lock and changes take the write lock, as the kernel's mmap_lock does:
+ * every device of a process reads guest memory through this one object (control-queue commands,
+ * pinning checks), and an exclusive lock made them wait for each other.
  */
 public final class AddressSpace {
     private static final Comparator<Vma> BY_START = (a, b) -> Long.compareUnsigned(a.start(), b.start());
     private final List<Vma> vmas = new ArrayList<>();
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+
+    private <T> T reading(Supplier<T> body) {
+        lock.readLock().lock();
+        try {
+            return body.get();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    private void writing(Runnable body) {
+        lock.writeLock().lock();
+        try {
+            body.run();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
 
     /** Adds a VMA (taking over its reservation reference). */
-    public synchronized void add(Vma vma) {
-        vmas.add(vma);
-        vmas.sort(BY_START);
+    public void add(Vma vma) {
+        writing(() -> {
+            vmas.add(vma);
+            vmas.sort(BY_START);
+        });
     }
 
     /**
@@ -30,7 +57,11 @@ public final class AddressSpace {
      * mmap of it first); otherwise every VMA the range touches is cut. Holes are fine (Linux
      * returns 0 for them).
      */
-    public synchronized void remove(long start, long length) {
+    public void remove(long start, long length) {
+        writing(() -> removeLocked(start, length));
+    }
+
+    private void removeLocked(long start, long length) {
         long end = start + length;
         for (int i = vmas.size() - 1; i >= 0; i--) {
             Vma v = vmas.get(i);
@@ -64,7 +95,11 @@ public final class AddressSpace {
      * find_vma: the VMA containing {@code address} (the one reaching furthest when several do), else
      * the lowest one starting above it.
      */
-    public synchronized Optional<Vma> findVma(long address) {
+    public Optional<Vma> findVma(long address) {
+        return reading(() -> findVmaLocked(address));
+    }
+
+    private Optional<Vma> findVmaLocked(long address) {
         Vma best = null;
         for (Vma v : vmas) {
             if (v.contains(address) && (best == null || Long.compareUnsigned(v.end(), best.end()) > 0)) {
@@ -83,7 +118,11 @@ public final class AddressSpace {
     }
 
     /** True when every byte of {@code [start, start+length)} lies in some VMA (what pinning needs). */
-    public synchronized boolean fullyMapped(long start, long length) {
+    public boolean fullyMapped(long start, long length) {
+        return reading(() -> fullyMappedLocked(start, length));
+    }
+
+    private boolean fullyMappedLocked(long start, long length) {
         long at = start;
         long remaining = length;
         while (remaining != 0) {
@@ -120,20 +159,18 @@ public final class AddressSpace {
     }
 
     private boolean access(long address, long length, java.util.function.Consumer<MemorySegment> body) {
-        HostReservation held = null;
-        long offset = 0;
-        synchronized (this) {
+        HostReservation held = reading(() -> {
             for (Vma v : vmas) {
                 if (v.contains(address) && Long.compareUnsigned(length, v.end() - address) <= 0) {
-                    held = v.reservation().retain();
-                    offset = address - held.segment().address();
-                    break;
+                    return v.reservation().retain();
                 }
             }
-        }
+            return null;
+        });
         if (held == null) {
             return false;
         }
+        long offset = address - held.segment().address();
         try {
             // the reference keeps the host memory mapped even if the VMA goes away meanwhile
             body.accept(held.segment().asSlice(offset, length));
@@ -144,22 +181,26 @@ public final class AddressSpace {
     }
 
     /** All VMAs, lowest first. */
-    public synchronized List<Vma> vmas() {
-        return List.copyOf(vmas);
+    public List<Vma> vmas() {
+        return reading(() -> List.copyOf(vmas));
     }
 
     /** A copy for fork: the child maps the same memory (each VMA takes another reference). */
-    public synchronized AddressSpace copyForFork() {
-        AddressSpace child = new AddressSpace();
-        for (Vma v : vmas) {
-            child.vmas.add(new Vma(v.start(), v.end(), v.file(), v.shared(), v.io(), v.reservation().retain()));
-        }
-        return child;
+    public AddressSpace copyForFork() {
+        return reading(() -> {
+            AddressSpace child = new AddressSpace();
+            for (Vma v : vmas) {
+                child.vmas.add(new Vma(v.start(), v.end(), v.file(), v.shared(), v.io(), v.reservation().retain()));
+            }
+            return child;
+        });
     }
 
     /** Process exit: drops every mapping. */
-    public synchronized void clear() {
-        vmas.forEach(v -> v.reservation().release());
-        vmas.clear();
+    public void clear() {
+        writing(() -> {
+            vmas.forEach(v -> v.reservation().release());
+            vmas.clear();
+        });
     }
 }
