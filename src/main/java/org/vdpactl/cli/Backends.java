@@ -19,11 +19,16 @@ final class Backends {
 
     /** {@code fakeKernel}: the --fake-kernel name, or null for the state file's (else 6.12). */
     static Backend open(BackendKind kind, Path fakeState, Path fakeFaults, String fakeKernel) {
+        return open(kind, fakeState, fakeFaults, fakeKernel, "real");
+    }
+
+    /** {@code fakeClock}: the --fake-clock value, "real" or "virtual". */
+    static Backend open(BackendKind kind, Path fakeState, Path fakeFaults, String fakeKernel, String fakeClock) {
         BackendKind chosen = kind == BackendKind.AUTO ? (kernelHasVdpa() ? BackendKind.KERNEL : BackendKind.FAKE) : kind;
         if (chosen == BackendKind.KERNEL) {
             return kernel();
         }
-        return FakeBackend.open(fakeState, fakeFaults, fakeKernel);
+        return FakeBackend.open(fakeState, fakeFaults, fakeKernel, fakeClock);
     }
 
     /**

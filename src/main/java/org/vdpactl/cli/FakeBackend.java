@@ -38,6 +38,15 @@ final class FakeBackend implements Backend {
     }
 
     static Backend open(Path stateFile, Path faultsFile, String kernelName) {
+        return open(stateFile, faultsFile, kernelName, "real");
+    }
+
+    static Backend open(Path stateFile, Path faultsFile, String kernelName, String clockName) {
+        org.vdpactl.time.Clock clock = switch (clockName == null ? "real" : clockName) {
+            case "real" -> RealClock.INSTANCE;
+            case "virtual" -> new org.vdpactl.time.VirtualClock();
+            default -> throw new CliFailure(ExitCode.USAGE, "--fake-clock: unknown clock " + clockName + "; use real or virtual", null);
+        };
         KernelProfile profile = null;
         if (kernelName != null) {
             profile = KernelProfiles.byName(kernelName).orElseThrow(() -> new CliFailure(ExitCode.USAGE,
@@ -51,7 +60,7 @@ final class FakeBackend implements Backend {
         }
         FakeKernel kernel;
         try {
-            kernel = FakeKernel.openShared(stateFile, RealClock.INSTANCE, faults, profile);
+            kernel = FakeKernel.openShared(stateFile, clock, faults, profile);
         } catch (RuntimeException e) {
             throw stateFailure(e);
         }

@@ -40,6 +40,11 @@ public final class Main implements Runnable {
                     + "state file recorded, else 6.12). See docs/kernel-profiles.md.")
     String fakeKernel;
 
+    @Option(names = "--fake-clock", scope = ScopeType.INHERIT, paramLabel = "real|virtual", defaultValue = "real",
+            description = "Clock of the fake backend: real (its modelled latencies are real waits; default) or virtual "
+                    + "(deterministic simulated time, no waiting: for CI and reproducible reports).")
+    String fakeClock;
+
     @Option(names = {"-j", "--json"}, scope = ScopeType.INHERIT, description = "Print data as JSON.")
     boolean json;
 
