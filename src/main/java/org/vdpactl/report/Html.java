@@ -1,12 +1,23 @@
 package org.vdpactl.report;
 
-/** Minimal XHTML-safe building: escaping and number formatting for attributes. */
-final class Html {
+/** Minimal XHTML-safe building shared by the reports: escaping, number formatting, the base style. */
+public final class Html {
+    /** The style every report starts from (page, headings, tables, the figures banner). */
+    public static final String BASE_CSS = """
+            body { font-family: sans-serif; margin: 24px; color: #212121; }
+            h1 { font-size: 22px; } h2 { font-size: 17px; margin-top: 28px; }
+            table { border-collapse: collapse; margin: 8px 0; }
+            th, td { border: 1px solid #e0e0e0; padding: 3px 8px; font-size: 13px; }
+            td.n { text-align: right; font-variant-numeric: tabular-nums; }
+            .banner { padding: 8px 12px; border-radius: 4px; font-weight: bold; }
+            .measured { background: #e8f5e9; border: 1px solid #43a047; }
+            """;
+
     private Html() {
     }
 
     /** Escapes text and attribute values (the output is well-formed XML as well as HTML). */
-    static String esc(String s) {
+    public static String esc(String s) {
         if (s == null) {
             return "";
         }
@@ -32,7 +43,7 @@ final class Html {
     }
 
     /** A coordinate with one decimal, locale-independent. */
-    static String num(double v) {
+    public static String num(double v) {
         return String.format(java.util.Locale.ROOT, "%.1f", v);
     }
 }

@@ -19,15 +19,8 @@ import org.vdpactl.orchestra.Timeline;
  * is well-formed XML as well as HTML.
  */
 public final class HtmlReport {
-    private static final String CSS = """
-            body { font-family: sans-serif; margin: 24px; color: #212121; }
-            h1 { font-size: 22px; } h2 { font-size: 17px; margin-top: 28px; }
-            table { border-collapse: collapse; margin: 8px 0; }
-            th, td { border: 1px solid #e0e0e0; padding: 3px 8px; font-size: 13px; }
-            td.n { text-align: right; font-variant-numeric: tabular-nums; }
-            .banner { padding: 8px 12px; border-radius: 4px; font-weight: bold; }
+    private static final String CSS = Html.BASE_CSS + """
             .simulated { background: #fff3e0; border: 1px solid #fb8c00; }
-            .measured { background: #e8f5e9; border: 1px solid #43a047; }
             .failure { background: #ffebee; border: 1px solid #d50000; padding: 8px 12px; white-space: pre-wrap; }
             .dev { font-size: 12px; } .tick { font-size: 11px; fill: #424242; }
             .hists { display: flex; flex-wrap: wrap; gap: 18px; }

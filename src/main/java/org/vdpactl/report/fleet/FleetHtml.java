@@ -1,5 +1,8 @@
 package org.vdpactl.report.fleet;
 
+import static org.vdpactl.report.Html.esc;
+import static org.vdpactl.report.Html.num;
+
 import java.util.List;
 import java.util.Locale;
 import org.vdpactl.report.TextTable;
@@ -10,16 +13,9 @@ import org.vdpactl.report.TextTable;
  * markup is well-formed XML as well as HTML.
  */
 public final class FleetHtml {
-    private static final String CSS = """
-            body { font-family: sans-serif; margin: 24px; color: #212121; }
-            h1 { font-size: 22px; } h2 { font-size: 17px; margin-top: 28px; }
-            table { border-collapse: collapse; margin: 8px 0; }
-            th, td { border: 1px solid #e0e0e0; padding: 3px 8px; font-size: 13px; }
-            td.n { text-align: right; font-variant-numeric: tabular-nums; }
+    private static final String CSS = org.vdpactl.report.Html.BASE_CSS + """
             tr.partial td { background: #ffebee; }
-            .banner { padding: 8px 12px; border-radius: 4px; font-weight: bold; }
             .simulated, .mixed { background: #fff3e0; border: 1px solid #fb8c00; }
-            .measured { background: #e8f5e9; border: 1px solid #43a047; }
             .bar { fill: #1e88e5; } .lbl { font-size: 12px; }
             """;
     private static final int BAR_WIDTH = 480;
@@ -100,24 +96,5 @@ public final class FleetHtml {
             sb.append("</tr>\n");
         }
         sb.append("</table>\n");
-    }
-
-    private static String num(double v) {
-        return String.format(Locale.ROOT, "%.1f", v);
-    }
-
-    private static String esc(String s) {
-        StringBuilder out = new StringBuilder(s.length() + 8);
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '&' -> out.append("&amp;");
-                case '<' -> out.append("&lt;");
-                case '>' -> out.append("&gt;");
-                case '"' -> out.append("&quot;");
-                case '\'' -> out.append("&#39;");
-                default -> out.append(c < 0x20 && c != '\n' && c != '\t' ? ' ' : c);
-            }
-        }
-        return out.toString();
     }
 }
