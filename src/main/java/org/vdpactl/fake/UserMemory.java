@@ -26,10 +26,7 @@ public final class UserMemory {
 
     /** Copies kernel data to a user buffer at {@code offset}, or EFAULT. */
     public static void copyOut(MemorySegment user, long offset, MemorySegment data) {
-        check(user, offset, data.byteSize(), "write");
-        if (user.isReadOnly()) {
-            throw KernelError.of(Errno.EFAULT, "user buffer is read-only");
-        }
+        checkWritable(user, offset, data.byteSize());
         MemorySegment.copy(data, 0, user, offset, data.byteSize());
     }
 
@@ -37,39 +34,53 @@ public final class UserMemory {
         copyOut(user, offset, MemorySegment.ofArray(data));
     }
 
+    /*
+     * The scalar accessors read and write the user segment in place after the same checks as a copy
+     * (get_user/put_user): the values are the copy's, without a kernel buffer per call, which every
+     * vhost ioctl of a rehearsal made (an unaligned access because user pointers need not be aligned).
+     */
+
     /** get_user of a u32 at {@code arg}. */
     public static int readInt(MemorySegment user, long offset) {
-        return copyIn(user, offset, 4).get(ValueLayout.JAVA_INT, 0);
+        check(user, offset, 4, "read");
+        return user.get(ValueLayout.JAVA_INT_UNALIGNED, offset);
     }
 
     public static long readLong(MemorySegment user, long offset) {
-        return copyIn(user, offset, 8).get(ValueLayout.JAVA_LONG, 0);
+        check(user, offset, 8, "read");
+        return user.get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
     }
 
     public static byte readByte(MemorySegment user, long offset) {
-        return copyIn(user, offset, 1).get(ValueLayout.JAVA_BYTE, 0);
+        check(user, offset, 1, "read");
+        return user.get(ValueLayout.JAVA_BYTE, offset);
     }
 
     public static void writeInt(MemorySegment user, long offset, int value) {
-        MemorySegment s = MemorySegment.ofArray(new int[1]);
-        s.set(ValueLayout.JAVA_INT, 0, value);
-        copyOut(user, offset, s);
+        checkWritable(user, offset, 4);
+        user.set(ValueLayout.JAVA_INT_UNALIGNED, offset, value);
     }
 
     public static void writeLong(MemorySegment user, long offset, long value) {
-        MemorySegment s = MemorySegment.ofArray(new long[1]);
-        s.set(ValueLayout.JAVA_LONG, 0, value);
-        copyOut(user, offset, s);
+        checkWritable(user, offset, 8);
+        user.set(ValueLayout.JAVA_LONG_UNALIGNED, offset, value);
     }
 
     public static void writeShort(MemorySegment user, long offset, short value) {
-        MemorySegment s = MemorySegment.ofArray(new short[1]);
-        s.set(ValueLayout.JAVA_SHORT, 0, value);
-        copyOut(user, offset, s);
+        checkWritable(user, offset, 2);
+        user.set(ValueLayout.JAVA_SHORT_UNALIGNED, offset, value);
     }
 
     public static void writeByte(MemorySegment user, long offset, byte value) {
-        copyOut(user, offset, new byte[] {value});
+        checkWritable(user, offset, 1);
+        user.set(ValueLayout.JAVA_BYTE, offset, value);
+    }
+
+    private static void checkWritable(MemorySegment user, long offset, long length) {
+        check(user, offset, length, "write");
+        if (user.isReadOnly()) {
+            throw KernelError.of(Errno.EFAULT, "user buffer is read-only");
+        }
     }
 
     /** A zeroed kernel buffer of a struct's size with the same alignment guarantees as {@link #copyIn}. */

@@ -21,7 +21,7 @@ class BenchCommandTest {
     @Test
     void orchestrationPrintsOneRowPerSize() throws Exception {
         CliRun r = RehearseCommandTest.run("--json", "bench", "orchestration", "--sizes", "1,2", "--queue-pairs", "1", "--memory", "1G",
-                "--repeat", "1");
+                "--repeat", "1", "--window", "migration");
         assertEquals(0, r.exitCode(), r.err());
         JsonNode rows = new ObjectMapper().readTree(r.out());
         assertEquals(2, rows.size());
@@ -38,9 +38,20 @@ class BenchCommandTest {
                         && s.get("medianMs").asDouble() <= s.get("maxMs").asDouble(), row.toString());
             }
             assertEquals(row.get("parallelMs").asDouble(), row.get("parallel").get("medianMs").asDouble());
+            assertEquals("migration", row.get("window").asText());
+            assertTrue(row.get("windowCalls").asInt() > 0 && row.get("cpuPerCallUs").asDouble() >= 0, row.toString()); // CPU time ticks in 10 ms
+            // the floor is never below the model: each phase lasts at least its model time
+            assertTrue(row.get("predictedFloorMs").asDouble() >= row.get("criticalPathMs").asDouble() - 1e-9, row.toString());
         }
         assertTrue(r.err().contains("bench: 2 devices: serial"), r.err());
         assertTrue(r.err().contains("bench: 2 devices: pipelined"), r.err());
+    }
+
+    @Test
+    void anUnknownWindowIsAUsageError() {
+        CliRun r = RehearseCommandTest.run("bench", "orchestration", "--sizes", "1", "--window", "sideways");
+        assertEquals(2, r.exitCode());
+        assertTrue(r.err().contains("--window takes migration or in-place"), r.err());
     }
 
     @Test
@@ -59,5 +70,6 @@ class BenchCommandTest {
         assertTrue(t.contains("1.100") && t.contains("parallel MISSED, serial ok"), t);
         assertTrue(t.contains("parallel ok, serial MISSED"), t);
         assertTrue(t.contains("CPUs"), "machine line");
+        assertTrue(t.contains("in-place window"), t);
     }
 }

@@ -1,15 +1,23 @@
 package org.vdpactl.cli.rehearse;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.vdpactl.orchestra.GuestMemoryLayout;
+import org.vdpactl.orchestra.Phase;
+import org.vdpactl.orchestra.PhaseSummary;
 import org.vdpactl.orchestra.Rehearsal;
 import org.vdpactl.orchestra.RehearsalListener;
 import org.vdpactl.orchestra.RehearsalPlan;
 import org.vdpactl.orchestra.RehearsalResult;
+import org.vdpactl.orchestra.Span;
 import org.vdpactl.orchestra.Strategy;
+import org.vdpactl.orchestra.Timeline;
+import org.vdpactl.orchestra.WindowMode;
 import org.vdpactl.time.Clock;
 import org.vdpactl.time.RealClock;
 import org.vdpactl.time.VirtualClock;
@@ -24,6 +32,13 @@ import org.vdpactl.time.VirtualClock;
  * about the device count times parallel. Each real-clock figure is the median, with the minimum and
  * maximum, of several runs after a warm-up (the first rehearsals in a JVM run interpreted code); each
  * run's window starts on a collected heap. A benchmark: it prints figures, it asserts nothing.
+ *
+ * <p>It also measures what the devices' host work costs: the process CPU time of the virtual-clock
+ * window (every thread: lanes, the fake kernel and its model, JIT, GC) per call of the window, and
+ * from it a <em>predicted floor</em> for the real clock on this machine's CPUs: phases are separated
+ * by the barrier, so each downtime phase lasts at least its model time and at least its calls' CPU
+ * time spread over every CPU. A phase of many calls the model charges nothing for (configure)
+ * costs only CPU, which no number of devices waiting in parallel can hide.
  */
 public final class OrchestrationBench {
     public static final List<Integer> DEFAULT_SIZES = List.of(1, 4, 16, 64, 256);
@@ -53,14 +68,26 @@ public final class OrchestrationBench {
      * @param parallel                the parallel runs
      * @param pipelined               the pipelined runs
      * @param serial                  the serial runs
+     * @param window                  the downtime window rehearsed ({@link WindowMode#label()})
+     * @param windowCalls             calls in one window (every device)
+     * @param cpuPerCallUs            measured process CPU per window call on the virtual clock, in µs
+     * @param predictedFloorMs        the least a parallel run can take on this machine's CPUs with that CPU per call
+     * @param loadBefore              1-minute load average when the size started (-1: unknown)
+     * @param loadAfter               1-minute load average when it ended
      */
     public record Row(int devices, int vqs, double criticalPathMs, double parallelMs, double serialMs,
-            double pipelinedCriticalPathMs, Spread parallel, Spread pipelined, Spread serial) {
+            double pipelinedCriticalPathMs, Spread parallel, Spread pipelined, Spread serial, String window, int windowCalls,
+            double cpuPerCallUs, double predictedFloorMs, double loadBefore, double loadAfter) {
 
-        /** A row of single figures (no spread, no pipelined run): tests and tables. */
+        /** A row of single figures (no spread, no pipelined run, no CPU figures): tests and tables. */
         public Row(int devices, int vqs, double criticalPathMs, double parallelMs, double serialMs) {
             this(devices, vqs, criticalPathMs, parallelMs, serialMs, criticalPathMs, Spread.of(new double[] {parallelMs}),
-                    null, Spread.of(new double[] {serialMs}));
+                    null, Spread.of(new double[] {serialMs}), WindowMode.IN_PLACE.label(), 0, Double.NaN, Double.NaN, -1, -1);
+        }
+
+        /** The predicted floor over the critical path: the best parallel / cp this machine allows. */
+        public double floorOverCriticalPath() {
+            return predictedFloorMs / criticalPathMs;
         }
 
         public double parallelOverCriticalPath() {
@@ -95,39 +122,54 @@ public final class OrchestrationBench {
      * @param serialRepeat real-clock runs of the serial strategy (it costs the device count times more)
      * @param progress     receives one line per finished measurement (for stderr)
      */
-    public static List<Row> run(List<Integer> sizes, int pairs, String preset, GuestMemoryLayout memory, int repeat,
-            int serialRepeat, Consumer<String> progress) {
+    public static List<Row> run(List<Integer> sizes, int pairs, String preset, GuestMemoryLayout memory, WindowMode window,
+            int repeat, int serialRepeat, Consumer<String> progress) {
         if (repeat < 1 || serialRepeat < 1) {
             throw new IllegalArgumentException("--repeat and --serial-repeat must be at least 1, got " + repeat + " and "
                     + serialRepeat);
         }
+        Setup s = new Setup(pairs, preset, memory, window);
         int largest = sizes.stream().mapToInt(Integer::intValue).max().orElse(1);
-        progress.accept("warming up");
+        progress.accept("warming up (" + window.label() + " window)");
         for (int i = 0; i < 3; i++) {
-            downtimeMs(largest, pairs, preset, memory, Strategy.PARALLEL, new VirtualClock());
+            s.run(largest, Strategy.PARALLEL, new VirtualClock());
         }
-        downtimeMs(Math.min(largest, 4), pairs, preset, memory, Strategy.PARALLEL, RealClock.INSTANCE);
-        downtimeMs(Math.min(largest, 4), pairs, preset, memory, Strategy.PIPELINED, RealClock.INSTANCE);
+        s.run(Math.min(largest, 4), Strategy.PARALLEL, RealClock.INSTANCE);
+        s.run(Math.min(largest, 4), Strategy.PIPELINED, RealClock.INSTANCE);
+        int cpus = Runtime.getRuntime().availableProcessors();
         List<Row> rows = new ArrayList<>();
         for (int n : sizes) {
-            double cp = downtimeMs(n, pairs, preset, memory, Strategy.PARALLEL, new VirtualClock());
-            double pipelinedCp = downtimeMs(n, pairs, preset, memory, Strategy.PIPELINED, new VirtualClock());
-            progress.accept(n + " devices: model critical path " + fmt(cp) + " ms (pipelined " + fmt(pipelinedCp) + " ms)");
-            Spread parallel = measure(repeat, n, pairs, preset, memory, Strategy.PARALLEL);
-            progress.accept(n + " devices: parallel " + describe(parallel));
-            Spread pipelined = measure(repeat, n, pairs, preset, memory, Strategy.PIPELINED);
-            progress.accept(n + " devices: pipelined " + describe(pipelined));
-            Spread serial = measure(serialRepeat, n, pairs, preset, memory, Strategy.SERIAL);
-            progress.accept(n + " devices: serial " + describe(serial));
-            rows.add(new Row(n, 2 * pairs, cp, parallel.medianMs(), serial.medianMs(), pipelinedCp, parallel, pipelined, serial));
+            double loadBefore = loadAverage();
+            Measured model = s.run(n, Strategy.PARALLEL, new VirtualClock());
+            double cp = model.downtimeMs();
+            double pipelinedCp = s.run(n, Strategy.PIPELINED, new VirtualClock()).downtimeMs();
+            double cpuPerCallUs = model.cpuNanos() / 1e3 / Math.max(1, model.windowCalls());
+            double floor = model.floorMs(cpuPerCallUs * 1e3, cpus);
+            progress.accept(n + " devices: model critical path " + fmt(cp) + " ms (pipelined " + fmt(pipelinedCp) + " ms); "
+                    + model.windowCalls() + " calls, measured CPU " + fmt(cpuPerCallUs) + " us per call, predicted floor "
+                    + fmt(floor) + " ms on " + cpus + " CPUs; load " + fmt(loadBefore));
+            Spread parallel = measure(repeat, n, Strategy.PARALLEL, s);
+            progress.accept(n + " devices: parallel " + describe(parallel) + "; load " + fmt(loadAverage()));
+            Spread pipelined = measure(repeat, n, Strategy.PIPELINED, s);
+            progress.accept(n + " devices: pipelined " + describe(pipelined) + "; load " + fmt(loadAverage()));
+            Spread serial = measure(serialRepeat, n, Strategy.SERIAL, s);
+            double loadAfter = loadAverage();
+            progress.accept(n + " devices: serial " + describe(serial) + "; load " + fmt(loadAfter));
+            rows.add(new Row(n, 2 * pairs, cp, parallel.medianMs(), serial.medianMs(), pipelinedCp, parallel, pipelined, serial,
+                    window.label(), model.windowCalls(), cpuPerCallUs, floor, loadBefore, loadAfter));
         }
         return rows;
     }
 
-    private static Spread measure(int runs, int n, int pairs, String preset, GuestMemoryLayout memory, Strategy strategy) {
+    /** The 1-minute load average, or -1 where the system does not tell. */
+    static double loadAverage() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+
+    private static Spread measure(int runs, int n, Strategy strategy, Setup s) {
         double[] v = new double[runs];
         for (int i = 0; i < runs; i++) {
-            v[i] = downtimeMs(n, pairs, preset, memory, strategy, RealClock.INSTANCE);
+            v[i] = s.run(n, strategy, RealClock.INSTANCE).downtimeMs();
         }
         return Spread.of(v);
     }
@@ -141,26 +183,77 @@ public final class OrchestrationBench {
         return String.format(java.util.Locale.ROOT, "%.2f", ms);
     }
 
-    private static double downtimeMs(int n, int pairs, String preset, GuestMemoryLayout memory, Strategy strategy, Clock clock) {
-        try (SimulatedHost h = SimulatedHost.mlx5(n, pairs, preset, clock, List.of())) {
-            RehearsalPlan plan = RehearsalPlan.builder(h.devices()).strategy(strategy).memory(memory).build();
-            Rehearsal rehearsal = h.rehearsal();
-            if (!clock.isVirtual()) {
-                // the set-up's garbage is not the window's: the window starts on a collected heap, so a
-                // young collection (15-60 ms with 256 lane threads to scan) lands in it only if the
-                // window itself fills the young generation
+    /** What every run of one invocation shares. */
+    private record Setup(int pairs, String preset, GuestMemoryLayout memory, WindowMode window) {
+        Measured run(int n, Strategy strategy, Clock clock) {
+            try (SimulatedHost h = SimulatedHost.mlx5(n, pairs, preset, clock, List.of())) {
+                RehearsalPlan plan = RehearsalPlan.builder(h.devices()).strategy(strategy).memory(memory).window(window).build();
+                Rehearsal rehearsal = h.rehearsal();
+                long[] cpu = new long[1];
                 rehearsal.listener(new RehearsalListener() {
                     @Override
                     public void setUpDone(int devices) {
-                        System.gc();
+                        if (!clock.isVirtual()) {
+                            // the set-up's garbage is not the window's: the window starts on a collected heap, so a
+                            // young collection (15-60 ms with 256 lane threads to scan) lands in it only if the
+                            // window itself fills the young generation
+                            System.gc();
+                        }
+                        cpu[0] = processCpuNanos();
+                    }
+
+                    @Override
+                    public void windowDone(int index) {
+                        cpu[0] = processCpuNanos() - cpu[0];
                     }
                 });
+                RehearsalResult r = rehearsal.run(plan);
+                if (!r.completed()) {
+                    throw new IllegalStateException("bench rehearsal of " + n + " devices failed: " + r.failure().summary());
+                }
+                return Measured.of(r.lastIteration(), cpu[0]);
             }
-            RehearsalResult r = rehearsal.run(plan);
-            if (!r.completed()) {
-                throw new IllegalStateException("bench rehearsal of " + n + " devices failed: " + r.failure().summary());
+        }
+    }
+
+    /** CPU time of this process so far (every thread), or 0 where the JVM does not tell. */
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? Math.max(0, os.getProcessCpuTime()) : 0;
+    }
+
+    /**
+     * One run: its downtime, the process CPU its window took, and per downtime phase the calls and
+     * the phase's time (on the virtual clock: the model's).
+     */
+    record Measured(double downtimeMs, long cpuNanos, int windowCalls, Map<Phase, Integer> calls, Map<Phase, Long> phaseNanos) {
+        static Measured of(Timeline t, long cpuNanos) {
+            Map<Phase, Integer> calls = new EnumMap<>(Phase.class);
+            int total = 0;
+            for (Span s : t.windowSpans()) {
+                calls.merge(s.phase(), 1, Integer::sum);
+                total++;
             }
-            return r.lastIteration().downtimeNanos() / 1e6;
+            Map<Phase, Long> nanos = new EnumMap<>(Phase.class);
+            for (PhaseSummary p : t.phases()) {
+                if (t.inDowntime(p.phase())) {
+                    nanos.put(p.phase(), p.wallNanos());
+                }
+            }
+            return new Measured(t.downtimeNanos() / 1e6, cpuNanos, total, calls, nanos);
+        }
+
+        /**
+         * The least a parallel window can take: each downtime phase (they are separated by a barrier)
+         * at least its model time, and at least its calls' CPU spread over {@code cpus}.
+         */
+        double floorMs(double cpuNanosPerCall, int cpus) {
+            double floor = 0;
+            for (Map.Entry<Phase, Long> e : phaseNanos.entrySet()) {
+                double cpuMs = calls.getOrDefault(e.getKey(), 0) * cpuNanosPerCall / cpus / 1e6;
+                floor += Math.max(e.getValue() / 1e6, cpuMs);
+            }
+            return floor;
         }
     }
 }

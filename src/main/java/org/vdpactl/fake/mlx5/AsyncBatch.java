@@ -1,8 +1,6 @@
 package org.vdpactl.fake.mlx5;
 
-import java.util.Arrays;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
  * Discrete-event simulation of one batch of firmware commands (docs/spec/mlx5-model.md §4.1),
@@ -60,7 +58,12 @@ public final class AsyncBatch {
     public record Result(double durationMs, double[] postedMs, double[] startedMs, double[] completedMs, int[] errno) {
         /** The first error in issue order, as the wrapper returns it; 0 if all succeeded. */
         public int firstError() {
-            return Arrays.stream(errno).filter(e -> e != 0).findFirst().orElse(0);
+            for (int e : errno) {
+                if (e != 0) {
+                    return e;
+                }
+            }
+            return 0;
         }
     }
 
@@ -74,10 +77,9 @@ public final class AsyncBatch {
         double[] started = new double[n];
         double[] completed = new double[n];
         int[] errno = new int[n];
-        PriorityQueue<Double> serverFreeAt = new PriorityQueue<>();
-        for (int k = 0; k < servers; k++) {
-            serverFreeAt.add(0.0);
-        }
+        // when each FW server is next free; the earliest takes the next command (FIFO). A few
+        // servers: a scan of a primitive array, no boxed priority queue per batch
+        double[] serverFreeAt = new double[Math.min(servers, Math.max(1, n))];
         double issuer = 0;
         int oldestNotWaited = 0;
         double end = 0;
@@ -93,8 +95,9 @@ public final class AsyncBatch {
             if (f != null && !f.executes()) {
                 started[i] = Double.NaN;
             } else {
-                double start = Math.max(issuer, serverFreeAt.poll());
-                serverFreeAt.add(start + c.serviceMs());
+                int server = earliest(serverFreeAt);
+                double start = Math.max(issuer, serverFreeAt[server]);
+                serverFreeAt[server] = start + c.serviceMs();
                 started[i] = start;
                 completed[i] = start + c.serviceMs() + roundTripMs;
             }
@@ -107,6 +110,24 @@ public final class AsyncBatch {
             end = Math.max(end, completed[i]);
         }
         return new Result(Math.max(issuer, end), posted, started, completed, errno);
+    }
+
+    private static int earliest(double[] freeAt) {
+        int best = 0;
+        for (int k = 1; k < freeAt.length; k++) {
+            if (freeAt[k] < freeAt[best]) {
+                best = k;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * A synchronous command (a batch of one on one server) without a failure: issue, service and
+     * the round trip one after another. What {@link #simulate} gives for it, without its arrays.
+     */
+    public static double syncMs(double issueMs, double serviceMs, double roundTripMs) {
+        return issueMs + serviceMs + roundTripMs;
     }
 
     private static int inFlight(double[] completed, int issued, double now) {

@@ -14,13 +14,40 @@ final class FwCommands {
     private static final int KLM_BYTES = 16;
 
     private final Mlx5Params p;
+    /*
+     * The per-VQ commands never change for a device (its parameters are fixed): each is built once,
+     * on first use, instead of once per op with its strings (a reset re-creates every VQ).
+     */
+    private final PerVq<List<FwCommand>> created = new PerVq<>();
+    private final PerVq<List<FwCommand>> createdWithCounters = new PerVq<>();
+    private final PerVq<List<FwCommand>> destroyed = new PerVq<>();
+    private final PerVq<List<FwCommand>> destroyedWithCounters = new PerVq<>();
+    private final PerVq<FwCommand> queries = new PerVq<>();
+    private final PerVq<FwCommand> modifies = new PerVq<>();
+    private static final int STATES = VqState.values().length;
+    /** Modify variants per VQ: from-state × to-state × fields pending or not. */
+    private static final int MODIFY_VARIANTS = STATES * STATES * 2;
+    /** One instance per parameter set: the commands a preset's devices issue are the same for all of them. */
+    private static final java.util.concurrent.ConcurrentHashMap<Mlx5Params, FwCommands> SHARED =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     FwCommands(Mlx5Params p) {
         this.p = p;
     }
 
+    /** The commands of {@code p}, shared by every device with these parameters (they never change). */
+    static FwCommands of(Mlx5Params p) {
+        return SHARED.computeIfAbsent(p, FwCommands::new);
+    }
+
     /** B1 without the optional RDY modify: CQ, QP pair and its connection, counters, umems, the VQ object. */
     List<FwCommand> vqCreate(int vq, boolean counters) {
+        PerVq<List<FwCommand>> kept = counters ? createdWithCounters : created;
+        List<FwCommand> l = kept.get(vq);
+        return l != null ? l : kept.put(vq, buildVqCreate(vq, counters));
+    }
+
+    private List<FwCommand> buildVqCreate(int vq, boolean counters) {
         List<FwCommand> l = new ArrayList<>();
         l.add(new FwCommand(FwOpcode.CREATE_CQ, "cq of vq " + vq, p.createCqMs(), 0));
         l.add(new FwCommand(FwOpcode.CREATE_QP, "fw qp of vq " + vq, p.createQpMs(), 0));
@@ -37,11 +64,17 @@ final class FwCommands {
             l.add(new FwCommand(FwOpcode.CREATE_UMEM, "umem " + (i + 1) + " of vq " + vq, p.createUmemMs(), 0));
         }
         l.add(new FwCommand(FwOpcode.CREATE_GENERAL_OBJECT, "virtio_net_q " + vq, p.createVqMs(), 0));
-        return l;
+        return List.copyOf(l);
     }
 
     /** B2 after the VQ is suspended: the VQ object, umems, counters, QPs, CQ. */
     List<FwCommand> vqDestroy(int vq, boolean counters) {
+        PerVq<List<FwCommand>> kept = counters ? destroyedWithCounters : destroyed;
+        List<FwCommand> l = kept.get(vq);
+        return l != null ? l : kept.put(vq, buildVqDestroy(vq, counters));
+    }
+
+    private List<FwCommand> buildVqDestroy(int vq, boolean counters) {
         List<FwCommand> l = new ArrayList<>();
         l.add(destroy(FwOpcode.DESTROY_GENERAL_OBJECT, "virtio_net_q " + vq));
         for (int i = 0; i < p.umemsPerVq(); i++) {
@@ -53,7 +86,7 @@ final class FwCommands {
         l.add(destroy(FwOpcode.DESTROY_QP, "driver qp of vq " + vq));
         l.add(destroy(FwOpcode.DESTROY_QP, "fw qp of vq " + vq));
         l.add(destroy(FwOpcode.DESTROY_CQ, "cq of vq " + vq));
-        return l;
+        return List.copyOf(l);
     }
 
     /** B3 create: HCA caps, RQT, TIR, steering for the MAC. */
@@ -89,6 +122,12 @@ final class FwCommands {
      * nothing still costs a minimal command.
      */
     FwCommand vqModify(int vq, VqState from, VqState to, boolean fieldsPending) {
+        int key = vq * MODIFY_VARIANTS + (from.ordinal() * STATES + to.ordinal()) * 2 + (fieldsPending ? 1 : 0);
+        FwCommand c = modifies.get(key);
+        return c != null ? c : modifies.put(key, buildVqModify(vq, from, to, fieldsPending));
+    }
+
+    private FwCommand buildVqModify(int vq, VqState from, VqState to, boolean fieldsPending) {
         double s = 0;
         if (from != to) {
             s += to == VqState.SUSPEND ? p.modifySuspendMs() : p.modifyRdyMs();
@@ -104,6 +143,11 @@ final class FwCommands {
     }
 
     FwCommand vqQuery(int vq) {
+        FwCommand q = queries.get(vq);
+        return q != null ? q : queries.put(vq, buildVqQuery(vq));
+    }
+
+    private FwCommand buildVqQuery(int vq) {
         return new FwCommand(FwOpcode.QUERY_GENERAL_OBJECT, "virtio_net_q " + vq, p.queryVqMs(), 0);
     }
 

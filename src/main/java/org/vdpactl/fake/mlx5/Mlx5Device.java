@@ -84,7 +84,7 @@ public final class Mlx5Device implements DriverModel {
         this.caps = caps;
         this.deviceFeatures = deviceFeatures;
         this.queue = new CommandQueue(p);
-        this.cmds = new FwCommands(p);
+        this.cmds = FwCommands.of(p);
         this.mrs = new MrResources(p, f, queue, cmds, this::nowMs);
         freshDevice(2 * Math.max(1, maxVqPairs));
         if (f.precreateVqs()) {

@@ -18,8 +18,16 @@ public record OpCost(long nanos, int syncCommands, int asyncBatches, int asyncCo
     }
 
     public OpCost plus(OpCost o) {
+        if (o.isFree()) {
+            return this;
+        }
         return new OpCost(nanos + o.nanos, syncCommands + o.syncCommands, asyncBatches + o.asyncBatches,
                 asyncCommands + o.asyncCommands, deferredNanos + o.deferredNanos);
+    }
+
+    /** True when nothing was spent or issued. */
+    public boolean isFree() {
+        return nanos == 0 && syncCommands == 0 && asyncBatches == 0 && asyncCommands == 0 && deferredNanos == 0;
     }
 
     public double millis() {
