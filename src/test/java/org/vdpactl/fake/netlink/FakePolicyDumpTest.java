@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
@@ -27,19 +26,13 @@ import org.vdpactl.sys.Errno;
  * CTRL_ATTR_OP, and nlctrl's own policies (ctrl_dumppolicy_start, net/netlink/genetlink.c).
  */
 class FakePolicyDumpTest {
-    private final FakeKernel kernel = FakeKernel.builder().build();
-    private final FakeNetlink netlink = FakeNetlink.install(kernel);
-    private final FakeProcess proc = kernel.newProcess();
-
-    @AfterEach
-    void close() {
-        proc.close();
-        kernel.close();
-    }
-
-    private GenlPolicy dump(Consumer<MessageWriter> attrs) {
-        try (GenlSocket s = GenlSocket.open(proc)) {
-            return GenlPolicy.parse(s.dump(GenlRequest.of("GETPOLICY", GENL_ID_CTRL, CTRL_CMD_GETPOLICY, 1, attrs)));
+    /** One dump on a fresh fake kernel (6.12), closed afterwards. */
+    private static GenlPolicy dump(Consumer<MessageWriter> attrs) {
+        try (FakeKernel kernel = FakeKernel.builder().build()) {
+            FakeNetlink.install(kernel);
+            try (FakeProcess proc = kernel.newProcess(); GenlSocket s = GenlSocket.open(proc)) {
+                return GenlPolicy.parse(s.dump(GenlRequest.of("GETPOLICY", GENL_ID_CTRL, CTRL_CMD_GETPOLICY, 1, attrs)));
+            }
         }
     }
 
