@@ -10,6 +10,7 @@ import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.kernel.KernelProfile;
 import org.vdpactl.fake.kernel.KernelProfiles;
 import org.vdpactl.mgmt.VdpaAttribute;
+import org.vdpactl.mgmt.VdpaAttributeSupport;
 import org.vdpactl.mgmt.VdpaCommand;
 import org.vdpactl.netlink.GenlFamily;
 import org.vdpactl.vhost.BackendFeature;
@@ -84,12 +85,28 @@ public final class KernelFeatures {
      * parse (above its maxattr, which strict validation answers with EINVAL "Unknown attribute type").
      */
     public static Optional<String> unknownAttribute(GenlFamily family, List<VdpaAttribute> attributes) {
+        return unknownAttribute(VdpaAttributeSupport.fromMaxAttr(family, "not asked"), VdpaCommand.DEV_NEW, attributes);
+    }
+
+    /**
+     * A one-line refusal when a request of {@code command} would carry an attribute the kernel does
+     * not accept for it, naming the attribute and the first profiled kernel whose vdpa_nl_policy has
+     * it. With the policy dump this is exact (strict validation refuses attributes without a policy
+     * entry: "Unsupported attribute" or "Unknown attribute type"); after a fallback only attributes
+     * above maxattr are caught.
+     */
+    public static Optional<String> unknownAttribute(VdpaAttributeSupport support, VdpaCommand command,
+                                                    List<VdpaAttribute> attributes) {
         for (VdpaAttribute a : attributes) {
-            if (a.number() > family.maxAttr()) {
-                String first = KernelProfiles.firstParsing(a.number()).map(p -> "Linux " + p.version()).orElse("a newer kernel");
+            if (!support.accepts(command, a)) {
+                String first = (support.source() == VdpaAttributeSupport.Source.POLICY_DUMP
+                        ? KernelProfiles.firstAcceptingInRequests(a.number()) : KernelProfiles.firstParsing(a.number()))
+                        .map(p -> "Linux " + p.version()).orElse("a newer kernel");
                 String option = a.option() != null ? " (--" + a.option().replace('_', '-') + ")" : "";
-                return Optional.of(a.constantName() + option + " is not known to this kernel's vdpa family (maxattr "
-                        + family.maxAttr() + "); first in " + first);
+                String why = support.source() == VdpaAttributeSupport.Source.POLICY_DUMP
+                        ? "is not accepted by this kernel's " + command.constantName() + " (no entry in its policy dump)"
+                        : "is not known to this kernel's vdpa family (maxattr " + support.family().maxAttr() + ")";
+                return Optional.of(a.constantName() + option + " " + why + "; first in " + first);
             }
         }
         return Optional.empty();

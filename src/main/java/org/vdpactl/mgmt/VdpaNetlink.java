@@ -11,6 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.netlink.GenlFamily;
+import org.vdpactl.netlink.GenlPolicy;
 import org.vdpactl.netlink.GenlReply;
 import org.vdpactl.netlink.GenlRequest;
 import org.vdpactl.netlink.GenlSocket;
@@ -36,6 +37,7 @@ public final class VdpaNetlink implements AutoCloseable {
     private final GenlSocket socket;
     private final GenlFamily family;
     private final int version;
+    private VdpaAttributeSupport attributeSupport;
 
     private VdpaNetlink(GenlSocket socket, GenlFamily family) {
         this.socket = socket;
@@ -64,6 +66,17 @@ public final class VdpaNetlink implements AutoCloseable {
     /** The family as the kernel described it (id, maxattr, supported commands). */
     public GenlFamily family() {
         return family;
+    }
+
+    /**
+     * Which attributes each command of this kernel accepts: from nlctrl's policy dump, or from
+     * maxattr when the kernel refuses it. Asked once per instance.
+     */
+    public synchronized VdpaAttributeSupport attributeSupport() {
+        if (attributeSupport == null) {
+            attributeSupport = VdpaAttributeSupport.probe(family, () -> GenlPolicy.dump(socket, FAMILY_NAME));
+        }
+        return attributeSupport;
     }
 
     /** The underlying socket, for callers that need raw access. */

@@ -33,6 +33,18 @@ public final class Attributes implements Iterable<Attribute> {
 
     /** Parses {@code length} bytes at {@code offset} of {@code segment}. */
     public static Attributes parse(MemorySegment segment, long offset, long length) {
+        return parse(segment, offset, length, false);
+    }
+
+    /**
+     * Parses a nest whose attribute types are indexes counted from 0 (nlctrl's policy dump numbers
+     * its policies so): type 0 is kept, not skipped as a pad attribute.
+     */
+    public static Attributes parseIndexed(byte[] area) {
+        return parse(MemorySegment.ofArray(area), 0, area.length, true);
+    }
+
+    private static Attributes parse(MemorySegment segment, long offset, long length, boolean keepTypeZero) {
         if (length <= 0) {
             return EMPTY;
         }
@@ -47,7 +59,7 @@ public final class Attributes implements Iterable<Attribute> {
                         + " but " + (end - pos) + " bytes remain");
             }
             int type = rawType & NLA_TYPE_MASK;
-            if (type != 0) {
+            if (type != 0 || keepTypeZero) {
                 byte[] payload = segment.asSlice(pos + NLA_HDRLEN, nlaLen - NLA_HDRLEN).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
                 out.add(new Attribute(type, rawType & ~NLA_TYPE_MASK, payload));
             }

@@ -90,6 +90,12 @@ public final class NetlinkAbi {
     public static final int CTRL_ATTR_OP_FLAGS = netlink_h.CTRL_ATTR_OP_FLAGS();
     public static final int CTRL_ATTR_MCAST_GRP_NAME = netlink_h.CTRL_ATTR_MCAST_GRP_NAME();
     public static final int CTRL_ATTR_MCAST_GRP_ID = netlink_h.CTRL_ATTR_MCAST_GRP_ID();
+    public static final int CTRL_CMD_GETPOLICY = netlink_h.CTRL_CMD_GETPOLICY();
+    public static final int CTRL_ATTR_POLICY = netlink_h.CTRL_ATTR_POLICY();
+    public static final int CTRL_ATTR_OP_POLICY = netlink_h.CTRL_ATTR_OP_POLICY();
+    public static final int CTRL_ATTR_OP = netlink_h.CTRL_ATTR_OP();
+    public static final int CTRL_ATTR_POLICY_DO = netlink_h.CTRL_ATTR_POLICY_DO();
+    public static final int CTRL_ATTR_POLICY_DUMP = netlink_h.CTRL_ATTR_POLICY_DUMP();
 
     // policy description inside NLMSGERR_ATTR_POLICY
     public static final int NL_POLICY_TYPE_ATTR_TYPE = netlink_h.NL_POLICY_TYPE_ATTR_TYPE();
@@ -99,6 +105,9 @@ public final class NetlinkAbi {
     public static final int NL_POLICY_TYPE_ATTR_MAX_VALUE_U = netlink_h.NL_POLICY_TYPE_ATTR_MAX_VALUE_U();
     public static final int NL_POLICY_TYPE_ATTR_MIN_LENGTH = netlink_h.NL_POLICY_TYPE_ATTR_MIN_LENGTH();
     public static final int NL_POLICY_TYPE_ATTR_MAX_LENGTH = netlink_h.NL_POLICY_TYPE_ATTR_MAX_LENGTH();
+    public static final int NL_POLICY_TYPE_ATTR_POLICY_IDX = netlink_h.NL_POLICY_TYPE_ATTR_POLICY_IDX();
+    public static final int NL_POLICY_TYPE_ATTR_POLICY_MAXTYPE = netlink_h.NL_POLICY_TYPE_ATTR_POLICY_MAXTYPE();
+    public static final int NL_POLICY_TYPE_ATTR_MASK = netlink_h.NL_POLICY_TYPE_ATTR_MASK();
     public static final int NL_ATTR_TYPE_U8 = netlink_h.NL_ATTR_TYPE_U8();
     public static final int NL_ATTR_TYPE_U16 = netlink_h.NL_ATTR_TYPE_U16();
     public static final int NL_ATTR_TYPE_U32 = netlink_h.NL_ATTR_TYPE_U32();

@@ -29,6 +29,7 @@ public final class Errno {
     public static final int ENOSPC = 28;
     public static final int ESPIPE = 29;
     public static final int ERANGE = 34;
+    public static final int ENODATA = 61;
     public static final int EMSGSIZE = 90;
     public static final int EPROTONOSUPPORT = 93;
     public static final int EOPNOTSUPP = 95;

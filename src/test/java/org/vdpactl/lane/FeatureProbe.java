@@ -10,7 +10,9 @@ import java.util.Set;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.mgmt.VdpaAttribute;
 import org.vdpactl.mgmt.VdpaCommand;
+import org.vdpactl.mgmt.VdpaAttributeSupport;
 import org.vdpactl.netlink.GenlFamily;
+import org.vdpactl.netlink.GenlPolicy;
 import org.vdpactl.netlink.GenlSocket;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.SyscallException;
@@ -140,7 +142,25 @@ public final class FeatureProbe {
                 attrs.put("VDPA_ATTR_" + a.name(), Map.of("present", a.number() <= f.maxAttr(), "number", a.number()));
             }
             out.put("attributes", attrs);
+            out.put("policy", policy(VdpaAttributeSupport.probe(f, () -> GenlPolicy.dump(s, "vdpa"))));
         }
+        return out;
+    }
+
+    /**
+     * Per command, the attributes its do request may carry (nlctrl's policy dump,
+     * kernel-abi.md §7.6), or the maxattr fallback with the kernel's refusal.
+     */
+    static Map<String, Object> policy(VdpaAttributeSupport support) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("source", support.source() == VdpaAttributeSupport.Source.POLICY_DUMP ? "CTRL_CMD_GETPOLICY" : "maxattr");
+        support.fallbackReason().ifPresent(r -> out.put("fallback_reason", r));
+        Map<String, Object> cmds = new LinkedHashMap<>();
+        for (GenlFamily.Op op : support.family().ops()) {
+            VdpaCommand.of(op.cmd()).ifPresent(c -> cmds.put(c.constantName(),
+                    support.accepted(c).stream().map(VdpaAttribute::constantName).toList()));
+        }
+        out.put("request_attributes", cmds);
         return out;
     }
 

@@ -9,9 +9,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.conformance.device.RunningKernel;
+import org.vdpactl.fake.kernel.KernelProfile;
 import org.vdpactl.sys.PanamaSyscalls;
 
 /**
@@ -23,6 +27,11 @@ import org.vdpactl.sys.PanamaSyscalls;
  */
 @Tag("kernel")
 class KernelFeatureProbeTest {
+
+    @BeforeAll
+    static void onlyInTheVm() {
+        LaneOnly.requireVm();
+    }
 
     @Test
     @SuppressWarnings("unchecked")
@@ -44,6 +53,12 @@ class KernelFeatureProbeTest {
         assertEquals("ENOTTY", unknown.get("owner_vring_0"), "an ioctl no kernel defines, after SET_OWNER");
         Map<String, Object> commands = (Map<String, Object>) ((Map<String, Object>) found.get("netlink")).get("commands");
         assertEquals(Boolean.TRUE, ((Map<String, Object>) commands.get("VDPA_CMD_DEV_NEW")).get("present"));
+        // Every lane kernel (6.1 and later) answers nlctrl's policy dump (Linux 5.10+): DEV_NEW's
+        // request attributes are measured, not derived from maxattr (kernel-abi.md §7.6).
+        Map<String, Object> policy = (Map<String, Object>) ((Map<String, Object>) found.get("netlink")).get("policy");
+        assertEquals("CTRL_CMD_GETPOLICY", policy.get("source"), String.valueOf(policy.get("fallback_reason")));
+        List<String> expected = RunningKernel.profile().netlink().requestPolicy().stream().map(KernelProfile.PolicyEntry::attr).toList();
+        assertEquals(expected, ((Map<String, Object>) policy.get("request_attributes")).get("VDPA_CMD_DEV_NEW"));
         assertTrue(Files.size(out) > 0);
     }
 }

@@ -163,7 +163,7 @@ public final class DevCommand implements Runnable {
                     int id = m.supportsClass(VirtioNames.ID_NET) ? VirtioNames.ID_NET : VirtioNames.ID_BLOCK;
                     spec = spec.withDeviceFeatures(FeatureArgument.parse(features, id));
                 }
-                var unknown = KernelFeatures.unknownAttribute(nl.family(), provisioned(spec));
+                var unknown = KernelFeatures.unknownAttribute(nl.attributeSupport(), VdpaCommand.DEV_NEW, provisioned(spec));
                 if (unknown.isPresent()) {
                     throw new CliFailure(ExitCode.NOT_SUPPORTED, "dev add: " + unknown.get());
                 }

@@ -49,8 +49,26 @@ public record KernelProfile(String version, List<String> aliases, String source,
      * @param legacyDeviceFeaturesAttr config replies carry the device features as attribute 21
      *                                 (VDPA_ATTR_VDPA_DEV_SUPPORTED_FEATURES) and the net status
      *                                 unconditionally, as before the 6.2 renumbering
+     * @param requestPolicy            vdpa_nl_policy: the attributes a request may carry, each with
+     *                                 its number and nla_policy; every vdpa command validates with
+     *                                 it, and nlctrl's CTRL_CMD_GETPOLICY reports it
      */
-    public record Netlink(List<String> commands, int maxAttr, boolean legacyDeviceFeaturesAttr) {
+    public record Netlink(List<String> commands, int maxAttr, boolean legacyDeviceFeaturesAttr,
+                          List<PolicyEntry> requestPolicy) {
+        public Netlink {
+            requestPolicy = requestPolicy == null ? List.of() : List.copyOf(requestPolicy);
+        }
+    }
+
+    /**
+     * One entry of vdpa_nl_policy.
+     *
+     * @param attr   the attribute's uapi name in that kernel's enum vdpa_attr
+     * @param number its number
+     * @param policy "STRING", "NUL_STRING", "U16", "U32", "U64", "U16 min N" (NLA_POLICY_MIN) or
+     *               "BINARY len N" (NLA_POLICY_EXACT_LEN, e.g. NLA_POLICY_ETH_ADDR)
+     */
+    public record PolicyEntry(String attr, int number, String policy) {
     }
 
     /**

@@ -26,6 +26,8 @@ public final class KernelProfiles {
     public static final String DEFAULT_VERSION = "6.12";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern RELEASE = Pattern.compile("^(\\d+)\\.(\\d+)");
+    /** The policy notations of {@link KernelProfile.PolicyEntry#policy()}. */
+    private static final Pattern POLICY = Pattern.compile("STRING|NUL_STRING|U16|U32|U64|U16 min \\d+|BINARY len \\d+");
     private static final List<KernelProfile> ALL = VERSIONS.stream().map(KernelProfiles::load).toList();
 
     private KernelProfiles() {
@@ -94,6 +96,11 @@ public final class KernelProfiles {
         return first(p -> (p.acceptedBackendFeatures() & (1L << backendFeatureBit)) != 0);
     }
 
+    /** The oldest profiled kernel whose vdpa requests may carry the attribute (vdpa_nl_policy has an entry), if any. */
+    public static Optional<KernelProfile> firstAcceptingInRequests(int attribute) {
+        return first(p -> p.netlink().requestPolicy().stream().anyMatch(e -> e.number() == attribute));
+    }
+
     /** The oldest profiled kernel whose vdpa family parses the attribute number, if any. */
     public static Optional<KernelProfile> firstParsing(int attribute) {
         return first(p -> attribute <= p.netlink().maxAttr());
@@ -138,6 +145,13 @@ public final class KernelProfiles {
         for (String c : p.netlink().commands()) {
             if (java.util.Arrays.stream(VdpaCommand.values()).noneMatch(v -> v.constantName().equals(c))) {
                 throw new IllegalStateException(p + ": unknown netlink command " + c);
+            }
+        }
+        for (KernelProfile.PolicyEntry e : p.netlink().requestPolicy()) {
+            boolean known = java.util.Arrays.stream(org.vdpactl.mgmt.VdpaAttribute.values())
+                    .anyMatch(a -> a.constantName().equals(e.attr()) && a.number() == e.number());
+            if (!known || e.number() > p.netlink().maxAttr() || !POLICY.matcher(e.policy()).matches()) {
+                throw new IllegalStateException(p + ": bad request policy entry " + e);
             }
         }
         p.drivers().values().forEach(d -> MacroValues.bitMask(d.removeFeatures()));

@@ -57,6 +57,29 @@ public record AttrPolicy(Kind kind, long min, long max, boolean hasRange, int ma
         return new AttrPolicy(Kind.NUL_STRING, 0, 0, false, len);
     }
 
+    /**
+     * Reads the notation of a kernel profile's request policy: "STRING", "NUL_STRING", "U16",
+     * "U32", "U64", "U16 min N" (NLA_POLICY_MIN) or "BINARY len N" (NLA_POLICY_EXACT_LEN).
+     */
+    public static AttrPolicy parse(String notation) {
+        String[] w = notation.trim().split("\\s+");
+        if (w.length == 3 && w[0].equals("U16") && w[1].equals("min")) {
+            return u16Min(Integer.parseInt(w[2]));
+        }
+        if (w.length == 3 && w[0].equals("BINARY") && w[1].equals("len")) {
+            int len = Integer.parseInt(w[2]);
+            return new AttrPolicy(Kind.BINARY, len, len, true, 0);
+        }
+        return switch (notation.trim()) {
+            case "STRING" -> STRING;
+            case "NUL_STRING" -> NUL_STRING;
+            case "U16" -> U16;
+            case "U32" -> U32;
+            case "U64" -> U64;
+            default -> throw new IllegalArgumentException("unknown attribute policy notation: " + notation);
+        };
+    }
+
     /** The NL_ATTR_TYPE_* this policy reports. */
     int reportedType() {
         return switch (kind) {
@@ -71,7 +94,15 @@ public record AttrPolicy(Kind kind, long min, long max, boolean hasRange, int ma
      * value range or length bounds first, NL_POLICY_TYPE_ATTR_TYPE last.
      */
     public void writeNest(MessageWriter w) {
-        int nest = w.beginNested(NLA_F_NESTED | NLMSGERR_ATTR_POLICY);
+        writeNest(w, NLMSGERR_ATTR_POLICY);
+    }
+
+    /**
+     * The same description in a nest of the given type (NLA_F_NESTED added, as nla_nest_start
+     * does): the policy dump puts one per attribute, typed by the attribute's number.
+     */
+    public void writeNest(MessageWriter w, int nestType) {
+        int nest = w.beginNested(NLA_F_NESTED | nestType);
         switch (kind) {
             case U16, U32, U64 -> {
                 w.putU64(NL_POLICY_TYPE_ATTR_MIN_VALUE_U, min);

@@ -204,6 +204,7 @@ public final class FakeGenericNetlink {
                     from.openedInInitialNetns());
             injectFault(family, ctx);
             if (dump) {
+                family.startDump(o, ctx);
                 return from.startDump(h.type(), family, o, ctx) ? DUMP_STARTED : -Errno.EBUSY;
             }
             doit(from, h.type(), family, o, ctx);

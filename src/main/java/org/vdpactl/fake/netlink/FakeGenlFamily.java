@@ -94,6 +94,22 @@ public abstract class FakeGenlFamily {
         return ops().stream().filter(o -> o.cmd() == cmd && (dump ? o.dumpit() != null : o.doit() != null)).findFirst();
     }
 
+    /**
+     * The dump's {@code start} callback (netlink_dump_start runs it before the first dumpit): a
+     * {@link org.vdpactl.fake.bus.KernelError} thrown here is answered with NLMSG_ERROR, not
+     * NLMSG_DONE. Nothing by default.
+     */
+    public void startDump(Op op, GenlRequestContext request) {
+    }
+
+    /**
+     * False for an op whose dump requests are not validated at all (GENL_DONT_VALIDATE_DUMP): the
+     * policy dump then lists no dump policy for it.
+     */
+    public boolean validatesDump(Op op) {
+        return true;
+    }
+
     /** The device name a command concerns, for fault-injection rules (null when none). */
     public String faultDevice(GenlRequestContext request) {
         return null;

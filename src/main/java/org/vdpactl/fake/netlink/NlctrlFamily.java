@@ -15,7 +15,7 @@ import org.vdpactl.sys.Errno;
  * name or id, and its dump. The reply carries, in this order, FAMILY_NAME, FAMILY_ID (u16),
  * VERSION, HDRSIZE, MAXATTR, OPS (one nest per op: OP_ID, OP_FLAGS) and MCAST_GROUPS when the
  * family has any, exactly as ctrl_fill_info writes them; its genl header has version 2.
- * CTRL_CMD_GETPOLICY is listed but not implemented (its dump ends at once with EOPNOTSUPP).
+ * CTRL_CMD_GETPOLICY dumps a family's attribute policies ({@link PolicyDump}).
  */
 final class NlctrlFamily extends FakeGenlFamily {
     private static final int GETPOLICY = 10;
@@ -33,7 +33,7 @@ final class NlctrlFamily extends FakeGenlFamily {
         this.kernel = kernel;
         this.ops = List.of(
                 new Op(CTRL_CMD_GETFAMILY, false, this::getFamily, this::dumpFamilies, POLICY, false, true),
-                new Op(GETPOLICY, false, null, (r, c, o) -> -Errno.EOPNOTSUPP, POLICY_POLICY, true, true));
+                new Op(GETPOLICY, false, null, this::dumpPolicy, POLICY_POLICY, true, true));
     }
 
     private static AttrPolicy[] policyPolicy() {
@@ -78,6 +78,46 @@ final class NlctrlFamily extends FakeGenlFamily {
     @Override
     public List<McastGroup> mcastGroups() {
         return List.of(new McastGroup("notify", GENL_ID_CTRL));
+    }
+
+    /** ctrl_getfamily's dump does not validate its request (GENL_DONT_VALIDATE_DUMP). */
+    @Override
+    public boolean validatesDump(Op op) {
+        return op.cmd() != CTRL_CMD_GETFAMILY;
+    }
+
+    /** ctrl_dumppolicy_start: its errors are answered with NLMSG_ERROR before any message. */
+    @Override
+    public void startDump(Op op, GenlRequestContext request) {
+        if (op.cmd() == GETPOLICY) {
+            policyDump(request);
+        }
+    }
+
+    private int dumpPolicy(GenlRequestContext r, long[] cursor, DumpWriter out) {
+        return policyDump(r).dump(cursor, out);
+    }
+
+    /**
+     * The family by CTRL_ATTR_FAMILY_ID, else by name (EINVAL with neither, ENOENT when unknown);
+     * unlike GETFAMILY, a family that is not netns-aware is found from any namespace.
+     */
+    private PolicyDump policyDump(GenlRequestContext r) {
+        RequestAttributes a = r.attributes();
+        Optional<Map.Entry<Integer, FakeGenlFamily>> found;
+        if (a.has(CTRL_ATTR_FAMILY_ID)) {
+            int id = a.u16(CTRL_ATTR_FAMILY_ID);
+            found = kernel.familyById(id).map(f -> Map.entry(id, f));
+        } else if (a.has(CTRL_ATTR_FAMILY_NAME)) {
+            found = kernel.familyByName(a.cString(CTRL_ATTR_FAMILY_NAME));
+        } else {
+            throw KernelError.of(Errno.EINVAL, "GETPOLICY names no family");
+        }
+        if (found.isEmpty()) {
+            throw KernelError.of(Errno.ENOENT, "no such family");
+        }
+        Integer cmd = a.has(CTRL_ATTR_OP) ? (int) a.u32(CTRL_ATTR_OP) : null;
+        return PolicyDump.start(found.get().getKey(), found.get().getValue(), cmd);
     }
 
     /** ctrl_getfamily. */

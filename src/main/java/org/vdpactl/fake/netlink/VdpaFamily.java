@@ -56,7 +56,7 @@ final class VdpaFamily extends FakeGenlFamily {
     VdpaFamily(VdpaBus bus, KernelProfile kernel) {
         this.bus = bus;
         this.kernel = kernel;
-        this.policy = policy(kernel.netlink().maxAttr());
+        this.policy = policy(kernel.netlink());
         this.ops = Stream.of(
                 op(VdpaCommand.MGMTDEV_GET, false, this::mgmtdevGet, this::mgmtdevDump),
                 op(VdpaCommand.DEV_NEW, true, this::devNew, null),
@@ -73,18 +73,13 @@ final class VdpaFamily extends FakeGenlFamily {
         return new Op(cmd.number(), admin, doit, dumpit, policy, true, true);
     }
 
-    /** vdpa_nl_policy: the same entries from 6.1 to 7.2, in an array of VDPA_ATTR_MAX + 1. */
-    private static AttrPolicy[] policy(int maxAttr) {
-        AttrPolicy[] p = new AttrPolicy[maxAttr + 1];
+    /** vdpa_nl_policy of the profile's kernel, in an array of VDPA_ATTR_MAX + 1 (UNSPEC where it has no entry). */
+    private static AttrPolicy[] policy(KernelProfile.Netlink netlink) {
+        AttrPolicy[] p = new AttrPolicy[netlink.maxAttr() + 1];
         Arrays.fill(p, AttrPolicy.UNSPEC);
-        p[MGMTDEV_BUS_NAME.number()] = AttrPolicy.NUL_STRING;
-        p[MGMTDEV_DEV_NAME.number()] = AttrPolicy.STRING;
-        p[DEV_NAME.number()] = AttrPolicy.STRING;
-        p[DEV_NET_CFG_MACADDR.number()] = AttrPolicy.ETH_ADDR;
-        p[DEV_NET_CFG_MAX_VQP.number()] = AttrPolicy.U16;
-        p[DEV_NET_CFG_MTU.number()] = AttrPolicy.u16Min(68);
-        p[DEV_QUEUE_INDEX.number()] = AttrPolicy.U32;
-        p[DEV_FEATURES.number()] = AttrPolicy.U64;
+        for (KernelProfile.PolicyEntry e : netlink.requestPolicy()) {
+            p[e.number()] = AttrPolicy.parse(e.policy());
+        }
         return p;
     }
 

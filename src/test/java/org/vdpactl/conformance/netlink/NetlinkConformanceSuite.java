@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -47,6 +48,7 @@ import org.vdpactl.mgmt.VendorStats;
 import org.vdpactl.netlink.Attribute;
 import org.vdpactl.netlink.GenlFamily;
 import org.vdpactl.netlink.GenlHeader;
+import org.vdpactl.netlink.GenlPolicy;
 import org.vdpactl.netlink.GenlRequest;
 import org.vdpactl.netlink.GenlSocket;
 import org.vdpactl.netlink.MessageWriter;
@@ -458,6 +460,99 @@ public abstract class NetlinkConformanceSuite {
             }
             Thread.sleep(5);
         }
+    }
+
+    // ================================================================== nlctrl policy dump (kernel-abi.md §7.6)
+
+    @Test
+    void policyDumpGivesEveryCommandTheFamilysOnePolicy() {
+        GenlPolicy p = GenlPolicy.dump(socket(), "vdpa");
+        assertEquals(Set.of(0), p.policies().keySet(), "vdpa_nl_policy is the family's only policy");
+        List<GenlFamily.Op> ops = vdpa().family().ops();
+        assertEquals(ops.stream().map(GenlFamily.Op::cmd).collect(java.util.stream.Collectors.toSet()), p.ops().keySet());
+        for (GenlFamily.Op op : ops) {
+            GenlPolicy.OpPolicy o = p.ops().get(op.cmd());
+            assertEquals(Optional.of(0), o.doPolicy(), "cmd " + op.cmd());
+            assertEquals(op.canDump() ? Optional.of(0) : Optional.empty(), o.dumpPolicy(), "cmd " + op.cmd());
+        }
+        Set<Integer> expected = new java.util.TreeSet<>();
+        kernel().netlink().requestPolicy().forEach(e -> expected.add(e.number()));
+        assertEquals(expected, p.requestAttributes(VdpaCommand.DEV_NEW.number()));
+        Map<Integer, GenlPolicy.AttrRule> rules = p.policies().get(0);
+        assertEquals(new GenlPolicy.AttrRule(NL_ATTR_TYPE_U16, 68L, 0xFFFFL, null, null), rules.get(DEV_NET_CFG_MTU.number()));
+        assertEquals(new GenlPolicy.AttrRule(NL_ATTR_TYPE_U16, 0L, 0xFFFFL, null, null), rules.get(DEV_NET_CFG_MAX_VQP.number()));
+        assertEquals(new GenlPolicy.AttrRule(NL_ATTR_TYPE_BINARY, null, null, 6, 6), rules.get(DEV_NET_CFG_MACADDR.number()));
+        assertEquals(new GenlPolicy.AttrRule(NL_ATTR_TYPE_NUL_STRING, null, null, null, null), rules.get(MGMTDEV_BUS_NAME.number()));
+        assertEquals(new GenlPolicy.AttrRule(NL_ATTR_TYPE_STRING, null, null, null, null), rules.get(DEV_NAME.number()));
+        assertEquals(new GenlPolicy.AttrRule(NL_ATTR_TYPE_U32, 0L, 0xFFFF_FFFFL, null, null), rules.get(DEV_QUEUE_INDEX.number()));
+        assertEquals(new GenlPolicy.AttrRule(NL_ATTR_TYPE_U64, 0L, -1L, null, null), rules.get(DEV_FEATURES.number()));
+    }
+
+    @Test
+    void policyDumpMessagesHaveTheKernelsBytes() {
+        GenlSocket s = socket();
+        int seq = s.nextSeq();
+        MessageWriter w = new MessageWriter();
+        w.beginMessage(GENL_ID_CTRL, NLM_F_REQUEST | NLM_F_DUMP, seq, 0).genlHeader(CTRL_CMD_GETPOLICY, 1)
+                .putString(CTRL_ATTR_FAMILY_NAME, "vdpa");
+        w.endMessage();
+        s.sendRaw(w.toByteArray());
+        List<byte[]> messages = new ArrayList<>();
+        for (byte[] d : receiveUntilDone(s, 32 * 1024)) {
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(d).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            for (int off = 0; off < d.length; off += nlmsgAlign(b.getInt(off))) {
+                if (b.getShort(off + 4) == GENL_ID_CTRL) {
+                    messages.add(Arrays.copyOfRange(d, off, off + b.getInt(off)));
+                }
+            }
+        }
+        int ops = vdpa().family().ops().size();
+        assertEquals(ops + kernel().netlink().requestPolicy().size(), messages.size(), "one message per op, one per attribute");
+        int pid = s.portId();
+        // ctrl_dumppolicy_put_op for MGMTDEV_GET (do and dump, policy 0)
+        assertArrayEquals(le(0x34, 0x10, 0x02, seq, pid, 0x0a, 1, 2, 1, 0, 2, 0x0006, 2, 0x0001, 2, familyId, 2, 0, 2,
+                0x0018, 2, 0x8009, 2, 0x0014, 2, 0x8002, 2, 0x0008, 2, 0x0001, 2, 0, 4, 0x0008, 2, 0x0002, 2, 0, 4),
+                messages.get(0));
+        // netlink_policy_dump_write for DEV_NET_CFG_MTU (NLA_POLICY_MIN(NLA_U16, 68)), the sixth attribute
+        assertArrayEquals(le(0x48, 0x10, 0x02, seq, pid, 0x0a, 1, 2, 1, 0, 2, 0x0006, 2, 0x0001, 2, familyId, 2, 0, 2,
+                0x002c, 2, 0x8008, 2, 0x0028, 2, 0x8000, 2, 0x0024, 2, 0x800d, 2,
+                0x000c, 2, 0x0004, 2, 68, 8, 0x000c, 2, 0x0005, 2, 0xffff, 8, 0x0008, 2, 0x0001, 2, 3, 4),
+                messages.get(ops + 5));
+    }
+
+    /**
+     * Little-endian bytes of a netlink message: the 16-byte header (len u32, type u16, flags u16,
+     * seq u32, pid u32), then the rest as value/width pairs (widths 1, 2, 4, 8).
+     */
+    static byte[] le(int len, int type, int flags, int seq, int pid, long... rest) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(len).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.putInt(len).putShort((short) type).putShort((short) flags).putInt(seq).putInt(pid);
+        for (int i = 0; i < rest.length; i += 2) {
+            switch ((int) rest[i + 1]) {
+                case 1 -> b.put((byte) rest[i]);
+                case 2 -> b.putShort((short) rest[i]);
+                case 4 -> b.putInt((int) rest[i]);
+                default -> b.putLong(rest[i]);
+            }
+        }
+        assertEquals(len, b.position(), "expected message length");
+        return b.array();
+    }
+
+    @Test
+    void anAttributeOfANewerKernelIsRefusedAsThisKernelRefusesIt() {
+        // VDPA_ATTR_DEV_BLK_READ_ONLY (35): above 6.1's maxattr (22), reply-only on 6.12 and 7.2
+        int type = DEV_BLK_READ_ONLY.number();
+        ErrorMessage e = errorOf(VdpaCommand.DEV_NEW, w -> {
+            w.putString(MGMTDEV_DEV_NAME.number(), "vdpasim_net");
+            w.putString(DEV_NAME.number(), "t1");
+            w.putU8(type, 1);
+        });
+        assertEquals(Errno.EINVAL, e.errno());
+        assertEquals(type > kernel().netlink().maxAttr() ? "Unknown attribute type" : "Unsupported attribute", e.extack().message());
+        assertEquals(44, e.extack().offset(), "the third attribute");
+        assertFalse(vdpa().attributeSupport().accepts(VdpaCommand.DEV_NEW, DEV_BLK_READ_ONLY), "the probe foresaw the refusal");
+        assertEquals(org.vdpactl.mgmt.VdpaAttributeSupport.Source.POLICY_DUMP, vdpa().attributeSupport().source());
     }
 
     // ================================================================== policy validation
