@@ -14,7 +14,6 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.vdpactl.fake.bus.KernelError;
 import org.vdpactl.fake.bus.Provisioning;
 import org.vdpactl.fake.kernel.KernelProfile;
 import org.vdpactl.fake.kernel.KernelProfiles;

@@ -1,6 +1,6 @@
 package org.vdpactl.fake.mem;
 
-import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.KernelError;
 import org.vdpactl.sys.Errno;
 
 /**

@@ -18,7 +18,7 @@ public abstract class FakeGenlFamily {
         MessageWriter reply(int cmd);
     }
 
-    /** A do handler; throws {@link org.vdpactl.fake.bus.KernelError} to fail. */
+    /** A do handler; throws {@link org.vdpactl.fake.KernelError} to fail. */
     @FunctionalInterface
     public interface DoHandler {
         void handle(GenlRequestContext request, Replies replies);

@@ -6,7 +6,7 @@ import java.util.WeakHashMap;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.KernelConstants;
-import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.KernelError;
 import org.vdpactl.netlink.NetlinkAbi;
 
 /**
