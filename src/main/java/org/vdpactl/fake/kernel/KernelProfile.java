@@ -7,8 +7,6 @@ import java.util.Optional;
 
 import org.vdpactl.fake.device.DeviceProfile;
 import org.vdpactl.fake.device.MacroValues;
-import org.vdpactl.mgmt.VdpaCommand;
-import org.vdpactl.vhost.VhostIoctl;
 
 /**
  * What one Linux version's vhost-vdpa and vdpa netlink code offers, as data
@@ -60,14 +58,14 @@ public record KernelProfile(String version, List<String> aliases, String source,
     public record DriverDelta(List<String> removeFeatures, boolean vendorStats) {
     }
 
-    /** True when this version handles the ioctl. */
-    public boolean has(VhostIoctl ioctl) {
-        return vhost.ioctls().contains(ioctl.kernelName());
+    /** True when this version handles the ioctl named by its linux/vhost.h macro ("VHOST_VDPA_RESUME"). */
+    public boolean hasIoctl(String macroName) {
+        return vhost.ioctls().contains(macroName);
     }
 
-    /** True when this version's vdpa family has the command. */
-    public boolean has(VdpaCommand command) {
-        return netlink.commands().contains(command.constantName());
+    /** True when this version's vdpa family has the command named by its linux/vdpa.h enumerator ("VDPA_CMD_DEV_NEW"). */
+    public boolean hasCommand(String enumeratorName) {
+        return netlink.commands().contains(enumeratorName);
     }
 
     /** True when {@code struct vdpa_config_ops} of this version has the optional member. */
