@@ -23,9 +23,11 @@ import org.vdpactl.fake.device.MacroValues;
  *                  this version has; a device op outside this list cannot exist on it
  * @param netlink  drivers/vdpa/vdpa.c netlink facts
  * @param drivers  per-management-device differences of the in-tree simulator drivers
+ * @param vduseClasses the virtio ids in the id table of the built-in "vduse" mgmtdev
+ *                     (drivers/vdpa/vdpa_user/vduse_dev.c: block only on 6.1, net and block later)
  */
 public record KernelProfile(String version, List<String> aliases, String source, Vhost vhost, List<String> configOps,
-                            Netlink netlink, Map<String, DriverDelta> drivers) {
+                            Netlink netlink, Map<String, DriverDelta> drivers, List<String> vduseClasses) {
 
     /**
      * @param ioctls                  the ioctls vhost_vdpa_unlocked_ioctl / vhost_dev_ioctl / vhost_vring_ioctl handle
@@ -71,6 +73,11 @@ public record KernelProfile(String version, List<String> aliases, String source,
     /** True when {@code struct vdpa_config_ops} of this version has the optional member. */
     public boolean hasConfigOp(String op) {
         return configOps.contains(op);
+    }
+
+    /** VDPA_ATTR_MGMTDEV_SUPPORTED_CLASSES of the vduse mgmtdev on this version (bit n = virtio id n). */
+    public long vduseClassMask() {
+        return MacroValues.bitMask(vduseClasses);
     }
 
     /** The SET_BACKEND_FEATURES mask. */

@@ -140,5 +140,8 @@ public final class KernelProfiles {
             }
         }
         p.drivers().values().forEach(d -> MacroValues.bitMask(d.removeFeatures()));
+        if (p.vduseClasses() == null || p.vduseClassMask() == 0) {
+            throw new IllegalStateException(p + ": no vduseClasses");
+        }
     }
 }
