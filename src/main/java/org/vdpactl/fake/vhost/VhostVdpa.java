@@ -1,10 +1,7 @@
 package org.vdpactl.fake.vhost;
 
 import java.lang.foreign.MemorySegment;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeSet;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,11 +70,7 @@ public final class VhostVdpa {
     private int vqNumMax;
     private int forkOwner = vhost_h.VHOST_FORK_OWNER_TASK();
     private EventFdFile configCall;
-    final Map<Integer, IotlbTable> addressSpaces = new HashMap<>();
-    boolean inBatch;
-    int batchAsid;
-    long iovaFirst;
-    long iovaLast;
+    private final IotlbState iotlbState = new IotlbState();
 
     /** The driver as Linux 6.12 has it. */
     public VhostVdpa(FakeVdpaDevice dev) {
@@ -87,7 +80,7 @@ public final class VhostVdpa {
     /** The driver as the given Linux version has it. */
     public VhostVdpa(FakeVdpaDevice dev, KernelProfile kernel) {
         this.dev = dev;
-        this.iotlb = new IotlbProcessor(this, dev);
+        this.iotlb = new IotlbProcessor(this, iotlbState, dev);
         this.kernel = kernel;
     }
 
@@ -107,18 +100,18 @@ public final class VhostVdpa {
     /** A copy of an address space's table, lowest IOVA first (tests, diagnostics). */
     public List<org.vdpactl.fake.model.MapEntry> iotlbEntries(int asid) {
         return locked(() -> {
-            IotlbTable t = addressSpaces.get(asid);
+            IotlbTable t = iotlbState.table(asid);
             return t == null ? List.of() : t.entries();
         });
     }
 
     /** True when the AS object exists. */
     public boolean hasAddressSpace(int asid) {
-        return locked(() -> addressSpaces.containsKey(asid));
+        return locked(() -> iotlbState.table(asid) != null);
     }
 
     public boolean inBatch() {
-        return locked(() -> inBatch);
+        return locked(iotlbState::inBatch);
     }
 
     public long ackedBackendFeatures() {
@@ -153,7 +146,7 @@ public final class VhostVdpa {
         dev.claimNode();
         try {
             dev.faults().hit(dev.name(), "open", dev.resource());
-            inBatch = false;
+            iotlbState.endBatch();
             // vqs are NULL before vhost_dev_init, so the open-time reset never asks for CLEAN_MAP
             reset(false);
         } catch (KernelError e) {
@@ -169,15 +162,13 @@ public final class VhostVdpa {
         ackedFeatures = 0;
         forkOwner = vhost_h.VHOST_FORK_OWNER_TASK();
         configCall = null;
-        addressSpaces.clear();
-        iovaFirst = dev.iovaFirst();
-        iovaLast = dev.iovaLast();
+        iotlbState.reset(dev.iovaFirst(), dev.iovaLast());
     }
 
     /** vhost_vdpa_release (device mutex held by the caller). */
     public void release() {
         try {
-            inBatch = false;
+            iotlbState.endBatch();
             try {
                 reset(!persistAcked());
             } catch (KernelError e) {
@@ -188,7 +179,7 @@ public final class VhostVdpa {
             for (VhostVq vq : vqs) {
                 vq.stopKick();
             }
-            for (int asid : new TreeSet<>(addressSpaces.keySet())) {
+            for (int asid : iotlbState.asids()) {
                 iotlb.removeAddressSpace(asid);
             }
             vqs = null;
@@ -396,8 +387,8 @@ public final class VhostVdpa {
 
     private void getIovaRange(MemorySegment arg) {
         MemorySegment r = UserMemory.kernelBuffer(vhost_vdpa_iova_range.layout().byteSize());
-        vhost_vdpa_iova_range.first(r, iovaFirst);
-        vhost_vdpa_iova_range.last(r, iovaLast);
+        vhost_vdpa_iova_range.first(r, iotlbState.iovaFirst());
+        vhost_vdpa_iova_range.last(r, iotlbState.iovaLast());
         UserMemory.copyOut(arg, 0, r);
     }
 
