@@ -61,13 +61,13 @@ public final class KernelFeatures {
     public static List<String> absent(KernelProfile p) {
         List<String> out = new ArrayList<>();
         for (VhostIoctl io : VhostIoctl.values()) {
-            if (!p.has(io)) {
-                KernelProfiles.firstWith(io).ifPresent(first -> out.add(io.kernelName() + " (from Linux " + first.version() + ")"));
+            if (!p.hasIoctl(io.kernelName())) {
+                KernelProfiles.firstWithIoctl(io.kernelName()).ifPresent(first -> out.add(io.kernelName() + " (from Linux " + first.version() + ")"));
             }
         }
         for (VdpaCommand c : VdpaCommand.values()) {
-            if (!p.has(c)) {
-                KernelProfiles.firstWith(c).ifPresent(first -> out.add(c.constantName() + " (from Linux " + first.version() + ")"));
+            if (!p.hasCommand(c.constantName())) {
+                KernelProfiles.firstWithCommand(c.constantName()).ifPresent(first -> out.add(c.constantName() + " (from Linux " + first.version() + ")"));
             }
         }
         return out;
@@ -75,7 +75,7 @@ public final class KernelFeatures {
 
     /** "needs Linux 6.12 or later": the first profiled kernel with the command. */
     public static String missingCommand(VdpaCommand c, String what) {
-        String first = KernelProfiles.firstWith(c).map(p -> "Linux " + p.version()).orElse("a newer kernel");
+        String first = KernelProfiles.firstWithCommand(c.constantName()).map(p -> "Linux " + p.version()).orElse("a newer kernel");
         return what + " needs " + c.constantName() + ", which this kernel's vdpa family lacks (first in " + first
                 + " among " + String.join(", ", KernelProfiles.VERSIONS) + ")";
     }

@@ -3,7 +3,6 @@ package org.vdpactl.fake;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.vdpactl.fake.bus.KernelError;
 import org.vdpactl.sys.Errno;
 
 /**

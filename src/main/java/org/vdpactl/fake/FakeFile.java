@@ -2,7 +2,6 @@ package org.vdpactl.fake;
 
 import java.lang.foreign.MemorySegment;
 
-import org.vdpactl.fake.bus.KernelError;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.FileStat;

@@ -14,7 +14,6 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.vdpactl.fake.bus.KernelError;
 import org.vdpactl.fake.bus.Provisioning;
 import org.vdpactl.fake.kernel.KernelProfile;
 import org.vdpactl.fake.kernel.KernelProfiles;
@@ -288,8 +287,7 @@ public final class FakeKernel implements AutoCloseable {
         if (vduse) {
             // built into the kernel, not part of the inventory: registered at boot after the
             // simulators (the verified dump order is vdpasim_net, vdpasim_blk, vduse)
-            bus.addManagementDevice(new VduseMgmtDevice(kernelProfile.version().equals("6.1")
-                    ? VduseMgmtDevice.CLASSES_6_1 : VduseMgmtDevice.CLASSES_6_12));
+            bus.addManagementDevice(new VduseMgmtDevice(kernelProfile.vduseClassMask()));
         }
         for (Inventory.Device d : inventory.devices()) {
             FakeMgmtDevice m = bus.managementDeviceByDisplayName(d.mgmtdev()).orElseThrow(

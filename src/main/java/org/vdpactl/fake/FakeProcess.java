@@ -7,17 +7,15 @@ import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vdpactl.fake.bus.KernelError;
 import org.vdpactl.fake.mem.AddressSpace;
 import org.vdpactl.fake.mem.HostReservation;
 import org.vdpactl.fake.mem.Vma;
+import org.vdpactl.fake.uapi.UapiNames;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.FileStat;
-import org.vdpactl.sys.IoctlNames;
 import org.vdpactl.sys.SyscallException;
 import org.vdpactl.sys.Syscalls;
-import org.vdpactl.vhost.VhostIoctl;
 
 /**
  * A process of the fake kernel: its own fd table and its own address space ("mm", the identity
@@ -142,20 +140,20 @@ public final class FakeProcess implements Syscalls, AutoCloseable {
     @Override
     public int ioctl(int fd, long request, MemorySegment arg) {
         long cmd = request & 0xFFFF_FFFFL;
-        VhostIoctl io = VhostIoctl.byCode(cmd);
         // the name only shows in errors, but every call needs one: vhost ioctls take a prebuilt one
-        String op = io != null ? IOCTL_OPS.get(io) : IoctlNames.describe(cmd);
+        String op = IOCTL_OPS.get(cmd);
+        if (op == null) {
+            op = String.format("ioctl 0x%08X", cmd);
+        }
         return withFile(op, fd, f -> genericIoctl(fd, f, cmd, arg));
     }
 
-    /** "ioctl VHOST_..." per vhost ioctl, built once. */
-    private static final java.util.Map<VhostIoctl, String> IOCTL_OPS = ioctlOps();
+    /** "ioctl VHOST_..." per vhost ioctl request number of the generated bindings, built once. */
+    private static final java.util.Map<Long, String> IOCTL_OPS = ioctlOps();
 
-    private static java.util.Map<VhostIoctl, String> ioctlOps() {
-        java.util.Map<VhostIoctl, String> m = new java.util.EnumMap<>(VhostIoctl.class);
-        for (VhostIoctl v : VhostIoctl.values()) {
-            m.put(v, "ioctl " + v.kernelName());
-        }
+    private static java.util.Map<Long, String> ioctlOps() {
+        java.util.Map<Long, String> m = new java.util.HashMap<>();
+        UapiNames.ioctlsByRequest().forEach((request, name) -> m.put(request, "ioctl " + name));
         return m;
     }
 

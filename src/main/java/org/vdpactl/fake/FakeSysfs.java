@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.vdpactl.fake.bus.KernelError;
 import org.vdpactl.fake.device.FakeVdpaBus;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.fake.vhost.VhostVdpaFile;

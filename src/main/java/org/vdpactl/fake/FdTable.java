@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.vdpactl.fake.bus.KernelError;
 import org.vdpactl.sys.Errno;
 
 /**

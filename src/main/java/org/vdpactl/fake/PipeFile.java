@@ -4,7 +4,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
-import org.vdpactl.fake.bus.KernelError;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.time.Clock;

@@ -3,7 +3,6 @@ package org.vdpactl.fake;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
-import org.vdpactl.fake.bus.KernelError;
 import org.vdpactl.sys.Errno;
 
 /**

@@ -44,7 +44,7 @@ public final class Waiting {
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw org.vdpactl.fake.bus.KernelError.of(org.vdpactl.sys.Errno.EINTR, "interrupted while blocked");
+            throw org.vdpactl.fake.KernelError.of(org.vdpactl.sys.Errno.EINTR, "interrupted while blocked");
         }
     }
 }

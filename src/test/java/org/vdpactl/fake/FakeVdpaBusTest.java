@@ -12,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.Test;
-import org.vdpactl.fake.bus.KernelError;
 import org.vdpactl.fake.bus.Provisioning;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.fake.state.Inventory;

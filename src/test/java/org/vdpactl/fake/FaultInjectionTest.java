@@ -10,7 +10,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-import org.vdpactl.fake.bus.KernelError;
 import org.vdpactl.fake.fault.FaultInjector;
 import org.vdpactl.fake.fault.FaultRule;
 import org.vdpactl.fake.fault.FaultRuleException;

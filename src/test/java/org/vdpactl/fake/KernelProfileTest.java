@@ -94,11 +94,11 @@ class KernelProfileTest {
     @Test
     void the61FamilyHasNoAttrSetAndAMaxattrOf22() {
         KernelProfile old = KernelProfiles.byName("6.1").orElseThrow();
-        assertFalse(old.has(VdpaCommand.DEV_ATTR_SET));
+        assertFalse(old.hasCommand(VdpaCommand.DEV_ATTR_SET.constantName()));
         assertEquals(22, old.netlink().maxAttr());
-        assertEquals("6.12", KernelProfiles.firstWith(VdpaCommand.DEV_ATTR_SET).orElseThrow().version());
-        assertEquals("6.12", KernelProfiles.firstWith(VhostIoctl.VDPA_RESUME).orElseThrow().version());
-        assertEquals("6.1", KernelProfiles.firstWith(VhostIoctl.VDPA_SUSPEND).orElseThrow().version());
+        assertEquals("6.12", KernelProfiles.firstWithCommand(VdpaCommand.DEV_ATTR_SET.constantName()).orElseThrow().version());
+        assertEquals("6.12", KernelProfiles.firstWithIoctl(VhostIoctl.VDPA_RESUME.kernelName()).orElseThrow().version());
+        assertEquals("6.1", KernelProfiles.firstWithIoctl(VhostIoctl.VDPA_SUSPEND.kernelName()).orElseThrow().version());
         assertEquals(37, KernelProfiles.defaultProfile().netlink().maxAttr());
     }
 }

@@ -1,5 +1,7 @@
 package org.vdpactl.fake.bus;
 
+import org.vdpactl.fake.KernelError;
+
 import java.util.List;
 import java.util.Map;
 

@@ -12,7 +12,7 @@ import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.KernelError;
 import org.vdpactl.fake.bus.Provisioning;
 import org.vdpactl.fake.bus.VdpaDevice;
 import org.vdpactl.fake.fault.FaultInjector;

@@ -1,6 +1,6 @@
 package org.vdpactl.fake.device;
 
-import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.KernelError;
 import org.vdpactl.fake.bus.MgmtDevice;
 import org.vdpactl.sys.Errno;
 
@@ -16,19 +16,12 @@ import org.vdpactl.sys.Errno;
 public final class VduseMgmtDevice implements MgmtDevice {
     /** The mgmtdev's device name. */
     public static final String NAME = "vduse";
-    /** The id table of 6.12: VIRTIO_ID_BLOCK and VIRTIO_ID_NET (kernels before VDUSE net support list block only). */
-    public static final long CLASSES_6_12 = (1L << 1) | (1L << 2);
-    /** The id table of 6.1 (vduse_dev.c's id_table has VIRTIO_ID_BLOCK only). */
-    public static final long CLASSES_6_1 = 1L << 2;
-
     private final long classes;
 
-    /** The 6.12 vduse mgmtdev (classes net and block). */
-    public VduseMgmtDevice() {
-        this(CLASSES_6_12);
-    }
-
-    /** A vduse mgmtdev whose id table has the virtio ids of {@code classes} (bit n = virtio id n). */
+    /**
+     * A vduse mgmtdev whose id table has the virtio ids of {@code classes} (bit n = virtio id n);
+     * which ids a kernel version has is profile data ({@code KernelProfile#vduseClasses}).
+     */
     public VduseMgmtDevice(long classes) {
         this.classes = classes;
     }

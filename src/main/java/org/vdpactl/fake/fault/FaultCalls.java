@@ -3,8 +3,7 @@ package org.vdpactl.fake.fault;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
-import org.vdpactl.mgmt.VdpaCommand;
-import org.vdpactl.vhost.VhostIoctl;
+import org.vdpactl.fake.uapi.UapiNames;
 
 /**
  * The call names the fake's fault injector is asked about: a rule naming anything else can never
@@ -23,12 +22,8 @@ final class FaultCalls {
 
     static Set<String> known() {
         Set<String> all = new TreeSet<>(OPS);
-        for (VhostIoctl io : VhostIoctl.values()) {
-            all.add(io.kernelName());
-        }
-        for (VdpaCommand c : VdpaCommand.values()) {
-            all.add(c.constantName());
-        }
+        all.addAll(UapiNames.ioctls());
+        all.addAll(UapiNames.vdpaCommands());
         return all;
     }
 

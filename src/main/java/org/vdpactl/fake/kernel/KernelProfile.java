@@ -7,8 +7,6 @@ import java.util.Optional;
 
 import org.vdpactl.fake.device.DeviceProfile;
 import org.vdpactl.fake.device.MacroValues;
-import org.vdpactl.mgmt.VdpaCommand;
-import org.vdpactl.vhost.VhostIoctl;
 
 /**
  * What one Linux version's vhost-vdpa and vdpa netlink code offers, as data
@@ -25,9 +23,11 @@ import org.vdpactl.vhost.VhostIoctl;
  *                  this version has; a device op outside this list cannot exist on it
  * @param netlink  drivers/vdpa/vdpa.c netlink facts
  * @param drivers  per-management-device differences of the in-tree simulator drivers
+ * @param vduseClasses the virtio ids in the id table of the built-in "vduse" mgmtdev
+ *                     (drivers/vdpa/vdpa_user/vduse_dev.c: block only on 6.1, net and block later)
  */
 public record KernelProfile(String version, List<String> aliases, String source, Vhost vhost, List<String> configOps,
-                            Netlink netlink, Map<String, DriverDelta> drivers) {
+                            Netlink netlink, Map<String, DriverDelta> drivers, List<String> vduseClasses) {
 
     /**
      * @param ioctls                  the ioctls vhost_vdpa_unlocked_ioctl / vhost_dev_ioctl / vhost_vring_ioctl handle
@@ -78,19 +78,24 @@ public record KernelProfile(String version, List<String> aliases, String source,
     public record DriverDelta(List<String> removeFeatures, boolean vendorStats) {
     }
 
-    /** True when this version handles the ioctl. */
-    public boolean has(VhostIoctl ioctl) {
-        return vhost.ioctls().contains(ioctl.kernelName());
+    /** True when this version handles the ioctl named by its linux/vhost.h macro ("VHOST_VDPA_RESUME"). */
+    public boolean hasIoctl(String macroName) {
+        return vhost.ioctls().contains(macroName);
     }
 
-    /** True when this version's vdpa family has the command. */
-    public boolean has(VdpaCommand command) {
-        return netlink.commands().contains(command.constantName());
+    /** True when this version's vdpa family has the command named by its linux/vdpa.h enumerator ("VDPA_CMD_DEV_NEW"). */
+    public boolean hasCommand(String enumeratorName) {
+        return netlink.commands().contains(enumeratorName);
     }
 
     /** True when {@code struct vdpa_config_ops} of this version has the optional member. */
     public boolean hasConfigOp(String op) {
         return configOps.contains(op);
+    }
+
+    /** VDPA_ATTR_MGMTDEV_SUPPORTED_CLASSES of the vduse mgmtdev on this version (bit n = virtio id n). */
+    public long vduseClassMask() {
+        return MacroValues.bitMask(vduseClasses);
     }
 
     /** The SET_BACKEND_FEATURES mask. */

@@ -12,8 +12,7 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.vdpactl.fake.device.MacroValues;
-import org.vdpactl.mgmt.VdpaCommand;
-import org.vdpactl.vhost.VhostIoctl;
+import org.vdpactl.fake.uapi.UapiNames;
 
 /**
  * The kernel versions the fake can speak, oldest first: Debian 12's 6.1, the 6.12 LTS (the
@@ -81,14 +80,14 @@ public final class KernelProfiles {
         return Optional.of(best);
     }
 
-    /** The oldest profiled kernel that has the ioctl, if any. */
-    public static Optional<KernelProfile> firstWith(VhostIoctl ioctl) {
-        return first(p -> p.has(ioctl));
+    /** The oldest profiled kernel that has the ioctl (by macro name), if any. */
+    public static Optional<KernelProfile> firstWithIoctl(String macroName) {
+        return first(p -> p.hasIoctl(macroName));
     }
 
-    /** The oldest profiled kernel whose vdpa family has the command, if any. */
-    public static Optional<KernelProfile> firstWith(VdpaCommand command) {
-        return first(p -> p.has(command));
+    /** The oldest profiled kernel whose vdpa family has the command (by enumerator name), if any. */
+    public static Optional<KernelProfile> firstWithCommand(String enumeratorName) {
+        return first(p -> p.hasCommand(enumeratorName));
     }
 
     /** The oldest profiled kernel whose SET_BACKEND_FEATURES accepts the bit, if any. */
@@ -136,24 +135,26 @@ public final class KernelProfiles {
     /** Every name in a profile must be one the code knows: a typo would silently drop a feature. */
     private static void validate(KernelProfile p) {
         for (String io : p.vhost().ioctls()) {
-            if (java.util.Arrays.stream(VhostIoctl.values()).noneMatch(v -> v.kernelName().equals(io))) {
+            if (!UapiNames.ioctls().contains(io)) {
                 throw new IllegalStateException(p + ": unknown ioctl " + io);
             }
         }
         MacroValues.bitMask(p.vhost().backendFeaturesAccepted());
         MacroValues.bitMask(p.vhost().backendFeaturesOffered());
         for (String c : p.netlink().commands()) {
-            if (java.util.Arrays.stream(VdpaCommand.values()).noneMatch(v -> v.constantName().equals(c))) {
+            if (!UapiNames.vdpaCommands().contains(c)) {
                 throw new IllegalStateException(p + ": unknown netlink command " + c);
             }
         }
         for (KernelProfile.PolicyEntry e : p.netlink().requestPolicy()) {
-            boolean known = java.util.Arrays.stream(org.vdpactl.mgmt.VdpaAttribute.values())
-                    .anyMatch(a -> a.constantName().equals(e.attr()) && a.number() == e.number());
+            boolean known = UapiNames.vdpaAttribute(e.attr()) == e.number();
             if (!known || e.number() > p.netlink().maxAttr() || !POLICY.matcher(e.policy()).matches()) {
                 throw new IllegalStateException(p + ": bad request policy entry " + e);
             }
         }
         p.drivers().values().forEach(d -> MacroValues.bitMask(d.removeFeatures()));
+        if (p.vduseClasses() == null || p.vduseClassMask() == 0) {
+            throw new IllegalStateException(p + ": no vduseClasses");
+        }
     }
 }

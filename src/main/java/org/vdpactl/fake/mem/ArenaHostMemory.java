@@ -2,7 +2,6 @@ package org.vdpactl.fake.mem;
 
 import java.lang.foreign.Arena;
 
-import org.vdpactl.fake.KernelConstants;
 
 /**
  * {@link HostMemory} from Java arenas: portable, but the JVM zeroes the whole block up front, so it
@@ -13,7 +12,7 @@ public final class ArenaHostMemory implements HostMemory {
     public HostReservation reserve(long bytes) {
         Arena arena = Arena.ofShared();
         try {
-            return new HostReservation(arena.allocate(bytes, KernelConstants.PAGE_SIZE), arena::close);
+            return new HostReservation(arena.allocate(bytes, PAGE_SIZE), arena::close);
         } catch (RuntimeException | OutOfMemoryError e) {
             arena.close();
             throw e;

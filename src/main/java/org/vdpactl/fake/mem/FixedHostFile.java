@@ -1,7 +1,7 @@
 package org.vdpactl.fake.mem;
 
-import org.vdpactl.fake.bus.KernelError;
 import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.SyscallException;
 
 /**
  * A {@link HostFile} for {@link HostMemory} without real files (Java arenas): one reservation
@@ -10,13 +10,11 @@ import org.vdpactl.sys.Errno;
  */
 final class FixedHostFile implements HostFile {
     private final HostMemory memory;
-    private final String name;
     private long size;
     private HostReservation backing;
 
     FixedHostFile(HostMemory memory, String name) {
         this.memory = memory;
-        this.name = name;
     }
 
     @Override
@@ -32,9 +30,10 @@ final class FixedHostFile implements HostFile {
         if (backing == null) {
             backing = memory.reserve(Math.max(size, offset + length));
         } else if (offset + length > backing.size()) {
-            throw KernelError.of(Errno.ENOMEM, String.format(
-                    "arena-backed fake memory: %s was first mapped with %d bytes, cannot map up to %d",
-                    name, backing.size(), offset + length));
+            // arena-backed memory was first mapped with backing.size() bytes and cannot grow: the
+            // failure the host's own mmap would report (HostMemory.host()). The fake's errno
+            // carrier lives above this package, which only knows host memory.
+            throw new SyscallException("mmap", Errno.ENOMEM);
         }
         HostReservation whole = backing.retain();
         return new HostReservation(whole.segment().asSlice(offset, length), whole::release);

@@ -5,6 +5,8 @@ package org.vdpactl.fake.mem;
  * anonymous mappings, doorbell pages).
  */
 public interface HostMemory {
+    /** The page size of the fake kernel (x86_64 / aarch64 4 KiB pages); KernelConstants.PAGE_SIZE is this. */
+    long PAGE_SIZE = 4096;
 
     /** Reserves {@code bytes} (a page multiple) of zero-filled memory; the reservation starts with one reference. */
     HostReservation reserve(long bytes);

@@ -2,7 +2,6 @@ package org.vdpactl.fake.mem;
 
 import java.lang.foreign.MemorySegment;
 
-import org.vdpactl.fake.KernelConstants;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Syscalls;
 
@@ -36,7 +35,7 @@ final class MemfdHostFile implements HostFile {
     @Override
     public synchronized HostReservation map(long offset, long length, boolean shared) {
         int type = shared ? libc_h.MAP_SHARED() : libc_h.MAP_PRIVATE();
-        MemorySegment m = host.mmap(length, libc_h.PROT_READ() | libc_h.PROT_WRITE(), type | KernelConstants.MAP_NORESERVE,
+        MemorySegment m = host.mmap(length, libc_h.PROT_READ() | libc_h.PROT_WRITE(), type | libc_h.MAP_NORESERVE(),
                 fd, offset);
         return new HostReservation(m, () -> host.munmap(m));
     }

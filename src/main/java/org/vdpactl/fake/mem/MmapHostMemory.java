@@ -1,6 +1,5 @@
 package org.vdpactl.fake.mem;
 
-import org.vdpactl.fake.KernelConstants;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Syscalls;
 
@@ -15,7 +14,7 @@ public final class MmapHostMemory implements HostMemory {
     @Override
     public HostReservation reserve(long bytes) {
         var segment = host.mmap(bytes, libc_h.PROT_READ() | libc_h.PROT_WRITE(),
-                libc_h.MAP_PRIVATE() | libc_h.MAP_ANONYMOUS() | KernelConstants.MAP_NORESERVE, -1, 0);
+                libc_h.MAP_PRIVATE() | libc_h.MAP_ANONYMOUS() | libc_h.MAP_NORESERVE(), -1, 0);
         return new HostReservation(segment, () -> host.munmap(segment));
     }
 

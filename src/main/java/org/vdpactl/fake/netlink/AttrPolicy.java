@@ -1,8 +1,7 @@
 package org.vdpactl.fake.netlink;
 
-import static org.vdpactl.netlink.NetlinkAbi.*;
+import static org.vdpactl.ffi.gen.netlink.netlink_h.*;
 
-import org.vdpactl.netlink.MessageWriter;
 
 /**
  * One entry of a kernel {@code struct nla_policy}, reduced to the kinds the vdpa and nlctrl
@@ -23,10 +22,10 @@ public record AttrPolicy(Kind kind, long min, long max, boolean hasRange, int ma
         UNSPEC(0, 0),
         STRING(0, 0),
         NUL_STRING(0, 0),
-        U16(2, NL_ATTR_TYPE_U16),
-        U32(4, NL_ATTR_TYPE_U32),
-        U64(8, NL_ATTR_TYPE_U64),
-        BINARY(0, NL_ATTR_TYPE_BINARY);
+        U16(2, NL_ATTR_TYPE_U16()),
+        U32(4, NL_ATTR_TYPE_U32()),
+        U64(8, NL_ATTR_TYPE_U64()),
+        BINARY(0, NL_ATTR_TYPE_BINARY());
 
         /** nla_attr_len: the exact length strict validation demands (0 = any). */
         final int exactLength;
@@ -83,8 +82,8 @@ public record AttrPolicy(Kind kind, long min, long max, boolean hasRange, int ma
     /** The NL_ATTR_TYPE_* this policy reports. */
     int reportedType() {
         return switch (kind) {
-            case STRING -> NL_ATTR_TYPE_STRING;
-            case NUL_STRING -> NL_ATTR_TYPE_NUL_STRING;
+            case STRING -> NL_ATTR_TYPE_STRING();
+            case NUL_STRING -> NL_ATTR_TYPE_NUL_STRING();
             default -> kind.reportedType;
         };
     }
@@ -93,37 +92,37 @@ public record AttrPolicy(Kind kind, long min, long max, boolean hasRange, int ma
      * Writes the NLMSGERR_ATTR_POLICY nest the way {@code netlink_policy_dump_write_attr} does:
      * value range or length bounds first, NL_POLICY_TYPE_ATTR_TYPE last.
      */
-    public void writeNest(MessageWriter w) {
-        writeNest(w, NLMSGERR_ATTR_POLICY);
+    public void writeNest(SkBuff w) {
+        writeNest(w, NLMSGERR_ATTR_POLICY());
     }
 
     /**
      * The same description in a nest of the given type (NLA_F_NESTED added, as nla_nest_start
      * does): the policy dump puts one per attribute, typed by the attribute's number.
      */
-    public void writeNest(MessageWriter w, int nestType) {
-        int nest = w.beginNested(NLA_F_NESTED | nestType);
+    public void writeNest(SkBuff w, int nestType) {
+        int nest = w.beginNested(NLA_F_NESTED() | nestType);
         switch (kind) {
             case U16, U32, U64 -> {
-                w.putU64(NL_POLICY_TYPE_ATTR_MIN_VALUE_U, min);
-                w.putU64(NL_POLICY_TYPE_ATTR_MAX_VALUE_U, max);
+                w.putU64(NL_POLICY_TYPE_ATTR_MIN_VALUE_U(), min);
+                w.putU64(NL_POLICY_TYPE_ATTR_MAX_VALUE_U(), max);
             }
             case BINARY, STRING, NUL_STRING -> {
                 if (hasRange) {
                     if (min != 0) {
-                        w.putU32(NL_POLICY_TYPE_ATTR_MIN_LENGTH, (int) min);
+                        w.putU32(NL_POLICY_TYPE_ATTR_MIN_LENGTH(), (int) min);
                     }
                     if (max < 0xFFFF) {
-                        w.putU32(NL_POLICY_TYPE_ATTR_MAX_LENGTH, (int) max);
+                        w.putU32(NL_POLICY_TYPE_ATTR_MAX_LENGTH(), (int) max);
                     }
                 } else if (maxLength != 0) {
-                    w.putU32(NL_POLICY_TYPE_ATTR_MAX_LENGTH, maxLength);
+                    w.putU32(NL_POLICY_TYPE_ATTR_MAX_LENGTH(), maxLength);
                 }
             }
             default -> {
             }
         }
-        w.putU32(NL_POLICY_TYPE_ATTR_TYPE, reportedType());
+        w.putU32(NL_POLICY_TYPE_ATTR_TYPE(), reportedType());
         w.endNested(nest);
     }
 }

@@ -1,23 +1,22 @@
 package org.vdpactl.fake.netlink;
 
-import static org.vdpactl.netlink.NetlinkAbi.NLM_F_MULTI;
+import static org.vdpactl.ffi.gen.netlink.netlink_h.NLM_F_MULTI;
 
 import java.util.function.Consumer;
-import org.vdpactl.netlink.MessageWriter;
 
 /**
  * The datagram a dump step fills ({@code skb} of netlink_dump): messages are added whole or not
  * at all, and never beyond the datagram's capacity, which follows Linux's sizing.
  */
 public final class DumpWriter {
-    private final MessageWriter writer;
+    private final SkBuff writer;
     private final int capacity;
     private final int familyId;
     private final int version;
     private final int seq;
     private final int portId;
 
-    DumpWriter(MessageWriter writer, int capacity, int familyId, int version, int seq, int portId) {
+    DumpWriter(SkBuff writer, int capacity, int familyId, int version, int seq, int portId) {
         this.writer = writer;
         this.capacity = capacity;
         this.familyId = familyId;
@@ -30,9 +29,9 @@ public final class DumpWriter {
      * Adds one NLM_F_MULTI message with this genl command; false (and nothing added) when it does
      * not fit: the genlmsg_cancel of a fill that hit -EMSGSIZE.
      */
-    public boolean add(int cmd, Consumer<MessageWriter> attributes) {
+    public boolean add(int cmd, Consumer<SkBuff> attributes) {
         int mark = writer.size();
-        writer.beginMessage(familyId, NLM_F_MULTI, seq, portId).genlHeader(cmd, version);
+        writer.beginMessage(familyId, NLM_F_MULTI(), seq, portId).genlHeader(cmd, version);
         attributes.accept(writer);
         writer.endMessage();
         if (writer.size() > capacity) {

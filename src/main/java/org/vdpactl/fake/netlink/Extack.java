@@ -1,8 +1,7 @@
 package org.vdpactl.fake.netlink;
 
-import static org.vdpactl.netlink.NetlinkAbi.*;
+import static org.vdpactl.ffi.gen.netlink.netlink_h.*;
 
-import org.vdpactl.netlink.MessageWriter;
 
 /**
  * The fake's {@code struct netlink_ext_ack} of one request: the message text, the offending
@@ -42,17 +41,17 @@ public final class Extack {
      * Writes the TLVs of netlink_ack_tlv_fill: MSG always; OFFS and POLICY only for errors.
      * Returns whether anything was written (the header then gets NLM_F_ACK_TLVS).
      */
-    boolean writeTlvs(MessageWriter w, boolean error) {
+    boolean writeTlvs(SkBuff w, boolean error) {
         boolean any = false;
         if (message != null) {
-            w.putString(NLMSGERR_ATTR_MSG, message);
+            w.putString(NLMSGERR_ATTR_MSG(), message);
             any = true;
         }
         if (!error) {
             return any;
         }
         if (badAttrOffset != null) {
-            w.putU32(NLMSGERR_ATTR_OFFS, badAttrOffset);
+            w.putU32(NLMSGERR_ATTR_OFFS(), badAttrOffset);
             any = true;
         }
         if (policy != null) {

@@ -1,7 +1,8 @@
 package org.vdpactl.fake.netlink;
 
-import static org.vdpactl.netlink.NetlinkAbi.*;
+import static org.vdpactl.ffi.gen.netlink.netlink_h.*;
 
+import org.vdpactl.ffi.gen.netlink.nlmsgerr;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,12 +13,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.KernelError;
 import org.vdpactl.fake.bus.VdpaBus;
 import org.vdpactl.fake.fault.FaultInjector;
-import org.vdpactl.netlink.GenlHeader;
-import org.vdpactl.netlink.MessageWriter;
-import org.vdpactl.netlink.NetlinkHeader;
 import org.vdpactl.sys.Errno;
 
 /**
@@ -67,14 +65,14 @@ public final class FakeGenericNetlink {
     /** Generic netlink with the vdpa family as the given Linux version has it. */
     public FakeGenericNetlink(VdpaBus bus, FaultInjector faults, int vdpaFamilyId,
                               org.vdpactl.fake.kernel.KernelProfile kernel) {
-        if (vdpaFamilyId <= GENL_ID_CTRL || vdpaFamilyId > 0xFFFF) {
+        if (vdpaFamilyId <= GENL_ID_CTRL() || vdpaFamilyId > 0xFFFF) {
             throw new IllegalArgumentException("family id " + vdpaFamilyId + " is not a dynamic genl id");
         }
         this.faults = faults;
         this.nlctrl = new NlctrlFamily(this);
         this.vdpa = new VdpaFamily(bus, kernel);
         this.vdpaId = vdpaFamilyId;
-        families.put(GENL_ID_CTRL, nlctrl);
+        families.put(GENL_ID_CTRL(), nlctrl);
         families.put(vdpaFamilyId, vdpa);
     }
 
@@ -138,27 +136,27 @@ public final class FakeGenericNetlink {
     /** netlink_rcv_skb over one datagram a user socket sent to the kernel. */
     void receive(FakeNetlinkSocket from, NetlinkCaller caller, boolean explicitDestination, byte[] data) {
         int off = 0;
-        while (data.length - off >= NLMSG_HDRLEN) {
-            NetlinkHeader h = NetlinkHeader.read(MemorySegment.ofArray(data), off);
+        while (data.length - off >= NLMSG_HDRLEN()) {
+            NlMsgHeader h = NlMsgHeader.read(data, off);
             long len = h.unsignedLength();
-            if (len < NLMSG_HDRLEN || data.length - off < len) {
+            if (len < NLMSG_HDRLEN() || data.length - off < len) {
                 LOG.debug("dropping message with nlmsg_len {} ({} bytes left)", len, data.length - off);
                 return;
             }
             Extack extack = new Extack();
             int err = 0;
-            if ((h.flags() & NLM_F_REQUEST) != 0 && h.type() >= NLMSG_MIN_TYPE) {
+            if ((h.flags() & NLM_F_REQUEST()) != 0 && h.type() >= NLMSG_MIN_TYPE()) {
                 err = genlReceive(from, caller, explicitDestination, data, off, h, extack);
             }
-            if (err != DUMP_STARTED && ((h.flags() & NLM_F_ACK) != 0 || err != 0)) {
+            if (err != DUMP_STARTED && ((h.flags() & NLM_F_ACK()) != 0 || err != 0)) {
                 from.enqueue(ack(from, data, off, h, err, extack));
             }
-            off += Math.min(nlmsgAlign((int) len), data.length - off);
+            off += Math.min(SkBuff.nlmsgAlign((int) len), data.length - off);
         }
     }
 
     private int genlReceive(FakeNetlinkSocket from, NetlinkCaller caller, boolean explicitDst, byte[] data, int off,
-                            NetlinkHeader h, Extack extack) {
+                            NlMsgHeader h, Extack extack) {
         Optional<FakeGenlFamily> fam = familyById(h.type());
         if (fam.isEmpty()) {
             return -Errno.ENOENT;
@@ -167,26 +165,26 @@ public final class FakeGenericNetlink {
         if (!family.netnsOk() && !from.openedInInitialNetns()) {
             return -Errno.ENOENT;
         }
-        int hdrlen = GENL_HDRLEN + family.headerSize();
-        if (h.unsignedLength() < NLMSG_HDRLEN + hdrlen) {
+        int hdrlen = (int) GENL_HDRLEN() + family.headerSize();
+        if (h.unsignedLength() < NLMSG_HDRLEN() + hdrlen) {
             return -Errno.EINVAL;
         }
-        GenlHeader genl = GenlHeader.read(MemorySegment.ofArray(data), off + NLMSG_HDRLEN);
+        GenlMsgHeader genl = GenlMsgHeader.read(data, off + NLMSG_HDRLEN());
         if (genl.cmd() >= family.resvStartOp()) {
             if (genl.reserved() != 0) {
                 extack.message("genlmsghdr.reserved field is not 0");
                 return -Errno.EINVAL;
             }
             int flags = h.flags();
-            if ((flags & NLM_F_DUMP) == NLM_F_DUMP) {
-                flags &= ~NLM_F_DUMP;
+            if ((flags & NLM_F_DUMP()) == NLM_F_DUMP()) {
+                flags &= ~NLM_F_DUMP();
             }
-            if ((flags & ~(NLM_F_REQUEST | NLM_F_ACK | NLM_F_ECHO)) != 0) {
+            if ((flags & ~(NLM_F_REQUEST() | NLM_F_ACK() | NLM_F_ECHO())) != 0) {
                 extack.message("ambiguous or reserved bits set in nlmsg_flags");
                 return -Errno.EINVAL;
             }
         }
-        boolean dump = (h.flags() & NLM_F_DUMP) == NLM_F_DUMP;
+        boolean dump = (h.flags() & NLM_F_DUMP()) == NLM_F_DUMP();
         Optional<FakeGenlFamily.Op> op = family.op(genl.cmd(), dump);
         if (op.isEmpty()) {
             return -Errno.EOPNOTSUPP;
@@ -198,7 +196,7 @@ public final class FakeGenericNetlink {
             FakeGenlFamily.Op o = op.get();
             boolean strict = dump ? o.strictDump() : o.strictDo();
             RequestAttributes attrs = o.policy() == null ? RequestAttributes.none(data)
-                    : RequestAttributes.parse(data, off, off + NLMSG_HDRLEN + hdrlen, (int) h.unsignedLength() - NLMSG_HDRLEN - hdrlen,
+                    : RequestAttributes.parse(data, off, off + NLMSG_HDRLEN() + hdrlen, (int) h.unsignedLength() - NLMSG_HDRLEN() - hdrlen,
                             o.policy(), o.maxAttr(), strict, extack);
             GenlRequestContext ctx = new GenlRequestContext(caller, from.portId(), h, genl, attrs, extack,
                     from.openedInInitialNetns());
@@ -227,33 +225,33 @@ public final class FakeGenericNetlink {
 
     /** Runs a do handler; each reply becomes one datagram, queued before the ACK. */
     private void doit(FakeNetlinkSocket to, int familyId, FakeGenlFamily family, FakeGenlFamily.Op op, GenlRequestContext ctx) {
-        List<MessageWriter> replies = new ArrayList<>(1);
+        List<SkBuff> replies = new ArrayList<>(1);
         op.doit().handle(ctx, cmd -> {
-            MessageWriter w = new MessageWriter(256);
+            SkBuff w = new SkBuff(256);
             w.beginMessage(familyId, 0, ctx.seq(), ctx.portId()).genlHeader(cmd, family.version());
             replies.add(w);
             return w;
         });
-        for (MessageWriter w : replies) {
+        for (SkBuff w : replies) {
             w.endMessage();
             to.enqueue(w.toByteArray());
         }
     }
 
     /** netlink_ack. */
-    private static byte[] ack(FakeNetlinkSocket to, byte[] data, int off, NetlinkHeader h, int err, Extack extack) {
+    private static byte[] ack(FakeNetlinkSocket to, byte[] data, int off, NlMsgHeader h, int err, Extack extack) {
         boolean capped = err == 0 || to.capAck();
-        int payloadLen = (int) h.unsignedLength() - NLMSG_HDRLEN;
-        MessageWriter tlvs = new MessageWriter(128);
+        int payloadLen = (int) h.unsignedLength() - NLMSG_HDRLEN();
+        SkBuff tlvs = new SkBuff(128);
         boolean haveTlvs = to.extAck() && extack.writeTlvs(tlvs, err != 0);
-        int flags = (capped ? NLM_F_CAPPED : 0) | (haveTlvs ? NLM_F_ACK_TLVS : 0);
-        MessageWriter w = new MessageWriter(NLMSG_HDRLEN + NLMSGERR_SIZE + (capped ? 0 : payloadLen) + tlvs.size() + 8);
-        w.beginMessage(NLMSG_ERROR, flags, h.seq(), to.portId());
+        int flags = (capped ? NLM_F_CAPPED() : 0) | (haveTlvs ? NLM_F_ACK_TLVS() : 0);
+        SkBuff w = new SkBuff(NLMSG_HDRLEN() + (int) nlmsgerr.sizeof() + (capped ? 0 : payloadLen) + tlvs.size() + 8);
+        w.beginMessage(NLMSG_ERROR(), flags, h.seq(), to.portId());
         w.putRaw(le32(err));
-        w.putRaw(Arrays.copyOfRange(data, off, off + NLMSG_HDRLEN));
+        w.putRaw(Arrays.copyOfRange(data, off, off + NLMSG_HDRLEN()));
         if (!capped) {
-            w.putRaw(Arrays.copyOfRange(data, off + NLMSG_HDRLEN, off + NLMSG_HDRLEN + payloadLen));
-            w.alignTo(NLMSG_ALIGNTO);
+            w.putRaw(Arrays.copyOfRange(data, off + NLMSG_HDRLEN(), off + NLMSG_HDRLEN() + payloadLen));
+            w.alignTo(NLMSG_ALIGNTO());
         }
         if (haveTlvs) {
             w.putRaw(tlvs.toByteArray());

@@ -1,10 +1,9 @@
 package org.vdpactl.fake.netlink;
 
-import static org.vdpactl.netlink.NetlinkAbi.*;
+import static org.vdpactl.ffi.gen.netlink.netlink_h.*;
 
 import java.util.List;
 import java.util.Optional;
-import org.vdpactl.netlink.MessageWriter;
 
 /**
  * A generic netlink family of the fake kernel ({@code struct genl_family} with its ops): what
@@ -15,10 +14,10 @@ public abstract class FakeGenlFamily {
     /** Writes the reply messages of a do-request, one datagram each (genlmsg_reply). */
     public interface Replies {
         /** Starts a reply message (flags 0) with this genl command; the dispatcher ends it. */
-        MessageWriter reply(int cmd);
+        SkBuff reply(int cmd);
     }
 
-    /** A do handler; throws {@link org.vdpactl.fake.bus.KernelError} to fail. */
+    /** A do handler; throws {@link org.vdpactl.fake.KernelError} to fail. */
     @FunctionalInterface
     public interface DoHandler {
         void handle(GenlRequestContext request, Replies replies);
@@ -50,10 +49,10 @@ public abstract class FakeGenlFamily {
 
         /** The flags nlctrl lists for this op (CTRL_ATTR_OP_FLAGS). */
         public int listedFlags() {
-            int f = adminPerm ? GENL_ADMIN_PERM : 0;
-            f |= doit != null ? GENL_CMD_CAP_DO : 0;
-            f |= dumpit != null ? GENL_CMD_CAP_DUMP : 0;
-            return f | (policy != null ? GENL_CMD_CAP_HASPOL : 0);
+            int f = adminPerm ? GENL_ADMIN_PERM() : 0;
+            f |= doit != null ? GENL_CMD_CAP_DO() : 0;
+            f |= dumpit != null ? GENL_CMD_CAP_DUMP() : 0;
+            return f | (policy != null ? GENL_CMD_CAP_HASPOL() : 0);
         }
 
         /** The highest attribute type the policy covers. */
@@ -96,7 +95,7 @@ public abstract class FakeGenlFamily {
 
     /**
      * The dump's {@code start} callback (netlink_dump_start runs it before the first dumpit): a
-     * {@link org.vdpactl.fake.bus.KernelError} thrown here is answered with NLMSG_ERROR, not
+     * {@link org.vdpactl.fake.KernelError} thrown here is answered with NLMSG_ERROR, not
      * NLMSG_DONE. Nothing by default.
      */
     public void startDump(Op op, GenlRequestContext request) {

@@ -1,13 +1,14 @@
 package org.vdpactl.fake.netlink;
 
+import org.vdpactl.ffi.gen.libc.libc_h;
+import org.vdpactl.ffi.gen.netlink.netlink_h;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.KernelConstants;
-import org.vdpactl.fake.bus.KernelError;
-import org.vdpactl.netlink.NetlinkAbi;
+import org.vdpactl.fake.KernelError;
 
 /**
  * Plugs the generic netlink protocol into a {@link FakeKernel}: registers the AF_NETLINK /
@@ -34,7 +35,7 @@ public final class FakeNetlink {
 
     public static FakeNetlink install(FakeKernel kernel, int vdpaFamilyId) {
         FakeNetlink n = new FakeNetlink(kernel, vdpaFamilyId);
-        kernel.registerSocketFactory(NetlinkAbi.AF_NETLINK, NetlinkAbi.NETLINK_GENERIC, n::createSocket);
+        kernel.registerSocketFactory(libc_h.AF_NETLINK(), netlink_h.NETLINK_GENERIC(), n::createSocket);
         return n;
     }
 
@@ -59,7 +60,7 @@ public final class FakeNetlink {
 
     private NetlinkSocketFile createSocket(FakeProcess process, int type) {
         int base = type & KernelConstants.SOCK_TYPE_MASK;
-        if (base != NetlinkAbi.SOCK_RAW && base != 2) { // SOCK_DGRAM
+        if (base != libc_h.SOCK_RAW() && base != 2) { // SOCK_DGRAM
             throw KernelError.of(KernelConstants.ESOCKTNOSUPPORT, "netlink sockets are SOCK_RAW or SOCK_DGRAM");
         }
         return new NetlinkSocketFile(generic.openSocket(caller(process)), this);

@@ -1,6 +1,6 @@
 package org.vdpactl.fake.netlink;
 
-import static org.vdpactl.netlink.NetlinkAbi.*;
+import static org.vdpactl.ffi.gen.netlink.netlink_h.*;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -11,10 +11,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.Waiting;
-import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.KernelError;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.ffi.gen.netlink.sockaddr_nl;
-import org.vdpactl.netlink.MessageWriter;
 import org.vdpactl.sys.Errno;
 
 /**
@@ -107,7 +106,7 @@ public final class FakeNetlinkSocket {
         if (addr.equals(MemorySegment.NULL) || addr.byteSize() < SOCKADDR_NL_SIZE) {
             throw KernelError.of(Errno.EFAULT, "sockaddr buffer of " + addr.byteSize() + " bytes");
         }
-        sockaddr_nl.nl_family(addr, (short) AF_NETLINK);
+        sockaddr_nl.nl_family(addr, (short) libc_h.AF_NETLINK());
         sockaddr_nl.nl_pad(addr, (short) 0);
         sockaddr_nl.nl_pid(addr, portId);
         sockaddr_nl.nl_groups(addr, 0);
@@ -116,10 +115,10 @@ public final class FakeNetlinkSocket {
 
     /** setsockopt(2): the netlink options vdpactl and iproute2 use, and SO_RCVBUF/SO_SNDBUF. */
     public void setsockopt(int level, int name, int value) {
-        if (level == SOL_NETLINK) {
-            if (name == NETLINK_EXT_ACK) {
+        if (level == SOL_NETLINK()) {
+            if (name == NETLINK_EXT_ACK()) {
                 extAck = value != 0;
-            } else if (name == NETLINK_CAP_ACK) {
+            } else if (name == NETLINK_CAP_ACK()) {
                 capAck = value != 0;
             } else if (name < 1 || name > 12) {
                 throw KernelError.of(ENOPROTOOPT, "netlink option " + name);
@@ -177,11 +176,11 @@ public final class FakeNetlinkSocket {
         if ((flags & 1) != 0) {
             throw KernelError.of(Errno.EOPNOTSUPP, "MSG_OOB on netlink");
         }
-        boolean peek = (flags & MSG_PEEK) != 0;
+        boolean peek = (flags & libc_h.MSG_PEEK()) != 0;
         byte[] d;
         lock.lock();
         try {
-            boolean dontWait = nonBlocking || (flags & MSG_DONTWAIT) != 0;
+            boolean dontWait = nonBlocking || (flags & libc_h.MSG_DONTWAIT()) != 0;
             if (!Waiting.await(changed, () -> !queue.isEmpty() || closed, dontWait ? 0 : -1, caller.clock())) {
                 throw KernelError.of(Errno.EAGAIN, "no datagram queued");
             }
@@ -205,20 +204,20 @@ public final class FakeNetlinkSocket {
             MemorySegment.copy(d, 0, buf, ValueLayout.JAVA_BYTE, 0, copied);
         }
         continueDump();
-        return (flags & MSG_TRUNC) != 0 ? d.length : copied;
+        return (flags & libc_h.MSG_TRUNC()) != 0 ? d.length : copied;
     }
 
     /** poll(2): POLLIN while a datagram is queued; a netlink socket is always writable. */
     public int poll(NetlinkCaller caller, int events, int timeoutMillis) {
-        int interest = events | POLLERR | libc_h.POLLHUP();
+        int interest = events | libc_h.POLLERR() | libc_h.POLLHUP();
         int writable = libc_h.POLLOUT();
         if ((interest & writable) != 0) {
-            return (readable() ? POLLIN : 0) | writable;
+            return (readable() ? libc_h.POLLIN() : 0) | writable;
         }
         lock.lock();
         try {
             boolean ready = Waiting.await(changed, () -> !queue.isEmpty() || closed, timeoutMillis, caller.clock());
-            return ready && !queue.isEmpty() ? POLLIN & interest : 0;
+            return ready && !queue.isEmpty() ? libc_h.POLLIN() & interest : 0;
         } finally {
             lock.unlock();
         }
@@ -348,7 +347,7 @@ public final class FakeNetlinkSocket {
     private void step() {
         RunningDump d = dump;
         int capacity = Math.max(NLMSG_GOODSIZE, maxRecvmsgLen);
-        MessageWriter w = new MessageWriter(Math.min(capacity, 4096));
+        SkBuff w = new SkBuff(Math.min(capacity, 4096));
         GenlRequestContext r = d.request;
         if (d.doneErrno > 0) {
             DumpWriter out = new DumpWriter(w, capacity, d.familyId, d.family.version(), r.seq(), r.portId());
@@ -363,11 +362,11 @@ public final class FakeNetlinkSocket {
             }
             d.doneErrno = status;
         }
-        if (d.doneErrno > 0 || capacity - w.size() < NLMSG_HDRLEN + Integer.BYTES) {
+        if (d.doneErrno > 0 || capacity - w.size() < NLMSG_HDRLEN() + Integer.BYTES) {
             enqueue(w.toByteArray());
             return;
         }
-        w.beginMessage(NLMSG_DONE, NLM_F_MULTI, r.seq(), r.portId()).putRaw(FakeGenericNetlink.le32(d.doneErrno));
+        w.beginMessage(NLMSG_DONE(), NLM_F_MULTI(), r.seq(), r.portId()).putRaw(FakeGenericNetlink.le32(d.doneErrno));
         w.endMessage();
         enqueue(w.toByteArray());
         LOG.debug("dump of {} cmd {} done ({})", d.family.name(), r.genl().cmd(), d.doneErrno);
@@ -378,7 +377,7 @@ public final class FakeNetlinkSocket {
         if (addr.equals(MemorySegment.NULL) || addr.byteSize() < SOCKADDR_NL_SIZE) {
             throw KernelError.of(Errno.EINVAL, "sockaddr_nl of " + addr.byteSize() + " bytes");
         }
-        if (sockaddr_nl.nl_family(addr) != AF_NETLINK) {
+        if (sockaddr_nl.nl_family(addr) != libc_h.AF_NETLINK()) {
             throw KernelError.of(Errno.EINVAL, "address family " + sockaddr_nl.nl_family(addr));
         }
         return sockaddr_nl.nl_pid(addr);

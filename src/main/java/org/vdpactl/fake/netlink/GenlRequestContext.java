@@ -1,7 +1,5 @@
 package org.vdpactl.fake.netlink;
 
-import org.vdpactl.netlink.GenlHeader;
-import org.vdpactl.netlink.NetlinkHeader;
 
 /**
  * What a fake genetlink handler gets ({@code struct genl_info}): the request headers, its
@@ -15,7 +13,7 @@ import org.vdpactl.netlink.NetlinkHeader;
  * @param extack     the request's extended ACK
  * @param socketInInitialNetns whether the sending socket lives in the initial network namespace
  */
-public record GenlRequestContext(NetlinkCaller caller, int portId, NetlinkHeader header, GenlHeader genl,
+public record GenlRequestContext(NetlinkCaller caller, int portId, NlMsgHeader header, GenlMsgHeader genl,
                                  RequestAttributes attributes, Extack extack, boolean socketInInitialNetns) {
 
     public int seq() {

@@ -1,13 +1,12 @@
 package org.vdpactl.fake.netlink;
 
-import static org.vdpactl.netlink.NetlinkAbi.*;
+import static org.vdpactl.ffi.gen.netlink.netlink_h.*;
 
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.vdpactl.fake.bus.KernelError;
-import org.vdpactl.netlink.MessageWriter;
+import org.vdpactl.fake.KernelError;
 import org.vdpactl.sys.Errno;
 
 /**
@@ -32,7 +31,7 @@ final class NlctrlFamily extends FakeGenlFamily {
     NlctrlFamily(FakeGenericNetlink kernel) {
         this.kernel = kernel;
         this.ops = List.of(
-                new Op(CTRL_CMD_GETFAMILY, false, this::getFamily, this::dumpFamilies, POLICY, false, true),
+                new Op(CTRL_CMD_GETFAMILY(), false, this::getFamily, this::dumpFamilies, POLICY, false, true),
                 new Op(GETPOLICY, false, null, this::dumpPolicy, POLICY_POLICY, true, true));
     }
 
@@ -77,13 +76,13 @@ final class NlctrlFamily extends FakeGenlFamily {
 
     @Override
     public List<McastGroup> mcastGroups() {
-        return List.of(new McastGroup("notify", GENL_ID_CTRL));
+        return List.of(new McastGroup("notify", GENL_ID_CTRL()));
     }
 
     /** ctrl_getfamily's dump does not validate its request (GENL_DONT_VALIDATE_DUMP). */
     @Override
     public boolean validatesDump(Op op) {
-        return op.cmd() != CTRL_CMD_GETFAMILY;
+        return op.cmd() != CTRL_CMD_GETFAMILY();
     }
 
     /** ctrl_dumppolicy_start: its errors are answered with NLMSG_ERROR before any message. */
@@ -105,18 +104,18 @@ final class NlctrlFamily extends FakeGenlFamily {
     private PolicyDump policyDump(GenlRequestContext r) {
         RequestAttributes a = r.attributes();
         Optional<Map.Entry<Integer, FakeGenlFamily>> found;
-        if (a.has(CTRL_ATTR_FAMILY_ID)) {
-            int id = a.u16(CTRL_ATTR_FAMILY_ID);
+        if (a.has(CTRL_ATTR_FAMILY_ID())) {
+            int id = a.u16(CTRL_ATTR_FAMILY_ID());
             found = kernel.familyById(id).map(f -> Map.entry(id, f));
-        } else if (a.has(CTRL_ATTR_FAMILY_NAME)) {
-            found = kernel.familyByName(a.cString(CTRL_ATTR_FAMILY_NAME));
+        } else if (a.has(CTRL_ATTR_FAMILY_NAME())) {
+            found = kernel.familyByName(a.cString(CTRL_ATTR_FAMILY_NAME()));
         } else {
             throw KernelError.of(Errno.EINVAL, "GETPOLICY names no family");
         }
         if (found.isEmpty()) {
             throw KernelError.of(Errno.ENOENT, "no such family");
         }
-        Integer cmd = a.has(CTRL_ATTR_OP) ? (int) a.u32(CTRL_ATTR_OP) : null;
+        Integer cmd = a.has(CTRL_ATTR_OP()) ? (int) a.u32(CTRL_ATTR_OP()) : null;
         return PolicyDump.start(found.get().getKey(), found.get().getValue(), cmd);
     }
 
@@ -125,13 +124,13 @@ final class NlctrlFamily extends FakeGenlFamily {
         RequestAttributes a = r.attributes();
         Optional<Map.Entry<Integer, FakeGenlFamily>> found = Optional.empty();
         int err = Errno.EINVAL;
-        if (a.has(CTRL_ATTR_FAMILY_ID)) {
-            int id = a.u16(CTRL_ATTR_FAMILY_ID);
+        if (a.has(CTRL_ATTR_FAMILY_ID())) {
+            int id = a.u16(CTRL_ATTR_FAMILY_ID());
             found = kernel.familyById(id).map(f -> Map.entry(id, f));
             err = Errno.ENOENT;
         }
-        if (a.has(CTRL_ATTR_FAMILY_NAME)) {
-            found = kernel.familyByName(a.cString(CTRL_ATTR_FAMILY_NAME));
+        if (a.has(CTRL_ATTR_FAMILY_NAME())) {
+            found = kernel.familyByName(a.cString(CTRL_ATTR_FAMILY_NAME()));
             err = Errno.ENOENT;
         }
         if (found.isEmpty()) {
@@ -140,7 +139,7 @@ final class NlctrlFamily extends FakeGenlFamily {
         if (!found.get().getValue().netnsOk() && !r.socketInInitialNetns()) {
             throw KernelError.of(Errno.ENOENT, "family " + found.get().getValue().name() + " exists only in the initial netns");
         }
-        writeFamily(out.reply(CTRL_CMD_NEWFAMILY), found.get().getKey(), found.get().getValue());
+        writeFamily(out.reply(CTRL_CMD_NEWFAMILY()), found.get().getKey(), found.get().getValue());
     }
 
     /** ctrl_dumpfamily: returns 0 when all fitted (NLMSG_DONE then shares the datagram) or -EMSGSIZE. */
@@ -153,7 +152,7 @@ final class NlctrlFamily extends FakeGenlFamily {
             if (n++ < cursor[0]) {
                 continue;
             }
-            if (!out.add(CTRL_CMD_NEWFAMILY, w -> writeFamily(w, e.getKey(), e.getValue()))) {
+            if (!out.add(CTRL_CMD_NEWFAMILY(), w -> writeFamily(w, e.getKey(), e.getValue()))) {
                 cursor[0] = n - 1;
                 return -Errno.EMSGSIZE;
             }
@@ -163,30 +162,30 @@ final class NlctrlFamily extends FakeGenlFamily {
     }
 
     /** ctrl_fill_info's attributes. */
-    static void writeFamily(MessageWriter w, int id, FakeGenlFamily f) {
-        w.putString(CTRL_ATTR_FAMILY_NAME, f.name());
-        w.putU16(CTRL_ATTR_FAMILY_ID, id);
-        w.putU32(CTRL_ATTR_VERSION, f.version());
-        w.putU32(CTRL_ATTR_HDRSIZE, f.headerSize());
-        w.putU32(CTRL_ATTR_MAXATTR, f.maxAttr());
+    static void writeFamily(SkBuff w, int id, FakeGenlFamily f) {
+        w.putString(CTRL_ATTR_FAMILY_NAME(), f.name());
+        w.putU16(CTRL_ATTR_FAMILY_ID(), id);
+        w.putU32(CTRL_ATTR_VERSION(), f.version());
+        w.putU32(CTRL_ATTR_HDRSIZE(), f.headerSize());
+        w.putU32(CTRL_ATTR_MAXATTR(), f.maxAttr());
         List<Op> ops = f.ops();
         if (!ops.isEmpty()) {
-            int nest = w.beginNested(CTRL_ATTR_OPS);
+            int nest = w.beginNested(CTRL_ATTR_OPS());
             for (int i = 0; i < ops.size(); i++) {
                 int op = w.beginNested(i + 1);
-                w.putU32(CTRL_ATTR_OP_ID, ops.get(i).cmd());
-                w.putU32(CTRL_ATTR_OP_FLAGS, ops.get(i).listedFlags());
+                w.putU32(CTRL_ATTR_OP_ID(), ops.get(i).cmd());
+                w.putU32(CTRL_ATTR_OP_FLAGS(), ops.get(i).listedFlags());
                 w.endNested(op);
             }
             w.endNested(nest);
         }
         List<McastGroup> groups = f.mcastGroups();
         if (!groups.isEmpty()) {
-            int nest = w.beginNested(CTRL_ATTR_MCAST_GROUPS);
+            int nest = w.beginNested(CTRL_ATTR_MCAST_GROUPS());
             for (int i = 0; i < groups.size(); i++) {
                 int g = w.beginNested(i + 1);
-                w.putU32(CTRL_ATTR_MCAST_GRP_ID, groups.get(i).id());
-                w.putString(CTRL_ATTR_MCAST_GRP_NAME, groups.get(i).name());
+                w.putU32(CTRL_ATTR_MCAST_GRP_ID(), groups.get(i).id());
+                w.putString(CTRL_ATTR_MCAST_GRP_NAME(), groups.get(i).name());
                 w.endNested(g);
             }
             w.endNested(nest);

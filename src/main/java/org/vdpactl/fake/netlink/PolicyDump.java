@@ -3,9 +3,8 @@ package org.vdpactl.fake.netlink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.KernelError;
 import org.vdpactl.ffi.gen.netlink.netlink_h;
-import org.vdpactl.netlink.MessageWriter;
 import org.vdpactl.sys.Errno;
 
 /**
@@ -122,7 +121,7 @@ final class PolicyDump {
     }
 
     /** The attributes of one message (after the genl header). */
-    static void write(MessageWriter w, int familyId, Entry e) {
+    static void write(SkBuff w, int familyId, Entry e) {
         w.putU16(netlink_h.CTRL_ATTR_FAMILY_ID(), familyId);
         switch (e) {
             case OpEntry op -> {

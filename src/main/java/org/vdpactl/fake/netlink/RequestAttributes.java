@@ -1,12 +1,12 @@
 package org.vdpactl.fake.netlink;
 
-import static org.vdpactl.netlink.NetlinkAbi.*;
+import static org.vdpactl.ffi.gen.netlink.netlink_h.*;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.KernelError;
 import org.vdpactl.sys.Errno;
 
 /**
@@ -50,23 +50,23 @@ public final class RequestAttributes {
         RequestAttributes t = new RequestAttributes(datagram, maxType);
         int pos = start;
         int rem = length;
-        while (rem >= NLA_HDRLEN) {
+        while (rem >= NLA_HDRLEN()) {
             int nlaLen = Short.toUnsignedInt(t.seg.get(U16, pos));
             int rawType = Short.toUnsignedInt(t.seg.get(U16, pos + 2));
-            if (nlaLen < NLA_HDRLEN || nlaLen > rem) {
+            if (nlaLen < NLA_HDRLEN() || nlaLen > rem) {
                 break;
             }
-            int type = rawType & NLA_TYPE_MASK;
+            int type = rawType & NLA_TYPE_MASK();
             if (type == 0 || type > maxType) {
                 if (strict) {
                     extack.atAttribute("Unknown attribute type", pos - msgStart);
                     throw KernelError.of(Errno.EINVAL, "attribute type " + type + " outside 1.." + maxType);
                 }
             } else {
-                t.validateOne(pos, msgStart, rawType, nlaLen - NLA_HDRLEN, policy[type], strict, extack);
+                t.validateOne(pos, msgStart, rawType, nlaLen - NLA_HDRLEN(), policy[type], strict, extack);
                 t.header[type] = pos;
             }
-            int aligned = nlaAlign(nlaLen);
+            int aligned = SkBuff.nlaAlign(nlaLen);
             pos += aligned;
             rem -= aligned;
         }
@@ -86,11 +86,11 @@ public final class RequestAttributes {
             extack.atAttribute("invalid attribute length", off, pt);
             throw KernelError.of(Errno.EINVAL, "attribute of " + attrLen + " bytes, policy wants " + exact);
         }
-        if (strict && pt.kind() != AttrPolicy.Kind.UNSPEC && (rawType & NLA_F_NESTED) != 0) {
+        if (strict && pt.kind() != AttrPolicy.Kind.UNSPEC && (rawType & NLA_F_NESTED()) != 0) {
             extack.atAttribute("NLA_F_NESTED not expected", off, pt);
             throw KernelError.of(Errno.EINVAL, "NLA_F_NESTED on a flat attribute");
         }
-        int payload = pos + NLA_HDRLEN;
+        int payload = pos + NLA_HDRLEN();
         switch (pt.kind()) {
             case UNSPEC -> {
                 if (strict) {
@@ -166,7 +166,7 @@ public final class RequestAttributes {
     }
 
     public int payloadLength(int type) {
-        return Short.toUnsignedInt(seg.get(U16, header[type])) - NLA_HDRLEN;
+        return Short.toUnsignedInt(seg.get(U16, header[type])) - NLA_HDRLEN();
     }
 
     /**
@@ -174,7 +174,7 @@ public final class RequestAttributes {
      * NLA_STRING need not contain; then the following bytes of the datagram count too, as in C.
      */
     public String cString(int type) {
-        int from = header[type] + NLA_HDRLEN;
+        int from = header[type] + NLA_HDRLEN();
         int end = from;
         while (end < datagram.length && datagram[end] != 0) {
             end++;
@@ -183,19 +183,19 @@ public final class RequestAttributes {
     }
 
     public int u16(int type) {
-        return Short.toUnsignedInt(seg.get(U16, header[type] + NLA_HDRLEN));
+        return Short.toUnsignedInt(seg.get(U16, header[type] + NLA_HDRLEN()));
     }
 
     public long u32(int type) {
-        return Integer.toUnsignedLong(seg.get(U32, header[type] + NLA_HDRLEN));
+        return Integer.toUnsignedLong(seg.get(U32, header[type] + NLA_HDRLEN()));
     }
 
     public long u64(int type) {
-        return seg.get(U64, header[type] + NLA_HDRLEN);
+        return seg.get(U64, header[type] + NLA_HDRLEN());
     }
 
     public byte[] bytes(int type) {
-        int from = header[type] + NLA_HDRLEN;
+        int from = header[type] + NLA_HDRLEN();
         return Arrays.copyOfRange(datagram, from, from + payloadLength(type));
     }
 }

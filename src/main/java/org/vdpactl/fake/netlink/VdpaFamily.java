@@ -1,6 +1,6 @@
 package org.vdpactl.fake.netlink;
 
-import static org.vdpactl.mgmt.VdpaAttribute.*;
+import static org.vdpactl.ffi.gen.vhost.vhost_h.*;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -9,20 +9,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
-import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.KernelError;
 import org.vdpactl.fake.bus.MgmtDevice;
 import org.vdpactl.fake.bus.Provisioning;
 import org.vdpactl.fake.bus.VdpaBus;
 import org.vdpactl.fake.bus.VdpaDevice;
 import org.vdpactl.fake.kernel.KernelProfile;
 import org.vdpactl.fake.kernel.KernelProfiles;
-import org.vdpactl.ffi.gen.vhost.vhost_h;
+import org.vdpactl.fake.uapi.UapiNames;
 import org.vdpactl.ffi.gen.vhost.virtio_blk_config;
 import org.vdpactl.ffi.gen.vhost.virtio_net_config;
-import org.vdpactl.mgmt.MacAddress;
-import org.vdpactl.mgmt.VdpaCommand;
-import org.vdpactl.mgmt.VirtioNames;
-import org.vdpactl.netlink.MessageWriter;
 import org.vdpactl.sys.Errno;
 
 /**
@@ -36,10 +32,10 @@ final class VdpaFamily extends FakeGenlFamily {
     private static final String MOD = "vdpa: ";
     /** VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MAX: the highest queue index VSTATS accepts. */
     private static final long MAX_QUEUE_INDEX = 0x8000;
-    private static final long NET_ATTRS_MASK = DEV_NET_CFG_MACADDR.maskBit() | DEV_NET_CFG_MTU.maskBit() | DEV_NET_CFG_MAX_VQP.maskBit();
+    private static final long NET_ATTRS_MASK = bit(VDPA_ATTR_DEV_NET_CFG_MACADDR()) | bit(VDPA_ATTR_DEV_NET_CFG_MTU()) | bit(VDPA_ATTR_DEV_NET_CFG_MAX_VQP());
     /** VIRTIO_DEVICE_F_MASK: every bit outside the transport range 28..42. */
-    private static final long DEVICE_F_MASK = (~0L << (VirtioNames.TRANSPORT_F_END + 1)) | ((1L << VirtioNames.TRANSPORT_F_START) - 1);
-    private static final int FEATURES_OK = vhost_h.VIRTIO_CONFIG_S_FEATURES_OK();
+    private static final long DEVICE_F_MASK = (~0L << (VIRTIO_TRANSPORT_F_END() + 1)) | ((1L << VIRTIO_TRANSPORT_F_START()) - 1);
+    private static final int FEATURES_OK = VIRTIO_CONFIG_S_FEATURES_OK();
     /** VDPA_ATTR_VDPA_DEV_SUPPORTED_FEATURES: where kernels before 6.2 put the device features. */
     static final int LEGACY_DEV_FEATURES = 21;
 
@@ -58,19 +54,19 @@ final class VdpaFamily extends FakeGenlFamily {
         this.kernel = kernel;
         this.policy = policy(kernel.netlink());
         this.ops = Stream.of(
-                op(VdpaCommand.MGMTDEV_GET, false, this::mgmtdevGet, this::mgmtdevDump),
-                op(VdpaCommand.DEV_NEW, true, this::devNew, null),
-                op(VdpaCommand.DEV_DEL, true, this::devDel, null),
-                op(VdpaCommand.DEV_GET, false, this::devGet, this::devDump),
-                op(VdpaCommand.DEV_CONFIG_GET, false, this::configGet, this::configDump),
-                op(VdpaCommand.DEV_VSTATS_GET, true, this::vstatsGet, null),
-                op(VdpaCommand.DEV_ATTR_SET, true, this::attrSet, null))
-                .filter(o -> kernel.has(VdpaCommand.of(o.cmd()).orElseThrow()))
+                op(VDPA_CMD_MGMTDEV_GET(), false, this::mgmtdevGet, this::mgmtdevDump),
+                op(VDPA_CMD_DEV_NEW(), true, this::devNew, null),
+                op(VDPA_CMD_DEV_DEL(), true, this::devDel, null),
+                op(VDPA_CMD_DEV_GET(), false, this::devGet, this::devDump),
+                op(VDPA_CMD_DEV_CONFIG_GET(), false, this::configGet, this::configDump),
+                op(VDPA_CMD_DEV_VSTATS_GET(), true, this::vstatsGet, null),
+                op(VDPA_CMD_DEV_ATTR_SET(), true, this::attrSet, null))
+                .filter(o -> kernel.hasCommand(UapiNames.vdpaCommand(o.cmd())))
                 .toList();
     }
 
-    private Op op(VdpaCommand cmd, boolean admin, DoHandler doit, DumpHandler dumpit) {
-        return new Op(cmd.number(), admin, doit, dumpit, policy, true, true);
+    private Op op(int cmd, boolean admin, DoHandler doit, DumpHandler dumpit) {
+        return new Op(cmd, admin, doit, dumpit, policy, true, true);
     }
 
     /** vdpa_nl_policy of the profile's kernel, in an array of VDPA_ATTR_MAX + 1 (UNSPEC where it has no entry). */
@@ -90,7 +86,7 @@ final class VdpaFamily extends FakeGenlFamily {
 
     @Override
     public int version() {
-        return vhost_h.VDPA_GENL_VERSION();
+        return VDPA_GENL_VERSION();
     }
 
     @Override
@@ -105,7 +101,7 @@ final class VdpaFamily extends FakeGenlFamily {
 
     @Override
     public int resvStartOp() {
-        return VdpaCommand.DEV_VSTATS_GET.number() + 1;
+        return VDPA_CMD_DEV_VSTATS_GET() + 1;
     }
 
     @Override
@@ -115,36 +111,36 @@ final class VdpaFamily extends FakeGenlFamily {
 
     @Override
     public String faultCallName(int cmd) {
-        return VdpaCommand.of(cmd).map(VdpaCommand::constantName).orElse(null);
+        return UapiNames.vdpaCommand(cmd);
     }
 
     @Override
     public String faultDevice(GenlRequestContext r) {
         RequestAttributes a = r.attributes();
-        if (a.has(DEV_NAME.number())) {
-            return a.cString(DEV_NAME.number());
+        if (a.has(VDPA_ATTR_DEV_NAME())) {
+            return a.cString(VDPA_ATTR_DEV_NAME());
         }
-        return a.has(MGMTDEV_DEV_NAME.number()) ? a.cString(MGMTDEV_DEV_NAME.number()) : null;
+        return a.has(VDPA_ATTR_MGMTDEV_DEV_NAME()) ? a.cString(VDPA_ATTR_MGMTDEV_DEV_NAME()) : null;
     }
 
     // ------------------------------------------------------------------ lookups
 
     /** vdpa_mgmtdev_get_from_attr: EINVAL without a name, ENODEV without a match. */
     private MgmtDevice mgmtdevFromAttrs(RequestAttributes a, String extack) {
-        if (!a.has(MGMTDEV_DEV_NAME.number())) {
+        if (!a.has(VDPA_ATTR_MGMTDEV_DEV_NAME())) {
             throw new KernelError(Errno.EINVAL, MOD + extack, "no MGMTDEV_DEV_NAME");
         }
-        String dev = a.cString(MGMTDEV_DEV_NAME.number());
-        String busName = a.has(MGMTDEV_BUS_NAME.number()) ? a.cString(MGMTDEV_BUS_NAME.number()) : null;
+        String dev = a.cString(VDPA_ATTR_MGMTDEV_DEV_NAME());
+        String busName = a.has(VDPA_ATTR_MGMTDEV_BUS_NAME()) ? a.cString(VDPA_ATTR_MGMTDEV_BUS_NAME()) : null;
         return bus.managementDevice(busName, dev)
                 .orElseThrow(() -> new KernelError(Errno.ENODEV, MOD + extack, "no mgmtdev " + busName + "/" + dev));
     }
 
     private static String requireDevName(RequestAttributes a) {
-        if (!a.has(DEV_NAME.number())) {
+        if (!a.has(VDPA_ATTR_DEV_NAME())) {
             throw KernelError.of(Errno.EINVAL, "no DEV_NAME");
         }
-        return a.cString(DEV_NAME.number());
+        return a.cString(VDPA_ATTR_DEV_NAME());
     }
 
     /** bus_find_device by name: ENODEV "device not found". */
@@ -163,7 +159,7 @@ final class VdpaFamily extends FakeGenlFamily {
 
     private void mgmtdevGet(GenlRequestContext r, Replies out) {
         MgmtDevice m = mgmtdevFromAttrs(r.attributes(), "Fail to find the specified mgmt device");
-        writeMgmtdev(out.reply(VdpaCommand.MGMTDEV_NEW.number()), m);
+        writeMgmtdev(out.reply(VDPA_CMD_MGMTDEV_NEW()), m);
     }
 
     private int mgmtdevDump(GenlRequestContext r, long[] cursor, DumpWriter out) {
@@ -174,7 +170,7 @@ final class VdpaFamily extends FakeGenlFamily {
                 idx++;
                 continue;
             }
-            if (!out.add(VdpaCommand.MGMTDEV_NEW.number(), w -> writeMgmtdev(w, m))) {
+            if (!out.add(VDPA_CMD_MGMTDEV_NEW(), w -> writeMgmtdev(w, m))) {
                 break;
             }
             idx++;
@@ -184,19 +180,19 @@ final class VdpaFamily extends FakeGenlFamily {
     }
 
     /** vdpa_mgmtdev_fill. */
-    private static void writeMgmtdev(MessageWriter w, MgmtDevice m) {
+    private static void writeMgmtdev(SkBuff w, MgmtDevice m) {
         writeHandle(w, m);
-        w.putU64(MGMTDEV_SUPPORTED_CLASSES.number(), m.supportedClasses());
-        w.putU32(DEV_MGMTDEV_MAX_VQS.number(), m.maxSupportedVqs());
-        w.putU64(DEV_SUPPORTED_FEATURES.number(), m.supportedFeatures());
+        w.putU64(VDPA_ATTR_MGMTDEV_SUPPORTED_CLASSES(), m.supportedClasses());
+        w.putU32(VDPA_ATTR_DEV_MGMTDEV_MAX_VQS(), m.maxSupportedVqs());
+        w.putU64(VDPA_ATTR_DEV_SUPPORTED_FEATURES(), m.supportedFeatures());
     }
 
     /** vdpa_nl_mgmtdev_handle_fill. */
-    private static void writeHandle(MessageWriter w, MgmtDevice m) {
+    private static void writeHandle(SkBuff w, MgmtDevice m) {
         if (m.busName() != null) {
-            w.putString(MGMTDEV_BUS_NAME.number(), m.busName());
+            w.putString(VDPA_ATTR_MGMTDEV_BUS_NAME(), m.busName());
         }
-        w.putString(MGMTDEV_DEV_NAME.number(), m.devName());
+        w.putString(VDPA_ATTR_MGMTDEV_DEV_NAME(), m.devName());
     }
 
     // ------------------------------------------------------------------ DEV_NEW
@@ -210,38 +206,38 @@ final class VdpaFamily extends FakeGenlFamily {
         Integer mtu = null;
         Integer pairs = null;
         Long features = null;
-        if (a.has(DEV_NET_CFG_MACADDR.number())) {
-            mac = a.bytes(DEV_NET_CFG_MACADDR.number());
-            mask |= DEV_NET_CFG_MACADDR.maskBit();
+        if (a.has(VDPA_ATTR_DEV_NET_CFG_MACADDR())) {
+            mac = a.bytes(VDPA_ATTR_DEV_NET_CFG_MACADDR());
+            mask |= bit(VDPA_ATTR_DEV_NET_CFG_MACADDR());
         }
-        if (a.has(DEV_NET_CFG_MTU.number())) {
-            mtu = a.u16(DEV_NET_CFG_MTU.number());
-            mask |= DEV_NET_CFG_MTU.maskBit();
+        if (a.has(VDPA_ATTR_DEV_NET_CFG_MTU())) {
+            mtu = a.u16(VDPA_ATTR_DEV_NET_CFG_MTU());
+            mask |= bit(VDPA_ATTR_DEV_NET_CFG_MTU());
         }
-        if (a.has(DEV_NET_CFG_MAX_VQP.number())) {
-            pairs = a.u16(DEV_NET_CFG_MAX_VQP.number());
+        if (a.has(VDPA_ATTR_DEV_NET_CFG_MAX_VQP())) {
+            pairs = a.u16(VDPA_ATTR_DEV_NET_CFG_MAX_VQP());
             if (pairs == 0) {
                 throw new KernelError(Errno.EINVAL, MOD + "At least one pair of VQs is required", "max_vqp 0");
             }
-            mask |= DEV_NET_CFG_MAX_VQP.maskBit();
+            mask |= bit(VDPA_ATTR_DEV_NET_CFG_MAX_VQP());
         }
-        if (a.has(DEV_FEATURES.number())) {
-            features = a.u64(DEV_FEATURES.number());
+        if (a.has(VDPA_ATTR_DEV_FEATURES())) {
+            features = a.u64(VDPA_ATTR_DEV_FEATURES());
             long missing = 0;
-            if (mac != null && (features & (1L << vhost_h.VIRTIO_NET_F_MAC())) == 0) {
-                missing |= 1L << vhost_h.VIRTIO_NET_F_MAC();
+            if (mac != null && (features & (1L << VIRTIO_NET_F_MAC())) == 0) {
+                missing |= 1L << VIRTIO_NET_F_MAC();
             }
-            if (mtu != null && (features & (1L << vhost_h.VIRTIO_NET_F_MTU())) == 0) {
-                missing |= 1L << vhost_h.VIRTIO_NET_F_MTU();
+            if (mtu != null && (features & (1L << VIRTIO_NET_F_MTU())) == 0) {
+                missing |= 1L << VIRTIO_NET_F_MTU();
             }
-            if (pairs != null && pairs > 1 && (features & (1L << VirtioNames.NET_F_MQ)) == 0) {
-                missing |= 1L << VirtioNames.NET_F_MQ;
+            if (pairs != null && pairs > 1 && (features & (1L << VIRTIO_NET_F_MQ())) == 0) {
+                missing |= 1L << VIRTIO_NET_F_MQ();
             }
             if (missing != 0) {
                 throw new KernelError(Errno.EINVAL, MOD + "Missing features 0x" + Long.toHexString(missing)
                         + " for provided attributes", "features lack bits for the given attributes");
             }
-            mask |= DEV_FEATURES.maskBit();
+            mask |= bit(VDPA_ATTR_DEV_FEATURES());
         }
         if ((mask & NET_ATTRS_MASK) != 0 && !r.caller().hasCapNetAdmin()) {
             throw KernelError.of(Errno.EPERM, "net attributes need CAP_NET_ADMIN");
@@ -253,11 +249,11 @@ final class VdpaFamily extends FakeGenlFamily {
                     + Long.toHexString(unsupported), "attributes outside the mgmtdev's mask");
         }
         long classes = m.supportedClasses();
-        if ((mask & NET_ATTRS_MASK) != 0 && (classes & (1L << VirtioNames.ID_NET)) == 0) {
+        if ((mask & NET_ATTRS_MASK) != 0 && (classes & (1L << VIRTIO_ID_NET())) == 0) {
             throw new KernelError(Errno.EINVAL, MOD + "Network class attributes provided on unsupported management device",
                     "net attributes for a non-net mgmtdev");
         }
-        if ((mask & NET_ATTRS_MASK) == 0 && features != null && (classes & (1L << VirtioNames.ID_NET)) != 0
+        if ((mask & NET_ATTRS_MASK) == 0 && features != null && (classes & (1L << VIRTIO_ID_NET())) != 0
                 && Long.bitCount(classes) > 1 && (features & DEVICE_F_MASK) != 0) {
             throw new KernelError(Errno.EINVAL, MOD + "Management device supports multi-class while device features specified are ambiguous",
                     "device features on a multi-class mgmtdev");
@@ -288,22 +284,22 @@ final class VdpaFamily extends FakeGenlFamily {
     private void devGet(GenlRequestContext r, Replies out) {
         VdpaDevice d = deviceByName(requireDevName(r.attributes()));
         requireManaged(d, null);
-        writeDevice(out.reply(VdpaCommand.DEV_NEW.number()), d);
+        writeDevice(out.reply(VDPA_CMD_DEV_NEW()), d);
     }
 
     private int devDump(GenlRequestContext r, long[] cursor, DumpWriter out) {
-        return dumpDevices(cursor, out, d -> out.add(VdpaCommand.DEV_NEW.number(), w -> writeDevice(w, d)));
+        return dumpDevices(cursor, out, d -> out.add(VDPA_CMD_DEV_NEW(), w -> writeDevice(w, d)));
     }
 
     /** vdpa_dev_fill. */
-    private static void writeDevice(MessageWriter w, VdpaDevice d) {
+    private static void writeDevice(SkBuff w, VdpaDevice d) {
         writeHandle(w, d.mgmtDevice());
-        w.putString(DEV_NAME.number(), d.name());
-        w.putU32(DEV_ID.number(), d.virtioId());
-        w.putU32(DEV_VENDOR_ID.number(), d.vendorId());
-        w.putU32(DEV_MAX_VQS.number(), d.maxVqs());
-        w.putU16(DEV_MAX_VQ_SIZE.number(), d.maxVqSize());
-        w.putU16(DEV_MIN_VQ_SIZE.number(), d.minVqSize());
+        w.putString(VDPA_ATTR_DEV_NAME(), d.name());
+        w.putU32(VDPA_ATTR_DEV_ID(), d.virtioId());
+        w.putU32(VDPA_ATTR_DEV_VENDOR_ID(), d.vendorId());
+        w.putU32(VDPA_ATTR_DEV_MAX_VQS(), d.maxVqs());
+        w.putU16(VDPA_ATTR_DEV_MAX_VQ_SIZE(), d.maxVqSize());
+        w.putU16(VDPA_ATTR_DEV_MIN_VQ_SIZE(), d.minVqSize());
     }
 
     /** The walk of bus_for_each_dev with cb->args[0] as the restart index, skipping unmanaged devices. */
@@ -336,50 +332,50 @@ final class VdpaFamily extends FakeGenlFamily {
         VdpaDevice d = deviceByName(requireDevName(r.attributes()));
         requireManaged(d, "unmanaged vdpa device");
         checkConfigSupported(d);
-        writeConfig(out.reply(VdpaCommand.DEV_CONFIG_GET.number()), d);
+        writeConfig(out.reply(VDPA_CMD_DEV_CONFIG_GET()), d);
     }
 
     private int configDump(GenlRequestContext r, long[] cursor, DumpWriter out) {
         return dumpDevices(cursor, out, d -> {
             checkConfigSupported(d);
-            return out.add(VdpaCommand.DEV_CONFIG_GET.number(), w -> writeConfig(w, d));
+            return out.add(VDPA_CMD_DEV_CONFIG_GET(), w -> writeConfig(w, d));
         });
     }
 
     private void checkConfigSupported(VdpaDevice d) {
-        boolean blk = d.virtioId() == VirtioNames.ID_BLOCK && !kernel.netlink().legacyDeviceFeaturesAttr();
-        if (d.virtioId() != VirtioNames.ID_NET && !blk) {
+        boolean blk = d.virtioId() == VIRTIO_ID_BLOCK() && !kernel.netlink().legacyDeviceFeaturesAttr();
+        if (d.virtioId() != VIRTIO_ID_NET() && !blk) {
             // 6.1's vdpa_dev_config_fill knows only net devices
             throw KernelError.of(Errno.EOPNOTSUPP, "no config reply for virtio id " + d.virtioId());
         }
     }
 
     /** vdpa_dev_config_fill with the net and blk fills. */
-    private void writeConfig(MessageWriter w, VdpaDevice d) {
+    private void writeConfig(SkBuff w, VdpaDevice d) {
         if (kernel.netlink().legacyDeviceFeaturesAttr()) {
             writeLegacyNetConfig(w, d);
             return;
         }
-        w.putString(DEV_NAME.number(), d.name());
-        w.putU32(DEV_ID.number(), d.virtioId());
+        w.putString(VDPA_ATTR_DEV_NAME(), d.name());
+        w.putU32(VDPA_ATTR_DEV_ID(), d.virtioId());
         if ((d.status() & FEATURES_OK) != 0) {
-            w.putU64(DEV_NEGOTIATED_FEATURES.number(), d.negotiatedFeatures());
+            w.putU64(VDPA_ATTR_DEV_NEGOTIATED_FEATURES(), d.negotiatedFeatures());
         }
         long f = d.deviceFeatures();
-        w.putU64(DEV_FEATURES.number(), f);
-        if (d.virtioId() == VirtioNames.ID_NET) {
+        w.putU64(VDPA_ATTR_DEV_FEATURES(), f);
+        if (d.virtioId() == VIRTIO_ID_NET()) {
             MemorySegment c = config(d, virtio_net_config.sizeof());
-            if (has(f, vhost_h.VIRTIO_NET_F_MTU())) {
-                w.putU16(DEV_NET_CFG_MTU.number(), Short.toUnsignedInt(virtio_net_config.mtu(c)));
+            if (has(f, VIRTIO_NET_F_MTU())) {
+                w.putU16(VDPA_ATTR_DEV_NET_CFG_MTU(), Short.toUnsignedInt(virtio_net_config.mtu(c)));
             }
-            if (has(f, vhost_h.VIRTIO_NET_F_MAC())) {
-                w.putAttribute(DEV_NET_CFG_MACADDR.number(), virtio_net_config.mac(c).toArray(ValueLayout.JAVA_BYTE));
+            if (has(f, VIRTIO_NET_F_MAC())) {
+                w.putAttribute(VDPA_ATTR_DEV_NET_CFG_MACADDR(), virtio_net_config.mac(c).toArray(ValueLayout.JAVA_BYTE));
             }
-            if (has(f, vhost_h.VIRTIO_NET_F_STATUS())) {
-                w.putU16(DEV_NET_STATUS.number(), Short.toUnsignedInt(virtio_net_config.status(c)));
+            if (has(f, VIRTIO_NET_F_STATUS())) {
+                w.putU16(VDPA_ATTR_DEV_NET_STATUS(), Short.toUnsignedInt(virtio_net_config.status(c)));
             }
-            if (has(f, VirtioNames.NET_F_MQ) || has(f, VirtioNames.NET_F_RSS)) {
-                w.putU16(DEV_NET_CFG_MAX_VQP.number(), Short.toUnsignedInt(virtio_net_config.max_virtqueue_pairs(c)));
+            if (has(f, VIRTIO_NET_F_MQ()) || has(f, VIRTIO_NET_F_RSS())) {
+                w.putU16(VDPA_ATTR_DEV_NET_CFG_MAX_VQP(), Short.toUnsignedInt(virtio_net_config.max_virtqueue_pairs(c)));
             }
         } else {
             writeBlockConfig(w, f, config(d, virtio_blk_config.sizeof()));
@@ -387,58 +383,58 @@ final class VdpaFamily extends FakeGenlFamily {
     }
 
     /** 6.1's vdpa_dev_config_fill + vdpa_dev_net_config_fill: status always, features as attribute 21. */
-    private static void writeLegacyNetConfig(MessageWriter w, VdpaDevice d) {
-        w.putString(DEV_NAME.number(), d.name());
-        w.putU32(DEV_ID.number(), d.virtioId());
+    private static void writeLegacyNetConfig(SkBuff w, VdpaDevice d) {
+        w.putString(VDPA_ATTR_DEV_NAME(), d.name());
+        w.putU32(VDPA_ATTR_DEV_ID(), d.virtioId());
         if ((d.status() & FEATURES_OK) != 0) {
-            w.putU64(DEV_NEGOTIATED_FEATURES.number(), d.negotiatedFeatures());
+            w.putU64(VDPA_ATTR_DEV_NEGOTIATED_FEATURES(), d.negotiatedFeatures());
         }
         MemorySegment c = config(d, virtio_net_config.sizeof());
-        w.putU16(DEV_NET_STATUS.number(), Short.toUnsignedInt(virtio_net_config.status(c)));
+        w.putU16(VDPA_ATTR_DEV_NET_STATUS(), Short.toUnsignedInt(virtio_net_config.status(c)));
         long f = d.deviceFeatures();
         w.putU64(LEGACY_DEV_FEATURES, f);
-        if (has(f, vhost_h.VIRTIO_NET_F_MTU())) {
-            w.putU16(DEV_NET_CFG_MTU.number(), Short.toUnsignedInt(virtio_net_config.mtu(c)));
+        if (has(f, VIRTIO_NET_F_MTU())) {
+            w.putU16(VDPA_ATTR_DEV_NET_CFG_MTU(), Short.toUnsignedInt(virtio_net_config.mtu(c)));
         }
-        if (has(f, vhost_h.VIRTIO_NET_F_MAC())) {
-            w.putAttribute(DEV_NET_CFG_MACADDR.number(), virtio_net_config.mac(c).toArray(ValueLayout.JAVA_BYTE));
+        if (has(f, VIRTIO_NET_F_MAC())) {
+            w.putAttribute(VDPA_ATTR_DEV_NET_CFG_MACADDR(), virtio_net_config.mac(c).toArray(ValueLayout.JAVA_BYTE));
         }
-        if (has(f, VirtioNames.NET_F_MQ) || has(f, VirtioNames.NET_F_RSS)) {
-            w.putU16(DEV_NET_CFG_MAX_VQP.number(), Short.toUnsignedInt(virtio_net_config.max_virtqueue_pairs(c)));
+        if (has(f, VIRTIO_NET_F_MQ()) || has(f, VIRTIO_NET_F_RSS())) {
+            w.putU16(VDPA_ATTR_DEV_NET_CFG_MAX_VQP(), Short.toUnsignedInt(virtio_net_config.max_virtqueue_pairs(c)));
         }
     }
 
-    private static void writeBlockConfig(MessageWriter w, long f, MemorySegment c) {
-        w.putU64(DEV_BLK_CFG_CAPACITY.number(), virtio_blk_config.capacity(c));
-        if (has(f, vhost_h.VIRTIO_BLK_F_SIZE_MAX())) {
-            w.putU32(DEV_BLK_CFG_SIZE_MAX.number(), virtio_blk_config.size_max(c));
+    private static void writeBlockConfig(SkBuff w, long f, MemorySegment c) {
+        w.putU64(VDPA_ATTR_DEV_BLK_CFG_CAPACITY(), virtio_blk_config.capacity(c));
+        if (has(f, VIRTIO_BLK_F_SIZE_MAX())) {
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_SIZE_MAX(), virtio_blk_config.size_max(c));
         }
-        if (has(f, vhost_h.VIRTIO_BLK_F_BLK_SIZE())) {
-            w.putU32(DEV_BLK_CFG_BLK_SIZE.number(), virtio_blk_config.blk_size(c));
+        if (has(f, VIRTIO_BLK_F_BLK_SIZE())) {
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_BLK_SIZE(), virtio_blk_config.blk_size(c));
         }
-        if (has(f, vhost_h.VIRTIO_BLK_F_SEG_MAX())) {
-            w.putU32(DEV_BLK_CFG_SEG_MAX.number(), virtio_blk_config.seg_max(c));
+        if (has(f, VIRTIO_BLK_F_SEG_MAX())) {
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_SEG_MAX(), virtio_blk_config.seg_max(c));
         }
-        if (has(f, vhost_h.VIRTIO_BLK_F_MQ())) {
-            w.putU16(DEV_BLK_CFG_NUM_QUEUES.number(), Short.toUnsignedInt(virtio_blk_config.num_queues(c)));
+        if (has(f, VIRTIO_BLK_F_MQ())) {
+            w.putU16(VDPA_ATTR_DEV_BLK_CFG_NUM_QUEUES(), Short.toUnsignedInt(virtio_blk_config.num_queues(c)));
         }
-        if (has(f, vhost_h.VIRTIO_BLK_F_TOPOLOGY())) {
-            w.putU8(DEV_BLK_CFG_PHY_BLK_EXP.number(), virtio_blk_config.physical_block_exp(c));
-            w.putU8(DEV_BLK_CFG_ALIGN_OFFSET.number(), virtio_blk_config.alignment_offset(c));
-            w.putU16(DEV_BLK_CFG_MIN_IO_SIZE.number(), Short.toUnsignedInt(virtio_blk_config.min_io_size(c)));
-            w.putU32(DEV_BLK_CFG_OPT_IO_SIZE.number(), virtio_blk_config.opt_io_size(c));
+        if (has(f, VIRTIO_BLK_F_TOPOLOGY())) {
+            w.putU8(VDPA_ATTR_DEV_BLK_CFG_PHY_BLK_EXP(), virtio_blk_config.physical_block_exp(c));
+            w.putU8(VDPA_ATTR_DEV_BLK_CFG_ALIGN_OFFSET(), virtio_blk_config.alignment_offset(c));
+            w.putU16(VDPA_ATTR_DEV_BLK_CFG_MIN_IO_SIZE(), Short.toUnsignedInt(virtio_blk_config.min_io_size(c)));
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_OPT_IO_SIZE(), virtio_blk_config.opt_io_size(c));
         }
-        if (has(f, vhost_h.VIRTIO_BLK_F_DISCARD())) {
-            w.putU32(DEV_BLK_CFG_MAX_DISCARD_SEC.number(), virtio_blk_config.max_discard_sectors(c));
-            w.putU32(DEV_BLK_CFG_MAX_DISCARD_SEG.number(), virtio_blk_config.max_discard_seg(c));
-            w.putU32(DEV_BLK_CFG_DISCARD_SEC_ALIGN.number(), virtio_blk_config.discard_sector_alignment(c));
+        if (has(f, VIRTIO_BLK_F_DISCARD())) {
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_MAX_DISCARD_SEC(), virtio_blk_config.max_discard_sectors(c));
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_MAX_DISCARD_SEG(), virtio_blk_config.max_discard_seg(c));
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_DISCARD_SEC_ALIGN(), virtio_blk_config.discard_sector_alignment(c));
         }
-        if (has(f, vhost_h.VIRTIO_BLK_F_WRITE_ZEROES())) {
-            w.putU32(DEV_BLK_CFG_MAX_WRITE_ZEROES_SEC.number(), virtio_blk_config.max_write_zeroes_sectors(c));
-            w.putU32(DEV_BLK_CFG_MAX_WRITE_ZEROES_SEG.number(), virtio_blk_config.max_write_zeroes_seg(c));
+        if (has(f, VIRTIO_BLK_F_WRITE_ZEROES())) {
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_MAX_WRITE_ZEROES_SEC(), virtio_blk_config.max_write_zeroes_sectors(c));
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_MAX_WRITE_ZEROES_SEG(), virtio_blk_config.max_write_zeroes_seg(c));
         }
-        w.putU8(DEV_BLK_READ_ONLY.number(), has(f, vhost_h.VIRTIO_BLK_F_RO()) ? 1 : 0);
-        w.putU8(DEV_BLK_FLUSH.number(), has(f, vhost_h.VIRTIO_BLK_F_FLUSH()) ? 1 : 0);
+        w.putU8(VDPA_ATTR_DEV_BLK_READ_ONLY(), has(f, VIRTIO_BLK_F_RO()) ? 1 : 0);
+        w.putU8(VDPA_ATTR_DEV_BLK_FLUSH(), has(f, VIRTIO_BLK_F_FLUSH()) ? 1 : 0);
     }
 
     /** get_config into a zeroed struct: a device's config space may be shorter than the uapi struct. */
@@ -449,7 +445,21 @@ final class VdpaFamily extends FakeGenlFamily {
     }
 
     private static boolean has(long features, int bit) {
-        return (features & (1L << bit)) != 0;
+        return (features & bit(bit)) != 0;
+    }
+
+    /** BIT_ULL: an attribute's bit in the provisioning masks, a feature's bit in a feature word. */
+    private static long bit(int n) {
+        return 1L << n;
+    }
+
+    /** is_valid_ether_addr (include/linux/etherdevice.h): not multicast and not all zeroes. */
+    private static boolean isValidEtherAddr(byte[] mac) {
+        boolean zero = true;
+        for (byte b : mac) {
+            zero &= b == 0;
+        }
+        return (mac[0] & 1) == 0 && !zero;
     }
 
     // ------------------------------------------------------------------ DEV_VSTATS_GET
@@ -458,13 +468,13 @@ final class VdpaFamily extends FakeGenlFamily {
     private void vstatsGet(GenlRequestContext r, Replies out) {
         RequestAttributes a = r.attributes();
         String name = requireDevName(a);
-        if (!a.has(DEV_QUEUE_INDEX.number())) {
+        if (!a.has(VDPA_ATTR_DEV_QUEUE_INDEX())) {
             throw KernelError.of(Errno.EINVAL, "no DEV_QUEUE_INDEX");
         }
-        long index = a.u32(DEV_QUEUE_INDEX.number());
+        long index = a.u32(VDPA_ATTR_DEV_QUEUE_INDEX());
         VdpaDevice d = deviceByName(name);
         requireManaged(d, "unmanaged vdpa device");
-        if (d.virtioId() != VirtioNames.ID_NET) {
+        if (d.virtioId() != VIRTIO_ID_NET()) {
             throw KernelError.of(Errno.EOPNOTSUPP, "vendor statistics exist for net devices only");
         }
         if (index > MAX_QUEUE_INDEX) {
@@ -478,18 +488,18 @@ final class VdpaFamily extends FakeGenlFamily {
         }
         long negotiated = d.negotiatedFeatures();
         List<Map.Entry<String, Long>> stats = d.vendorStats((int) index);
-        MessageWriter w = out.reply(VdpaCommand.DEV_VSTATS_GET.number());
-        w.putString(DEV_NAME.number(), d.name());
-        w.putU32(DEV_ID.number(), d.virtioId());
-        w.putU64(DEV_NEGOTIATED_FEATURES.number(), negotiated);
-        if (has(negotiated, VirtioNames.NET_F_MQ) || has(negotiated, VirtioNames.NET_F_RSS)) {
+        SkBuff w = out.reply(VDPA_CMD_DEV_VSTATS_GET());
+        w.putString(VDPA_ATTR_DEV_NAME(), d.name());
+        w.putU32(VDPA_ATTR_DEV_ID(), d.virtioId());
+        w.putU64(VDPA_ATTR_DEV_NEGOTIATED_FEATURES(), negotiated);
+        if (has(negotiated, VIRTIO_NET_F_MQ()) || has(negotiated, VIRTIO_NET_F_RSS())) {
             MemorySegment c = config(d, virtio_net_config.sizeof());
-            w.putU16(DEV_NET_CFG_MAX_VQP.number(), Short.toUnsignedInt(virtio_net_config.max_virtqueue_pairs(c)));
+            w.putU16(VDPA_ATTR_DEV_NET_CFG_MAX_VQP(), Short.toUnsignedInt(virtio_net_config.max_virtqueue_pairs(c)));
         }
-        w.putU32(DEV_QUEUE_INDEX.number(), (int) index);
+        w.putU32(VDPA_ATTR_DEV_QUEUE_INDEX(), (int) index);
         for (Map.Entry<String, Long> s : stats) {
-            w.putString(DEV_VENDOR_ATTR_NAME.number(), s.getKey());
-            w.putU64(DEV_VENDOR_ATTR_VALUE.number(), s.getValue());
+            w.putString(VDPA_ATTR_DEV_VENDOR_ATTR_NAME(), s.getKey());
+            w.putU64(VDPA_ATTR_DEV_VENDOR_ATTR_VALUE(), s.getValue());
         }
     }
 
@@ -501,15 +511,15 @@ final class VdpaFamily extends FakeGenlFamily {
         String name = requireDevName(a);
         VdpaDevice d = deviceByName(name);
         requireManaged(d, "unmanaged vdpa device");
-        if ((d.mgmtDevice().supportedClasses() & (1L << VirtioNames.ID_NET)) == 0) {
+        if ((d.mgmtDevice().supportedClasses() & (1L << VIRTIO_ID_NET())) == 0) {
             r.extack().message(MOD + name + " device not supported");
             return;
         }
-        if (!a.has(DEV_NET_CFG_MACADDR.number())) {
+        if (!a.has(VDPA_ATTR_DEV_NET_CFG_MACADDR())) {
             throw KernelError.of(Errno.EOPNOTSUPP, "DEV_ATTR_SET without a MAC sets nothing");
         }
-        byte[] mac = a.bytes(DEV_NET_CFG_MACADDR.number());
-        if (!MacAddress.of(mac).isValidUnicast()) {
+        byte[] mac = a.bytes(VDPA_ATTR_DEV_NET_CFG_MACADDR());
+        if (!isValidEtherAddr(mac)) {
             throw new KernelError(Errno.EOPNOTSUPP, MOD + "Invalid MAC address", "multicast or zero MAC");
         }
         d.setMacAddress(mac);

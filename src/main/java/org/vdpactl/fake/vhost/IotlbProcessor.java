@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.KernelConstants;
 import org.vdpactl.fake.UserMemory;
-import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.KernelError;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.fake.mem.Vma;
 import org.vdpactl.fake.model.MapEntry;
@@ -37,10 +37,12 @@ final class IotlbProcessor {
     private static final long PIN_CHUNK_PAGES = PAGE / 8;
 
     private final VhostVdpa v;
+    private final IotlbState state;
     private final FakeVdpaDevice dev;
 
-    IotlbProcessor(VhostVdpa v, FakeVdpaDevice dev) {
+    IotlbProcessor(VhostVdpa v, IotlbState state, FakeVdpaDevice dev) {
         this.v = v;
+        this.state = state;
         this.dev = dev;
     }
 
@@ -101,16 +103,15 @@ final class IotlbProcessor {
         if (!v.ownedBy(caller)) {
             throw KernelError.of(Errno.EPERM, "IOTLB message from a process that is not the owner");
         }
-        IotlbTable table = v.addressSpaces.get(m.asid());
+        IotlbTable table = state.table(m.asid());
         if (table == null && (m.type() == UPDATE || m.type() == BATCH_BEGIN)) {
             if (Integer.toUnsignedLong(m.asid()) >= dev.nas()) {
                 throw KernelError.of(Errno.EINVAL, "asid " + Integer.toUnsignedString(m.asid()) + " >= " + dev.nas());
             }
-            table = new IotlbTable(VhostVdpa.MAX_IOTLB_ENTRIES);
-            v.addressSpaces.put(m.asid(), table);
+            table = state.createTable(m.asid(), VhostVdpa.MAX_IOTLB_ENTRIES);
         }
-        if (v.inBatch && v.batchAsid != m.asid()) {
-            throw KernelError.of(Errno.EINVAL, "asid " + m.asid() + " inside a batch on asid " + v.batchAsid);
+        if (state.inBatch() && state.batchAsid() != m.asid()) {
+            throw KernelError.of(Errno.EINVAL, "asid " + m.asid() + " inside a batch on asid " + state.batchAsid());
         }
         if (table == null) {
             throw KernelError.of(Errno.EINVAL, "no address space " + Integer.toUnsignedString(m.asid()));
@@ -120,13 +121,12 @@ final class IotlbProcessor {
         } else if (m.type() == INVALIDATE) {
             unmap(caller, table, m.asid(), m.iova(), m.size());
         } else if (m.type() == BATCH_BEGIN) {
-            v.batchAsid = m.asid();
-            v.inBatch = true;
+            state.beginBatch(m.asid());
         } else if (m.type() == BATCH_END) {
-            if (v.inBatch && dev.spec().ops().setMap()) {
+            if (state.inBatch() && dev.spec().ops().setMap()) {
                 pushTable(m.asid(), table);
             }
-            v.inBatch = false;
+            state.endBatch();
         } else {
             throw KernelError.of(Errno.EINVAL, "IOTLB message type " + describe(m.type()) + " not handled by vhost-vdpa");
         }
@@ -137,8 +137,8 @@ final class IotlbProcessor {
         long iova = m.iova();
         long size = m.size();
         long last = iova + size - 1;
-        if (Long.compareUnsigned(iova, v.iovaFirst) < 0 || size == 0
-                || Long.compareUnsigned(iova, -1L - size + 1) > 0 || Long.compareUnsigned(last, v.iovaLast) > 0) {
+        if (Long.compareUnsigned(iova, state.iovaFirst()) < 0 || size == 0
+                || Long.compareUnsigned(iova, -1L - size + 1) > 0 || Long.compareUnsigned(last, state.iovaLast()) > 0) {
             throw KernelError.of(Errno.EINVAL, String.format("range [%#x, +%#x) outside the IOVA range or wraps", iova, size));
         }
         if (table.overlaps(iova, last)) {
@@ -229,7 +229,7 @@ final class IotlbProcessor {
         try {
             if (dev.spec().ops().dmaMap()) {
                 dev.dmaMap(asid, entry);
-            } else if (dev.spec().ops().setMap() && !v.inBatch) {
+            } else if (dev.spec().ops().setMap() && !state.inBatch()) {
                 dev.setMap(asid, table.entries());
             }
         } catch (KernelError e) {
@@ -244,7 +244,7 @@ final class IotlbProcessor {
     /** vhost_vdpa_unmap: removes every whole overlapping entry; set_map devices get the new table (result ignored). */
     void unmap(FakeProcess caller, IotlbTable table, int asid, long iova, long size) {
         unmapRange(caller, table, asid, iova, iova + size - 1);
-        if (dev.spec().ops().setMap() && !v.inBatch) {
+        if (dev.spec().ops().setMap() && !state.inBatch()) {
             pushTable(asid, table);
         }
     }
@@ -275,7 +275,7 @@ final class IotlbProcessor {
 
     /** vhost_vdpa_remove_as (at close): unmap everything, then reset_map. */
     void removeAddressSpace(int asid) {
-        IotlbTable table = v.addressSpaces.remove(asid);
+        IotlbTable table = state.removeTable(asid);
         if (table == null) {
             return;
         }

@@ -1,20 +1,18 @@
 package org.vdpactl.fake.vhost;
 
 import java.lang.foreign.MemorySegment;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeSet;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.EventFdFile;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.UserMemory;
-import org.vdpactl.fake.bus.KernelError;
+import org.vdpactl.fake.KernelError;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.fake.kernel.KernelProfile;
 import org.vdpactl.fake.kernel.KernelProfiles;
+import org.vdpactl.fake.uapi.UapiNames;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.ffi.gen.vhost.vhost_memory;
 import org.vdpactl.ffi.gen.vhost.vhost_memory_region;
@@ -24,7 +22,6 @@ import org.vdpactl.ffi.gen.vhost.vhost_vring_addr;
 import org.vdpactl.ffi.gen.vhost.vhost_vring_file;
 import org.vdpactl.ffi.gen.vhost.vhost_vring_state;
 import org.vdpactl.sys.Errno;
-import org.vdpactl.vhost.VhostIoctl;
 
 /**
  * The vhost-vdpa driver's per-device state and its ioctl handling ({@code struct vhost_vdpa} with
@@ -73,11 +70,7 @@ public final class VhostVdpa {
     private int vqNumMax;
     private int forkOwner = vhost_h.VHOST_FORK_OWNER_TASK();
     private EventFdFile configCall;
-    final Map<Integer, IotlbTable> addressSpaces = new HashMap<>();
-    boolean inBatch;
-    int batchAsid;
-    long iovaFirst;
-    long iovaLast;
+    private final IotlbState iotlbState = new IotlbState();
 
     /** The driver as Linux 6.12 has it. */
     public VhostVdpa(FakeVdpaDevice dev) {
@@ -87,7 +80,7 @@ public final class VhostVdpa {
     /** The driver as the given Linux version has it. */
     public VhostVdpa(FakeVdpaDevice dev, KernelProfile kernel) {
         this.dev = dev;
-        this.iotlb = new IotlbProcessor(this, dev);
+        this.iotlb = new IotlbProcessor(this, iotlbState, dev);
         this.kernel = kernel;
     }
 
@@ -107,18 +100,18 @@ public final class VhostVdpa {
     /** A copy of an address space's table, lowest IOVA first (tests, diagnostics). */
     public List<org.vdpactl.fake.model.MapEntry> iotlbEntries(int asid) {
         return locked(() -> {
-            IotlbTable t = addressSpaces.get(asid);
+            IotlbTable t = iotlbState.table(asid);
             return t == null ? List.of() : t.entries();
         });
     }
 
     /** True when the AS object exists. */
     public boolean hasAddressSpace(int asid) {
-        return locked(() -> addressSpaces.containsKey(asid));
+        return locked(() -> iotlbState.table(asid) != null);
     }
 
     public boolean inBatch() {
-        return locked(() -> inBatch);
+        return locked(iotlbState::inBatch);
     }
 
     public long ackedBackendFeatures() {
@@ -153,7 +146,7 @@ public final class VhostVdpa {
         dev.claimNode();
         try {
             dev.faults().hit(dev.name(), "open", dev.resource());
-            inBatch = false;
+            iotlbState.endBatch();
             // vqs are NULL before vhost_dev_init, so the open-time reset never asks for CLEAN_MAP
             reset(false);
         } catch (KernelError e) {
@@ -169,15 +162,13 @@ public final class VhostVdpa {
         ackedFeatures = 0;
         forkOwner = vhost_h.VHOST_FORK_OWNER_TASK();
         configCall = null;
-        addressSpaces.clear();
-        iovaFirst = dev.iovaFirst();
-        iovaLast = dev.iovaLast();
+        iotlbState.reset(dev.iovaFirst(), dev.iovaLast());
     }
 
     /** vhost_vdpa_release (device mutex held by the caller). */
     public void release() {
         try {
-            inBatch = false;
+            iotlbState.endBatch();
             try {
                 reset(!persistAcked());
             } catch (KernelError e) {
@@ -188,7 +179,7 @@ public final class VhostVdpa {
             for (VhostVq vq : vqs) {
                 vq.stopKick();
             }
-            for (int asid : new TreeSet<>(addressSpaces.keySet())) {
+            for (int asid : iotlbState.asids()) {
                 iotlb.removeAddressSpace(asid);
             }
             vqs = null;
@@ -247,47 +238,49 @@ public final class VhostVdpa {
 
     // ------------------------------------------------------------------ ioctl
 
-    /** vhost_vdpa_unlocked_ioctl (device mutex held by the caller). */
+    /**
+     * vhost_vdpa_unlocked_ioctl (device mutex held by the caller). Dispatch keys on the request
+     * number, named through the generated bindings ({@link UapiNames}), as the kernel's
+     * {@code switch (cmd)} keys on the linux/vhost.h macros; a number that is not a vhost ioctl of
+     * the headers has no name and takes the unknown-command path.
+     */
     public int ioctl(FakeProcess caller, long cmd, MemorySegment arg) {
-        VhostIoctl io = VhostIoctl.byCode(cmd);
-        dev.faults().hit(dev.name(), io != null ? io.kernelName() : String.format("ioctl 0x%08X", cmd), dev.resource());
-        if (io != null && !kernel.has(io)) {
+        String io = UapiNames.ioctl(cmd);
+        dev.faults().hit(dev.name(), io != null ? io : String.format("ioctl 0x%08X", cmd), dev.resource());
+        if (io != null && !kernel.hasIoctl(io)) {
             // a command this version does not know falls through vhost_vdpa_unlocked_ioctl's default:
             // vhost_dev_ioctl (owner check: EPERM), vhost_vdpa_vring_ioctl (reads a vq index: EFAULT,
             // ENOBUFS), vhost_vring_ioctl's -ENOIOCTLCMD, which vfs_ioctl turns into ENOTTY
             io = null;
         }
-        if (io == VhostIoctl.SET_BACKEND_FEATURES) {
-            setBackendFeatures(arg);
-            return 0;
+        if (io == null) {
+            return devIoctl(caller, null, cmd, arg);
         }
-        if (io != null) {
-            switch (io) {
-                case VDPA_GET_DEVICE_ID -> UserMemory.writeInt(arg, 0, dev.virtioId());
-                case VDPA_GET_STATUS -> UserMemory.writeByte(arg, 0, (byte) dev.status());
-                case VDPA_SET_STATUS -> setStatus(arg);
-                case VDPA_GET_CONFIG -> getConfig(arg);
-                case VDPA_SET_CONFIG -> setConfig(arg);
-                case GET_FEATURES -> UserMemory.writeLong(arg, 0, dev.deviceFeatures());
-                case SET_FEATURES -> setFeatures(arg);
-                case VDPA_GET_VRING_NUM -> UserMemory.writeShort(arg, 0, (short) dev.vqNumMax());
-                case VDPA_GET_GROUP_NUM -> UserMemory.writeInt(arg, 0, dev.ngroups());
-                case VDPA_GET_AS_NUM -> UserMemory.writeInt(arg, 0, dev.nas());
-                case SET_LOG_BASE, SET_LOG_FD -> throw KernelError.of(Errno.ENOTTY, "vhost-vdpa has no dirty log");
-                case VDPA_SET_CONFIG_CALL -> setConfigCall(caller, arg);
-                case GET_BACKEND_FEATURES -> UserMemory.writeLong(arg, 0, offeredBackendFeatures());
-                case VDPA_GET_IOVA_RANGE -> getIovaRange(arg);
-                case VDPA_GET_CONFIG_SIZE -> UserMemory.writeInt(arg, 0, dev.configSize());
-                case VDPA_GET_VQS_COUNT -> UserMemory.writeInt(arg, 0, dev.nvqs());
-                case VDPA_SUSPEND -> suspend();
-                case VDPA_RESUME -> resume();
-                default -> {
-                    return devIoctl(caller, io, cmd, arg);
-                }
+        switch (io) {
+            case "VHOST_SET_BACKEND_FEATURES" -> setBackendFeatures(arg);
+            case "VHOST_VDPA_GET_DEVICE_ID" -> UserMemory.writeInt(arg, 0, dev.virtioId());
+            case "VHOST_VDPA_GET_STATUS" -> UserMemory.writeByte(arg, 0, (byte) dev.status());
+            case "VHOST_VDPA_SET_STATUS" -> setStatus(arg);
+            case "VHOST_VDPA_GET_CONFIG" -> getConfig(arg);
+            case "VHOST_VDPA_SET_CONFIG" -> setConfig(arg);
+            case "VHOST_GET_FEATURES" -> UserMemory.writeLong(arg, 0, dev.deviceFeatures());
+            case "VHOST_SET_FEATURES" -> setFeatures(arg);
+            case "VHOST_VDPA_GET_VRING_NUM" -> UserMemory.writeShort(arg, 0, (short) dev.vqNumMax());
+            case "VHOST_VDPA_GET_GROUP_NUM" -> UserMemory.writeInt(arg, 0, dev.ngroups());
+            case "VHOST_VDPA_GET_AS_NUM" -> UserMemory.writeInt(arg, 0, dev.nas());
+            case "VHOST_SET_LOG_BASE", "VHOST_SET_LOG_FD" -> throw KernelError.of(Errno.ENOTTY, "vhost-vdpa has no dirty log");
+            case "VHOST_VDPA_SET_CONFIG_CALL" -> setConfigCall(caller, arg);
+            case "VHOST_GET_BACKEND_FEATURES" -> UserMemory.writeLong(arg, 0, offeredBackendFeatures());
+            case "VHOST_VDPA_GET_IOVA_RANGE" -> getIovaRange(arg);
+            case "VHOST_VDPA_GET_CONFIG_SIZE" -> UserMemory.writeInt(arg, 0, dev.configSize());
+            case "VHOST_VDPA_GET_VQS_COUNT" -> UserMemory.writeInt(arg, 0, dev.nvqs());
+            case "VHOST_VDPA_SUSPEND" -> suspend();
+            case "VHOST_VDPA_RESUME" -> resume();
+            default -> {
+                return devIoctl(caller, io, cmd, arg);
             }
-            return 0;
         }
-        return devIoctl(caller, null, cmd, arg);
+        return 0;
     }
 
     /** GET_BACKEND_FEATURES: the offered set, recomputed on every call. */
@@ -394,8 +387,8 @@ public final class VhostVdpa {
 
     private void getIovaRange(MemorySegment arg) {
         MemorySegment r = UserMemory.kernelBuffer(vhost_vdpa_iova_range.layout().byteSize());
-        vhost_vdpa_iova_range.first(r, iovaFirst);
-        vhost_vdpa_iova_range.last(r, iovaLast);
+        vhost_vdpa_iova_range.first(r, iotlbState.iovaFirst());
+        vhost_vdpa_iova_range.last(r, iotlbState.iovaLast());
         UserMemory.copyOut(arg, 0, r);
     }
 
@@ -423,8 +416,8 @@ public final class VhostVdpa {
 
     // ------------------------------------------------------------------ vhost_dev_ioctl
 
-    private int devIoctl(FakeProcess caller, VhostIoctl io, long cmd, MemorySegment arg) {
-        if (io == VhostIoctl.SET_OWNER) {
+    private int devIoctl(FakeProcess caller, String io, long cmd, MemorySegment arg) {
+        if ("VHOST_SET_OWNER".equals(io)) {
             if (owner != null) {
                 throw KernelError.of(Errno.EBUSY, "device already has an owner");
             }
@@ -432,7 +425,7 @@ public final class VhostVdpa {
             dev.bindMm(caller.addressSpace());
             return 0;
         }
-        if (io == VhostIoctl.SET_FORK_FROM_OWNER) {
+        if ("VHOST_SET_FORK_FROM_OWNER".equals(io)) {
             if (owner != null) {
                 throw KernelError.of(Errno.EBUSY, "fork owner mode is fixed once owned");
             }
@@ -443,14 +436,14 @@ public final class VhostVdpa {
             forkOwner = v;
             return 0;
         }
-        if (io == VhostIoctl.GET_FORK_FROM_OWNER) {
+        if ("VHOST_GET_FORK_FROM_OWNER".equals(io)) {
             UserMemory.writeByte(arg, 0, (byte) forkOwner);
             return 0;
         }
         if (owner != caller) {
             throw KernelError.of(Errno.EPERM, "caller is not the owner");
         }
-        if (io == VhostIoctl.SET_MEM_TABLE) {
+        if ("VHOST_SET_MEM_TABLE".equals(io)) {
             setMemTable(arg);
             return 0;
         }
@@ -481,10 +474,10 @@ public final class VhostVdpa {
 
     // ------------------------------------------------------------------ per-vq ioctls
 
-    private int vringIoctl(FakeProcess caller, VhostIoctl io, long cmd, MemorySegment arg) {
+    private int vringIoctl(FakeProcess caller, String io, long cmd, MemorySegment arg) {
         MemorySegment s = null;
         int idx;
-        if (io == VhostIoctl.SET_VRING_NUM) {
+        if ("VHOST_SET_VRING_NUM".equals(io)) {
             s = UserMemory.copyIn(arg, 0, STATE_SIZE);
             idx = vhost_vring_state.index(s);
         } else {
@@ -498,23 +491,23 @@ public final class VhostVdpa {
             throw KernelError.of(Errno.ENOTTY, String.format("unknown ioctl 0x%08X", cmd));
         }
         switch (io) {
-            case VDPA_SET_VRING_ENABLE -> {
+            case "VHOST_VDPA_SET_VRING_ENABLE" -> {
                 MemorySegment st = UserMemory.copyIn(arg, 0, STATE_SIZE);
                 dev.setVqReady(idx, vhost_vring_state.num(st) != 0);
                 return 0;
             }
-            case VDPA_GET_VRING_GROUP -> {
+            case "VHOST_VDPA_GET_VRING_GROUP" -> {
                 writeState(arg, idx, checkedGroup(dev.vqGroup(idx)));
                 return 0;
             }
-            case VDPA_GET_VRING_DESC_GROUP -> {
+            case "VHOST_VDPA_GET_VRING_DESC_GROUP" -> {
                 if (!dev.hasDescGroup()) {
                     throw KernelError.of(Errno.EOPNOTSUPP, dev.name() + " has no descriptor group");
                 }
                 writeState(arg, idx, checkedGroup(dev.vqDescGroup(idx)));
                 return 0;
             }
-            case VDPA_SET_GROUP_ASID -> {
+            case "VHOST_VDPA_SET_GROUP_ASID" -> {
                 MemorySegment st = UserMemory.copyIn(arg, 0, STATE_SIZE);
                 int asid = vhost_vring_state.num(st);
                 if (idx >= dev.ngroups() || Integer.toUnsignedLong(asid) >= dev.nas()) {
@@ -527,14 +520,14 @@ public final class VhostVdpa {
                 dev.setGroupAsid(idx, asid);
                 return 0;
             }
-            case VDPA_GET_VRING_SIZE -> {
+            case "VHOST_VDPA_GET_VRING_SIZE" -> {
                 if (!dev.spec().ops().getVqSize()) {
                     throw KernelError.of(Errno.EOPNOTSUPP, dev.name() + " has no get_vq_size");
                 }
                 writeState(arg, idx, dev.vqSize(idx));
                 return 0;
             }
-            case GET_VRING_BASE -> {
+            case "VHOST_GET_VRING_BASE" -> {
                 long state = dev.getVqState(idx);
                 if (packed()) {
                     vq.lastAvailIdx = (int) (state & 0xFFFF);
@@ -562,10 +555,10 @@ public final class VhostVdpa {
     }
 
     /** vhost_vring_ioctl plus vhost-vdpa's follow-up driver calls. */
-    private int vhostVringIoctl(FakeProcess caller, VhostIoctl io, int idx, VhostVq vq, MemorySegment numState,
+    private int vhostVringIoctl(FakeProcess caller, String io, int idx, VhostVq vq, MemorySegment numState,
                                 MemorySegment arg) {
         switch (io) {
-            case SET_VRING_NUM -> {
+            case "VHOST_SET_VRING_NUM" -> {
                 long num = Integer.toUnsignedLong(vhost_vring_state.num(numState));
                 boolean aboveMax = kernel.vhost().vringNumChecksMax() && num > vqNumMax;
                 if (num == 0 || num > 0xFFFF || (num & (num - 1)) != 0 || aboveMax) {
@@ -574,8 +567,8 @@ public final class VhostVdpa {
                 vq.num = (int) num;
                 dev.setVqNum(idx, (int) num);
             }
-            case SET_VRING_ADDR -> setVringAddr(idx, vq, arg);
-            case SET_VRING_BASE -> {
+            case "VHOST_SET_VRING_ADDR" -> setVringAddr(idx, vq, arg);
+            case "VHOST_SET_VRING_BASE" -> {
                 MemorySegment st = UserMemory.copyIn(arg, 0, STATE_SIZE);
                 long num = Integer.toUnsignedLong(vhost_vring_state.num(st));
                 long state;
@@ -593,21 +586,21 @@ public final class VhostVdpa {
                 requireStopped("SET_VRING_BASE");
                 dev.setVqState(idx, state);
             }
-            case GET_VRING_BASE -> writeState(arg, idx, packed()
+            case "VHOST_GET_VRING_BASE" -> writeState(arg, idx, packed()
                     ? vq.lastAvailIdx | (vq.lastUsedIdx << 16) : vq.lastAvailIdx);
-            case SET_VRING_KICK -> setKick(caller, idx, vq, arg);
-            case SET_VRING_CALL -> {
+            case "VHOST_SET_VRING_KICK" -> setKick(caller, idx, vq, arg);
+            case "VHOST_SET_VRING_CALL" -> {
                 EventFdFile call = eventFdArg(caller, arg);
                 vq.call = call;
                 dev.setVqCallback(idx, call == null ? null : () -> call.signal(1));
             }
-            case SET_VRING_ERR -> vq.err = eventFdArg(caller, arg);
-            case SET_VRING_BUSYLOOP_TIMEOUT -> {
+            case "VHOST_SET_VRING_ERR" -> vq.err = eventFdArg(caller, arg);
+            case "VHOST_SET_VRING_BUSYLOOP_TIMEOUT" -> {
                 MemorySegment st = UserMemory.copyIn(arg, 0, STATE_SIZE);
                 vq.busyloopTimeout = vhost_vring_state.num(st);
             }
-            case GET_VRING_BUSYLOOP_TIMEOUT -> writeState(arg, idx, vq.busyloopTimeout);
-            default -> throw KernelError.of(Errno.ENOTTY, io.kernelName() + " is not handled by vhost-vdpa");
+            case "VHOST_GET_VRING_BUSYLOOP_TIMEOUT" -> writeState(arg, idx, vq.busyloopTimeout);
+            default -> throw KernelError.of(Errno.ENOTTY, io + " is not handled by vhost-vdpa");
         }
         return 0;
     }
