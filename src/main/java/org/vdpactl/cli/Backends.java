@@ -7,6 +7,7 @@ import org.vdpactl.sys.PanamaSyscalls;
 import org.vdpactl.sys.Syscalls;
 import org.vdpactl.time.Clock;
 import org.vdpactl.time.RealClock;
+import org.vdpactl.vhost.VhostIoctl;
 
 /** Chooses and opens the backend. */
 final class Backends {
@@ -44,7 +45,7 @@ final class Backends {
     }
 
     private static Backend kernel() {
-        Syscalls sys = new PanamaSyscalls();
+        Syscalls sys = new PanamaSyscalls(VhostIoctl.names());
         return new Backend() {
             @Override
             public Syscalls syscalls() {

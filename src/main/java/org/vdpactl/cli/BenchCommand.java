@@ -5,13 +5,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.vdpactl.cli.rehearse.MemoryOptions;
-import org.vdpactl.cli.rehearse.OrchestrationBench;
 import org.vdpactl.orchestra.WindowMode;
 import org.vdpactl.report.TextTable;
-import picocli.CommandLine;
+import org.vdpactl.sim.OrchestrationBench;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code vdpactl bench ...}: benchmarks (figures, not tests). */
 @Command(name = "bench", mixinStandardHelpOptions = true,

@@ -11,7 +11,6 @@ import org.vdpactl.cli.rehearse.CompareText;
 import org.vdpactl.cli.rehearse.DeviceSelection;
 import org.vdpactl.cli.rehearse.HostMemoryBudget;
 import org.vdpactl.cli.rehearse.MemoryOptions;
-import org.vdpactl.cli.rehearse.PresetComparison;
 import org.vdpactl.cli.rehearse.ProgressLine;
 import org.vdpactl.cli.rehearse.ReportFile;
 import org.vdpactl.fake.FakeKernel;
@@ -27,12 +26,14 @@ import org.vdpactl.report.HtmlReport;
 import org.vdpactl.report.RehearsalJson;
 import org.vdpactl.report.RehearsalText;
 import org.vdpactl.report.RunInfo;
+import org.vdpactl.sim.PresetComparison;
+import org.vdpactl.sim.UpstreamScenarios;
 import org.vdpactl.vhost.MissingBackendFeaturesException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code vdpactl rehearse}: the main job. Rehearses the downtime of a live migration (suspend, vring
@@ -185,7 +186,7 @@ public final class RehearseCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--compare runs its own simulated devices without injected faults; drop --fake-faults");
         }
         String[] presets = PresetComparison.parsePresets(compare);
-        int n = count == null ? PresetComparison.LM_DEVICES : count;
+        int n = count == null ? UpstreamScenarios.LM_DEVICES : count;
         PresetComparison.Result r = PresetComparison.run(presets[0], presets[1], n, d -> plan(d, null, how, layout).build());
         if (ctx.json()) {
             ctx.printJson(r);

@@ -3,87 +3,85 @@ package org.vdpactl.mgmt;
 import static org.vdpactl.ffi.gen.vhost.vhost_h.*;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
+import org.vdpactl.vhost.VirtioFeatures;
 
 /**
- * Display names for virtio ids and feature bits, following iproute2's {@code vdpa} tables
- * (net_feature_strs, ext_feature_strs) so that output reads the same. Block feature bits, which
- * iproute2 leaves unnamed, are named after their VIRTIO_BLK_F_* constants. Unnamed bits are
- * {@code "bit_N"}.
+ * iproute2's rendering of virtio ids and feature bits, so that {@code vdpa}-compatible output reads
+ * the same. The names themselves have one home, {@link VirtioFeatures} (the uapi macro names); this
+ * class only knows which bits iproute2's tables (net_feature_strs, ext_feature_strs) name and how it
+ * spells them (no VIRTIO_*_F_ prefix). Block feature bits, which iproute2 leaves unnamed, are named
+ * too. Bits iproute2 does not name are {@code "bit_N"}.
  */
 public final class VirtioNames {
     public static final int ID_NET = VIRTIO_ID_NET();
     public static final int ID_BLOCK = VIRTIO_ID_BLOCK();
-    public static final int NET_F_CTRL_VQ = VIRTIO_NET_F_CTRL_VQ();
-    public static final int NET_F_MQ = VIRTIO_NET_F_MQ();
-    public static final int NET_F_RSS = VIRTIO_NET_F_RSS();
+    public static final int NET_F_CTRL_VQ = VirtioFeatures.NET_F_CTRL_VQ;
+    public static final int NET_F_MQ = VirtioFeatures.NET_F_MQ;
+    public static final int NET_F_RSS = VirtioFeatures.NET_F_RSS;
     public static final int TRANSPORT_F_START = VIRTIO_TRANSPORT_F_START();
     public static final int TRANSPORT_F_END = VIRTIO_TRANSPORT_F_END();
 
-    private static final Map<Integer, String> NET = new HashMap<>();
-    private static final Map<Integer, String> BLK = new HashMap<>();
-    private static final Map<Integer, String> TRANSPORT = new HashMap<>();
-
-    static {
-        NET.put(VIRTIO_NET_F_CSUM(), "CSUM");
-        NET.put(VIRTIO_NET_F_GUEST_CSUM(), "GUEST_CSUM");
-        NET.put(VIRTIO_NET_F_CTRL_GUEST_OFFLOADS(), "CTRL_GUEST_OFFLOADS");
-        NET.put(VIRTIO_NET_F_MTU(), "MTU");
-        NET.put(VIRTIO_NET_F_MAC(), "MAC");
-        NET.put(VIRTIO_NET_F_GUEST_TSO4(), "GUEST_TSO4");
-        NET.put(VIRTIO_NET_F_GUEST_TSO6(), "GUEST_TSO6");
-        NET.put(VIRTIO_NET_F_GUEST_ECN(), "GUEST_ECN");
-        NET.put(VIRTIO_NET_F_GUEST_UFO(), "GUEST_UFO");
-        NET.put(VIRTIO_NET_F_HOST_TSO4(), "HOST_TSO4");
-        NET.put(VIRTIO_NET_F_HOST_TSO6(), "HOST_TSO6");
-        NET.put(VIRTIO_NET_F_HOST_ECN(), "HOST_ECN");
-        NET.put(VIRTIO_NET_F_HOST_UFO(), "HOST_UFO");
-        NET.put(VIRTIO_NET_F_MRG_RXBUF(), "MRG_RXBUF");
-        NET.put(VIRTIO_NET_F_STATUS(), "STATUS");
-        NET.put(VIRTIO_NET_F_CTRL_VQ(), "CTRL_VQ");
-        NET.put(VIRTIO_NET_F_CTRL_RX(), "CTRL_RX");
-        NET.put(VIRTIO_NET_F_CTRL_VLAN(), "CTRL_VLAN");
-        NET.put(VIRTIO_NET_F_CTRL_RX_EXTRA(), "CTRL_RX_EXTRA");
-        NET.put(VIRTIO_NET_F_GUEST_ANNOUNCE(), "GUEST_ANNOUNCE");
-        NET.put(VIRTIO_NET_F_MQ(), "MQ");
-        NET.put(VIRTIO_F_NOTIFY_ON_EMPTY(), "NOTIFY_ON_EMPTY");
-        NET.put(VIRTIO_NET_F_CTRL_MAC_ADDR(), "CTRL_MAC_ADDR");
-        NET.put(VIRTIO_F_ANY_LAYOUT(), "ANY_LAYOUT");
-        NET.put(VIRTIO_NET_F_RSC_EXT(), "RSC_EXT");
-        NET.put(VIRTIO_NET_F_HASH_REPORT(), "HASH_REPORT");
-        NET.put(VIRTIO_NET_F_RSS(), "RSS");
-        NET.put(VIRTIO_NET_F_STANDBY(), "STANDBY");
-        NET.put(VIRTIO_NET_F_SPEED_DUPLEX(), "SPEED_DUPLEX");
-
-        BLK.put(VIRTIO_BLK_F_SIZE_MAX(), "SIZE_MAX");
-        BLK.put(VIRTIO_BLK_F_SEG_MAX(), "SEG_MAX");
-        BLK.put(VIRTIO_BLK_F_GEOMETRY(), "GEOMETRY");
-        BLK.put(VIRTIO_BLK_F_RO(), "RO");
-        BLK.put(VIRTIO_BLK_F_BLK_SIZE(), "BLK_SIZE");
-        BLK.put(VIRTIO_BLK_F_FLUSH(), "FLUSH");
-        BLK.put(VIRTIO_BLK_F_TOPOLOGY(), "TOPOLOGY");
-        BLK.put(VIRTIO_BLK_F_CONFIG_WCE(), "CONFIG_WCE");
-        BLK.put(VIRTIO_BLK_F_MQ(), "MQ");
-        BLK.put(VIRTIO_BLK_F_DISCARD(), "DISCARD");
-        BLK.put(VIRTIO_BLK_F_WRITE_ZEROES(), "WRITE_ZEROES");
-        BLK.put(VIRTIO_BLK_F_SECURE_ERASE(), "SECURE_ERASE");
-        BLK.put(VIRTIO_BLK_F_ZONED(), "ZONED");
-        // the legacy generic bits below the transport range, which iproute2 lists in its net table only
-        BLK.put(VIRTIO_F_NOTIFY_ON_EMPTY(), "NOTIFY_ON_EMPTY");
-        BLK.put(VIRTIO_F_ANY_LAYOUT(), "ANY_LAYOUT");
-
-        TRANSPORT.put(VIRTIO_RING_F_INDIRECT_DESC(), "RING_INDIRECT_DESC");
-        TRANSPORT.put(VIRTIO_RING_F_EVENT_IDX(), "RING_EVENT_IDX");
-        TRANSPORT.put(VIRTIO_F_VERSION_1(), "VERSION_1");
-        TRANSPORT.put(VIRTIO_F_ACCESS_PLATFORM(), "ACCESS_PLATFORM");
-        TRANSPORT.put(VIRTIO_F_RING_PACKED(), "RING_PACKED");
-        TRANSPORT.put(VIRTIO_F_IN_ORDER(), "IN_ORDER");
-        TRANSPORT.put(VIRTIO_F_ORDER_PLATFORM(), "ORDER_PLATFORM");
-        TRANSPORT.put(VIRTIO_F_SR_IOV(), "SR_IOV");
-        TRANSPORT.put(VIRTIO_F_NOTIFICATION_DATA(), "NOTIFICATION_DATA");
-    }
+    /** The device bits iproute2's net_feature_strs names. */
+    private static final Set<Integer> NET = Set.of(
+            VIRTIO_NET_F_CSUM(),
+            VIRTIO_NET_F_GUEST_CSUM(),
+            VIRTIO_NET_F_CTRL_GUEST_OFFLOADS(),
+            VIRTIO_NET_F_MTU(),
+            VIRTIO_NET_F_MAC(),
+            VIRTIO_NET_F_GUEST_TSO4(),
+            VIRTIO_NET_F_GUEST_TSO6(),
+            VIRTIO_NET_F_GUEST_ECN(),
+            VIRTIO_NET_F_GUEST_UFO(),
+            VIRTIO_NET_F_HOST_TSO4(),
+            VIRTIO_NET_F_HOST_TSO6(),
+            VIRTIO_NET_F_HOST_ECN(),
+            VIRTIO_NET_F_HOST_UFO(),
+            VIRTIO_NET_F_MRG_RXBUF(),
+            VIRTIO_NET_F_STATUS(),
+            VIRTIO_NET_F_CTRL_VQ(),
+            VIRTIO_NET_F_CTRL_RX(),
+            VIRTIO_NET_F_CTRL_VLAN(),
+            VIRTIO_NET_F_CTRL_RX_EXTRA(),
+            VIRTIO_NET_F_GUEST_ANNOUNCE(),
+            VIRTIO_NET_F_MQ(),
+            VIRTIO_F_NOTIFY_ON_EMPTY(),
+            VIRTIO_NET_F_CTRL_MAC_ADDR(),
+            VIRTIO_F_ANY_LAYOUT(),
+            VIRTIO_NET_F_RSC_EXT(),
+            VIRTIO_NET_F_HASH_REPORT(),
+            VIRTIO_NET_F_RSS(),
+            VIRTIO_NET_F_STANDBY(),
+            VIRTIO_NET_F_SPEED_DUPLEX());
+    /** The block bits named here (iproute2 leaves them unnamed), with the legacy generic bits below the transport range. */
+    private static final Set<Integer> BLK = Set.of(
+            VIRTIO_BLK_F_SIZE_MAX(),
+            VIRTIO_BLK_F_SEG_MAX(),
+            VIRTIO_BLK_F_GEOMETRY(),
+            VIRTIO_BLK_F_RO(),
+            VIRTIO_BLK_F_BLK_SIZE(),
+            VIRTIO_BLK_F_FLUSH(),
+            VIRTIO_BLK_F_TOPOLOGY(),
+            VIRTIO_BLK_F_CONFIG_WCE(),
+            VIRTIO_BLK_F_MQ(),
+            VIRTIO_BLK_F_DISCARD(),
+            VIRTIO_BLK_F_WRITE_ZEROES(),
+            VIRTIO_BLK_F_SECURE_ERASE(),
+            VIRTIO_BLK_F_ZONED(),
+            VIRTIO_F_NOTIFY_ON_EMPTY(),
+            VIRTIO_F_ANY_LAYOUT());
+    /** The transport bits iproute2's ext_feature_strs names. */
+    private static final Set<Integer> TRANSPORT = Set.of(
+            VIRTIO_RING_F_INDIRECT_DESC(),
+            VIRTIO_RING_F_EVENT_IDX(),
+            VIRTIO_F_VERSION_1(),
+            VIRTIO_F_ACCESS_PLATFORM(),
+            VIRTIO_F_RING_PACKED(),
+            VIRTIO_F_IN_ORDER(),
+            VIRTIO_F_ORDER_PLATFORM(),
+            VIRTIO_F_SR_IOV(),
+            VIRTIO_F_NOTIFICATION_DATA());
 
     private VirtioNames() {
     }
@@ -107,14 +105,27 @@ public final class VirtioNames {
     /** The name of every set bit, low to high; device bits are named for net and block devices. */
     public static List<String> featureNames(long features, int deviceId) {
         List<String> names = new ArrayList<>();
-        Map<Integer, String> device = deviceId == ID_NET ? NET : deviceId == ID_BLOCK ? BLK : Map.of();
+        Set<Integer> device = deviceId == ID_NET ? NET : deviceId == ID_BLOCK ? BLK : Set.of();
         for (int bit = 0; bit < 64; bit++) {
             if ((features & (1L << bit)) == 0) {
                 continue;
             }
-            String n = bit >= TRANSPORT_F_START && bit <= TRANSPORT_F_END ? TRANSPORT.get(bit) : device.get(bit);
-            names.add(n != null ? n : "bit_" + bit);
+            boolean named = bit >= TRANSPORT_F_START && bit <= TRANSPORT_F_END ? TRANSPORT.contains(bit) : device.contains(bit);
+            names.add(named ? shortName(VirtioFeatures.bitName(bit, deviceId)) : "bit_" + bit);
         }
         return names;
+    }
+
+    /** iproute2's spelling of a uapi name: without the VIRTIO_*_F_ prefix, ring bits as RING_*. */
+    static String shortName(String uapiName) {
+        for (String prefix : new String[] {"VIRTIO_NET_F_", "VIRTIO_BLK_F_", "VIRTIO_F_"}) {
+            if (uapiName.startsWith(prefix)) {
+                return uapiName.substring(prefix.length());
+            }
+        }
+        if (uapiName.startsWith("VIRTIO_RING_F_")) {
+            return "RING_" + uapiName.substring("VIRTIO_RING_F_".length());
+        }
+        throw new IllegalStateException("not a virtio feature name: " + uapiName);
     }
 }

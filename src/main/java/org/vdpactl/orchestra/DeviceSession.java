@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.sys.Syscalls;
 import org.vdpactl.time.Clock;
 import org.vdpactl.vhost.BackendFeature;
@@ -23,6 +22,7 @@ import org.vdpactl.vhost.VhostProtocolException;
 import org.vdpactl.vhost.VhostVdpaDevice;
 import org.vdpactl.vhost.VirtioConfigDecoder;
 import org.vdpactl.vhost.VirtioDeviceId;
+import org.vdpactl.vhost.VirtioFeatures;
 import org.vdpactl.vhost.VringAddress;
 
 /**
@@ -35,7 +35,7 @@ final class DeviceSession implements AutoCloseable {
     /** Largest ring the rehearsal configures: each ring area then fits one page. */
     static final int MAX_QUEUE_SIZE = 256;
     /** Bits the rehearsal never negotiates: it drives split rings without event-index suppression. */
-    private static final long UNWANTED_FEATURES = (1L << vhost_h.VIRTIO_F_RING_PACKED()) | (1L << vhost_h.VIRTIO_RING_F_EVENT_IDX());
+    private static final long UNWANTED_FEATURES = VirtioFeatures.bit(VirtioFeatures.F_RING_PACKED) | VirtioFeatures.bit(VirtioFeatures.RING_F_EVENT_IDX);
     private static final String SET_STATUS = VhostIoctl.VDPA_SET_STATUS.kernelName();
     /** SUSPEND and RESUME are optional: without them {@link StopFallback} stops and restarts by reset. */
     private static final BackendFeatures NEEDED = BackendFeatures.of(BackendFeature.IOTLB_MSG_V2, BackendFeature.IOTLB_BATCH);
@@ -121,7 +121,7 @@ final class DeviceSession implements AutoCloseable {
         queueSize = Math.min(MAX_QUEUE_SIZE, rec.call(VhostIoctl.VDPA_GET_VRING_NUM.kernelName(), dev::getVringNum));
         offeredFeatures = rec.call(VhostIoctl.GET_FEATURES.kernelName(), () -> dev.getFeatures().bits());
         iovaRange = rec.call(VhostIoctl.VDPA_GET_IOVA_RANGE.kernelName(), dev::getIovaRange);
-        if (isNet() && has(vhost_h.VIRTIO_NET_F_MQ())) {
+        if (isNet() && has(VirtioFeatures.NET_F_MQ)) {
             byte[] config = rec.call(VhostIoctl.VDPA_GET_CONFIG.kernelName(), dev::readConfig);
             maxQueuePairs = VirtioConfigDecoder.net(config).toOptional().map(NetConfig::maxVirtqueuePairs)
                     .filter(p -> p != null && p > 0).orElse(1);
@@ -160,11 +160,11 @@ final class DeviceSession implements AutoCloseable {
     }
 
     boolean hasControlQueue() {
-        return isNet() && has(vhost_h.VIRTIO_NET_F_CTRL_VQ());
+        return isNet() && has(VirtioFeatures.NET_F_CTRL_VQ);
     }
 
     boolean hasMultiQueue() {
-        return hasControlQueue() && has(vhost_h.VIRTIO_NET_F_MQ()) && maxQueuePairs > 1;
+        return hasControlQueue() && has(VirtioFeatures.NET_F_MQ) && maxQueuePairs > 1;
     }
 
     int maxQueuePairs() {
@@ -367,7 +367,7 @@ final class DeviceSession implements AutoCloseable {
     void setQueuePairs(ControlQueue queue, int pairs, java.time.Duration timeout) {
         touched = true;
         rec.run("CVQ VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET(" + pairs + ")",
-                () -> queue.setQueuePairs(sys, target.name(), cvqKick, cvqCall, pairs, timeout));
+                () -> queue.setQueuePairs(target.name(), cvqKick, cvqCall, pairs, timeout));
         activeQueuePairs = pairs;
     }
 

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.vdpactl.cli.Main;
 import picocli.AutoComplete;
+import picocli.CommandLine;
 
 /**
  * The {@code package}-phase step of the build (run by exec-maven-plugin after the shaded jar exists):
@@ -28,9 +29,14 @@ public final class ReleaseFiles {
     private ReleaseFiles() {
     }
 
+    /** The CLI's command tree, the one source of every file written here. */
+    static CommandLine commandTree() {
+        return Main.commandLine();
+    }
+
     /** The bash completion script for the CLI; zsh sources the same file (it sets up bashcompinit itself). */
     public static String completionScript() {
-        return AutoComplete.bash("vdpactl", Main.commandLine());
+        return AutoComplete.bash("vdpactl", commandTree());
     }
 
     public static void main(String[] args) throws Exception {
@@ -80,7 +86,7 @@ public final class ReleaseFiles {
 
     private static void writeManPages(Path dir, String version, String date) throws IOException {
         Files.createDirectories(dir);
-        Map<String, String> pages = new ManPages(version, date).render(Main.commandLine());
+        Map<String, String> pages = new ManPages(version, date).render(commandTree());
         for (Map.Entry<String, String> p : pages.entrySet()) {
             Files.writeString(dir.resolve(p.getKey()), p.getValue(), StandardCharsets.UTF_8);
         }

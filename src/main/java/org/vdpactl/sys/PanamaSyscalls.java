@@ -31,6 +31,18 @@ import org.vdpactl.ffi.gen.libc.libc_h;
  * POSIX questions without a hot path (stat) go through JNR-POSIX.
  */
 public final class PanamaSyscalls implements Syscalls {
+    private final IoctlNames ioctlNames;
+
+    /** Names ioctl commands in errors by number only. */
+    public PanamaSyscalls() {
+        this(IoctlNames.NUMERIC);
+    }
+
+    /** @param ioctlNames how a failed ioctl's command is named in its {@link SyscallException} */
+    public PanamaSyscalls(IoctlNames ioctlNames) {
+        this.ioctlNames = java.util.Objects.requireNonNull(ioctlNames, "ioctlNames");
+    }
+
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
@@ -172,7 +184,7 @@ public final class PanamaSyscalls implements Syscalls {
             throw rethrow(t);
         }
         if (r < 0) {
-            throw new SyscallException(IoctlNames.describe(request), errno(cs));
+            throw new SyscallException(ioctlNames.name(request), errno(cs));
         }
         return r;
     }

@@ -45,6 +45,14 @@ public final class EventFd implements AutoCloseable {
         signal(1);
     }
 
+    /**
+     * Waits up to {@code timeoutMillis} for the counter to become non-zero (poll(2) for POLLIN, no
+     * spinning); true when it is. Does not clear it.
+     */
+    public boolean awaitSignal(int timeoutMillis) {
+        return sys.poll(fd, libc_h.POLLIN(), timeoutMillis) != 0;
+    }
+
     /** Reads and clears the counter; 0 when nothing was signalled (EAGAIN). */
     public long drain() {
         try {

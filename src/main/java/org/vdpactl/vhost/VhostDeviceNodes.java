@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.FileStat;
 import org.vdpactl.sys.SyscallException;
@@ -106,6 +107,23 @@ public final class VhostDeviceNodes {
                     + ")");
         }
         return new Node(path, MAJOR_NAME + "-" + st.rdevMinor(), st.rdevMajor(), st.rdevMinor());
+    }
+
+    /**
+     * True when another file description holds the node open: vhost_vdpa allows one opener, so
+     * opening it as the device API does ({@code O_RDWR | O_CLOEXEC}) fails with EBUSY. The probe's
+     * own fd is closed at once (the open resets the device, as any open does). False for any other
+     * failure: the caller's next step reports that better.
+     */
+    public static boolean heldOpen(Syscalls sys, String path) {
+        int fd;
+        try {
+            fd = sys.open(path, libc_h.O_RDWR() | libc_h.O_CLOEXEC());
+        } catch (SyscallException e) {
+            return e.is(Errno.EBUSY);
+        }
+        sys.close(fd);
+        return false;
     }
 
     /** Every vhost-vdpa node of the vDPA devices bound to vhost_vdpa, as /dev paths (unchecked), by device name. */

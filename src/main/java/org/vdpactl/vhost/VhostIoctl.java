@@ -10,6 +10,7 @@ import org.vdpactl.ffi.gen.vhost.vhost_vdpa_iova_range;
 import org.vdpactl.ffi.gen.vhost.vhost_vring_addr;
 import org.vdpactl.ffi.gen.vhost.vhost_vring_file;
 import org.vdpactl.ffi.gen.vhost.vhost_vring_state;
+import org.vdpactl.sys.IoctlNames;
 
 /**
  * Every vhost / vhost-vdpa ioctl vdpactl knows, with its command number derived in this one place
@@ -114,7 +115,11 @@ public enum VhostIoctl {
         for (VhostIoctl v : values()) {
             BY_CODE.put(v.code, v);
         }
-        org.vdpactl.sys.IoctlNames.register(c -> {
+    }
+
+    /** Names for the seam's error texts: every vhost command by its linux/vhost.h macro. */
+    public static IoctlNames names() {
+        return new IoctlNames(c -> {
             VhostIoctl v = byCode(c);
             return v == null ? null : v.kernelName;
         });

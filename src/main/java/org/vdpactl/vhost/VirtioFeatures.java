@@ -17,6 +17,12 @@ import org.vdpactl.ffi.gen.vhost.vhost_h;
  * @param deviceId the virtio device id the names are taken for (0 = transport names only)
  */
 public record VirtioFeatures(long bits, int deviceId) {
+    /** Bit numbers the client acts on (not only names). */
+    public static final int F_RING_PACKED = vhost_h.VIRTIO_F_RING_PACKED();
+    public static final int RING_F_EVENT_IDX = vhost_h.VIRTIO_RING_F_EVENT_IDX();
+    public static final int NET_F_CTRL_VQ = vhost_h.VIRTIO_NET_F_CTRL_VQ();
+    public static final int NET_F_MQ = vhost_h.VIRTIO_NET_F_MQ();
+    public static final int NET_F_RSS = vhost_h.VIRTIO_NET_F_RSS();
 
     private static final Map<Integer, String> TRANSPORT = new HashMap<>();
     private static final Map<Integer, String> NET = new HashMap<>();

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.vdpactl.cli.rehearse.OrchestrationBench;
+import org.vdpactl.sim.OrchestrationBench;
 
 /** {@code vdpactl bench orchestration} runs and prints its table (its figures are a benchmark's: never asserted on). */
 class BenchCommandTest {

@@ -66,4 +66,19 @@ class MgmtValuesTest {
         assertEquals("< unknown class >", VirtioNames.className(9));
         assertEquals("<unknown type>", VirtioNames.deviceTypeName(9));
     }
+
+    @Test
+    void iproute2NamesAreTheUapiNamesWithoutPrefixAndOnlyForTheBitsIproute2Knows() {
+        // VirtioFeatures names USO4 (54) and NOTIF_CONFIG_DATA (39); iproute2 does not
+        assertEquals(List.of("MQ", "ANY_LAYOUT", "RING_INDIRECT_DESC", "VERSION_1", "bit_39", "bit_54", "RSS"),
+                VirtioNames.featureNames((1L << 22) | (1L << 27) | (1L << 28) | (1L << 32) | (1L << 39) | (1L << 60) | (1L << 54),
+                        VirtioNames.ID_NET));
+        for (int bit = 0; bit < 64; bit++) {
+            String shown = VirtioNames.featureNames(1L << bit, VirtioNames.ID_NET).get(0);
+            if (!shown.startsWith("bit_")) {
+                String uapi = org.vdpactl.vhost.VirtioFeatures.bitName(bit, VirtioNames.ID_NET);
+                assertTrue(uapi.replace("VIRTIO_RING_F_", "VIRTIO_F_RING_").endsWith("_" + shown), bit + ": " + shown + " is not " + uapi + " without its prefix");
+            }
+        }
+    }
 }

@@ -3,11 +3,11 @@ package org.vdpactl.orchestra;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
-import org.vdpactl.cli.rehearse.SimulatedHost;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.fault.FaultRule;
 import org.vdpactl.fake.model.DriverModel;
+import org.vdpactl.sim.SimulatedHost;
 import org.vdpactl.time.Clock;
 import org.vdpactl.time.VirtualClock;
 

@@ -9,7 +9,6 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import org.vdpactl.cli.Main;
 
 /** The completion script the build ships completes the CLI's real top-level commands. */
 class CompletionScriptTest {
@@ -22,7 +21,7 @@ class CompletionScriptTest {
         Matcher m = ROOT_COMMANDS.matcher(script);
         assertTrue(m.find(), "no root completion function in the script");
         List<String> offered = Arrays.asList(m.group(1).trim().split("\\s+"));
-        Set<String> commands = Main.commandLine().getSubcommands().keySet();
+        Set<String> commands = ReleaseFiles.commandTree().getSubcommands().keySet();
         assertFalse(commands.isEmpty());
         for (String c : commands) {
             assertTrue(offered.contains(c), "completion does not offer '" + c + "': " + offered);

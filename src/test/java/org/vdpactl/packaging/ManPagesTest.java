@@ -7,11 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.vdpactl.cli.Main;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 class ManPagesTest {
     @Command(name = "tool", description = "Does things.%nSecond line.", mixinStandardHelpOptions = true,
@@ -83,7 +82,7 @@ class ManPagesTest {
 
     @Test
     void theRealCliGetsAPageForEveryTopLevelCommand() {
-        CommandLine root = Main.commandLine();
+        CommandLine root = ReleaseFiles.commandTree();
         Map<String, String> p = pages.render(root);
         assertTrue(p.containsKey("vdpactl.1"));
         for (Map.Entry<String, CommandLine> e : root.getSubcommands().entrySet()) {

@@ -1,13 +1,18 @@
 package org.vdpactl.vhost;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.ffi.gen.libc.libc_h;
+import org.vdpactl.sim.SimulatedHost;
 import org.vdpactl.sys.FileStat;
+import org.vdpactl.time.VirtualClock;
 
 /** Node checks against a sysfs/procfs laid out as Linux 6.12 lays it out (seen in the lane VM). */
 class VhostDeviceNodesTest {
@@ -70,5 +75,20 @@ class VhostDeviceNodesTest {
         sys.files.put("/proc/devices", "Character devices:\n  1 mem\n\nBlock devices:\n");
         assertTrue(assertThrows(VhostNodeException.class, () -> VhostDeviceNodes.check(sys, "/dev/vhost-vdpa-0")).getMessage()
                 .contains("modprobe vhost_vdpa"));
+    }
+
+    @Test
+    void aNodeIsHeldWhileAnotherFileDescriptionHasItOpen() {
+        try (SimulatedHost host = SimulatedHost.mlx5(1, 1, "mlx5-612", new VirtualClock(), List.of());
+                FakeProcess other = host.kernel().newProcess()) {
+            String node = host.devices().get(0).path();
+            assertFalse(VhostDeviceNodes.heldOpen(host.process(), node), "free");
+            assertFalse(VhostDeviceNodes.heldOpen(host.process(), node), "the probe closed its own fd");
+            int fd = other.open(node, libc_h.O_RDWR());
+            assertTrue(VhostDeviceNodes.heldOpen(host.process(), node), "held by another process");
+            other.close(fd);
+            assertFalse(VhostDeviceNodes.heldOpen(host.process(), node), "free again");
+            assertFalse(VhostDeviceNodes.heldOpen(host.process(), "/dev/vhost-vdpa-77"), "ENOENT is not 'held'");
+        }
     }
 }

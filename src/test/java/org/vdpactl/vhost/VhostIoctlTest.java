@@ -220,4 +220,14 @@ class VhostIoctlTest {
         assertEquals(vhost_vring_addr.layout().byteSize(), VhostIoctl.SET_VRING_ADDR.argSize());
         assertNull(VhostIoctl.byCode(0xDEADBEEFL));
     }
+
+    @Test
+    void theSeamNamesVhostCommandsOnlyWhenGivenTheVhostTable() {
+        assertEquals("ioctl VHOST_VDPA_SUSPEND", VhostIoctl.names().name(VhostIoctl.VDPA_SUSPEND.code()));
+        assertEquals("ioctl VHOST_VDPA_GET_IOVA_RANGE", VhostIoctl.names().name(VhostIoctl.VDPA_GET_IOVA_RANGE.code()));
+        assertEquals("ioctl 0x0000AFEE", VhostIoctl.names().name(0xAFEE));
+        // VhostIoctl is loaded by now: a seam built without its table still numbers the command
+        assertEquals("ioctl 0x0000AF7D", org.vdpactl.sys.IoctlNames.NUMERIC.name(VhostIoctl.VDPA_SUSPEND.code()));
+        assertEquals("ioctl 0x0000AF7D", org.vdpactl.sys.IoctlNames.describe(VhostIoctl.VDPA_SUSPEND.code()));
+    }
 }

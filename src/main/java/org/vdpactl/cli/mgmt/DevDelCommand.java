@@ -5,10 +5,7 @@ import java.util.concurrent.Callable;
 import org.vdpactl.cli.CliContext;
 import org.vdpactl.cli.CliFailure;
 import org.vdpactl.cli.ExitCode;
-import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.mgmt.VdpaNetlink;
-import org.vdpactl.sys.Errno;
-import org.vdpactl.sys.SyscallException;
 import org.vdpactl.sys.Syscalls;
 import org.vdpactl.vhost.VhostDeviceNodes;
 import picocli.CommandLine.Command;
@@ -52,16 +49,9 @@ final class DevDelCommand implements Callable<Integer> {
         } catch (RuntimeException e) {
             return; // not bound to vhost_vdpa (or no such device: DEV_GET reports it)
         }
-        int fd;
-        try {
-            fd = sys.open(node, libc_h.O_RDWR() | libc_h.O_CLOEXEC());
-        } catch (SyscallException e) {
-            if (e.errno() == Errno.EBUSY) {
-                throw new CliFailure(ExitCode.KERNEL_ERROR, "device " + name + " is in use: " + node
-                        + " is held open by another process (the kernel would block until it is closed); close it first or pass --wait SECONDS");
-            }
-            return;
+        if (VhostDeviceNodes.heldOpen(sys, node)) {
+            throw new CliFailure(ExitCode.KERNEL_ERROR, "device " + name + " is in use: " + node
+                    + " is held open by another process (the kernel would block until it is closed); close it first or pass --wait SECONDS");
         }
-        sys.close(fd);
     }
 }

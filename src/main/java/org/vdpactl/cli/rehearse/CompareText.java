@@ -6,6 +6,7 @@ import java.util.Locale;
 import org.vdpactl.report.Durations;
 import org.vdpactl.report.RehearsalText;
 import org.vdpactl.report.TextTable;
+import org.vdpactl.sim.PresetComparison;
 
 /**
  * The before/after tables of {@code --compare}, shaped like the upstream cover letters: figure

@@ -5,7 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.DoubleUnaryOperator;
 import org.vdpactl.fake.mlx5.Mlx5PublishedFigure.Scenario;
-import org.vdpactl.fake.mlx5.Mlx5Scenarios.VmmResiduals;
+import org.vdpactl.sim.UpstreamScenarios.VmmResiduals;
+import org.vdpactl.sim.UpstreamScenarios;
 
 /**
  * The fitting routine behind {@link Mlx5Params#DEFAULT}: starts from the spec's priors
@@ -68,18 +69,18 @@ final class Mlx5Calibration {
         double change = Double.MAX_VALUE;
         while (change > 1e-6 && sweep < MAX_SWEEPS) {
             Mlx5Params before = p;
-            p = solve(p, "modifyRdyMs", x -> Mlx5Scenarios.resume(pre(x)).driverMs(), target(Scenario.RESUME, "mlx5-pre612"));
+            p = solve(p, "modifyRdyMs", x -> UpstreamScenarios.resume(pre(x)).driverMs(), target(Scenario.RESUME, "mlx5-pre612"));
             p = bestInteger(p, "fwConcurrencyObj", 1, p.throttleSlots(), target(Scenario.RESUME, "mlx5-612"),
-                    q -> Mlx5Scenarios.resume(preset("mlx5-612", q)).driverMs());
-            p = solve(p, "modifySuspendMs", x -> Mlx5Scenarios.suspend(v612(x)).driverMs(), target(Scenario.SUSPEND, "mlx5-612"));
-            p = solve(p, "notifierUnregisterMs", x -> Mlx5Scenarios.suspend(pre(x)).driverMs(),
+                    q -> UpstreamScenarios.resume(preset("mlx5-612", q)).driverMs());
+            p = solve(p, "modifySuspendMs", x -> UpstreamScenarios.suspend(v612(x)).driverMs(), target(Scenario.SUSPEND, "mlx5-612"));
+            p = solve(p, "notifierUnregisterMs", x -> UpstreamScenarios.suspend(pre(x)).driverMs(),
                     target(Scenario.SUSPEND, "mlx5-pre612"));
-            p = solve(p, "modifyFieldsFromInitMs", x -> Mlx5Scenarios.driverOkMq(preset("mlx5-611", x)).driverMs(),
+            p = solve(p, "modifyFieldsFromInitMs", x -> UpstreamScenarios.driverOkMq(preset("mlx5-611", x)).driverMs(),
                     target(Scenario.VQ_CREATION, "mlx5-611"));
-            p = solveScale(p, VQ_CREATE_GROUP, q -> Mlx5Scenarios.driverOkMq(preset("mlx5-pre612", q)).driverMs(),
+            p = solveScale(p, VQ_CREATE_GROUP, q -> UpstreamScenarios.driverOkMq(preset("mlx5-pre612", q)).driverMs(),
                     target(Scenario.VQ_CREATION, "mlx5-pre612"));
-            p = solveScale(p, MR_RELEASE_GROUP, q -> Mlx5Scenarios.mrRelease(preset("mlx5-612", q), KIB4).deferredMs()
-                    / Mlx5Scenarios.mrBuild(preset("mlx5-612", q), KIB4).driverMs(), DELETION_SHARE_OF_CREATION);
+            p = solveScale(p, MR_RELEASE_GROUP, q -> UpstreamScenarios.mrRelease(preset("mlx5-612", q), KIB4).deferredMs()
+                    / UpstreamScenarios.mrBuild(preset("mlx5-612", q), KIB4).driverMs(), DELETION_SHARE_OF_CREATION);
             // the VMM residual is the same in both rows, so the difference of the rows fixes the MKEY scale ...
             p = solveScale(p, MR_BUILD_GROUP, q -> window1Driver("mlx5-pre612", q) - window1Driver("mlx5-612", q),
                     target(Scenario.LM_DOWNTIME_1, "mlx5-pre612") - target(Scenario.LM_DOWNTIME_1, "mlx5-612"));
@@ -109,7 +110,7 @@ final class Mlx5Calibration {
     }
 
     private static double window1Driver(String preset, Mlx5Params p) {
-        return Mlx5Scenarios.window1(preset(preset, p), VmmResiduals.NONE).driverMs();
+        return UpstreamScenarios.window1(preset(preset, p), VmmResiduals.NONE).driverMs();
     }
 
     private static Mlx5Preset preset(String name, Mlx5Params p) {

@@ -8,7 +8,8 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.mlx5.Mlx5PublishedFigure.Scenario;
-import org.vdpactl.fake.mlx5.Mlx5Scenarios.VmmResiduals;
+import org.vdpactl.sim.UpstreamScenarios.VmmResiduals;
+import org.vdpactl.sim.UpstreamScenarios;
 
 /**
  * The committed model is the fit of the calibration set, not hand-tuned: re-runs
@@ -55,19 +56,19 @@ class Mlx5CalibrationTest {
     void theFitReproducesEveryCalibrationFigure() {
         Mlx5Params p = fit.params();
         // resume, suspend and DRIVER_OK + MQ of one device, LM #1 with its residual
-        assertClose(Scenario.RESUME, "mlx5-pre612", Mlx5Scenarios.resume(preset("mlx5-pre612", p)).driverMs(), 1e-6);
-        assertClose(Scenario.SUSPEND, "mlx5-612", Mlx5Scenarios.suspend(preset("mlx5-612", p)).driverMs(), 1e-6);
-        assertClose(Scenario.SUSPEND, "mlx5-pre612", Mlx5Scenarios.suspend(preset("mlx5-pre612", p)).driverMs(), 1e-6);
-        assertClose(Scenario.VQ_CREATION, "mlx5-611", Mlx5Scenarios.driverOkMq(preset("mlx5-611", p)).driverMs(), 1e-6);
-        assertClose(Scenario.VQ_CREATION, "mlx5-pre612", Mlx5Scenarios.driverOkMq(preset("mlx5-pre612", p)).driverMs(), 1e-6);
+        assertClose(Scenario.RESUME, "mlx5-pre612", UpstreamScenarios.resume(preset("mlx5-pre612", p)).driverMs(), 1e-6);
+        assertClose(Scenario.SUSPEND, "mlx5-612", UpstreamScenarios.suspend(preset("mlx5-612", p)).driverMs(), 1e-6);
+        assertClose(Scenario.SUSPEND, "mlx5-pre612", UpstreamScenarios.suspend(preset("mlx5-pre612", p)).driverMs(), 1e-6);
+        assertClose(Scenario.VQ_CREATION, "mlx5-611", UpstreamScenarios.driverOkMq(preset("mlx5-611", p)).driverMs(), 1e-6);
+        assertClose(Scenario.VQ_CREATION, "mlx5-pre612", UpstreamScenarios.driverOkMq(preset("mlx5-pre612", p)).driverMs(), 1e-6);
         assertClose(Scenario.LM_DOWNTIME_1, "mlx5-pre612",
-                Mlx5Scenarios.window1(preset("mlx5-pre612", p), new VmmResiduals(fit.vmmResidual1Ms(), 0)).totalMs(), 1e-6);
+                UpstreamScenarios.window1(preset("mlx5-pre612", p), new VmmResiduals(fit.vmmResidual1Ms(), 0)).totalMs(), 1e-6);
         assertClose(Scenario.LM_DOWNTIME_1, "mlx5-612",
-                Mlx5Scenarios.window1(preset("mlx5-612", p), new VmmResiduals(fit.vmmResidual1Ms(), 0)).totalMs(), 1e-6);
+                UpstreamScenarios.window1(preset("mlx5-612", p), new VmmResiduals(fit.vmmResidual1Ms(), 0)).totalMs(), 1e-6);
         // the integer FW concurrency cannot hit 5 ms exactly: 11 rounds of 0.44 ms
-        assertClose(Scenario.RESUME, "mlx5-612", Mlx5Scenarios.resume(preset("mlx5-612", p)).driverMs(), 0.03);
-        double share = Mlx5Scenarios.mrRelease(preset("mlx5-612", p), 4096).deferredMs()
-                / Mlx5Scenarios.mrBuild(preset("mlx5-612", p), 4096).driverMs();
+        assertClose(Scenario.RESUME, "mlx5-612", UpstreamScenarios.resume(preset("mlx5-612", p)).driverMs(), 0.03);
+        double share = UpstreamScenarios.mrRelease(preset("mlx5-612", p), 4096).deferredMs()
+                / UpstreamScenarios.mrBuild(preset("mlx5-612", p), 4096).driverMs();
         assertEquals(Mlx5Calibration.DELETION_SHARE_OF_CREATION, share, 1e-6);
     }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.KernelError;
 import org.vdpactl.fake.model.OpCost;
+import org.vdpactl.sim.UpstreamScenarios;
 import org.vdpactl.sys.Errno;
 
 /** The fault hooks of §6.4 and the failure modes of §5 they reproduce. */
@@ -19,7 +20,7 @@ class Mlx5FaultInjectionTest {
 
     @Test
     void syncTimeoutFailsTheOpAfterTheCommandTimeout() {
-        Mlx5Device d = Mlx5Scenarios.running(PRE);
+        Mlx5Device d = UpstreamScenarios.running(PRE);
         d.suspend();
         d.injectFault(FwFault.timeout(FwOpcode.QUERY_GENERAL_OBJECT, 2));
         d.getVqState(0);
@@ -32,7 +33,7 @@ class Mlx5FaultInjectionTest {
     @Test
     void asyncTimeoutHoldsTheBatchAndResumeReportsIt() {
         // FW 22.41.1000 on the 6.12 series: an async MODIFY times out, "failed to resume VQs"
-        Mlx5Device d = Mlx5Scenarios.running(V612);
+        Mlx5Device d = UpstreamScenarios.running(V612);
         d.suspend();
         d.injectFault(FwFault.timeout(FwOpcode.MODIFY_GENERAL_OBJECT, 5));
         KernelError e = assertThrows(KernelError.class, d::resume);
@@ -44,14 +45,14 @@ class Mlx5FaultInjectionTest {
 
     @Test
     void driverOkFailureAddsFailedCleansMrsAndUnregistersTheNotifier() {
-        Mlx5Device d = Mlx5Scenarios.running(V612);
+        Mlx5Device d = UpstreamScenarios.running(V612);
         d.suspend();
         d.reset(false);
-        Mlx5Scenarios.configure(d);
+        UpstreamScenarios.configure(d);
         d.injectFault(FwFault.timeout(FwOpcode.MODIFY_GENERAL_OBJECT, 1));
-        OpCost c = d.setStatus(Mlx5Scenarios.STATUS_FEATURES_OK, Mlx5Scenarios.STATUS_RUNNING);
+        OpCost c = d.setStatus(UpstreamScenarios.STATUS_FEATURES_OK, UpstreamScenarios.STATUS_RUNNING);
         assertTrue(c.millis() >= TIMEOUT_MS, "the op still took the timeout");
-        assertEquals(Mlx5Scenarios.STATUS_RUNNING | Mlx5Device.STATUS_FAILED, d.status());
+        assertEquals(UpstreamScenarios.STATUS_RUNNING | Mlx5Device.STATUS_FAILED, d.status());
         assertFalse(d.notifierRegistered());
         assertTrue(d.mapGeometry(0).isEmpty(), "MRs cleaned");
         assertTrue(c.deferredNanos() > 0, "on 6.12 the cleaned MR goes to the GC");
@@ -59,13 +60,13 @@ class Mlx5FaultInjectionTest {
 
     @Test
     void pre612SuspendSwallowsVqErrorsAnd611ReturnsThem() {
-        Mlx5Device pre = Mlx5Scenarios.running(PRE);
+        Mlx5Device pre = UpstreamScenarios.running(PRE);
         pre.injectFault(FwFault.error(FwOpcode.MODIFY_GENERAL_OBJECT, 3, Errno.EIO));
         OpCost c = pre.suspend();
         assertEquals(63, c.syncCommands(), "the failed VQ is not queried, the others go on");
         assertEquals(VqState.RDY, pre.vqState(2));
 
-        Mlx5Device v611 = Mlx5Scenarios.running(V611);
+        Mlx5Device v611 = UpstreamScenarios.running(V611);
         v611.injectFault(FwFault.error(FwOpcode.MODIFY_GENERAL_OBJECT, 3, Errno.EIO));
         KernelError e = assertThrows(KernelError.class, v611::suspend);
         assertEquals(Errno.EIO, e.errno());
@@ -74,7 +75,7 @@ class Mlx5FaultInjectionTest {
 
     @Test
     void slotStarvationIsEbusyAfterTheTimeout() {
-        Mlx5Device d = Mlx5Scenarios.running(PRE);
+        Mlx5Device d = UpstreamScenarios.running(PRE);
         d.injectFault(FwFault.slotStarvation(1));
         KernelError e = assertThrows(KernelError.class, () -> d.changeNumQueuePairs(8));
         assertEquals(Errno.EBUSY, e.errno());
@@ -83,9 +84,9 @@ class Mlx5FaultInjectionTest {
 
     @Test
     void mrAllocationFailureKeepsTheOldMap() {
-        Mlx5Device d = Mlx5Scenarios.running(V612);
+        Mlx5Device d = UpstreamScenarios.running(V612);
         d.injectMrAllocationFailure();
-        KernelError e = assertThrows(KernelError.class, () -> d.setMap(0, Mlx5Scenarios.guestMemory(4096)));
+        KernelError e = assertThrows(KernelError.class, () -> d.setMap(0, UpstreamScenarios.guestMemory(4096)));
         assertEquals(Errno.ENOMEM, e.errno());
         assertEquals(256, d.mapGeometry(0).orElseThrow().directKeys());
         assertEquals(OpCost.FREE, d.lastFailureCost());
@@ -93,9 +94,9 @@ class Mlx5FaultInjectionTest {
 
     @Test
     void aFailedDirectKeyReleasesTheKeysAlreadyCreated() {
-        Mlx5Device d = Mlx5Scenarios.added(PRE);
+        Mlx5Device d = UpstreamScenarios.added(PRE);
         d.injectFault(FwFault.error(FwOpcode.CREATE_MKEY, 10, Errno.ENOMEM));
-        assertThrows(KernelError.class, () -> d.setMap(1, Mlx5Scenarios.guestMemory(1L << 30)));
+        assertThrows(KernelError.class, () -> d.setMap(1, UpstreamScenarios.guestMemory(1L << 30)));
         OpCost c = d.lastFailureCost();
         assertEquals(10 + 9, c.syncCommands(), "10 creates, the 10th failing, then 9 destroys");
         assertTrue(d.mapGeometry(1).isEmpty());
@@ -103,13 +104,13 @@ class Mlx5FaultInjectionTest {
 
     @Test
     void forcedErrBlocksResumeButNotReset() {
-        Mlx5Device d = Mlx5Scenarios.running(V612);
+        Mlx5Device d = UpstreamScenarios.running(V612);
         d.suspend();
         d.forceVqError(0);
         assertThrows(KernelError.class, d::resume);
         d.reset(false);
         assertEquals(VqState.INIT, d.vqState(0), "destroy is the only way out of ERR");
-        assertThrows(IllegalStateException.class, () -> Mlx5Scenarios.added(PRE).forceVqError(0),
+        assertThrows(IllegalStateException.class, () -> UpstreamScenarios.added(PRE).forceVqError(0),
                 "no FW object to break before DRIVER_OK on ≤6.10");
     }
 }

@@ -4,9 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.vdpactl.fake.mlx5.Mlx5Scenarios.Result;
-import org.vdpactl.fake.mlx5.Mlx5Scenarios.VmmResiduals;
 import org.vdpactl.fake.model.OpCost;
+import org.vdpactl.sim.UpstreamScenarios.Result;
+import org.vdpactl.sim.UpstreamScenarios.VmmResiduals;
+import org.vdpactl.sim.UpstreamScenarios;
 
 /**
  * The golden values of docs/spec/mlx5-model.md §4.6 (V = A = 32, 256 GiB at 4 KiB, 2 + 254 GiB)
@@ -39,7 +40,7 @@ class Mlx5GoldenValuesTest {
 
     @Test
     void suspendPre612() {
-        OpCost c = Mlx5Scenarios.suspend(PRE).driverCost();
+        OpCost c = UpstreamScenarios.suspend(PRE).driverCost();
         assertWithin(36.88, c.millis(), HALF_PERCENT, "suspend pre612");
         assertEquals(64, c.syncCommands());
         assertEquals(0, c.asyncBatches());
@@ -47,7 +48,7 @@ class Mlx5GoldenValuesTest {
 
     @Test
     void suspend612() {
-        OpCost c = Mlx5Scenarios.suspend(V612).driverCost();
+        OpCost c = UpstreamScenarios.suspend(V612).driverCost();
         assertWithin(2.54 + lastRoundStagger(2), c.millis(), HALF_PERCENT, "suspend 612");
         assertEquals(2.54 + lastRoundStagger(2), c.millis(), 1e-6, "exactly the spec's value plus the stagger");
         assertEquals(0, c.syncCommands());
@@ -57,8 +58,8 @@ class Mlx5GoldenValuesTest {
 
     @Test
     void resume() {
-        assertWithin(16.32, Mlx5Scenarios.resume(PRE).driverMs(), HALF_PERCENT, "resume pre612");
-        OpCost c = Mlx5Scenarios.resume(V612).driverCost();
+        assertWithin(16.32, UpstreamScenarios.resume(PRE).driverMs(), HALF_PERCENT, "resume pre612");
+        OpCost c = UpstreamScenarios.resume(V612).driverCost();
         assertWithin(5.01, c.millis(), HALF_PERCENT, "resume 612");
         assertEquals(1, c.asyncBatches());
         assertEquals(32, c.asyncCommands());
@@ -66,26 +67,26 @@ class Mlx5GoldenValuesTest {
 
     @Test
     void driverOkAndMqAfterReset() {
-        assertWithin(367.83, Mlx5Scenarios.driverOkMq(PRE).driverMs(), HALF_PERCENT, "DRIVER_OK+MQ pre612");
-        assertWithin(19.97, Mlx5Scenarios.driverOkMq(V612).driverMs(), HALF_PERCENT, "DRIVER_OK+MQ 612");
+        assertWithin(367.83, UpstreamScenarios.driverOkMq(PRE).driverMs(), HALF_PERCENT, "DRIVER_OK+MQ pre612");
+        assertWithin(19.97, UpstreamScenarios.driverOkMq(V612).driverMs(), HALF_PERCENT, "DRIVER_OK+MQ 612");
     }
 
     @Test
     void v611VqCreationPlusResumeIsThePublished60ms() {
-        Result r = Mlx5Scenarios.driverOkMq(V611);
+        Result r = UpstreamScenarios.driverOkMq(V611);
         assertWithin(60.30, r.driverMs(), HALF_PERCENT, "6.11 VQ creation + resume");
         assertWithin(3.74, r.step("driver_ok").millis(), HALF_PERCENT, "6.11 DRIVER_OK");
         assertWithin(56.56, r.step("mq").millis(), HALF_PERCENT, "6.11 MQ 1→16");
-        double before = Mlx5Scenarios.driverOkMq(PRE).driverMs();
+        double before = UpstreamScenarios.driverOkMq(PRE).driverMs();
         assertWithin(370, before, 0.01, "published ~370 ms before pre-creation");
     }
 
     @Test
     void mrBuildAndReleaseAt4KiB() {
-        OpCost buildPre = Mlx5Scenarios.mrBuild(PRE, KIB4).driverCost();
-        OpCost buildNew = Mlx5Scenarios.mrBuild(V612, KIB4).driverCost();
-        OpCost releasePre = Mlx5Scenarios.mrRelease(PRE, KIB4).driverCost();
-        OpCost releaseNew = Mlx5Scenarios.mrRelease(V612, KIB4).driverCost();
+        OpCost buildPre = UpstreamScenarios.mrBuild(PRE, KIB4).driverCost();
+        OpCost buildNew = UpstreamScenarios.mrBuild(V612, KIB4).driverCost();
+        OpCost releasePre = UpstreamScenarios.mrRelease(PRE, KIB4).driverCost();
+        OpCost releaseNew = UpstreamScenarios.mrRelease(V612, KIB4).driverCost();
         assertWithin(2040.4, buildPre.millis(), HALF_PERCENT, "build pre612");
         assertWithin(516.4, buildNew.millis(), HALF_PERCENT, "build 612");
         assertWithin(593.3, releasePre.millis(), HALF_PERCENT, "release pre612");
@@ -106,20 +107,20 @@ class Mlx5GoldenValuesTest {
     @Test
     void mrBuildAndReleaseAt2MiB() {
         // the spec prints these with one decimal; 0.1 ms covers that rounding plus the last-round stagger
-        assertEquals(58.3, Mlx5Scenarios.mrBuild(PRE, MIB2).driverMs(), 0.1);
-        assertEquals(10.8, Mlx5Scenarios.mrBuild(V612, MIB2).driverMs(), 0.1);
-        assertEquals(29.4, Mlx5Scenarios.mrRelease(PRE, MIB2).driverMs(), 0.1);
-        OpCost releaseNew = Mlx5Scenarios.mrRelease(V612, MIB2).driverCost();
+        assertEquals(58.3, UpstreamScenarios.mrBuild(PRE, MIB2).driverMs(), 0.1);
+        assertEquals(10.8, UpstreamScenarios.mrBuild(V612, MIB2).driverMs(), 0.1);
+        assertEquals(29.4, UpstreamScenarios.mrRelease(PRE, MIB2).driverMs(), 0.1);
+        OpCost releaseNew = UpstreamScenarios.mrRelease(V612, MIB2).driverCost();
         assertEquals(0, releaseNew.nanos());
         assertEquals(3.7, releaseNew.deferredNanos() / 1e6, 0.1);
-        double speedup = Mlx5Scenarios.mrRelease(PRE, MIB2).driverMs() / (releaseNew.deferredNanos() / 1e6);
+        double speedup = UpstreamScenarios.mrRelease(PRE, MIB2).driverMs() / (releaseNew.deferredNanos() / 1e6);
         assertTrue(speedup > 7 && speedup < 8.5, "destroy speed-up ≈ 8× for ordinary maps: " + speedup);
     }
 
     @Test
     void liveMigrationWindow1() {
-        Result pre = Mlx5Scenarios.window1(PRE, VmmResiduals.SPEC);
-        Result now = Mlx5Scenarios.window1(V612, VmmResiduals.SPEC);
+        Result pre = UpstreamScenarios.window1(PRE, VmmResiduals.SPEC);
+        Result now = UpstreamScenarios.window1(V612, VmmResiduals.SPEC);
         assertWithin(3136, pre.totalMs(), HALF_PERCENT, "window #1 pre612");
         assertWithin(1014, now.totalMs(), HALF_PERCENT, "window #1 612");
         assertWithin(3114.2, pre.driverMs(), HALF_PERCENT, "driver part pre612");
@@ -131,8 +132,8 @@ class Mlx5GoldenValuesTest {
 
     @Test
     void liveMigrationWindow2() {
-        Result pre = Mlx5Scenarios.window2(PRE, 4, VmmResiduals.SPEC);
-        Result now = Mlx5Scenarios.window2(V612, 4, VmmResiduals.SPEC);
+        Result pre = UpstreamScenarios.window2(PRE, 4, VmmResiduals.SPEC);
+        Result now = UpstreamScenarios.window2(V612, 4, VmmResiduals.SPEC);
         assertWithin(3764, pre.totalMs(), HALF_PERCENT, "window #2 pre612");
         assertWithin(1253, now.totalMs(), HALF_PERCENT, "window #2 612");
         assertEquals(4 * 306.2, now.residualMs(), 1e-9);
@@ -144,16 +145,16 @@ class Mlx5GoldenValuesTest {
         Mlx5Preset noDeferral = V612.withFeatures("612-no-deferral", V612.features().withDeferredMrDestroy(false));
         Mlx5Preset baseline = V612.withFeatures("612-serial-mkey",
                 V612.features().withDeferredMrDestroy(false).withParallelMkeys(false, false));
-        assertWithin(1200, Mlx5Scenarios.window1(noDeferral, VmmResiduals.SPEC).totalMs(), 0.005, "#1 parallel MKEY");
-        assertWithin(2000, Mlx5Scenarios.window2(noDeferral, 4, VmmResiduals.SPEC).totalMs(), 0.005, "#2 parallel MKEY");
-        assertWithin(3140, Mlx5Scenarios.window1(baseline, VmmResiduals.SPEC).totalMs(), 0.005, "#1 baseline");
-        assertWithin(3630, Mlx5Scenarios.window2(baseline, 4, VmmResiduals.SPEC).totalMs(), 0.005, "#2 baseline");
+        assertWithin(1200, UpstreamScenarios.window1(noDeferral, VmmResiduals.SPEC).totalMs(), 0.005, "#1 parallel MKEY");
+        assertWithin(2000, UpstreamScenarios.window2(noDeferral, 4, VmmResiduals.SPEC).totalMs(), 0.005, "#2 parallel MKEY");
+        assertWithin(3140, UpstreamScenarios.window1(baseline, VmmResiduals.SPEC).totalMs(), 0.005, "#1 baseline");
+        assertWithin(3630, UpstreamScenarios.window2(baseline, 4, VmmResiduals.SPEC).totalMs(), 0.005, "#2 baseline");
     }
 
     @Test
     void windowsLabelTheirResidualAndOtherScenariosHaveNone() {
-        assertTrue(Mlx5Scenarios.window1(V612, VmmResiduals.SPEC).residualLabel().contains("residual"));
-        assertEquals(null, Mlx5Scenarios.suspend(V612).residualLabel());
-        assertEquals(0, Mlx5Scenarios.suspend(V612).residualMs());
+        assertTrue(UpstreamScenarios.window1(V612, VmmResiduals.SPEC).residualLabel().contains("residual"));
+        assertEquals(null, UpstreamScenarios.suspend(V612).residualLabel());
+        assertEquals(0, UpstreamScenarios.suspend(V612).residualMs());
     }
 }

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.vdpactl.fake.model.MapEntry;
+import org.vdpactl.sim.UpstreamScenarios;
 
 /** §2.2 geometry and the worked examples of §2.3. */
 class Mlx5MrGeometryTest {
@@ -19,7 +20,7 @@ class Mlx5MrGeometryTest {
     @ParameterizedTest(name = "2+254 GiB at entity {0}")
     @CsvSource({"4096, 262144, 67108864, 4097", "2097152, 512, 131072, 9", "1073741824, 1, 256, 1"})
     void theTableOfSection23(long entity, long mPerKey, long totalMtts, long blocks) {
-        MrGeometry g = MrGeometry.of(Mlx5Scenarios.guestMemory(entity));
+        MrGeometry g = MrGeometry.of(UpstreamScenarios.guestMemory(entity));
         assertEquals(2, g.segments());
         assertEquals(256, g.directKeys());
         assertEquals(2, g.nullKlms(), "one 2 GiB hole = two 1 GiB null KLMs");

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.model.OpCost;
+import org.vdpactl.sim.UpstreamScenarios;
 
 /** Presets are data (§4.3), parameters are named (§4.2), jitter is optional and seeded. */
 class Mlx5PresetsTest {
@@ -74,7 +75,7 @@ class Mlx5PresetsTest {
     void suspendKeepsTheNotifierExactlyWhenThePresetSaysSo() {
         for (String name : Mlx5Presets.names()) {
             Mlx5Preset preset = Mlx5Presets.preset(name);
-            Mlx5Device d = Mlx5Scenarios.running(preset);
+            Mlx5Device d = UpstreamScenarios.running(preset);
             assertTrue(d.notifierRegistered(), name + " registers the notifier at DRIVER_OK");
             d.suspend();
             assertEquals(preset.features().keepNotifierOnSuspend(), d.notifierRegistered(), name);
@@ -93,37 +94,37 @@ class Mlx5PresetsTest {
         for (int i = 1; i < presets.size(); i++) {
             Mlx5Preset older = presets.get(i - 1);
             Mlx5Preset newer = presets.get(i);
-            assertTrue(Mlx5Scenarios.suspend(newer).driverMs() <= Mlx5Scenarios.suspend(older).driverMs() + 1e-9,
+            assertTrue(UpstreamScenarios.suspend(newer).driverMs() <= UpstreamScenarios.suspend(older).driverMs() + 1e-9,
                     "suspend " + newer.name() + " vs " + older.name());
-            assertTrue(Mlx5Scenarios.resume(newer).driverMs() <= Mlx5Scenarios.resume(older).driverMs() + 1e-9,
+            assertTrue(UpstreamScenarios.resume(newer).driverMs() <= UpstreamScenarios.resume(older).driverMs() + 1e-9,
                     "resume " + newer.name() + " vs " + older.name());
         }
         Mlx5Preset v611 = Mlx5Presets.preset("mlx5-611");
         Mlx5Preset v612 = Mlx5Presets.preset("mlx5-612");
-        assertTrue(2 * Mlx5Scenarios.suspend(v612).driverMs() < Mlx5Scenarios.suspend(v611).driverMs(),
+        assertTrue(2 * UpstreamScenarios.suspend(v612).driverMs() < UpstreamScenarios.suspend(v611).driverMs(),
                 "6.12 suspends 32 VQs in less than half of 6.11's time");
-        assertTrue(2 * Mlx5Scenarios.resume(v612).driverMs() < Mlx5Scenarios.resume(v611).driverMs(),
+        assertTrue(2 * UpstreamScenarios.resume(v612).driverMs() < UpstreamScenarios.resume(v611).driverMs(),
                 "6.12 resumes 32 VQs in less than half of 6.11's time");
     }
 
     /** Two devices of one preset share no state: suspending one leaves the other running, at the same cost. */
     @Test
     void eachModelIsItsOwnDevice() {
-        Mlx5Device a = bringUp(Mlx5Presets.device("mlx5-612", Mlx5Scenarios.PAIRS));
-        Mlx5Device b = bringUp(Mlx5Presets.device("mlx5-612", Mlx5Scenarios.PAIRS));
+        Mlx5Device a = bringUp(Mlx5Presets.device("mlx5-612", UpstreamScenarios.PAIRS));
+        Mlx5Device b = bringUp(Mlx5Presets.device("mlx5-612", UpstreamScenarios.PAIRS));
         OpCost aSuspend = a.suspend();
         assertTrue(a.suspended());
         assertFalse(b.suspended(), "suspending one device suspended the other");
-        assertEquals(Mlx5Scenarios.STATUS_RUNNING, b.status());
+        assertEquals(UpstreamScenarios.STATUS_RUNNING, b.status());
         assertEquals(aSuspend, b.suspend(), "the second device's suspend costs what the first one's did");
     }
 
     private static Mlx5Device bringUp(Mlx5Device d) {
-        d.devAdd(Mlx5Scenarios.DATA_VQS);
-        d.setMap(0, Mlx5Scenarios.guestMemory(4096));
-        Mlx5Scenarios.configure(d);
-        d.setStatus(Mlx5Scenarios.STATUS_FEATURES_OK, Mlx5Scenarios.STATUS_RUNNING);
-        d.changeNumQueuePairs(Mlx5Scenarios.PAIRS);
+        d.devAdd(UpstreamScenarios.DATA_VQS);
+        d.setMap(0, UpstreamScenarios.guestMemory(4096));
+        UpstreamScenarios.configure(d);
+        d.setStatus(UpstreamScenarios.STATUS_FEATURES_OK, UpstreamScenarios.STATUS_RUNNING);
+        d.changeNumQueuePairs(UpstreamScenarios.PAIRS);
         return d;
     }
 
@@ -152,8 +153,8 @@ class Mlx5PresetsTest {
     @Test
     void aParameterChangeMovesTheResult() {
         Mlx5Preset v612 = Mlx5Presets.preset("mlx5-612");
-        double base = Mlx5Scenarios.resume(v612).driverMs();
-        double faster = Mlx5Scenarios.resume(v612.withParams(v612.params().with("fwConcurrencyObj", 6))).driverMs();
+        double base = UpstreamScenarios.resume(v612).driverMs();
+        double faster = UpstreamScenarios.resume(v612.withParams(v612.params().with("fwConcurrencyObj", 6))).driverMs();
         assertEquals(0.05 + 0.02 + 6 * Mlx5Params.DEFAULT.modifyRdyMs(), faster, 1e-9, "32 commands on 6 servers: 6 rounds, last one of 2");
         assertTrue(faster < base);
     }

@@ -12,6 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.vdpactl.fake.KernelError;
 import org.vdpactl.fake.model.OpCost;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
+import org.vdpactl.sim.UpstreamScenarios;
 import org.vdpactl.sys.Errno;
 
 /** VQ lifecycle rules of §3, op gating of §1 and the errors of §5. */
@@ -21,7 +22,7 @@ class Mlx5StateMachineTest {
     private static final Mlx5Preset V612 = Mlx5Presets.preset("mlx5-612");
 
     private static Mlx5Device running(Mlx5Preset p) {
-        Mlx5Device d = Mlx5Scenarios.running(p);
+        Mlx5Device d = UpstreamScenarios.running(p);
         d.setTracing(true);
         return d;
     }
@@ -112,10 +113,10 @@ class Mlx5StateMachineTest {
 
     @Test
     void v612SuspendOfARangeBeyondTheActiveVqsIsEinvalAndIgnoredBySetVqReady() {
-        Mlx5Device d = Mlx5Scenarios.added(V612);
+        Mlx5Device d = UpstreamScenarios.added(V612);
         d.setDriverFeatures(Mlx5NetFeatures.DEFAULT_DEVICE);
-        Mlx5Scenarios.configure(d);
-        d.setStatus(Mlx5Scenarios.STATUS_FEATURES_OK, Mlx5Scenarios.STATUS_RUNNING);
+        UpstreamScenarios.configure(d);
+        d.setStatus(UpstreamScenarios.STATUS_FEATURES_OK, UpstreamScenarios.STATUS_RUNNING);
         assertEquals(2, d.activeVqs());
         assertEquals(OpCost.FREE, d.setVqReady(5, false), "suspend_vqs(5, 1) with A = 2 returns −EINVAL, ignored");
         assertEquals(VqState.INIT, d.vqState(5));
@@ -123,11 +124,11 @@ class Mlx5StateMachineTest {
 
     @Test
     void fromInitTwoModifiesAreNeededFieldsThenState() {
-        Mlx5Device d = Mlx5Scenarios.added(V612);
+        Mlx5Device d = UpstreamScenarios.added(V612);
         d.setTracing(true);
         d.setDriverFeatures(Mlx5NetFeatures.DEFAULT_DEVICE);
-        Mlx5Scenarios.configure(d);
-        OpCost c = d.setStatus(Mlx5Scenarios.STATUS_FEATURES_OK, Mlx5Scenarios.STATUS_RUNNING);
+        UpstreamScenarios.configure(d);
+        OpCost c = d.setStatus(UpstreamScenarios.STATUS_FEATURES_OK, UpstreamScenarios.STATUS_RUNNING);
         assertEquals(2, c.asyncBatches());
         assertEquals(4, c.asyncCommands());
         assertEquals(List.of("batch 2 × MODIFY_GENERAL_OBJECT", "batch 2 × MODIFY_GENERAL_OBJECT"), d.lastTrace());
@@ -137,9 +138,9 @@ class Mlx5StateMachineTest {
 
     @Test
     void v612MrBuildIsOneBatchThenTheIndirectKey() {
-        Mlx5Device d = Mlx5Scenarios.added(V612);
+        Mlx5Device d = UpstreamScenarios.added(V612);
         d.setTracing(true);
-        d.setMap(1, Mlx5Scenarios.guestMemory(4096));
+        d.setMap(1, UpstreamScenarios.guestMemory(4096));
         assertEquals(List.of("batch 256 × CREATE_MKEY", "sync CREATE_MKEY indirect mkey, 258 KLMs"), d.lastTrace());
     }
 
@@ -169,7 +170,7 @@ class Mlx5StateMachineTest {
     void setMapWhileRunningSuspendsSwapsAndResumesWithTheNewMkey() {
         Mlx5Device d = running(V612);
         int pending = d.pendingGcMrs();
-        OpCost c = d.setMap(0, Mlx5Scenarios.guestMemory(1L << 30));
+        OpCost c = d.setMap(0, UpstreamScenarios.guestMemory(1L << 30));
         // build (1 batch + indirect) + suspend (2 batches) + resume (1 batch) ; old MR to the GC
         assertEquals(4, c.asyncBatches());
         assertEquals(pending + 1, d.pendingGcMrs());
@@ -186,7 +187,7 @@ class Mlx5StateMachineTest {
     void setMapWithoutResumeCapabilityRecreatesEveryVq() {
         Mlx5Device d = running(V612);
         d.setCapabilities(Mlx5Capabilities.DEFAULT.withoutResume());
-        OpCost c = d.setMap(0, Mlx5Scenarios.guestMemory(1L << 30));
+        OpCost c = d.setMap(0, UpstreamScenarios.guestMemory(1L << 30));
         assertTrue(c.syncCommands() > 32 * 15, "teardown and filled re-create of all V: " + c.syncCommands());
         assertEquals(VqState.RDY, d.vqState(0));
     }
@@ -204,27 +205,27 @@ class Mlx5StateMachineTest {
         Mlx5Device d = running(V612);
         d.suspend();
         d.reset(false);
-        Mlx5Scenarios.configure(d);
+        UpstreamScenarios.configure(d);
         d.setVqNum(4, 128);
         assertTrue(d.needsTeardown());
-        OpCost c = d.setStatus(Mlx5Scenarios.STATUS_FEATURES_OK, Mlx5Scenarios.STATUS_RUNNING);
-        double pre612DriverOk = Mlx5Scenarios.driverOkMq(PRE).step("driver_ok").millis();
+        OpCost c = d.setStatus(UpstreamScenarios.STATUS_FEATURES_OK, UpstreamScenarios.STATUS_RUNNING);
+        double pre612DriverOk = UpstreamScenarios.driverOkMq(PRE).step("driver_ok").millis();
         assertTrue(c.millis() > pre612DriverOk, "re-create (" + c.millis() + ") ≥ the ≤6.10 DRIVER_OK cost + teardown");
         assertFalse(d.needsTeardown());
     }
 
     @Test
     void featureDifferenceInCsumForcesRecreate() {
-        Mlx5Device d = Mlx5Scenarios.added(V611);
+        Mlx5Device d = UpstreamScenarios.added(V611);
         d.setDriverFeatures(Mlx5NetFeatures.DEFAULT_DEVICE & ~Mlx5NetFeatures.bits(vhost_h.VIRTIO_NET_F_CSUM()));
         assertTrue(d.needsTeardown());
     }
 
     @Test
     void v611ResetOnlyRecreatesWhenNeeded() {
-        Mlx5Device fresh = Mlx5Scenarios.added(V611);
+        Mlx5Device fresh = UpstreamScenarios.added(V611);
         assertEquals(2, fresh.reset(true).syncCommands(), "untouched VQs: only the DMA MR is destroyed and re-created");
-        Mlx5Device configured = Mlx5Scenarios.added(V611);
+        Mlx5Device configured = UpstreamScenarios.added(V611);
         configured.setDriverFeatures(Mlx5NetFeatures.DEFAULT_DEVICE);
         configured.setVqAddress(0);
         OpCost c = configured.reset(false);
@@ -266,14 +267,14 @@ class Mlx5StateMachineTest {
         assertErrno(Errno.EINVAL, () -> d.changeNumQueuePairs(17));
         assertErrno(Errno.EINVAL, () -> d.changeNumQueuePairs(0));
         assertEquals(OpCost.FREE, d.changeNumQueuePairs(16), "same count: no work");
-        Mlx5Device noMq = Mlx5Scenarios.added(V612);
+        Mlx5Device noMq = UpstreamScenarios.added(V612);
         noMq.setDriverFeatures(Mlx5NetFeatures.DEFAULT_DEVICE & ~Mlx5NetFeatures.bits(vhost_h.VIRTIO_NET_F_MQ()));
         assertErrno(Errno.EINVAL, () -> noMq.changeNumQueuePairs(2));
     }
 
     @Test
     void driverFeatureChecks() {
-        Mlx5Device d = Mlx5Scenarios.added(V612);
+        Mlx5Device d = UpstreamScenarios.added(V612);
         assertErrno(Errno.EOPNOTSUPP, () -> d.setDriverFeatures(Mlx5NetFeatures.bits(vhost_h.VIRTIO_F_VERSION_1())));
         assertErrno(Errno.EINVAL, () -> d.setDriverFeatures(
                 Mlx5NetFeatures.bits(vhost_h.VIRTIO_F_ACCESS_PLATFORM()) | Mlx5NetFeatures.bits(vhost_h.VIRTIO_NET_F_MQ())));
@@ -281,7 +282,7 @@ class Mlx5StateMachineTest {
 
     @Test
     void asidAndGroupLimits() {
-        Mlx5Device d = Mlx5Scenarios.added(V612);
+        Mlx5Device d = UpstreamScenarios.added(V612);
         assertErrno(Errno.EINVAL, () -> d.setMap(2, List.of()));
         assertErrno(Errno.EINVAL, () -> d.setGroupAsid(0, 2));
         assertEquals(OpCost.FREE, d.setGroupAsid(2, 1), "descriptor group exists with desc_group_mkey_supported");
@@ -292,7 +293,7 @@ class Mlx5StateMachineTest {
 
     @Test
     void indicesFollowTheNegotiatedFeatures() {
-        Mlx5Device d = Mlx5Scenarios.added(V612);
+        Mlx5Device d = UpstreamScenarios.added(V612);
         assertErrno(Errno.EINVAL, () -> d.setVqAddress(2)); // before features only 0 and 1 are valid
         d.setDriverFeatures(Mlx5NetFeatures.DEFAULT_DEVICE);
         assertEquals(OpCost.FREE, d.setVqAddress(32), "the CVQ is index V with MQ");
@@ -302,8 +303,8 @@ class Mlx5StateMachineTest {
     @Test
     void clearingDriverOkWithoutResetIsRefused() {
         Mlx5Device d = running(V612);
-        d.setStatus(Mlx5Scenarios.STATUS_RUNNING, Mlx5Scenarios.STATUS_FEATURES_OK);
-        assertEquals(Mlx5Scenarios.STATUS_RUNNING, d.status());
+        d.setStatus(UpstreamScenarios.STATUS_RUNNING, UpstreamScenarios.STATUS_FEATURES_OK);
+        assertEquals(UpstreamScenarios.STATUS_RUNNING, d.status());
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.model.MapEntry;
+import org.vdpactl.sim.UpstreamScenarios;
 
 /** §2.3: without BATCH_BEGIN/END every message rebuilds the whole MR, so R regions cost ∝ R². */
 class Mlx5UnbatchedMapTest {
@@ -23,7 +24,7 @@ class Mlx5UnbatchedMapTest {
     }
 
     private static double unbatched(Mlx5Preset preset, int r) {
-        Mlx5Device d = Mlx5Scenarios.added(preset);
+        Mlx5Device d = UpstreamScenarios.added(preset);
         List<MapEntry> all = regions(r);
         double ms = 0;
         for (int k = 1; k <= r; k++) {
@@ -33,7 +34,7 @@ class Mlx5UnbatchedMapTest {
     }
 
     private static double batched(Mlx5Preset preset, int r) {
-        return Mlx5Scenarios.added(preset).setMap(1, regions(r)).millis();
+        return UpstreamScenarios.added(preset).setMap(1, regions(r)).millis();
     }
 
     @Test
@@ -68,7 +69,7 @@ class Mlx5UnbatchedMapTest {
         for (int k = 1; k <= r; k++) {
             sumBuilds += batched(pre, k);
             if (k < r) {
-                Mlx5Device d = Mlx5Scenarios.added(pre);
+                Mlx5Device d = UpstreamScenarios.added(pre);
                 d.setMap(1, regions(k));
                 sumReleases += d.setMap(1, List.of()).millis();
             }

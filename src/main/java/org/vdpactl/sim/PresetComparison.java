@@ -1,4 +1,11 @@
-package org.vdpactl.cli.rehearse;
+package org.vdpactl.sim;
+
+import static org.vdpactl.sim.UpstreamScenarios.LM_DEVICES;
+import static org.vdpactl.sim.UpstreamScenarios.LM_MEMORY;
+import static org.vdpactl.sim.UpstreamScenarios.PAIRS;
+import static org.vdpactl.sim.UpstreamScenarios.PRE612;
+import static org.vdpactl.sim.UpstreamScenarios.V611;
+import static org.vdpactl.sim.UpstreamScenarios.V612;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -8,9 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import org.vdpactl.fake.device.DeviceCounters;
 import org.vdpactl.fake.mlx5.Mlx5PublishedFigure;
-import org.vdpactl.fake.mlx5.Mlx5Scenarios;
 import org.vdpactl.orchestra.DeviceTarget;
-import org.vdpactl.orchestra.GuestMemoryLayout;
 import org.vdpactl.orchestra.Phase;
 import org.vdpactl.orchestra.PhaseSummary;
 import org.vdpactl.orchestra.RehearsalListener;
@@ -39,17 +44,6 @@ import org.vdpactl.time.VirtualClock;
  * never folded in silently; held-out window #2 gets no residual.
  */
 public final class PresetComparison {
-    /** The configuration the published figures were measured on: 16 VQ pairs = 32 data VQs. */
-    public static final int PAIRS = 16;
-    /** Devices in the published live-migration windows. */
-    public static final int LM_DEVICES = 4;
-    /** The §4.5 VM: 2 GiB below 4 GiB + 254 GiB above, 1 GiB regions, 4 KiB pages. */
-    public static final GuestMemoryLayout LM_MEMORY = GuestMemoryLayout.of(256L << 30, 1L << 30, 4096, true);
-    /** The preset the published VQ-creation figure (60 ms) was measured with. */
-    public static final String V611 = "mlx5-611";
-    public static final String PRE612 = "mlx5-pre612";
-    public static final String V612 = "mlx5-612";
-
     /**
      * A figure from the cover letters (mlx5-model.md §4.5), for display next to the simulated one.
      *
@@ -330,14 +324,14 @@ public final class PresetComparison {
         Scenario s = scenario(preset, LM_DEVICES, d -> RehearsalPlan.builder(d).memory(LM_MEMORY).strategy(Strategy.SERIAL)
                 .window(WindowMode.IN_PLACE).build());
         double perDevice = ms(s.timeline().downtimeNanos()) / LM_DEVICES;
-        return new Figure(perDevice, Mlx5Scenarios.VmmResiduals.FITTED.window1Ms(), join(s.commands("suspend"), s.commands("set_map")));
+        return new Figure(perDevice, UpstreamScenarios.VmmResiduals.FITTED.window1Ms(), join(s.commands("suspend"), s.commands("set_map")));
     }
 
     /** §4.5.6 #2: every device suspended, saved and unmapped, one after another; the whole window. */
     private static Figure window2(String preset) {
         Scenario s = scenario(preset, LM_DEVICES, d -> RehearsalPlan.builder(d).memory(LM_MEMORY).strategy(Strategy.SERIAL)
                 .phases(EnumSet.of(Phase.SUSPEND, Phase.SAVE_STATE, Phase.UNMAP)).build());
-        return new Figure(ms(s.timeline().downtimeNanos()), LM_DEVICES * Mlx5Scenarios.VmmResiduals.FITTED.window2PerDeviceMs(),
+        return new Figure(ms(s.timeline().downtimeNanos()), LM_DEVICES * UpstreamScenarios.VmmResiduals.FITTED.window2PerDeviceMs(),
                 join(s.commands("suspend"), s.commands("set_map")));
     }
 

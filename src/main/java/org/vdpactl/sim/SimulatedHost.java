@@ -1,4 +1,4 @@
-package org.vdpactl.cli.rehearse;
+package org.vdpactl.sim;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,20 +1,30 @@
-package org.vdpactl.fake.mlx5;
+package org.vdpactl.sim;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.vdpactl.fake.mlx5.Mlx5Capabilities;
+import org.vdpactl.fake.mlx5.Mlx5Device;
+import org.vdpactl.fake.mlx5.Mlx5NetFeatures;
+import org.vdpactl.fake.mlx5.Mlx5Preset;
+import org.vdpactl.fake.mlx5.MrGeometry;
 import org.vdpactl.fake.model.MapEntry;
 import org.vdpactl.fake.model.OpCost;
+import org.vdpactl.orchestra.GuestMemoryLayout;
 
 /**
- * The calibration scenarios of docs/spec/mlx5-model.md §4.5, computed by driving
- * {@link Mlx5Device}s through the op sequences (nothing here knows a result). Setup ops that
- * precede what a scenario measures are run but not counted.
+ * The upstream configurations of docs/spec/mlx5-model.md §4.5 (the one home of their constants:
+ * 16 VQ pairs, the 2 + 254 GiB VM at 4 KiB, four devices in the live-migration windows, the preset
+ * names of the published pair), and those scenarios computed on the mlx5 latency model itself by
+ * driving {@link Mlx5Device}s through the op sequences (nothing here knows a result). Setup ops that
+ * precede what a scenario measures are run but not counted. {@link PresetComparison} rehearses the
+ * same configurations through the whole stack (fake kernel, orchestrator) and is checked against
+ * these model-level sums.
  *
  * <p>The live-migration windows can add {@link VmmResiduals}: VMM and non-mlx5 work. They are not
  * driver work; anything reporting a window total must show them separately and label them
  * ({@link Result#residualLabel()}).
  */
-public final class Mlx5Scenarios {
+public final class UpstreamScenarios {
     public static final long GIB = 1L << 30;
     /** The scenarios' VM: 256 GiB, 2 GiB below 4 GiB + 254 GiB above (x86 q35-like). */
     public static final long GUEST_BYTES = 256 * GIB;
@@ -23,8 +33,14 @@ public final class Mlx5Scenarios {
     /** 16 VQ pairs: V = A = 32. */
     public static final int PAIRS = 16;
     public static final int DATA_VQS = 2 * PAIRS;
-    /** Devices in window #2. */
-    public static final int WINDOW2_DEVICES = 4;
+    /** Devices in the published live-migration windows. */
+    public static final int LM_DEVICES = 4;
+    /** The same VM as a rehearsal's memory: 1 GiB regions, 4 KiB pages. */
+    public static final GuestMemoryLayout LM_MEMORY = GuestMemoryLayout.of(GUEST_BYTES, GIB, 4096, true);
+    /** The presets of the published before/after pair, and the one the published VQ-creation figure (60 ms) had. */
+    public static final String PRE612 = "mlx5-pre612";
+    public static final String V612 = "mlx5-612";
+    public static final String V611 = "mlx5-611";
 
     /** ACKNOWLEDGE | DRIVER | FEATURES_OK. */
     public static final int STATUS_FEATURES_OK = 0x1 | 0x2 | 0x8;
@@ -32,7 +48,7 @@ public final class Mlx5Scenarios {
     public static final int STATUS_RUNNING = STATUS_FEATURES_OK | Mlx5Device.STATUS_DRIVER_OK;
     private static final String RESIDUAL_LABEL = "VMM residual (fitted, not driver work)";
 
-    private Mlx5Scenarios() {
+    private UpstreamScenarios() {
     }
 
     /**
