@@ -4,6 +4,8 @@
 # report prints. Not meant to be run alone. Usage: bench-profile.sh BUILD JAVA RESULTS
 set -euo pipefail
 build=$1 java=$2 results=$3
+# shellcheck source=project.sh
+. "$(dirname "${BASH_SOURCE[0]}")/project.sh"
 goals="$results/goals.txt"
 [ -f "$goals" ] || exit 0
 cp="$build/classes:$(cat "$build/jmh.classpath")"
@@ -14,96 +16,96 @@ missed() { grep -q "^NOT MET  $1" "$goals"; }
 
 # where the working thread of every .jfr file under DIR spent its samples (BenchReport's JfrSummary)
 jfr_summary() { # jfr_summary DIR THREAD-NAME-PART ROWS
-  local f
-  for f in $(find "$1" -name '*.jfr' | sort); do
-    echo "JFR recording of \`$(basename "$(dirname "$f")")\`:"
-    echo
-    "$java" -cp "$cp" org.vdpactl.bench.report.JfrSummary "$f" "$2" "$3"
-  done
+    local f
+    for f in $(find "$1" -name '*.jfr' | sort); do
+        echo "JFR recording of \`$(basename "$(dirname "$f")")\`:"
+        echo
+        "$java" -cp "$cp" org.vdpactl.bench.report.JfrSummary "$f" "$2" "$3"
+    done
 }
 
 jmh_jfr() { # jmh_jfr NAME BENCHMARK-REGEX: one fork with JMH's JFR profiler into $work/NAME
-  echo "== bench: JFR profile of $2" >&2
-  "$java" -cp "$cp" org.openjdk.jmh.Main "$2" -f 1 -wi 2 -i 3 -prof "jfr:dir=$work/$1" >"$work/$1.log" 2>&1
+    echo "== bench: JFR profile of $2" >&2
+    "$java" -cp "$cp" org.openjdk.jmh.Main "$2" -f 1 -wi 2 -i 3 -prof "jfr:dir=$work/$1" >"$work/$1.log" 2>&1
 }
 
 if missed "seam ioctl"; then
-  jmh_jfr ioctl 'IoctlBench\.(seam|bareFfmWithErrnoCapture)$'
-  {
-    echo "### Profile: the seam's ioctl against the bare handle"
-    echo
-    echo "A FIONREAD round trip is ~200 ns, almost all of it in the downcall (native function, kernel, thread-state"
-    echo "transition); JFR sees the Java frames around it only now and then. The factor benchmarks of section 1"
-    echo "(\`bareFfmAutoArenaCapture\`, \`bareFfmThreadLocalCapture\`) measure what JFR cannot resolve."
-    echo
-    echo "Command: \`\$JAVA_HOME/bin/java -cp ... org.openjdk.jmh.Main 'IoctlBench\\.(seam|bareFfmWithErrnoCapture)\$' -f 1 -wi 2 -i 3 -prof jfr\`"
-    echo
-    jfr_summary "$work/ioctl" jmh-worker 6
-  } >"$results/profile-1-ioctl.md"
+    jmh_jfr ioctl 'IoctlBench\.(seam|bareFfmWithErrnoCapture)$'
+    {
+        echo "### Profile: the seam's ioctl against the bare handle"
+        echo
+        echo "A FIONREAD round trip is ~200 ns, almost all of it in the downcall (native function, kernel, thread-state"
+        echo "transition); JFR sees the Java frames around it only now and then. The factor benchmarks of section 1"
+        echo "(\`bareFfmAutoArenaCapture\`, \`bareFfmThreadLocalCapture\`) measure what JFR cannot resolve."
+        echo
+        echo "Command: \`\$JAVA_HOME/bin/java -cp ... org.openjdk.jmh.Main 'IoctlBench\\.(seam|bareFfmWithErrnoCapture)\$' -f 1 -wi 2 -i 3 -prof jfr\`"
+        echo
+        jfr_summary "$work/ioctl" jmh-worker 6
+    } >"$results/profile-1-ioctl.md"
 fi
 
 if missed "IOTLB plan"; then
-  jmh_jfr iotlb 'IotlbBench\.planEncodeWrite$'
-  {
-    echo "### Profile: IOTLB plan + encode + write into the fake"
-    echo
-    echo "Command: \`\$JAVA_HOME/bin/java -cp ... org.openjdk.jmh.Main 'IotlbBench\\.planEncodeWrite\$' -f 1 -wi 2 -i 3 -prof jfr\`"
-    echo
-    jfr_summary "$work/iotlb" jmh-worker 15
-  } >"$results/profile-2-iotlb.md"
+    jmh_jfr iotlb 'IotlbBench\.planEncodeWrite$'
+    {
+        echo "### Profile: IOTLB plan + encode + write into the fake"
+        echo
+        echo "Command: \`\$JAVA_HOME/bin/java -cp ... org.openjdk.jmh.Main 'IotlbBench\\.planEncodeWrite\$' -f 1 -wi 2 -i 3 -prof jfr\`"
+        echo
+        jfr_summary "$work/iotlb" jmh-worker 15
+    } >"$results/profile-2-iotlb.md"
 fi
 
 if missed "IOTLB into the real device" && [ -d "$build/vm-profiles" ]; then
-  {
-    echo "### Profile: IOTLB writes into the real device (VM lane)"
-    echo
-    echo "Recorded in the guest by \`VhostDeviceBench.iotlbMapUnmap\` with \`-prof jfr\`: the benchmark thread is inside the"
-    echo "write downcall in nearly every sample, so the gap to C is not Java code (encoding, plan walking: the few Java"
-    echo "samples) but the call itself. Sections 1 and 2 take it apart on real hardware: the \"C, 2 threads\" yardsticks"
-    echo "are what the kernel charges any multi-threaded writer (fdget takes a file reference), \`bareFfmCritical\` what"
-    echo "the thread-state transition costs; what remains is the downcall's own work (segment checks, session"
-    echo "acquire/release, errno capture). Under TCG every instruction of it is emulated, so the ratio is an emulated"
-    echo "CPU's (section 5's note)."
-    echo
-    jfr_summary "$build/vm-profiles" jmh-worker 8
-  } >"$results/profile-5-vm-iotlb.md"
+    {
+        echo "### Profile: IOTLB writes into the real device (VM lane)"
+        echo
+        echo "Recorded in the guest by \`VhostDeviceBench.iotlbMapUnmap\` with \`-prof jfr\`: the benchmark thread is inside the"
+        echo "write downcall in nearly every sample, so the gap to C is not Java code (encoding, plan walking: the few Java"
+        echo "samples) but the call itself. Sections 1 and 2 take it apart on real hardware: the \"C, 2 threads\" yardsticks"
+        echo "are what the kernel charges any multi-threaded writer (fdget takes a file reference), \`bareFfmCritical\` what"
+        echo "the thread-state transition costs; what remains is the downcall's own work (segment checks, session"
+        echo "acquire/release, errno capture). Under TCG every instruction of it is emulated, so the ratio is an emulated"
+        echo "CPU's (section 5's note)."
+        echo
+        jfr_summary "$build/vm-profiles" jmh-worker 8
+    } >"$results/profile-5-vm-iotlb.md"
 fi
 
 if missed "start-up archive"; then
-  # where a start-up goes: the JVM's own phases, and what still loads from the jar instead of the archive
-  measured=(--version)
-  if grep -q '^vdpactl --backend fake dev list' "$results/startup-measured.txt" 2>/dev/null; then
-    measured=(--backend fake --fake-state "$work/fake-state.json" dev list)
-  fi
-  shown=$(head -n1 "$results/startup-measured.txt" 2>/dev/null || echo "vdpactl ${measured[*]}")
-  base=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
-  jar="$build/vdpactl-0.1.0-all.jar"
-  archive=()
-  [ -f "$build/vdpactl.aot" ] && archive=(-XX:AOTCache="$build/vdpactl.aot")
-  [ -f "$build/vdpactl.jsa" ] && archive=(-XX:SharedArchiveFile="$build/vdpactl.jsa")
-  mkdir -p "$work/startup"
-  "$java" "${base[@]}" "${archive[@]}" -Xlog:startuptime -Xlog:class+load:file="$work/classes.log" -jar "$jar" "${measured[@]}" \
-    >"$work/startuptime.log" 2>&1 || true
-  "$java" "${base[@]}" "${archive[@]}" -XX:StartFlightRecording:filename="$work/startup/startup.jfr",settings=profile \
-    -jar "$jar" "${measured[@]}" >/dev/null 2>&1 || true
-  {
-    echo "### Profile: CLI start-up with the build's archive"
-    echo
-    echo "The JVM's own start (\`-Xlog:startuptime\`, the phases over 1 ms) of \`$shown\` with the archive:"
-    echo
-    echo '```'
-    sed -n 's/^\[[^]]*\]\[info\]\[startuptime\] *//p' "$work/startuptime.log" | awk -F', ' '$2 + 0 >= 0.001'
-    echo '```'
-    echo
-    echo "Classes still loaded from jars or generated at run time (not from the archive), by package:"
-    echo
-    echo '```'
-    grep 'source:' "$work/classes.log" | grep -v 'shared objects file' | sed 's/.*\] \([^ ]*\) source.*/\1/' \
-      | sed 's/\.[^.]*$//' | sort | uniq -c | sort -rn | head -n 15
-    echo '```'
-    echo
-    echo "A JFR recording of the same run (\`-XX:StartFlightRecording:settings=profile\`; JFR itself adds start-up work):"
-    echo
-    jfr_summary "$work/startup" main 12
-  } >"$results/profile-4-startup.md"
+    # where a start-up goes: the JVM's own phases, and what still loads from the jar instead of the archive
+    measured=(--version)
+    if grep -q '^vdpactl --backend fake dev list' "$results/startup-measured.txt" 2>/dev/null; then
+        measured=(--backend fake --fake-state "$work/fake-state.json" dev list)
+    fi
+    shown=$(head -n1 "$results/startup-measured.txt" 2>/dev/null || echo "vdpactl ${measured[*]}")
+    base=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
+    jar="$build/vdpactl-$(vdpactl_version)-all.jar"
+    archive=()
+    [ -f "$build/vdpactl.aot" ] && archive=(-XX:AOTCache="$build/vdpactl.aot")
+    [ -f "$build/vdpactl.jsa" ] && archive=(-XX:SharedArchiveFile="$build/vdpactl.jsa")
+    mkdir -p "$work/startup"
+    "$java" "${base[@]}" "${archive[@]}" -Xlog:startuptime -Xlog:class+load:file="$work/classes.log" -jar "$jar" "${measured[@]}" \
+        >"$work/startuptime.log" 2>&1 || true
+    "$java" "${base[@]}" "${archive[@]}" -XX:StartFlightRecording:filename="$work/startup/startup.jfr",settings=profile \
+        -jar "$jar" "${measured[@]}" >/dev/null 2>&1 || true
+    {
+        echo "### Profile: CLI start-up with the build's archive"
+        echo
+        echo "The JVM's own start (\`-Xlog:startuptime\`, the phases over 1 ms) of \`$shown\` with the archive:"
+        echo
+        echo '```'
+        sed -n 's/^\[[^]]*\]\[info\]\[startuptime\] *//p' "$work/startuptime.log" | awk -F', ' '$2 + 0 >= 0.001'
+        echo '```'
+        echo
+        echo "Classes still loaded from jars or generated at run time (not from the archive), by package:"
+        echo
+        echo '```'
+        grep 'source:' "$work/classes.log" | grep -v 'shared objects file' | sed 's/.*\] \([^ ]*\) source.*/\1/' \
+            | sed 's/\.[^.]*$//' | sort | uniq -c | sort -rn | head -n 15
+        echo '```'
+        echo
+        echo "A JFR recording of the same run (\`-XX:StartFlightRecording:settings=profile\`; JFR itself adds start-up work):"
+        echo
+        jfr_summary "$work/startup" main 12
+    } >"$results/profile-4-startup.md"
 fi

@@ -4,7 +4,10 @@
 # Usage: bench-startup.sh BUILD JAVA JDK_MAJOR RESULTS ROUNDS WARMUP_ROUNDS
 set -euo pipefail
 build=$1 java=$2 major=$3 results=$4 rounds=$5 warmup=$6
-jar="$build/vdpactl-0.1.0-all.jar"
+# shellcheck source=project.sh
+. "$(dirname "${BASH_SOURCE[0]}")/project.sh"
+version=$(vdpactl_version)
+jar="$build/vdpactl-$version-all.jar"
 work="$build/startup"
 rm -rf "$work"
 mkdir -p "$work"
@@ -15,20 +18,20 @@ base=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
 jdk_bin=$(dirname "$java")
 args=(--backend fake --fake-state "$work/fake-state.json" dev list)
 if "$java" "${base[@]}" -jar "$jar" "${args[@]}" >"$work/probe.log" 2>&1; then
-  measured="vdpactl --backend fake dev list"
+    measured="vdpactl --backend fake dev list"
 else
-  args=(--version)
-  measured="vdpactl --version (the CLI has no \`dev list\` at this commit)"
+    args=(--version)
+    measured="vdpactl --version (the CLI has no \`dev list\` at this commit)"
 fi
 echo "$measured" >"$results/startup-measured.txt"
 
 if [ -f "$build/vdpactl.aot" ]; then
-  archive=(-XX:AOTCache="$build/vdpactl.aot")
+    archive=(-XX:AOTCache="$build/vdpactl.aot")
 elif [ -f "$build/vdpactl.jsa" ]; then
-  archive=(-XX:SharedArchiveFile="$build/vdpactl.jsa")
+    archive=(-XX:SharedArchiveFile="$build/vdpactl.jsa")
 else
-  echo "the build wrote no start-up archive (see $build/release/aot-training/training.log)" >"$results/skipped-startup.txt"
-  exit 0
+    echo "the build wrote no start-up archive (see $build/release/aot-training/training.log)" >"$results/skipped-startup.txt"
+    exit 0
 fi
 
 # the same jar with picocli's class files as published (Java 5), and an archive trained on it: shows what
@@ -41,47 +44,47 @@ mkdir -p "$work/picocli"
 "$jdk_bin/jar" uf "$old_jar" -C "$work/picocli" picocli
 old_archive=()
 if [ "$major" -ge 25 ]; then
-  if "$java" "${base[@]}" -XX:AOTCacheOutput="$work/java5-picocli.aot" -cp "$old_jar" \
-    org.vdpactl.packaging.AotTraining "$work/training" >"$work/java5-picocli-training.log" 2>&1; then
-    old_archive=(-XX:AOTCache="$work/java5-picocli.aot")
-  fi
+    if "$java" "${base[@]}" -XX:AOTCacheOutput="$work/java5-picocli.aot" -cp "$old_jar" \
+        org.vdpactl.packaging.AotTraining "$work/training" >"$work/java5-picocli-training.log" 2>&1; then
+        old_archive=(-XX:AOTCache="$work/java5-picocli.aot")
+    fi
 fi
 
 # the release archive as a user unpacks it; its launcher writes its CDS archive on the first run
-tar -xzf "$build/vdpactl-0.1.0.tar.gz" -C "$work"
-launcher="$work/vdpactl-0.1.0/bin/vdpactl"
+tar -xzf "$build/vdpactl-$version.tar.gz" -C "$work"
+launcher="$work/vdpactl-$version/bin/vdpactl"
 release_env=(env "XDG_CACHE_HOME=$work/cache")
 "${release_env[@]}" "$launcher" "${args[@]}" >/dev/null
 
 us=$'\x1f'
 join() { local IFS=$us; printf '%s' "$*"; }
 variants=(
-  "default=$(join "$java" "${base[@]}" -jar "$jar" "${args[@]}")"
-  "build-archive=$(join "$java" "${base[@]}" "${archive[@]}" -jar "$jar" "${args[@]}")"
+    "default=$(join "$java" "${base[@]}" -jar "$jar" "${args[@]}")"
+    "build-archive=$(join "$java" "${base[@]}" "${archive[@]}" -jar "$jar" "${args[@]}")"
 )
 ((${#old_archive[@]})) && variants+=("build-archive-java5-picocli=$(join "$java" "${base[@]}" "${old_archive[@]}" -jar "$old_jar" "${args[@]}")")
 variants+=(
-  "xshare-off=$(join "$java" "${base[@]}" -Xshare:off -jar "$jar" "${args[@]}")"
-  "release-launcher=$(join "${release_env[@]}" "$launcher" "${args[@]}")"
-  "release-launcher-no-cds=$(join "${release_env[@]}" VDPACTL_NO_CDS=1 "$launcher" "${args[@]}")"
+    "xshare-off=$(join "$java" "${base[@]}" -Xshare:off -jar "$jar" "${args[@]}")"
+    "release-launcher=$(join "${release_env[@]}" "$launcher" "${args[@]}")"
+    "release-launcher-no-cds=$(join "${release_env[@]}" VDPACTL_NO_CDS=1 "$launcher" "${args[@]}")"
 )
 
 # how many classes each variant still loads and verifies from jar files (not from an archive)
 : >"$results/startup-classes.properties"
 for v in "${variants[@]}"; do
-  name=${v%%=*}
-  IFS=$us read -r -a cmd <<<"${v#*=}"
-  log="$work/classes-$name.log"
-  if [ "${cmd[0]}" = env ]; then
-    VDPACTL_JAVA_OPTS="-Xlog:class+load:file=$log" "${cmd[@]}" >/dev/null 2>&1 || true
-  else
-    "${cmd[0]}" "-Xlog:class+load:file=$log" "${cmd[@]:1}" >/dev/null 2>&1 || true
-  fi
-  echo "$name=$(grep 'source:' "$log" | grep -vc 'shared objects file' || true)" >>"$results/startup-classes.properties"
+    name=${v%%=*}
+    IFS=$us read -r -a cmd <<<"${v#*=}"
+    log="$work/classes-$name.log"
+    if [ "${cmd[0]}" = env ]; then
+        VDPACTL_JAVA_OPTS="-Xlog:class+load:file=$log" "${cmd[@]}" >/dev/null 2>&1 || true
+    else
+        "${cmd[0]}" "-Xlog:class+load:file=$log" "${cmd[@]:1}" >/dev/null 2>&1 || true
+    fi
+    echo "$name=$(grep 'source:' "$log" | grep -vc 'shared objects file' || true)" >>"$results/startup-classes.properties"
 done
 
 cp_bench="$build/classes:$(cat "$build/jmh.classpath")"
 printf 'startup=%s\n' "\$JAVA_HOME/bin/java -cp \"\$BUILD/classes:\$(cat \$BUILD/jmh.classpath)\" org.vdpactl.bench.startup.StartupTimer \$BUILD/results/startup.json $rounds $warmup <variants below>" \
-  >>"$results/commands.properties"
+    >>"$results/commands.properties"
 echo "== bench: start-up, $rounds rounds of ${#variants[@]} variants: $measured" >&2
 "$java" -cp "$cp_bench" org.vdpactl.bench.startup.StartupTimer "$results/startup.json" "$rounds" "$warmup" "${variants[@]}"

@@ -11,8 +11,8 @@ device=/dev/vhost-vdpa-0
 benchmarks=(getFeatures getVringBase iotlbMapUnmap iotlbPlanMapUnmap)
 attempts=3
 if [ ! -c "$device" ]; then
-  echo "the guest has no $device (vdpa_sim device not created)." >"$results/skipped-vm.txt"
-  exit 0
+    echo "the guest has no $device (vdpa_sim device not created)." >"$results/skipped-vm.txt"
+    exit 0
 fi
 # JVM crash reports (hs_err_pid*.log) land in the working directory: keep them with the results
 mkdir -p "$results/vm-crashes"
@@ -20,8 +20,8 @@ cd "$results/vm-crashes"
 cp="$build/classes:$(cat "$build/jmh.classpath")"
 c_run="$build/c/vhost_loop $device 5"
 {
-  echo "vm.c=$c_run  # in the guest, before and after the JMH run"
-  echo "vm.jmh=\$JAVA_HOME/bin/java -cp \"\$BUILD/classes:\$(cat \$BUILD/jmh.classpath)\" org.openjdk.jmh.Main org.vdpactl.bench.VhostDeviceBench $* -rf json -rff $results/vm-jmh-N.json  # in the guest; N > 1: benchmarks whose fork crashed, again"
+    echo "vm.c=$c_run  # in the guest, before and after the JMH run"
+    echo "vm.jmh=\$JAVA_HOME/bin/java -cp \"\$BUILD/classes:\$(cat \$BUILD/jmh.classpath)\" org.openjdk.jmh.Main org.vdpactl.bench.VhostDeviceBench $* -rf json -rff $results/vm-jmh-N.json  # in the guest; N > 1: benchmarks whose fork crashed, again"
 } >>"$results/commands.properties"
 
 echo "== bench (guest): C: $c_run" >&2
@@ -31,23 +31,23 @@ $c_run >"$results/vm-c.txt"
 missing=("${benchmarks[@]}")
 crashed=0
 for ((n = 1; n <= attempts && ${#missing[@]} > 0; n++)); do
-  regex="VhostDeviceBench\\.($(IFS='|'; echo "${missing[*]}"))\$"
-  echo "== bench (guest): JMH attempt $n: ${missing[*]}" >&2
-  "$java" -cp "$cp" org.openjdk.jmh.Main "$regex" "$@" -rf json -rff "$results/vm-jmh-$n.json" >"$results/vm-jmh-$n.json.log" 2>&1 || true
-  grep -E '^VhostDeviceBench\.' "$results/vm-jmh-$n.json.log" >&2 || true
-  crashed=$((crashed + $(grep -c '<forked VM failed' "$results/vm-jmh-$n.json.log" || true)))
-  still=()
-  for b in "${missing[@]}"; do
-    grep -q "\"org.vdpactl.bench.VhostDeviceBench.$b\"" "$results/vm-jmh-$n.json" 2>/dev/null || still+=("$b")
-  done
-  missing=("${still[@]+"${still[@]}"}")
+    regex="VhostDeviceBench\\.($(IFS='|'; echo "${missing[*]}"))\$"
+    echo "== bench (guest): JMH attempt $n: ${missing[*]}" >&2
+    "$java" -cp "$cp" org.openjdk.jmh.Main "$regex" "$@" -rf json -rff "$results/vm-jmh-$n.json" >"$results/vm-jmh-$n.json.log" 2>&1 || true
+    grep -E '^VhostDeviceBench\.' "$results/vm-jmh-$n.json.log" >&2 || true
+    crashed=$((crashed + $(grep -c '<forked VM failed' "$results/vm-jmh-$n.json.log" || true)))
+    still=()
+    for b in "${missing[@]}"; do
+        grep -q "\"org.vdpactl.bench.VhostDeviceBench.$b\"" "$results/vm-jmh-$n.json" 2>/dev/null || still+=("$b")
+    done
+    missing=("${still[@]+"${still[@]}"}")
 done
 $c_run >>"$results/vm-c.txt"
 
 if ((crashed == 0)); then
-  crash_note="No JMH fork crashed in this run."
+    crash_note="No JMH fork crashed in this run."
 else
-  crash_note="JMH forks whose JVM crashed in this run: $crashed (SIGSEGV at the entry of freshly JIT-compiled JDK methods such as
+    crash_note="JMH forks whose JVM crashed in this run: $crashed (SIGSEGV at the entry of freshly JIT-compiled JDK methods such as
 \`ThreadLocal.get\` or \`SharedUtils.checkNative\`; hs_err files in \`\$BUILD/results/vm-crashes\`); each such benchmark ran again, up
 to $attempts times in all. The same code runs billions of calls on the host without a crash, which points at the emulator's
 handling of freshly written code, not at vdpactl.${missing[*]:+ Still missing after $attempts attempts: ${missing[*]}.}"
@@ -66,9 +66,9 @@ NOTES
 # a JFR recording of the IOTLB writes, which the host summarises if that goal was missed (bench-profile.sh)
 rm -rf "$build/vm-profiles"
 for ((n = 1; n <= attempts; n++)); do
-  echo "== bench (guest): JFR recording of VhostDeviceBench.iotlbMapUnmap, attempt $n" >&2
-  "$java" -cp "$cp" org.openjdk.jmh.Main 'VhostDeviceBench\.iotlbMapUnmap$' -f 1 -i 3 \
-    -prof "jfr:dir=$build/vm-profiles" >"$results/vm-jfr.log" 2>&1 || true
-  [ -n "$(find "$build/vm-profiles" -name '*.jfr' -size +0 2>/dev/null | head -n1)" ] && break
-  rm -rf "$build/vm-profiles"
+    echo "== bench (guest): JFR recording of VhostDeviceBench.iotlbMapUnmap, attempt $n" >&2
+    "$java" -cp "$cp" org.openjdk.jmh.Main 'VhostDeviceBench\.iotlbMapUnmap$' -f 1 -i 3 \
+        -prof "jfr:dir=$build/vm-profiles" >"$results/vm-jfr.log" 2>&1 || true
+    [ -n "$(find "$build/vm-profiles" -name '*.jfr' -size +0 2>/dev/null | head -n1)" ] && break
+    rm -rf "$build/vm-profiles"
 done

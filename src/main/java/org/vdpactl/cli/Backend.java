@@ -16,8 +16,8 @@ public interface Backend extends AutoCloseable {
     /** One line for logs: "kernel" or "fake (state FILE)". */
     String description();
 
-    /** The fake kernel behind the seam, for the few fake-only commands (--compare); empty on the kernel. */
-    Optional<Object> fakeKernel();
+    /** The fake kernel behind the seam, for the few fake-only outputs; empty on the kernel. */
+    Optional<FakeKernelControl> fakeKernel();
 
     /**
      * Makes the changes done so far durable before a command reports them: the fake saves its state

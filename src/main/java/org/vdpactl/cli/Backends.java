@@ -68,7 +68,7 @@ final class Backends {
             }
 
             @Override
-            public Optional<Object> fakeKernel() {
+            public Optional<FakeKernelControl> fakeKernel() {
                 return Optional.empty();
             }
 

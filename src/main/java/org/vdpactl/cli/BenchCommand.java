@@ -34,6 +34,9 @@ public final class BenchCommand implements Runnable {
                     "Real-clock figures: median, minimum and maximum over the repeated runs.",
                     "Goals: parallel <= 1.05 x critical path; serial / parallel >= 0.9 x devices."})
     static final class Orchestration implements Callable<Integer> {
+        @Mixin
+        CommandContext context;
+
         @Option(names = "--sizes", paramLabel = "N,N,...", split = ",", defaultValue = "1,4,16,64,256",
                 description = "Device counts (default: ${DEFAULT-VALUE}).")
         List<Integer> sizes = new ArrayList<>();
@@ -65,7 +68,7 @@ public final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() {
-            CliContext ctx = CliContext.current();
+            CliContext ctx = context.get();
             // an unknown mode is an IllegalArgumentException: one line on stderr, exit 2 (USAGE)
             List<OrchestrationBench.Row> rows = OrchestrationBench.run(sizes, pairs, preset, memory.layout(),
                     WindowMode.parse(window), repeat,
@@ -73,12 +76,7 @@ public final class BenchCommand implements Runnable {
                 ctx.err().println("bench: " + line);
                 ctx.err().flush();
             });
-            if (ctx.json()) {
-                ctx.printJson(rows);
-                return ExitCode.OK.code();
-            }
-            ctx.out().print(render(rows, preset));
-            ctx.out().flush();
+            ctx.printData(() -> rows, out -> out.print(render(rows, preset)));
             return ExitCode.OK.code();
         }
     }

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.sys.Syscalls;
@@ -14,11 +16,11 @@ import picocli.CommandLine;
 
 /**
  * What a running command needs: the chosen backend (opened on first use, closed when the command
- * ends), the output streams and the output mode. One exists per command execution.
+ * ends), the output streams and the output mode. One exists per command execution; commands reach it
+ * through {@link CommandContext}.
  */
 public final class CliContext implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CliContext.class);
-    private static final ThreadLocal<CliContext> CURRENT = new ThreadLocal<>();
 
     private final Main options;
     private final CommandLine commandLine;
@@ -30,18 +32,7 @@ public final class CliContext implements AutoCloseable {
     }
 
     static CliContext open(Main options, CommandLine commandLine) {
-        CliContext ctx = new CliContext(options, commandLine);
-        CURRENT.set(ctx);
-        return ctx;
-    }
-
-    /** The context of the command running on this thread. */
-    public static CliContext current() {
-        CliContext c = CURRENT.get();
-        if (c == null) {
-            throw new IllegalStateException("no vdpactl command is running on this thread");
-        }
-        return c;
+        return new CliContext(options, commandLine);
     }
 
     /** The backend, opened now if needed (logs which one on stderr). */
@@ -128,9 +119,22 @@ public final class CliContext implements AutoCloseable {
         }
     }
 
+    /**
+     * Prints a command's data: {@code json} rendered as one JSON document with --json, else what
+     * {@code text} writes; flushed either way. The one place that decides between the two, so that every
+     * command that prints data honours --json (and only the chosen side is computed).
+     */
+    public void printData(Supplier<?> json, Consumer<PrintWriter> text) {
+        if (json()) {
+            printJson(json.get());
+        } else {
+            text.accept(out());
+            out().flush();
+        }
+    }
+
     @Override
     public void close() {
-        CURRENT.remove();
         if (backend != null) {
             backend.close();
             backend = null;

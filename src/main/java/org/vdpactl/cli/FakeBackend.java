@@ -93,8 +93,18 @@ final class FakeBackend implements Backend {
     }
 
     @Override
-    public Optional<Object> fakeKernel() {
-        return Optional.of(kernel);
+    public Optional<FakeKernelControl> fakeKernel() {
+        return Optional.of(new FakeKernelControl() {
+            @Override
+            public KernelProfile kernelProfile() {
+                return kernel.kernelProfile();
+            }
+
+            @Override
+            public Optional<String> preset(String deviceName) {
+                return kernel.device(deviceName).map(d -> d.fakeMgmtDevice().preset());
+            }
+        });
     }
 
     @Override

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.kernel.KernelProfile;
 import org.vdpactl.fake.kernel.KernelProfiles;
 import org.vdpactl.mgmt.VdpaAttribute;
@@ -40,10 +39,7 @@ public final class KernelFeatures {
 
     /** The profile the backend speaks (fake) or is expected to match (kernel), if known. */
     public static Optional<KernelProfile> profile(Backend backend, String runningRelease) {
-        if (backend.fakeKernel().orElse(null) instanceof FakeKernel k) {
-            return Optional.of(k.kernelProfile());
-        }
-        return KernelProfiles.forRelease(runningRelease);
+        return backend.fakeKernel().map(FakeKernelControl::kernelProfile).or(() -> KernelProfiles.forRelease(runningRelease));
     }
 
     /** One line per backend feature the device lacks, with its cost (empty when it has them all). */

@@ -22,6 +22,9 @@ public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** The context of the command being executed by this command line; null between executions. */
+    private CliContext context;
+
     @Option(names = "--backend", scope = ScopeType.INHERIT, paramLabel = "auto|kernel|fake",
             description = "Kernel to talk to (default: ${DEFAULT-VALUE}): auto uses the kernel when it has vDPA, else the fake.",
             defaultValue = "${env:VDPACTL_BACKEND:-auto}", converter = BackendKindConverter.class)
@@ -63,6 +66,14 @@ public final class Main implements Runnable {
         return verbose;
     }
 
+    /** The context of the command this command line is executing (see {@link CommandContext}). */
+    CliContext context() {
+        if (context == null) {
+            throw new IllegalStateException("no vdpactl command is being executed by this command line");
+        }
+        return context;
+    }
+
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
@@ -81,6 +92,7 @@ public final class Main implements Runnable {
         cl.setExecutionStrategy(parseResult -> {
             CommandLine sub = parseResult.commandSpec().commandLine();
             try (CliContext ctx = CliContext.open(main, sub)) {
+                main.context = ctx;
                 return new CommandLine.RunLast().execute(parseResult);
             } catch (RuntimeException e) {
                 if (e instanceof CommandLine.ExecutionException || e instanceof CommandLine.ParameterException) {
@@ -88,6 +100,8 @@ public final class Main implements Runnable {
                 }
                 // closing the backend failed after the command itself ended (e.g. saving the fake's state)
                 throw new CommandLine.ExecutionException(sub, e.getMessage(), e);
+            } finally {
+                main.context = null;
             }
         });
         return cl;

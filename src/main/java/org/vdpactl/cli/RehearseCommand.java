@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.vdpactl.cli.rehearse.CompareText;
@@ -13,7 +14,6 @@ import org.vdpactl.cli.rehearse.HostMemoryBudget;
 import org.vdpactl.cli.rehearse.MemoryOptions;
 import org.vdpactl.cli.rehearse.ProgressLine;
 import org.vdpactl.cli.rehearse.ReportFile;
-import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.orchestra.DeviceTarget;
 import org.vdpactl.orchestra.GuestMemoryLayout;
 import org.vdpactl.orchestra.Phase;
@@ -52,6 +52,9 @@ import picocli.CommandLine;
                 "  vdpactl rehearse --devices 4 --memory 256G --regions 1G --premap",
                 "  vdpactl rehearse --compare mlx5-pre612,mlx5-612"})
 public final class RehearseCommand implements Callable<Integer> {
+    @Mixin
+    CommandContext context;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -105,7 +108,7 @@ public final class RehearseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        CliContext ctx = CliContext.current();
+        CliContext ctx = context.get();
         Strategy how = Strategy.parse(strategy);
         GuestMemoryLayout layout = memory.layout();
         if (queuePairs != null && queuePairs < 1) {
@@ -145,12 +148,8 @@ public final class RehearseCommand implements Callable<Integer> {
         } catch (MissingBackendFeaturesException e) {
             throw new CliFailure(ExitCode.NOT_SUPPORTED, e.getMessage(), e);
         }
-        if (ctx.json()) {
-            ctx.printJson(RehearsalJson.of(result, info));
-        } else {
-            ctx.out().print(RehearsalText.render(result, info));
-            ctx.out().flush();
-        }
+        RehearsalResult done = result;
+        ctx.printData(() -> RehearsalJson.of(done, info), out -> out.print(RehearsalText.render(done, info)));
         if (reportFile != null) {
             reportFile.write(HtmlReport.render(result, info));
             ctx.err().println("vdpactl: report written to " + report);
@@ -188,22 +187,18 @@ public final class RehearseCommand implements Callable<Integer> {
         String[] presets = PresetComparison.parsePresets(compare);
         int n = count == null ? UpstreamScenarios.LM_DEVICES : count;
         PresetComparison.Result r = PresetComparison.run(presets[0], presets[1], n, d -> plan(d, null, how, layout).build());
-        if (ctx.json()) {
-            ctx.printJson(r);
-        } else {
-            ctx.out().print(CompareText.render(r));
-            ctx.out().flush();
-        }
+        ctx.printData(() -> r, out -> out.print(CompareText.render(r)));
         return ExitCode.OK.code();
     }
 
     /** "fake (state …), preset mlx5-612" or "kernel". */
     private static String backendLabel(CliContext ctx, RehearsalPlan plan) {
         String label = ctx.backend().description();
-        if (ctx.backend().fakeKernel().orElse(null) instanceof FakeKernel k) {
+        Optional<FakeKernelControl> fake = ctx.backend().fakeKernel();
+        if (fake.isPresent()) {
             Set<String> presets = new LinkedHashSet<>();
             for (DeviceTarget t : plan.sources()) {
-                k.device(t.name()).map(d -> d.fakeMgmtDevice().preset()).ifPresent(presets::add);
+                fake.get().preset(t.name()).ifPresent(presets::add);
             }
             if (!presets.isEmpty()) {
                 label += ", preset " + String.join(", ", presets);

@@ -12,6 +12,7 @@ import org.vdpactl.report.fleet.FleetReport;
 import org.vdpactl.report.fleet.FleetText;
 import org.vdpactl.report.fleet.HostRehearsal;
 import org.vdpactl.report.fleet.RehearsalDocuments;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -42,6 +43,9 @@ public final class ReportCommand implements Runnable {
             footer = {"  vdpactl report merge reports/*.json",
                     "  vdpactl report merge --html fleet.html --json reports/*.json > fleet.json"})
     static final class MergeCommand implements Callable<Integer> {
+        @Mixin
+        CommandContext context;
+
         @Parameters(paramLabel = "FILE.json", arity = "1..*", description = "Rehearsal documents, one per host.")
         List<Path> files = new ArrayList<>();
 
@@ -50,7 +54,7 @@ public final class ReportCommand implements Runnable {
 
         @Override
         public Integer call() {
-            CliContext ctx = CliContext.current();
+            CliContext ctx = context.get();
             List<HostRehearsal> hosts = new ArrayList<>();
             for (Path f : files) {
                 hosts.add(RehearsalDocuments.read(f));
@@ -63,12 +67,7 @@ public final class ReportCommand implements Runnable {
                     throw new CliFailure(ExitCode.USAGE, "cannot write " + html + ": " + e.getMessage(), e);
                 }
             }
-            if (ctx.json()) {
-                ctx.printJson(report);
-            } else {
-                ctx.out().print(FleetText.render(report));
-                ctx.out().flush();
-            }
+            ctx.printData(() -> report, out -> out.print(FleetText.render(report)));
             if (html != null) {
                 ctx.err().println("vdpactl: fleet report written to " + html);
                 ctx.err().flush();

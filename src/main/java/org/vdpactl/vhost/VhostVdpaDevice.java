@@ -5,7 +5,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ConcurrentModificationException;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,8 +65,8 @@ public final class VhostVdpaDevice implements AutoCloseable {
     private final MemorySegment addr;
     private final MemorySegment range;
     private final MemorySegment iotlb;
-    private final AtomicReference<Thread> user = new AtomicReference<>();
-    private int depth;
+    private final OneThreadGuard guard;
+    private final IotlbPlanWriter planWriter;
     private boolean closed;
     private boolean verifyReadBack;
     /** What this handle acked, or null when unknown (an fd passed in). */
@@ -96,6 +95,18 @@ public final class VhostVdpaDevice implements AutoCloseable {
         this.addr = scratch.asSlice(0, vhost_vring_addr.layout().byteSize());
         this.range = scratch.asSlice(0, vhost_vdpa_iova_range.layout().byteSize());
         this.iotlb = arena.allocate(vhost_msg_v2.layout());
+        this.guard = new OneThreadGuard(label);
+        this.planWriter = new IotlbPlanWriter(label, new IotlbPlanWriter.MessageSink() {
+            @Override
+            public void checkAsid(int asid) {
+                messageVersion(asid);
+            }
+
+            @Override
+            public void write(int asid, int type, long iova, long size, long uaddr, int perm) {
+                writeIotlb(messageVersion(asid), asid, type, iova, size, uaddr, perm);
+            }
+        });
         if (fresh) {
             this.ackedBackend = BackendFeatures.NONE;
             this.owner = Boolean.FALSE;
@@ -188,12 +199,9 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * No owner needed. Errors: EFAULT only.
      */
     public VirtioFeatures getFeatures() {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             ioctl(VhostIoctl.GET_FEATURES, u64);
             return new VirtioFeatures(u64.get(ValueLayout.JAVA_LONG, 0), cachedDeviceId());
-        } finally {
-            exit();
         }
     }
 
@@ -210,8 +218,7 @@ public final class VhostVdpaDevice implements AutoCloseable {
 
     /** {@link #setFeatures(VirtioFeatures)} with the raw word. */
     public void setFeatures(long features) {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             u64.set(ValueLayout.JAVA_LONG, 0, features);
             ioctl(VhostIoctl.SET_FEATURES, u64);
             if (verifyReadBack) {
@@ -224,8 +231,6 @@ public final class VhostVdpaDevice implements AutoCloseable {
                                     + "; the kernel dropped them silently");
                 }
             }
-        } finally {
-            exit();
         }
     }
 
@@ -235,12 +240,9 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * there is no working RESET_OWNER); ENOMEM.
      */
     public void setOwner() {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             ioctl(VhostIoctl.SET_OWNER, MemorySegment.NULL);
             owner = Boolean.TRUE;
-        } finally {
-            exit();
         }
     }
 
@@ -249,12 +251,9 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * was acked). 6.12 vdpa_sim: 0x17E. No owner needed. Errors: EFAULT.
      */
     public BackendFeatures getBackendFeatures() {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             ioctl(VhostIoctl.GET_BACKEND_FEATURES, u64);
             return new BackendFeatures(u64.get(ValueLayout.JAVA_LONG, 0));
-        } finally {
-            exit();
         }
     }
 
@@ -265,13 +264,10 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * same value; EFAULT. ENABLE_AFTER_DRIVER_OK is accepted even when not offered.
      */
     public void setBackendFeatures(BackendFeatures features) {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             u64.set(ValueLayout.JAVA_LONG, 0, features.bits());
             ioctl(VhostIoctl.SET_BACKEND_FEATURES, u64);
             ackedBackend = features;
-        } finally {
-            exit();
         }
     }
 
@@ -305,13 +301,10 @@ public final class VhostVdpaDevice implements AutoCloseable {
 
     /** VHOST_VDPA_GET_DEVICE_ID: the virtio device id (1 net, 2 block). No owner needed. Errors: EFAULT. */
     public int getDeviceId() {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             ioctl(VhostIoctl.VDPA_GET_DEVICE_ID, u32);
             deviceId = u32.get(ValueLayout.JAVA_INT, 0);
             return deviceId;
-        } finally {
-            exit();
         }
     }
 
@@ -322,24 +315,15 @@ public final class VhostVdpaDevice implements AutoCloseable {
 
     /** VHOST_VDPA_GET_CONFIG_SIZE: bytes of the device's config space (vdpa_sim net 24, blk 96). Errors: EFAULT. */
     public int getConfigSize() {
-        enter();
-        try {
-            ioctl(VhostIoctl.VDPA_GET_CONFIG_SIZE, u32);
-            return u32.get(ValueLayout.JAVA_INT, 0);
-        } finally {
-            exit();
-        }
+        return getU32(VhostIoctl.VDPA_GET_CONFIG_SIZE);
     }
 
     /** VHOST_VDPA_GET_VQS_COUNT: number of virtqueues (vdpa_sim net 3). No owner needed. Errors: EFAULT. */
     public int getVqsCount() {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             ioctl(VhostIoctl.VDPA_GET_VQS_COUNT, u32);
             vqCount = u32.get(ValueLayout.JAVA_INT, 0);
             return vqCount;
-        } finally {
-            exit();
         }
     }
 
@@ -348,12 +332,9 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * of SET_VRING_NUM. No owner needed. Errors: EFAULT.
      */
     public int getVringNum() {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             ioctl(VhostIoctl.VDPA_GET_VRING_NUM, u16);
             return Short.toUnsignedInt(u16.get(ValueLayout.JAVA_SHORT, 0));
-        } finally {
-            exit();
         }
     }
 
@@ -373,13 +354,10 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * [0, 2^64-1]). IOTLB UPDATEs outside it fail. No owner needed. Errors: EFAULT.
      */
     public IovaRange getIovaRange() {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             ioctl(VhostIoctl.VDPA_GET_IOVA_RANGE, range);
             iovaRange = new IovaRange(vhost_vdpa_iova_range.first(range), vhost_vdpa_iova_range.last(range));
             return iovaRange;
-        } finally {
-            exit();
         }
     }
 
@@ -387,12 +365,9 @@ public final class VhostVdpaDevice implements AutoCloseable {
 
     /** VHOST_VDPA_GET_STATUS: the virtio status byte. No owner needed. Errors: EFAULT. */
     public DeviceStatus getStatus() {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             ioctl(VhostIoctl.VDPA_GET_STATUS, u8);
             return new DeviceStatus(Byte.toUnsignedInt(u8.get(ValueLayout.JAVA_BYTE, 0)));
-        } finally {
-            exit();
         }
     }
 
@@ -405,8 +380,7 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * Read-back: GET_STATUS must equal {@code status} (a device that refuses FEATURES_OK clears it).
      */
     public void setStatus(DeviceStatus status) {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             u8.set(ValueLayout.JAVA_BYTE, 0, (byte) status.bits());
             ioctl(VhostIoctl.VDPA_SET_STATUS, u8);
             if (verifyReadBack) {
@@ -419,8 +393,6 @@ public final class VhostVdpaDevice implements AutoCloseable {
                                             ? ": the device refused the negotiated features" : ""));
                 }
             }
-        } finally {
-            exit();
         }
     }
 
@@ -444,15 +416,13 @@ public final class VhostVdpaDevice implements AutoCloseable {
      */
     public byte[] getConfig(int offset, int length) {
         checkConfigLength(length);
-        enter();
-        try (Arena tmp = CONFIG_HEADER + Integer.toUnsignedLong(length) > SCRATCH_BYTES ? Arena.ofConfined() : null) {
+        try (var _ = guard.enter();
+                Arena tmp = CONFIG_HEADER + Integer.toUnsignedLong(length) > SCRATCH_BYTES ? Arena.ofConfined() : null) {
             MemorySegment cfg = configBuffer(tmp, length);
             vhost_vdpa_config.off(cfg, offset);
             vhost_vdpa_config.len(cfg, length);
             ioctl(VhostIoctl.VDPA_GET_CONFIG, cfg);
             return cfg.asSlice(CONFIG_HEADER).toArray(ValueLayout.JAVA_BYTE);
-        } finally {
-            exit();
         }
     }
 
@@ -463,15 +433,13 @@ public final class VhostVdpaDevice implements AutoCloseable {
      */
     public void setConfig(int offset, byte[] data) {
         checkConfigLength(data.length);
-        enter();
-        try (Arena tmp = CONFIG_HEADER + data.length > SCRATCH_BYTES ? Arena.ofConfined() : null) {
+        try (var _ = guard.enter();
+                Arena tmp = CONFIG_HEADER + data.length > SCRATCH_BYTES ? Arena.ofConfined() : null) {
             MemorySegment cfg = configBuffer(tmp, data.length);
             vhost_vdpa_config.off(cfg, offset);
             vhost_vdpa_config.len(cfg, data.length);
             MemorySegment.copy(data, 0, cfg, ValueLayout.JAVA_BYTE, CONFIG_HEADER, data.length);
             ioctl(VhostIoctl.VDPA_SET_CONFIG, cfg);
-        } finally {
-            exit();
         }
     }
 
@@ -505,12 +473,9 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * previous one stays installed), EFAULT.
      */
     public void setConfigCall(int eventFd) {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             u32.set(ValueLayout.JAVA_INT, 0, eventFd);
             ioctl(VhostIoctl.VDPA_SET_CONFIG_CALL, u32);
-        } finally {
-            exit();
         }
     }
 
@@ -528,8 +493,7 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * Read-back: {@code num} must not exceed GET_VRING_NUM (older kernels accept it silently).
      */
     public void setVringNum(int index, int num) {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             vringState(VhostIoctl.SET_VRING_NUM, index, num);
             if (verifyReadBack) {
                 ioctl(VhostIoctl.VDPA_GET_VRING_NUM, u16);
@@ -539,8 +503,6 @@ public final class VhostVdpaDevice implements AutoCloseable {
                             "vq " + index + ": ring size above the device maximum " + max);
                 }
             }
-        } finally {
-            exit();
         }
     }
 
@@ -550,8 +512,7 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * log not 4-aligned; DRIVER_OK and not suspended (6.8+); the device refused); EFAULT.
      */
     public void setVringAddr(int index, VringAddress a) {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             addr.fill((byte) 0);
             vhost_vring_addr.index(addr, index);
             vhost_vring_addr.flags(addr, a.flags());
@@ -560,8 +521,6 @@ public final class VhostVdpaDevice implements AutoCloseable {
             vhost_vring_addr.used_user_addr(addr, a.used());
             vhost_vring_addr.log_guest_addr(addr, a.log());
             ioctl(VhostIoctl.SET_VRING_ADDR, addr);
-        } finally {
-            exit();
         }
     }
 
@@ -572,8 +531,7 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * Read-back: GET_VRING_BASE must return {@code base}.
      */
     public void setVringBase(int index, int base) {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             vringState(VhostIoctl.SET_VRING_BASE, index, base);
             if (verifyReadBack) {
                 int now = vringState(VhostIoctl.GET_VRING_BASE, index, 0);
@@ -581,8 +539,6 @@ public final class VhostVdpaDevice implements AutoCloseable {
                     throw new ReadBackMismatchException(VhostIoctl.SET_VRING_BASE.kernelName(), label, base, now, "vq " + index);
                 }
             }
-        } finally {
-            exit();
         }
     }
 
@@ -592,12 +548,7 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * SET value before the vq starts). Owner only. Errors: EPERM; ENOBUFS; the device's error; EFAULT.
      */
     public int getVringBase(int index) {
-        enter();
-        try {
-            return vringState(VhostIoctl.GET_VRING_BASE, index, 0);
-        } finally {
-            exit();
-        }
+        return guardedVringState(VhostIoctl.GET_VRING_BASE, index, 0);
     }
 
     /**
@@ -634,12 +585,7 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * Owner only. Errors: EPERM; ENOBUFS; EFAULT.
      */
     public void setVringEnable(int index, boolean enable) {
-        enter();
-        try {
-            vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, index, enable ? 1 : 0);
-        } finally {
-            exit();
-        }
+        guardedVringState(VhostIoctl.VDPA_SET_VRING_ENABLE, index, enable ? 1 : 0);
     }
 
     /**
@@ -648,12 +594,7 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * batch_mapping=1); ENOTTY/EFAULT on kernels without the ioctl.
      */
     public int getVringSize(int index) {
-        enter();
-        try {
-            return vringState(VhostIoctl.VDPA_GET_VRING_SIZE, index, 0);
-        } finally {
-            exit();
-        }
+        return guardedVringState(VhostIoctl.VDPA_GET_VRING_SIZE, index, 0);
     }
 
     /**
@@ -661,12 +602,7 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * Owner only. Errors: EPERM; ENOBUFS; EOPNOTSUPP (no groups); EIO (device answered ≥ group count).
      */
     public int getVringGroup(int index) {
-        enter();
-        try {
-            return vringState(VhostIoctl.VDPA_GET_VRING_GROUP, index, 0);
-        } finally {
-            exit();
-        }
+        return guardedVringState(VhostIoctl.VDPA_GET_VRING_GROUP, index, 0);
     }
 
     /**
@@ -675,12 +611,7 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * descriptor groups, e.g. vdpa_sim); EIO.
      */
     public int getVringDescGroup(int index) {
-        enter();
-        try {
-            return vringState(VhostIoctl.VDPA_GET_VRING_DESC_GROUP, index, 0);
-        } finally {
-            exit();
-        }
+        return guardedVringState(VhostIoctl.VDPA_GET_VRING_DESC_GROUP, index, 0);
     }
 
     /**
@@ -690,12 +621,7 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * ≥ group count or asid ≥ AS count); EBUSY after DRIVER_OK (7.2 only); EOPNOTSUPP; EFAULT.
      */
     public void setGroupAsid(int group, int asid) {
-        enter();
-        try {
-            vringState(VhostIoctl.VDPA_SET_GROUP_ASID, group, asid);
-        } finally {
-            exit();
-        }
+        guardedVringState(VhostIoctl.VDPA_SET_GROUP_ASID, group, asid);
     }
 
     // ------------------------------------------------------------------ suspend / resume
@@ -708,11 +634,8 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * driver's error.
      */
     public void suspend() {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
-        } finally {
-            exit();
         }
     }
 
@@ -723,11 +646,8 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * on 6.1 the ioctl does not exist (EPERM / EFAULT).
      */
     public void resume() {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL);
-        } finally {
-            exit();
         }
     }
 
@@ -742,12 +662,9 @@ public final class VhostVdpaDevice implements AutoCloseable {
      *                               IOTLB_ASID (the kernel would silently map into AS 0)
      */
     public void map(int asid, long iova, long size, long uaddr, IotlbPermission perm) {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             int version = messageVersion(asid);
             writeIotlb(version, asid, IotlbMessageType.UPDATE.code(), iova, size, uaddr, perm.code());
-        } finally {
-            exit();
         }
     }
 
@@ -762,11 +679,8 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * address space yet.
      */
     public void unmap(int asid, long iova, long size) {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             writeIotlb(messageVersion(asid), asid, IotlbMessageType.INVALIDATE.code(), iova, size, 0, 0);
-        } finally {
-            exit();
         }
     }
 
@@ -800,63 +714,11 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * failing message; rollback failures are attached as suppressed exceptions.
      */
     public void apply(IotlbPlan plan) {
-        enter();
-        try {
-            int n = plan.size();
-            for (int i = 0; i < n; i++) {
-                messageVersion(plan.asid[i]); // refuse an unusable ASID before anything is written
-            }
+        try (var _ = guard.enter()) {
             planBytes = plan.mappedBytes();
-            for (int i = 0; i < n; i++) {
-                try {
-                    writeIotlb(messageVersion(plan.asid[i]), plan.asid[i], plan.type[i], plan.iova[i], plan.size[i],
-                            plan.uaddr[i], Byte.toUnsignedInt(plan.perm[i]));
-                } catch (RuntimeException e) {
-                    RuntimeException failure = e instanceof VhostException v
-                            ? (RuntimeException) v.withOperation(v.operation() + " (message " + (i + 1) + " of " + n + ")")
-                            : e;
-                    rollBack(plan, i, failure);
-                    throw failure;
-                }
-            }
+            planWriter.apply(plan);
         } finally {
             planBytes = 0;
-            exit();
-        }
-    }
-
-    private void rollBack(IotlbPlan plan, int failedAt, RuntimeException failure) {
-        int begin = IotlbMessageType.BATCH_BEGIN.code();
-        int end = IotlbMessageType.BATCH_END.code();
-        int update = IotlbMessageType.UPDATE.code();
-        int openAsid = -1;
-        int updates = 0;
-        for (int i = 0; i < failedAt; i++) {
-            if (plan.type[i] == begin) {
-                openAsid = plan.asid[i];
-            } else if (plan.type[i] == end) {
-                openAsid = -1;
-            } else if (plan.type[i] == update) {
-                updates++;
-            }
-        }
-        try {
-            if (openAsid >= 0) {
-                writeIotlb(messageVersion(openAsid), openAsid, end, 0, 0, 0, 0);
-            }
-            if (updates == 0) {
-                return;
-            }
-            LOG.warn("{}: IOTLB plan failed at message {}; invalidating the {} mappings already written", label, failedAt + 1,
-                    updates);
-            for (int i = 0; i < failedAt; i++) {
-                if (plan.type[i] == update) {
-                    writeIotlb(messageVersion(plan.asid[i]), plan.asid[i], IotlbMessageType.INVALIDATE.code(), plan.iova[i],
-                            plan.size[i], 0, 0);
-                }
-            }
-        } catch (RuntimeException e) {
-            failure.addSuppressed(e);
         }
     }
 
@@ -867,11 +729,8 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * failure (see {@link VhostErrorHints#IOTLB_EFAULT_CAUSES}).
      */
     public void writeIotlb(IotlbMessage m) {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             writeIotlb(m.version(), m.asid(), m.type(), m.iova(), m.size(), m.uaddr(), m.perm());
-        } finally {
-            exit();
         }
     }
 
@@ -893,11 +752,8 @@ public final class VhostVdpaDevice implements AutoCloseable {
     }
 
     private void batchMessage(int asid, IotlbMessageType type) {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             writeIotlb(messageVersion(asid), asid, type.code(), 0, 0, 0, 0);
-        } finally {
-            exit();
         }
     }
 
@@ -939,12 +795,15 @@ public final class VhostVdpaDevice implements AutoCloseable {
     // ------------------------------------------------------------------ plumbing
 
     private int getU32(VhostIoctl op) {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             ioctl(op, u32);
             return u32.get(ValueLayout.JAVA_INT, 0);
-        } finally {
-            exit();
+        }
+    }
+
+    private int guardedVringState(VhostIoctl op, int index, int num) {
+        try (var _ = guard.enter()) {
+            return vringState(op, index, num);
         }
     }
 
@@ -956,13 +815,10 @@ public final class VhostVdpaDevice implements AutoCloseable {
     }
 
     private void vringFile(VhostIoctl op, int index, int eventFd) {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             vhost_vring_file.index(file, index);
             vhost_vring_file.fd(file, eventFd);
             ioctl(op, file);
-        } finally {
-            exit();
         }
     }
 
@@ -990,30 +846,10 @@ public final class VhostVdpaDevice implements AutoCloseable {
         }
     }
 
-    private void enter() {
-        Thread me = Thread.currentThread();
-        if (user.get() == me) {
-            depth++;
-            return;
-        }
-        if (!user.compareAndSet(null, me)) {
-            throw new ConcurrentModificationException(label + ": device handle used by " + me.getName() + " while "
-                    + user.get() + " is using it; a handle is for one thread at a time");
-        }
-        depth = 1;
-    }
-
-    private void exit() {
-        if (--depth == 0) {
-            user.set(null);
-        }
-    }
-
     /** Closes the fd (unless it was passed in without ownership) and frees the native buffers. Idempotent. */
     @Override
     public void close() {
-        enter();
-        try {
+        try (var _ = guard.enter()) {
             if (closed) {
                 return;
             }
@@ -1026,8 +862,6 @@ public final class VhostVdpaDevice implements AutoCloseable {
                 }
             }
             arena.close();
-        } finally {
-            exit();
         }
     }
 

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.vdpactl.netlink.UnsupportedSyscalls;
+import org.vdpactl.sys.UnscriptedSyscalls;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.FileStat;
 import org.vdpactl.sys.SyscallException;
@@ -18,7 +18,7 @@ import org.vdpactl.sys.SyscallException;
 class DeviceNodesTest {
 
     /** /sys and /dev as a map: directories list their entries, files hold bytes. */
-    static final class Tree extends UnsupportedSyscalls {
+    static final class Tree extends UnscriptedSyscalls {
         final Map<String, List<String>> dirs;
         final Map<String, String> files;
         final Map<String, FileStat> nodes;

@@ -20,6 +20,7 @@ import org.vdpactl.netlink.NetlinkMessage.GenlMessage;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.PanamaSyscalls;
 import org.vdpactl.sys.SyscallException;
+import org.vdpactl.sys.UnscriptedSyscalls;
 
 class GenlSocketTest {
 
@@ -192,7 +193,7 @@ class GenlSocketTest {
     }
 
     /** One socket whose peer answers each request with scripted datagrams. */
-    static class ScriptedPeer extends UnsupportedSyscalls {
+    static class ScriptedPeer extends UnscriptedSyscalls {
         final IntFunction<List<byte[]>> answers;
         final Deque<byte[]> queue = new ArrayDeque<>();
         final List<Integer> options = new ArrayList<>();

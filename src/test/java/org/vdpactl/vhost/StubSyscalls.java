@@ -10,15 +10,15 @@ import java.util.Map;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.FileStat;
 import org.vdpactl.sys.SyscallException;
-import org.vdpactl.sys.Syscalls;
+import org.vdpactl.sys.UnscriptedSyscalls;
 
 /**
  * A scripted seam for unit tests of the vhost package: records every ioctl and write (with a copy
  * of the argument bytes and the segment address) and answers from per-request handlers. Anything
- * not scripted fails with ENOSYS so that a test notices unexpected calls. Device behaviour belongs
+ * not scripted fails with ENOSYS (the base's {@link #unscripted}) so that a test notices unexpected calls. Device behaviour belongs
  * in the fake kernel and the conformance suite, not here.
  */
-final class StubSyscalls implements Syscalls {
+final class StubSyscalls extends UnscriptedSyscalls {
     /** Answers one ioctl; may fill {@code arg}; returns the result or throws a SyscallException. */
     interface IoctlHandler {
         int handle(MemorySegment arg);
@@ -38,6 +38,12 @@ final class StubSyscalls implements Syscalls {
     java.util.function.ToLongFunction<MemorySegment> writeAnswer = seg -> 72;
     int nextFd = 7;
     Integer openErrno;
+
+    /** Unscripted calls fail like a syscall the kernel does not have (ENOSYS), as the vhost code would see them. */
+    @Override
+    protected RuntimeException unscripted(String call) {
+        return new SyscallException(call, 38); // ENOSYS
+    }
 
     StubSyscalls on(VhostIoctl op, IoctlHandler h) {
         ioctls.put(op.code(), h);
@@ -90,11 +96,6 @@ final class StubSyscalls implements Syscalls {
     }
 
     @Override
-    public long read(int fd, MemorySegment buf) {
-        throw new SyscallException("read", 38);
-    }
-
-    @Override
     public long write(int fd, MemorySegment buf) {
         calls.add(new Call("write", 0, buf.toArray(ValueLayout.JAVA_BYTE), buf.address()));
         long r = writeAnswer.applyAsLong(buf);
@@ -102,41 +103,6 @@ final class StubSyscalls implements Syscalls {
             throw new SyscallException("write", (int) -r);
         }
         return r;
-    }
-
-    @Override
-    public int socket(int domain, int type, int protocol) {
-        throw new SyscallException("socket", 38);
-    }
-
-    @Override
-    public void bind(int fd, MemorySegment addr) {
-        throw new SyscallException("bind", 38);
-    }
-
-    @Override
-    public int getsockname(int fd, MemorySegment addr) {
-        throw new SyscallException("getsockname", 38);
-    }
-
-    @Override
-    public void setsockopt(int fd, int level, int name, int value) {
-        throw new SyscallException("setsockopt", 38);
-    }
-
-    @Override
-    public long sendto(int fd, MemorySegment buf, int flags, MemorySegment addr) {
-        throw new SyscallException("sendto", 38);
-    }
-
-    @Override
-    public long recvfrom(int fd, MemorySegment buf, int flags) {
-        throw new SyscallException("recvfrom", 38);
-    }
-
-    @Override
-    public int poll(int fd, int events, int timeoutMillis) {
-        throw new SyscallException("poll", 38);
     }
 
     @Override
@@ -164,11 +130,6 @@ final class StubSyscalls implements Syscalls {
     @Override
     public int eventfd(int initialValue, int flags) {
         return nextFd++;
-    }
-
-    @Override
-    public int[] pipe(int flags) {
-        throw new SyscallException("pipe", 38);
     }
 
     @Override

@@ -1,7 +1,9 @@
 package org.vdpactl.cli.doctor;
 
+import org.vdpactl.cli.CommandContext;
 import org.vdpactl.cli.KernelFeatures;
 
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +15,7 @@ import org.vdpactl.cli.ExitCode;
 import org.vdpactl.cli.Sizes;
 import org.vdpactl.vhost.MemlockLimit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -22,6 +25,9 @@ import picocli.CommandLine.Parameters;
                        "Checks privileges, memlock, modules, device nodes and their backend features.",
                        "Exit 0 when ready, 8 when not, 3 for a DEV that does not exist."})
 public final class DoctorCommand implements Callable<Integer> {
+    @Mixin
+    CommandContext context;
+
     @Parameters(paramLabel = "DEV", arity = "0..*", description = "Devices to check (/dev/vhost-vdpa-N or vdpa names); default all.")
     List<String> devices = new ArrayList<>();
 
@@ -31,7 +37,7 @@ public final class DoctorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        CliContext ctx = CliContext.current();
+        CliContext ctx = context.get();
         HostFacts host = new HostFacts();
         long memoryBytes = Sizes.parse(memory, "--memory");
         List<Check> checks = new ArrayList<>(new HostChecks(host).run(memoryBytes));
@@ -55,21 +61,18 @@ public final class DoctorCommand implements Callable<Integer> {
             checks.addAll(dev.check(node));
         }
         boolean ready = checks.stream().noneMatch(c -> c.status() == Check.Status.FAIL);
-        if (ctx.json()) {
+        ctx.printData(() -> {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("ready", ready);
             doc.put("simulated", ctx.simulated());
             doc.put("kernel_vdpa", kernelVdpa);
             doc.put("checks", checks);
-            ctx.printJson(doc);
-        } else {
-            print(ctx, checks, ready);
-        }
+            return doc;
+        }, out -> print(out, ctx.simulated(), checks, ready));
         return ready ? ExitCode.OK.code() : ExitCode.NOT_READY.code();
     }
 
-    private static void print(CliContext ctx, List<Check> checks, boolean ready) {
-        var out = ctx.out();
+    private static void print(PrintWriter out, boolean simulated, List<Check> checks, boolean ready) {
         for (Check c : checks) {
             out.printf("%-5s %-34s %s%n", c.status(), c.title(), c.detail());
             if (c.hint() != null && c.status() != Check.Status.OK) {
@@ -77,15 +80,14 @@ public final class DoctorCommand implements Callable<Integer> {
             }
         }
         if (ready) {
-            out.println(ctx.simulated() ? "ready: the simulated devices above can be used (no real vDPA device is involved)"
+            out.println(simulated ? "ready: the simulated devices above can be used (no real vDPA device is involved)"
                     : "ready: this host can drive the devices above");
-        } else if (ctx.simulated()) {
+        } else if (simulated) {
             out.println("not ready for real devices: fix the FAIL lines above; until then vdpactl uses the fake backend"
                     + " (the devices above are simulated)");
         } else {
             out.println("not ready: fix the FAIL lines above");
         }
-        out.flush();
     }
 
     /** The kernel's vhost-vdpa / vdpa feature set (fake profile, or the profile the running release should match). */

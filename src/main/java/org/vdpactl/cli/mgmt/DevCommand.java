@@ -1,5 +1,6 @@
 package org.vdpactl.cli.mgmt;
 
+import org.vdpactl.cli.CommandContext;
 import org.vdpactl.mgmt.VdpaCommand;
 
 import org.vdpactl.mgmt.VdpaAttribute;
@@ -23,6 +24,7 @@ import org.vdpactl.mgmt.VdpaNetlink;
 import org.vdpactl.mgmt.VendorStats;
 import org.vdpactl.mgmt.VirtioNames;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -82,24 +84,21 @@ public final class DevCommand implements Runnable {
         }
     }
 
-    static int printDevs(List<VdpaDevInfo> devs) {
-        CliContext ctx = CliContext.current();
-        if (ctx.json()) {
-            ctx.printJson(IprouteJson.devs(devs));
-        } else {
-            ctx.out().print(IprouteText.devs(devs));
-            ctx.out().flush();
-        }
+    static int printDevs(CliContext ctx, List<VdpaDevInfo> devs) {
+        ctx.printData(() -> IprouteJson.devs(devs), out -> out.print(IprouteText.devs(devs)));
         return 0;
     }
 
     /** {@code dev list}. */
     @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true, description = "List the vDPA devices.")
     static final class ListCommand implements Callable<Integer> {
+        @Mixin
+        CommandContext context;
+
         @Override
         public Integer call() {
-            try (VdpaNetlink nl = Netlink.open()) {
-                return printDevs(nl.devices());
+            try (VdpaNetlink nl = Netlink.open(context.get())) {
+                return printDevs(context.get(), nl.devices());
             }
         }
     }
@@ -107,13 +106,16 @@ public final class DevCommand implements Runnable {
     /** {@code dev show [NAME]}. */
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one vDPA device (or all).")
     static final class ShowCommand implements Callable<Integer> {
+        @Mixin
+        CommandContext context;
+
         @Parameters(paramLabel = "NAME", arity = "0..1", description = "Device name (default: every device).")
         String name;
 
         @Override
         public Integer call() {
-            try (VdpaNetlink nl = Netlink.open()) {
-                return printDevs(name == null ? nl.devices() : List.of(nl.device(name)));
+            try (VdpaNetlink nl = Netlink.open(context.get())) {
+                return printDevs(context.get(), name == null ? nl.devices() : List.of(nl.device(name)));
             }
         }
     }
@@ -121,6 +123,9 @@ public final class DevCommand implements Runnable {
     /** {@code dev add NAME --mgmtdev BUS/DEV [...]}. */
     @Command(name = "add", mixinStandardHelpOptions = true, description = "Create a vDPA device (needs CAP_NET_ADMIN).")
     static final class AddCommand implements Callable<Integer> {
+        @Mixin
+        CommandContext context;
+
         @Parameters(paramLabel = "NAME", description = "Device name (global, like vdpa0).")
         String name;
 
@@ -153,7 +158,7 @@ public final class DevCommand implements Runnable {
                 }
                 spec = spec.withMtu(mtu);
             }
-            try (VdpaNetlink nl = Netlink.open()) {
+            try (VdpaNetlink nl = Netlink.open(context.get())) {
                 MgmtDevInfo m = nl.mgmtDevice(mgmtdev);
                 if (maxVqp != null) {
                     checkMaxVqp(m);
@@ -168,11 +173,11 @@ public final class DevCommand implements Runnable {
                     throw new CliFailure(ExitCode.NOT_SUPPORTED, "dev add: " + unknown.get());
                 }
                 nl.addDevice(spec);
-                CliContext.current().saveState();
-                if (!CliContext.current().json()) {
-                    CliContext.current().err().println("vdpactl: created " + name + " on " + m.handle());
+                context.get().saveState();
+                if (!context.get().json()) {
+                    context.get().err().println("vdpactl: created " + name + " on " + m.handle());
                 }
-                return printDevs(List.of(nl.device(name)));
+                return printDevs(context.get(), List.of(nl.device(name)));
             }
         }
 
@@ -191,20 +196,18 @@ public final class DevCommand implements Runnable {
     /** {@code dev config [NAME]}. */
     @Command(name = "config", mixinStandardHelpOptions = true, description = "Show device configuration (like vdpa dev config show).")
     static final class ConfigCommand implements Callable<Integer> {
+        @Mixin
+        CommandContext context;
+
         @Parameters(paramLabel = "NAME", arity = "0..1", description = "Device name (default: every device).")
         String name;
 
         @Override
         public Integer call() {
-            CliContext ctx = CliContext.current();
-            try (VdpaNetlink nl = Netlink.open()) {
+            CliContext ctx = context.get();
+            try (VdpaNetlink nl = Netlink.open(context.get())) {
                 List<DevConfig> configs = name == null ? nl.configs() : List.of(nl.config(name));
-                if (ctx.json()) {
-                    ctx.printJson(IprouteJson.configs(configs));
-                } else {
-                    ctx.out().print(IprouteText.configs(configs));
-                    ctx.out().flush();
-                }
+                ctx.printData(() -> IprouteJson.configs(configs), out -> out.print(IprouteText.configs(configs)));
                 return 0;
             }
         }
@@ -213,6 +216,9 @@ public final class DevCommand implements Runnable {
     /** {@code dev vstats NAME --qidx N | --all}. */
     @Command(name = "vstats", mixinStandardHelpOptions = true, description = "Vendor statistics of one queue, or of all queues.")
     static final class VstatsCommand implements Callable<Integer> {
+        @Mixin
+        CommandContext context;
+
         @Parameters(paramLabel = "NAME", description = "Device name.")
         String name;
 
@@ -230,8 +236,8 @@ public final class DevCommand implements Runnable {
             if (qidx != null && qidx < 0) {
                 throw new IllegalArgumentException("--qidx must not be negative, got " + qidx);
             }
-            CliContext ctx = CliContext.current();
-            try (VdpaNetlink nl = Netlink.open()) {
+            CliContext ctx = context.get();
+            try (VdpaNetlink nl = Netlink.open(context.get())) {
                 List<VendorStats> stats = new ArrayList<>();
                 if (all) {
                     VdpaDevInfo d = nl.device(name);
@@ -243,13 +249,8 @@ public final class DevCommand implements Runnable {
                     stats.add(nl.vendorStats(name, qidx));
                 }
                 for (VendorStats s : stats) {
-                    if (ctx.json()) {
-                        ctx.printJson(IprouteJson.vstats(s));
-                    } else {
-                        ctx.out().print(IprouteText.vstats(s));
-                    }
+                    ctx.printData(() -> IprouteJson.vstats(s), out -> out.print(IprouteText.vstats(s)));
                 }
-                ctx.out().flush();
                 return 0;
             }
         }
@@ -258,6 +259,9 @@ public final class DevCommand implements Runnable {
     /** {@code dev set NAME --mac MAC}. */
     @Command(name = "set", mixinStandardHelpOptions = true, description = "Change a device attribute (MAC; Linux 6.12+).")
     static final class SetCommand implements Callable<Integer> {
+        @Mixin
+        CommandContext context;
+
         @Parameters(paramLabel = "NAME", description = "Device name.")
         String name;
 
@@ -267,12 +271,12 @@ public final class DevCommand implements Runnable {
         @Override
         public Integer call() {
             MacAddress m = unicast(MacAddress.parse(mac), "--mac");
-            try (VdpaNetlink nl = Netlink.open()) {
+            try (VdpaNetlink nl = Netlink.open(context.get())) {
                 if (!nl.family().supports(VdpaCommand.DEV_ATTR_SET.number())) {
                     throw new CliFailure(ExitCode.NOT_SUPPORTED, KernelFeatures.missingCommand(VdpaCommand.DEV_ATTR_SET, "dev set"));
                 }
                 var warning = nl.setMacAddress(name, m);
-                CliContext.current().saveState();
+                context.get().saveState();
                 if (warning.isPresent()) {
                     throw new CliFailure(ExitCode.NOT_SUPPORTED, "the kernel accepted but ignored the request: " + warning.get());
                 }

@@ -2,13 +2,14 @@ package org.vdpactl.cli.mgmt;
 
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import org.vdpactl.cli.CliContext;
 import org.vdpactl.cli.CliFailure;
+import org.vdpactl.cli.CommandContext;
 import org.vdpactl.cli.ExitCode;
 import org.vdpactl.mgmt.VdpaNetlink;
 import org.vdpactl.sys.Syscalls;
 import org.vdpactl.vhost.VhostDeviceNodes;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -20,6 +21,9 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "del", mixinStandardHelpOptions = true, description = "Delete a vDPA device (needs CAP_NET_ADMIN).")
 final class DevDelCommand implements Callable<Integer> {
+    @Mixin
+    CommandContext context;
+
     @Parameters(paramLabel = "NAME", description = "Device name.")
     String name;
 
@@ -28,17 +32,17 @@ final class DevDelCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Syscalls sys = CliContext.current().syscalls();
+        Syscalls sys = context.get().syscalls();
         if (waitSeconds == null) {
             refuseWhenHeld(sys);
         } else if (waitSeconds < 0) {
             throw new IllegalArgumentException("--wait must not be negative");
         }
-        try (VdpaNetlink nl = Netlink.open()) {
+        try (VdpaNetlink nl = Netlink.open(context.get())) {
             nl.device(name); // ENODEV "device not found" before anything else
             nl.deleteDevice(name, waitSeconds == null ? null : Duration.ofSeconds(waitSeconds + 5L));
         }
-        CliContext.current().saveState();
+        context.get().saveState();
         return 0;
     }
 

@@ -3,11 +3,13 @@ package org.vdpactl.cli.mgmt;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.vdpactl.cli.CliContext;
+import org.vdpactl.cli.CommandContext;
 import org.vdpactl.mgmt.IprouteJson;
 import org.vdpactl.mgmt.IprouteText;
 import org.vdpactl.mgmt.MgmtDevInfo;
 import org.vdpactl.mgmt.VdpaNetlink;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** {@code vdpactl mgmtdev list|show [BUS/DEV]}, like iproute2's {@code vdpa mgmtdev show}. */
@@ -26,24 +28,21 @@ public final class MgmtdevCommand implements Runnable {
                 + String.join(", ", spec.subcommands().keySet().stream().filter(n -> !n.equals("ls")).toList()));
     }
 
-    static int print(List<MgmtDevInfo> list) {
-        CliContext ctx = CliContext.current();
-        if (ctx.json()) {
-            ctx.printJson(IprouteJson.mgmtdevs(list));
-        } else {
-            ctx.out().print(IprouteText.mgmtdevs(list));
-            ctx.out().flush();
-        }
+    static int print(CliContext ctx, List<MgmtDevInfo> list) {
+        ctx.printData(() -> IprouteJson.mgmtdevs(list), out -> out.print(IprouteText.mgmtdevs(list)));
         return 0;
     }
 
     /** {@code mgmtdev list}. */
     @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true, description = "List every management device.")
     static final class ListCommand implements Callable<Integer> {
+        @Mixin
+        CommandContext context;
+
         @Override
         public Integer call() {
-            try (VdpaNetlink nl = Netlink.open()) {
-                return print(nl.mgmtDevices());
+            try (VdpaNetlink nl = Netlink.open(context.get())) {
+                return print(context.get(), nl.mgmtDevices());
             }
         }
     }
@@ -51,13 +50,16 @@ public final class MgmtdevCommand implements Runnable {
     /** {@code mgmtdev show [HANDLE]}. */
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one management device (or all).")
     static final class ShowCommand implements Callable<Integer> {
+        @Mixin
+        CommandContext context;
+
         @Parameters(paramLabel = "BUS/DEV", arity = "0..1", description = "e.g. vdpasim_net or pci/0000:08:00.2")
         String handle;
 
         @Override
         public Integer call() {
-            try (VdpaNetlink nl = Netlink.open()) {
-                return print(handle == null ? nl.mgmtDevices() : List.of(nl.mgmtDevice(handle)));
+            try (VdpaNetlink nl = Netlink.open(context.get())) {
+                return print(context.get(), handle == null ? nl.mgmtDevices() : List.of(nl.mgmtDevice(handle)));
             }
         }
     }

@@ -3,12 +3,12 @@ package org.vdpactl.cli.mgmt;
 import org.vdpactl.cli.CliContext;
 import org.vdpactl.mgmt.VdpaNetlink;
 
-/** Opens the vdpa netlink family on the current backend. */
+/** Opens the vdpa netlink family on the running command's backend. */
 final class Netlink {
     private Netlink() {
     }
 
-    static VdpaNetlink open() {
-        return VdpaNetlink.open(CliContext.current().syscalls());
+    static VdpaNetlink open(CliContext ctx) {
+        return VdpaNetlink.open(ctx.syscalls());
     }
 }

@@ -29,8 +29,7 @@ final class SuspendResumeRun {
     private SuspendResumeRun() {
     }
 
-    static int run(List<String> devices, Integer fd, boolean suspend, boolean resumeAfter) {
-        CliContext ctx = CliContext.current();
+    static int run(CliContext ctx, List<String> devices, Integer fd, boolean suspend, boolean resumeAfter) {
         if (devices.isEmpty() == (fd == null)) {
             throw new IllegalArgumentException("give one or more DEV arguments, or --fd N");
         }
@@ -118,18 +117,16 @@ final class SuspendResumeRun {
     }
 
     private static void print(CliContext ctx, List<Result> results) {
-        if (ctx.json()) {
+        ctx.printData(() -> {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("simulated", ctx.simulated());
             doc.put("results", results);
-            ctx.printJson(doc);
-            return;
-        }
-        var out = ctx.out();
-        out.printf("%-20s %-8s %12s  %s%n", "DEVICE", "OP", ctx.simulated() ? "MS (SIMUL.)" : "MS", "RESULT");
-        for (Result r : results) {
-            out.printf("%-20s %-8s %12.3f  %s%n", r.device(), r.operation(), r.millis(), r.error() == null ? "ok" : r.error());
-        }
-        out.flush();
+            return doc;
+        }, out -> {
+            out.printf("%-20s %-8s %12s  %s%n", "DEVICE", "OP", ctx.simulated() ? "MS (SIMUL.)" : "MS", "RESULT");
+            for (Result r : results) {
+                out.printf("%-20s %-8s %12.3f  %s%n", r.device(), r.operation(), r.millis(), r.error() == null ? "ok" : r.error());
+            }
+        });
     }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import org.vdpactl.cli.CommandContext;
 import org.vdpactl.cli.KernelFeatures;
 import org.vdpactl.vhost.BackendFeatures;
 
@@ -14,6 +15,7 @@ import org.vdpactl.sys.SyscallException;
 import org.vdpactl.vhost.VhostInfo;
 import org.vdpactl.vhost.VhostVdpaDevice;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -23,6 +25,9 @@ import picocli.CommandLine.Parameters;
                        "Id, features, backend features, status, queues, groups, address spaces, IOVA range",
                        "and the decoded config space."})
 final class VhostInfoCommand implements Callable<Integer> {
+    @Mixin
+    CommandContext context;
+
     @Parameters(paramLabel = "DEV", arity = "0..1", description = "vdpa device name or /dev/vhost-vdpa-N")
     String device;
 
@@ -31,7 +36,7 @@ final class VhostInfoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        CliContext ctx = CliContext.current();
+        CliContext ctx = context.get();
         if ((device == null) == (fd == null)) {
             throw new IllegalArgumentException("give exactly one of DEV or --fd N");
         }
@@ -51,7 +56,7 @@ final class VhostInfoCommand implements Callable<Integer> {
             List<String> absent = profile.map(KernelFeatures::absent).orElse(List.of());
             String kernel = profile.map(p -> "Linux " + p.version() + (ctx.simulated() ? " (fake kernel profile)"
                     : " profile (running " + release + ")")).orElse("unknown");
-            if (ctx.json()) {
+            ctx.printData(() -> {
                 // the info document plus a "kernel" object: what this kernel lacks and what the device's gaps cost
                 Map<String, Object> doc = new LinkedHashMap<>(ctx.mapper().convertValue(info, new TypeReference<Map<String, Object>>() { }));
                 Map<String, Object> k = new LinkedHashMap<>();
@@ -60,13 +65,12 @@ final class VhostInfoCommand implements Callable<Integer> {
                 k.put("absent", absent);
                 k.put("costs", costs);
                 doc.put("kernel", k);
-                ctx.printJson(doc);
-            } else {
-                ctx.out().print(info.toText());
-                ctx.out().println("kernel: " + kernel + (absent.isEmpty() ? "" : "; lacks " + String.join(", ", absent)));
-                costs.forEach(c -> ctx.out().println("  " + c));
-                ctx.out().flush();
-            }
+                return doc;
+            }, out -> {
+                out.print(info.toText());
+                out.println("kernel: " + kernel + (absent.isEmpty() ? "" : "; lacks " + String.join(", ", absent)));
+                costs.forEach(c -> out.println("  " + c));
+            });
         }
         return 0;
     }

@@ -3,7 +3,9 @@ package org.vdpactl.cli.vhost;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.vdpactl.cli.CommandContext;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -13,6 +15,9 @@ import picocli.CommandLine.Parameters;
                        "A device opened here is first brought to DRIVER_OK and is reset when vdpactl exits;",
                        "use --fd to act on a descriptor a VMM passed in."})
 final class VhostSuspendCommand implements Callable<Integer> {
+    @Mixin
+    CommandContext context;
+
     @Parameters(paramLabel = "DEV", arity = "0..*", description = "Devices to suspend: vdpa device names or /dev/vhost-vdpa-N.")
     List<String> devices = new ArrayList<>();
 
@@ -24,6 +29,6 @@ final class VhostSuspendCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return SuspendResumeRun.run(devices, fd, true, andResume);
+        return SuspendResumeRun.run(context.get(), devices, fd, true, andResume);
     }
 }

@@ -10,16 +10,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import org.vdpactl.conformance.Cleanup;
 import org.vdpactl.fake.device.MacroValues;
 import org.vdpactl.fake.kernel.KernelProfile;
 import org.vdpactl.ffi.gen.libc.libc_h;
@@ -77,7 +76,7 @@ public abstract class DeviceConformanceSuite {
     static final int DRIVER_OK = DeviceStatus.DRIVER_OK;
 
     private DeviceBackend backend;
-    private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+    private final Cleanup cleanup = new Cleanup();
 
     /** A fresh backend for one case. */
     protected abstract DeviceBackend backend();
@@ -91,23 +90,12 @@ public abstract class DeviceConformanceSuite {
 
     @BeforeEach
     void startBackend() {
-        backend = backend();
+        backend = cleanup.track(backend()); // registered first: closed after everything the case opened
     }
 
     @AfterEach
     void closeEverything() throws Exception {
-        Exception first = null;
-        while (!resources.isEmpty()) {
-            try {
-                resources.pop().close();
-            } catch (Exception e) {
-                first = first == null ? e : first;
-            }
-        }
-        backend.close();
-        if (first != null) {
-            throw first;
-        }
+        cleanup.closeAll();
     }
 
     // ------------------------------------------------------------------ helpers
@@ -117,8 +105,7 @@ public abstract class DeviceConformanceSuite {
     }
 
     <T extends AutoCloseable> T track(T resource) {
-        resources.push(resource);
-        return resource;
+        return cleanup.track(resource);
     }
 
     VhostVdpaDevice net() {

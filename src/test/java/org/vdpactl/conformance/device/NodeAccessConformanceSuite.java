@@ -3,12 +3,11 @@ package org.vdpactl.conformance.device;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.conformance.Cleanup;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.FileStat;
@@ -33,21 +32,19 @@ public abstract class NodeAccessConformanceSuite {
     }
 
     private Backend backend;
-    private final Deque<Runnable> cleanups = new ArrayDeque<>();
+    private final Cleanup cleanup = new Cleanup();
 
     protected abstract Backend backend();
 
     @BeforeEach
     void start() {
         backend = backend();
+        cleanup.track(backend.release()); // registered first: released after the case's own clean-ups
     }
 
     @AfterEach
     void stop() throws Exception {
-        while (!cleanups.isEmpty()) {
-            cleanups.pop().run();
-        }
-        backend.release().close();
+        cleanup.closeAll();
     }
 
     static void assertErrno(int errno, org.junit.jupiter.api.function.Executable call) {
@@ -77,7 +74,7 @@ public abstract class NodeAccessConformanceSuite {
     @Test
     void eaccesComesBeforeTheSingleOpenerRule() {
         int fd = backend.root().open(NET_NODE, libc_h.O_RDWR() | libc_h.O_CLOEXEC());
-        cleanups.push(() -> backend.root().close(fd));
+        cleanup.defer(() -> backend.root().close(fd));
         assertErrno(Errno.EACCES, () -> backend.unprivileged().open(NET_NODE, libc_h.O_RDWR() | libc_h.O_CLOEXEC()));
         assertErrno(Errno.EBUSY, () -> backend.root().open(NET_NODE, libc_h.O_RDWR() | libc_h.O_CLOEXEC()));
     }

@@ -15,10 +15,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +28,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.conformance.Cleanup;
 import org.vdpactl.fake.device.MacroValues;
 import org.vdpactl.fake.kernel.KernelProfile;
 import org.vdpactl.ffi.gen.libc.libc_h;
@@ -82,7 +81,7 @@ public abstract class NetlinkConformanceSuite {
     static final int MAX_DUMP_DATAGRAM = 32448;
 
     private NetlinkBackend backend;
-    private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+    private final Cleanup cleanup = new Cleanup();
     private final Set<String> created = new LinkedHashSet<>();
     private int familyId;
 
@@ -94,7 +93,9 @@ public abstract class NetlinkConformanceSuite {
 
     @BeforeEach
     void startBackend() {
-        backend = backend();
+        // closed last: the backend, then the devices the case created, then what it opened (last first)
+        backend = cleanup.track(backend());
+        cleanup.defer(this::deleteCreatedDevices);
         try (GenlSocket s = GenlSocket.open(sys())) {
             familyId = s.resolveFamily("vdpa").id();
         }
@@ -102,14 +103,12 @@ public abstract class NetlinkConformanceSuite {
 
     @AfterEach
     void cleanUp() throws Exception {
-        Exception first = null;
-        while (!resources.isEmpty()) {
-            try {
-                resources.pop().close();
-            } catch (Exception e) {
-                first = first == null ? e : first;
-            }
-        }
+        cleanup.closeAll();
+    }
+
+    /** Deletes the devices a case created (ENODEV: the case deleted it itself); the first other failure is thrown. */
+    private void deleteCreatedDevices() {
+        NetlinkException first = null;
         try (VdpaNetlink nl = VdpaNetlink.open(sys())) {
             for (String name : created) {
                 try {
@@ -122,7 +121,6 @@ public abstract class NetlinkConformanceSuite {
             }
         } finally {
             created.clear();
-            backend.close();
         }
         if (first != null) {
             throw first;
@@ -1150,8 +1148,7 @@ public abstract class NetlinkConformanceSuite {
     }
 
     <T extends AutoCloseable> T track(T resource) {
-        resources.push(resource);
-        return resource;
+        return cleanup.track(resource);
     }
 
     DeviceSpec track(DeviceSpec spec) {

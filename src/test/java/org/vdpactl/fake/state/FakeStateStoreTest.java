@@ -1,4 +1,4 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.state;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,9 +14,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.bus.Provisioning;
-import org.vdpactl.fake.state.FakeStateStore;
-import org.vdpactl.fake.state.Inventory;
 import org.vdpactl.time.RealClock;
 
 /** The CLI's shared fake state: round trip, locking, atomic 0600 writes, clear errors. */
