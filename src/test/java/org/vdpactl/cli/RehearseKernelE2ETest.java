@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.sys.PanamaSyscalls;
+import org.vdpactl.vhost.BackendFeature;
+import org.vdpactl.vhost.VhostVdpaDevice;
 
 /**
  * {@code vdpactl rehearse} on the VM lane's real vdpa_sim devices (vdpa0 = vdpasim_net, vdpa1 =
@@ -51,6 +54,18 @@ class RehearseKernelE2ETest {
     @Test
     void premapKeepsTheMapOutOfTheWindowWithIotlbPersist() throws Exception {
         CliRun r = RehearseCommandTest.run("--backend", "kernel", "--json", "rehearse", "vdpa0", "--premap", "--memory", "256M");
+        boolean persist;
+        try (VhostVdpaDevice d = VhostVdpaDevice.open(new PanamaSyscalls(), "/dev/vhost-vdpa-0")) {
+            persist = d.getBackendFeatures().has(BackendFeature.IOTLB_PERSIST);
+        }
+        if (!persist) {
+            // 6.1: no fallback exists; refused up front in one line naming the feature and the first kernel with it
+            assertEquals(ExitCode.NOT_SUPPORTED.code(), r.exitCode(), r.err() + r.out());
+            assertEquals(1, r.errorLines(), r.err());
+            assertTrue(r.err().contains("IOTLB_PERSIST") && r.err().contains("first in Linux 6.12"), r.err());
+            assertEquals("", r.out().strip(), "nothing ran");
+            return;
+        }
         assertEquals(0, r.exitCode(), r.err() + r.out());
         JsonNode doc = json.readTree(r.out());
         assertEquals("completed", doc.get("outcome").asText());
