@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.vdpactl.cli.rehearse.PremapPreflight;
 import org.vdpactl.cli.rehearse.CompareText;
 import org.vdpactl.cli.rehearse.DeviceSelection;
 import org.vdpactl.cli.rehearse.HostMemoryBudget;
@@ -140,6 +141,9 @@ public final class RehearseCommand implements Callable<Integer> {
             r.note().ifPresent(notes::add);
         }
         RehearsalPlan plan = plan(sources, dests, how, layout).build();
+        PremapPreflight.refusal(ctx.syscalls(), plan).ifPresent(why -> {
+            throw new CliFailure(ExitCode.NOT_SUPPORTED, why);
+        });
         RunInfo info = new RunInfo(ctx.simulated(), backendLabel(ctx, plan), ctx.clock().isVirtual() ? "virtual" : "real", commandLine());
         RehearsalResult result;
         try {

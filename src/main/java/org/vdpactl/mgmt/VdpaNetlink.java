@@ -116,6 +116,34 @@ public final class VdpaNetlink implements AutoCloseable {
 
     /** Creates a device (DEV_NEW); needs CAP_NET_ADMIN. */
     public void addDevice(DeviceSpec spec) {
+        try {
+            sendDevNew(spec);
+        } catch (NetlinkException e) {
+            throw withProvidedAttributes(e, spec);
+        }
+    }
+
+    /**
+     * Linux 6.1 refuses attributes outside the management device's mask without saying which
+     * ("All provided attributes are not supported"); the request's own attributes are then the candidates.
+     */
+    private static NetlinkException withProvidedAttributes(NetlinkException e, DeviceSpec spec) {
+        if (e.errno() != Errno.EOPNOTSUPP || e.extackMessage() == null
+                || UNSUPPORTED_MASK.matcher(e.extackMessage()).find()) {
+            return e;
+        }
+        long provided = (spec.mac() != null ? DEV_NET_CFG_MACADDR.maskBit() : 0)
+                | (spec.mtu() != null ? DEV_NET_CFG_MTU.maskBit() : 0)
+                | (spec.maxVqPairs() != null ? DEV_NET_CFG_MAX_VQP.maskBit() : 0)
+                | (spec.deviceFeatures() != null ? DEV_FEATURES.maskBit() : 0);
+        if (provided == 0) {
+            return e;
+        }
+        return e.withContext(e.operation(), "the management device does not accept one of: "
+                + String.join(", ", VdpaAttribute.describeMask(provided)) + " (this kernel does not say which)");
+    }
+
+    private void sendDevNew(DeviceSpec spec) {
         doit(VdpaCommand.DEV_NEW, spec.name(), w -> {
             putMgmtHandle(w, spec.mgmtBusName(), spec.mgmtDevName());
             w.putString(DEV_NAME.number(), spec.name());

@@ -75,6 +75,18 @@ class FakeKernelProfileCliTest {
     }
 
     @Test
+    void premapOn61IsRefusedBeforeAnyDeviceIsSetUp() {
+        CliRun r = run("--fake-kernel", "6.1", "rehearse", "vdpa0", "--premap", "--memory", "64M");
+        assertEquals(ExitCode.NOT_SUPPORTED.code(), r.exitCode(), r.err() + r.out());
+        assertEquals(1, r.errorLines(), r.err());
+        assertTrue(r.err().contains("IOTLB_PERSIST") && r.err().contains("vdpa0") && r.err().contains("first in Linux 6.12"), r.err());
+        assertTrue(r.noStackTrace());
+        assertEquals("", r.out().strip(), "no rehearsal ran");
+        CliRun now = run("--fake-kernel", "6.12", "rehearse", "vdpa0", "--premap", "--memory", "64M");
+        assertEquals(0, now.exitCode(), now.err());
+    }
+
+    @Test
     void devSetOn61IsOneLineNamingTheFirstKernelWithIt() {
         CliRun r = run("--fake-kernel", "6.1", "dev", "set", "vdpa0", "--mac", "02:00:00:00:00:09");
         assertEquals(ExitCode.NOT_SUPPORTED.code(), r.exitCode());

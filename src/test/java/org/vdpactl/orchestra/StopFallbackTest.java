@@ -84,7 +84,8 @@ class StopFallbackTest {
         // a kernel whose vhost-vdpa offers no IOTLB_BATCH: no fallback exists for the memory map
         KernelProfile noBatch = new KernelProfile("test", List.of(), "test", new KernelProfile.Vhost(v.ioctls(),
                 List.of("VHOST_BACKEND_F_IOTLB_MSG_V2", "VHOST_BACKEND_F_IOTLB_ASID"), v.backendFeaturesAccepted(),
-                v.suspendNeedsDriverOk(), v.vringNumChecksMax(), v.ringChangeNeedsStop(), v.groupAsidBusyAfterDriverOk()),
+                v.suspendNeedsDriverOk(), v.vringNumChecksMax(), v.ringChangeNeedsStop(), v.groupAsidChecksGroup(),
+                v.groupAsidBusyAfterDriverOk(), v.iotlbEntryLimit()),
                 k612.configOps(), k612.netlink(), k612.drivers(), k612.vduseClasses());
         try (FakeKernel k = FakeKernel.builder().kernel(noBatch).build(); FakeProcess p = k.newProcess()) {
             RehearsalPlan plan = RehearsalPlan.builder(List.of(new DeviceTarget("vdpa0", "/dev/vhost-vdpa-0"))).build();

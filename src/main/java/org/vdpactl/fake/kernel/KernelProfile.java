@@ -36,11 +36,16 @@ public record KernelProfile(String version, List<String> aliases, String source,
      * @param suspendNeedsDriverOk    SUSPEND/RESUME return 0 without calling the driver before DRIVER_OK
      * @param vringNumChecksMax       SET_VRING_NUM also rejects num &gt; get_vq_num_max (vhost-vdpa's own handler)
      * @param ringChangeNeedsStop     SET_VRING_ADDR/BASE are EINVAL while DRIVER_OK and not suspended
+     * @param groupAsidChecksGroup    SET_GROUP_ASID itself refuses a group &gt;= GET_GROUP_NUM (EINVAL); without
+     *                                the check (6.1) only the driver's own check applies
      * @param groupAsidBusyAfterDriverOk SET_GROUP_ASID is EBUSY after DRIVER_OK
+     * @param iotlbEntryLimit       entries an address space's IOTLB holds before UPDATE fails (ENOSPC, EFAULT to
+     *                                userspace); 0: no limit (6.1.176's vhost_vdpa_alloc_as calls
+     *                                vhost_iotlb_init(&as->iotlb, 0, 0); measured in the 6.1 lane)
      */
     public record Vhost(List<String> ioctls, List<String> backendFeaturesOffered, List<String> backendFeaturesAccepted,
                         boolean suspendNeedsDriverOk, boolean vringNumChecksMax, boolean ringChangeNeedsStop,
-                        boolean groupAsidBusyAfterDriverOk) {
+                        boolean groupAsidChecksGroup, boolean groupAsidBusyAfterDriverOk, int iotlbEntryLimit) {
     }
 
     /**
@@ -49,14 +54,34 @@ public record KernelProfile(String version, List<String> aliases, String source,
      * @param legacyDeviceFeaturesAttr config replies carry the device features as attribute 21
      *                                 (VDPA_ATTR_VDPA_DEV_SUPPORTED_FEATURES) and the net status
      *                                 unconditionally, as before the 6.2 renumbering
+     * @param devNewChecksFeatureBits  DEV_NEW refuses DEV_FEATURES lacking the bits of the given MAC/MTU/max_vqp
+     *                                 ("Missing features 0x…") before it looks the management device up
+     * @param devNewChecksClasses      DEV_NEW refuses net attributes on a non-net management device and ambiguous
+     *                                 features on a multi-class one (after the attribute-mask check)
+     * @param unsupportedAttributesExtack the extack (without "vdpa: ") of DEV_NEW with attributes outside the
+     *                                 management device's mask; "%x" stands for the unsupported mask
+     * @param queueIndexExtack         the extack (without "vdpa: ") of DEV_VSTATS_GET with a queue index above
+     *                                 0x7fff, byte for byte (6.1's has the kernel's typo)
      * @param requestPolicy            vdpa_nl_policy: the attributes a request may carry, each with
      *                                 its number and nla_policy; every vdpa command validates with
      *                                 it, and nlctrl's CTRL_CMD_GETPOLICY reports it
      */
     public record Netlink(List<String> commands, int maxAttr, boolean legacyDeviceFeaturesAttr,
+                          boolean devNewChecksFeatureBits, boolean devNewChecksClasses,
+                          String unsupportedAttributesExtack, String queueIndexExtack,
                           List<PolicyEntry> requestPolicy) {
         public Netlink {
             requestPolicy = requestPolicy == null ? List.of() : List.copyOf(requestPolicy);
+        }
+
+        /** The extack text for attributes outside a management device's mask, as this version words it. */
+        public String unsupportedAttributesText(long unsupportedMask) {
+            return "vdpa: " + unsupportedAttributesExtack.replace("%x", Long.toHexString(unsupportedMask));
+        }
+
+        /** The extack text for a vendor-statistics queue index above the maximum. */
+        public String queueIndexText() {
+            return "vdpa: " + queueIndexExtack;
         }
     }
 
@@ -74,8 +99,14 @@ public record KernelProfile(String version, List<String> aliases, String source,
     /**
      * @param removeFeatures virtio features the driver of this version does not offer
      * @param vendorStats    whether the driver has get_vendor_vq_stats
+     * @param groupAsidAcceptsGroupCount the driver's set_group_asid checks {@code group > ngroups} (6.1's
+     *                       vdpa_sim: off by one), so group == GET_GROUP_NUM returns 0 and binds no vq;
+     *                       matters only where vhost-vdpa does not check the group itself
+     * @param configSize     the driver's config space size when it differs from the device profile's
+     *                       (6.1's struct virtio_blk_config has no zoned fields: 72 bytes, not 96), or null
      */
-    public record DriverDelta(List<String> removeFeatures, boolean vendorStats) {
+    public record DriverDelta(List<String> removeFeatures, boolean vendorStats, boolean groupAsidAcceptsGroupCount,
+                              Integer configSize) {
     }
 
     /** True when this version handles the ioctl named by its linux/vhost.h macro ("VHOST_VDPA_RESUME"). */
@@ -145,18 +176,39 @@ public record KernelProfile(String version, List<String> aliases, String source,
         List<String> supported = m.supportedFeatures();
         List<String> features = d.features();
         DeviceProfile.VendorStats stats = d.vendorStats();
+        DeviceProfile.Config config = d.config();
         if (delta.isPresent()) {
             supported = without(supported, delta.get().removeFeatures());
             features = features == null ? null : without(features, delta.get().removeFeatures());
             stats = delta.get().vendorStats() ? stats : null;
+            config = delta.get().configSize() == null ? config : withSize(config, delta.get().configSize());
         }
         DeviceProfile.Mgmt mgmt = new DeviceProfile.Mgmt(m.busName(), m.devName(), m.classes(), m.maxSupportedVqs(),
                 m.maxVqPairs(), supported, m.provisionableAttributes(), m.devicesPerMgmtdev(), m.driverModel(),
                 m.defaultPreset());
         DeviceProfile.Device device = new DeviceProfile.Device(d.virtioId(), d.vendorId(), features, d.queues(), groups,
-                d.addressSpaces(), d.vqNumMax(), d.vqNumMin(), d.config(), ops, d.driverFeatures(), d.provisioning(),
+                d.addressSpaces(), d.vqNumMax(), d.vqNumMin(), config, ops, d.driverFeatures(), d.provisioning(),
                 stats, d.iovaFirst(), d.iovaLast(), d.datapath());
         return new DeviceProfile(p.name(), mgmt, device);
+    }
+
+    private static DeviceProfile.Config withSize(DeviceProfile.Config c, int size) {
+        return new DeviceProfile.Config(c.kind(), size, c.writable(), c.linkUpOnRead(), c.defaultMtu(), c.maxVqPairsField());
+    }
+
+    /** A simulator driver's virtio features on this version, given the ones of the profiles without a delta. */
+    public long driverFeatures(String profileName, long currentFeatures) {
+        return driver(profileName).map(d -> currentFeatures & ~MacroValues.bitMask(d.removeFeatures())).orElse(currentFeatures);
+    }
+
+    /** A simulator driver's config space size on this version, given the one of the profiles without a delta. */
+    public int driverConfigSize(String profileName, int currentSize) {
+        return driver(profileName).map(DriverDelta::configSize).orElse(currentSize);
+    }
+
+    /** True when a set_group_asid of the driver behind this management-device profile accepts group == ngroups. */
+    public boolean groupAsidAcceptsGroupCount(String profileName) {
+        return driver(profileName).map(DriverDelta::groupAsidAcceptsGroupCount).orElse(false);
     }
 
     private static List<String> without(List<String> list, List<String> removed) {

@@ -233,7 +233,8 @@ final class VdpaFamily extends FakeGenlFamily {
             if (pairs != null && pairs > 1 && (features & (1L << VIRTIO_NET_F_MQ())) == 0) {
                 missing |= 1L << VIRTIO_NET_F_MQ();
             }
-            if (missing != 0) {
+            // 6.1 has no such check: it goes on to the mgmtdev lookup (docs/kernel-profiles.md)
+            if (missing != 0 && kernel.netlink().devNewChecksFeatureBits()) {
                 throw new KernelError(Errno.EINVAL, MOD + "Missing features 0x" + Long.toHexString(missing)
                         + " for provided attributes", "features lack bits for the given attributes");
             }
@@ -245,10 +246,23 @@ final class VdpaFamily extends FakeGenlFamily {
         MgmtDevice m = mgmtdevFromAttrs(a, "Fail to find the specified management device");
         long unsupported = mask & ~m.provisionableAttributes();
         if (unsupported != 0) {
-            throw new KernelError(Errno.EOPNOTSUPP, MOD + "Some provided attributes are not supported: 0x"
-                    + Long.toHexString(unsupported), "attributes outside the mgmtdev's mask");
+            throw new KernelError(Errno.EOPNOTSUPP, kernel.netlink().unsupportedAttributesText(unsupported),
+                    "attributes outside the mgmtdev's mask");
         }
-        long classes = m.supportedClasses();
+        // 6.1's vdpa_nl_cmd_dev_add_set_doit calls dev_add right after the mask check
+        if (kernel.netlink().devNewChecksClasses()) {
+            checkClasses(mask, features, m.supportedClasses());
+        }
+        if (name.isEmpty()) {
+            // device_add refuses an empty name; it is reached only after the driver's own checks,
+            // which fail with EINVAL too, so the answer is the same whichever comes first
+            throw KernelError.of(Errno.EINVAL, "empty device name");
+        }
+        bus.addDevice(m, name, new Provisioning(mac, mtu, pairs, features));
+    }
+
+    /** The class checks 6.12 added after the attribute-mask check. */
+    private static void checkClasses(long mask, Long features, long classes) {
         if ((mask & NET_ATTRS_MASK) != 0 && (classes & (1L << VIRTIO_ID_NET())) == 0) {
             throw new KernelError(Errno.EINVAL, MOD + "Network class attributes provided on unsupported management device",
                     "net attributes for a non-net mgmtdev");
@@ -258,12 +272,6 @@ final class VdpaFamily extends FakeGenlFamily {
             throw new KernelError(Errno.EINVAL, MOD + "Management device supports multi-class while device features specified are ambiguous",
                     "device features on a multi-class mgmtdev");
         }
-        if (name.isEmpty()) {
-            // device_add refuses an empty name; it is reached only after the driver's own checks,
-            // which fail with EINVAL too, so the answer is the same whichever comes first
-            throw KernelError.of(Errno.EINVAL, "empty device name");
-        }
-        bus.addDevice(m, name, new Provisioning(mac, mtu, pairs, features));
     }
 
     // ------------------------------------------------------------------ DEV_DEL
@@ -478,7 +486,7 @@ final class VdpaFamily extends FakeGenlFamily {
             throw KernelError.of(Errno.EOPNOTSUPP, "vendor statistics exist for net devices only");
         }
         if (index > MAX_QUEUE_INDEX) {
-            throw new KernelError(Errno.ERANGE, MOD + "queue index exceeds max value", "queue index " + index);
+            throw new KernelError(Errno.ERANGE, kernel.netlink().queueIndexText(), "queue index " + index);
         }
         if (!d.hasVendorStats()) {
             throw KernelError.of(Errno.EOPNOTSUPP, d.name() + " has no get_vendor_vq_stats");

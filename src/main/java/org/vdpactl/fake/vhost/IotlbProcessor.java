@@ -108,7 +108,7 @@ final class IotlbProcessor {
             if (Integer.toUnsignedLong(m.asid()) >= dev.nas()) {
                 throw KernelError.of(Errno.EINVAL, "asid " + Integer.toUnsignedString(m.asid()) + " >= " + dev.nas());
             }
-            table = state.createTable(m.asid(), VhostVdpa.MAX_IOTLB_ENTRIES);
+            table = state.createTable(m.asid(), v.iotlbEntryLimit());
         }
         if (state.inBatch() && state.batchAsid() != m.asid()) {
             throw KernelError.of(Errno.EINVAL, "asid " + m.asid() + " inside a batch on asid " + state.batchAsid());

@@ -34,7 +34,7 @@ import org.vdpactl.sys.Errno;
 public final class VhostVdpa {
     private static final Logger LOG = LoggerFactory.getLogger(VhostVdpa.class);
 
-    /** vhost_vdpa's max_iotlb_entries default. */
+    /** The IOTLB entry limit of 6.12 and 7.2 (the profile's iotlbEntryLimit; 6.1.176 has none). */
     public static final int MAX_IOTLB_ENTRIES = 2048;
     /** vhost's max_mem_regions default. */
     static final int MAX_MEM_REGIONS = 64;
@@ -82,6 +82,11 @@ public final class VhostVdpa {
         this.dev = dev;
         this.iotlb = new IotlbProcessor(this, iotlbState, dev);
         this.kernel = kernel;
+    }
+
+    /** Entries one address space holds (KernelProfile.Vhost#iotlbEntryLimit); 0: no limit. */
+    int iotlbEntryLimit() {
+        return kernel.vhost().iotlbEntryLimit();
     }
 
     public KernelProfile kernel() {
@@ -510,12 +515,17 @@ public final class VhostVdpa {
             case "VHOST_VDPA_SET_GROUP_ASID" -> {
                 MemorySegment st = UserMemory.copyIn(arg, 0, STATE_SIZE);
                 int asid = vhost_vring_state.num(st);
-                if (idx >= dev.ngroups() || Integer.toUnsignedLong(asid) >= dev.nas()) {
+                // 6.12+ check the group here; 6.1 checks only the asid and leaves the group to the driver
+                boolean groupOutside = idx >= dev.ngroups();
+                if ((groupOutside && kernel.vhost().groupAsidChecksGroup()) || Integer.toUnsignedLong(asid) >= dev.nas()) {
                     throw KernelError.of(Errno.EINVAL, "group " + idx + " / asid " + Integer.toUnsignedString(asid)
                             + " outside " + dev.ngroups() + " groups / " + dev.nas() + " AS");
                 }
                 if (kernel.vhost().groupAsidBusyAfterDriverOk() && (dev.status() & S_DRIVER_OK) != 0) {
                     throw KernelError.of(Errno.EBUSY, "SET_GROUP_ASID after DRIVER_OK (Linux " + kernel.version() + ")");
+                }
+                if (groupOutside) {
+                    return driverSetGroupAsidOutside(idx);
                 }
                 dev.setGroupAsid(idx, asid);
                 return 0;
@@ -541,6 +551,18 @@ public final class VhostVdpa {
             }
         }
         return vhostVringIoctl(caller, io, idx, vq, s, arg);
+    }
+
+    /**
+     * The driver's own group check where vhost-vdpa has none (6.1): vdpa_sim's set_group_asid refuses only
+     * {@code group > ngroups} (docs/kernel-profiles.md), so group == ngroups binds no virtqueue and returns 0;
+     * other drivers refuse any group outside their count.
+     */
+    private int driverSetGroupAsidOutside(int group) {
+        if (group == dev.ngroups() && kernel.groupAsidAcceptsGroupCount(dev.mgmtDevice().profile().name())) {
+            return 0;
+        }
+        throw KernelError.of(Errno.EINVAL, "set_group_asid: group " + group + " outside " + dev.ngroups() + " groups");
     }
 
     private int checkedGroup(int group) {

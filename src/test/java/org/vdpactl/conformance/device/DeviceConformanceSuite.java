@@ -205,8 +205,7 @@ public abstract class DeviceConformanceSuite {
 
     /** vdpasim_net's features on this kernel (no VIRTIO_NET_F_STATUS on 6.1). */
     long netFeatures() {
-        return kernel().driver("vdpasim_net").map(d -> NET_FEATURES & ~MacroValues.bitMask(d.removeFeatures()))
-                .orElse(NET_FEATURES);
+        return kernel().driverFeatures("vdpasim_net", NET_FEATURES);
     }
 
     /** vdpa_sim has get_vendor_vq_stats on this kernel (not on 6.1). */
@@ -407,7 +406,8 @@ public abstract class DeviceConformanceSuite {
         assertEquals(1, d.getVqsCount());
         assertEquals(1, d.getGroupNum());
         assertEquals(1, d.getAsNum());
-        assertEquals(96, d.getConfigSize());
+        // sizeof(struct virtio_blk_config): 72 on 6.1 (no zoned fields), 96 from 6.3
+        assertEquals(kernel().driverConfigSize("vdpasim_blk", 96), d.getConfigSize());
         assertEquals(IovaRange.FULL, d.getIovaRange());
         assertEquals(0, d.getVringGroup(0));
         assertInstanceOf(BlkConfig.class, d.decodedConfig().orElseThrow());
@@ -813,7 +813,12 @@ public abstract class DeviceConformanceSuite {
     void groupAsidBounds() {
         VhostVdpaDevice d = ownedNet();
         d.setGroupAsid(1, 1);
-        assertErrno(Errno.EINVAL, () -> d.setGroupAsid(2, 0));
+        if (kernel().vhost().groupAsidChecksGroup()) {
+            assertErrno(Errno.EINVAL, () -> d.setGroupAsid(2, 0));
+        } else {
+            // 6.1: vhost-vdpa checks only the asid, vdpa_sim refuses group > ngroups; group 2 binds no vq
+            d.setGroupAsid(2, 0);
+        }
         assertErrno(Errno.EINVAL, () -> d.setGroupAsid(0, 2));
         assertErrno(Errno.ENOBUFS, () -> d.setGroupAsid(3, 0));
         VhostVdpaDevice b = blk();
@@ -972,7 +977,14 @@ public abstract class DeviceConformanceSuite {
         GuestMemory mem = memory(16 * PAGE);
         d.map(0, 0x100000, 16 * PAGE, mem.address(), IotlbPermission.RW);
         d.unmap(0, 0x100000 + 4 * PAGE, PAGE); // a 4K invalidate inside the 64K entry
-        d.map(0, 0x100000, 16 * PAGE, mem.address(), IotlbPermission.RW); // the whole entry is gone
+        if (kernel().hasConfigOp("bind_mm")) {
+            d.map(0, 0x100000, 16 * PAGE, mem.address(), IotlbPermission.RW); // the whole entry is gone
+        } else {
+            // PA mode (6.1's vdpa_sim): vhost_vdpa_pa_map makes one entry per physically contiguous run
+            // of the pinned pages, which is up to chance; the page invalidated is gone either way
+            d.map(0, 0x100000 + 4 * PAGE, PAGE, mem.address() + 4 * PAGE, IotlbPermission.RW);
+            d.unmap(0, 0, 0);
+        }
         d.unmap(0, 0x900000, PAGE); // nothing mapped there: still fine
     }
 
@@ -997,7 +1009,12 @@ public abstract class DeviceConformanceSuite {
             msgs.add(IotlbMessage.update(0, i * 2 * PAGE, PAGE, mem.address(), IotlbPermission.RW));
         }
         d.apply(IotlbPlan.of(msgs));
-        assertErrno(Errno.EFAULT, () -> d.map(0, 2048 * 2 * PAGE, PAGE, mem.address(), IotlbPermission.RW));
+        if (kernel().vhost().iotlbEntryLimit() == 0) {
+            // 6.1.176: vhost_vdpa_alloc_as sets no limit (docs/kernel-profiles.md), the 2049th entry is taken
+            d.map(0, 2048 * 2 * PAGE, PAGE, mem.address(), IotlbPermission.RW);
+        } else {
+            assertErrno(Errno.EFAULT, () -> d.map(0, 2048 * 2 * PAGE, PAGE, mem.address(), IotlbPermission.RW));
+        }
         d.batchEnd(0);
     }
 
