@@ -35,7 +35,7 @@ class FakeStateStoreTest {
                     k.bus().devices().stream().map(d -> d.name()).toList());
             assertEquals(List.of("vdpasim_net", "vdpasim_blk", "pci/0000:08:00.2", "pci/0000:08:00.3",
                     "pci/0000:08:00.4", "pci/0000:08:00.5", "vduse"), k.bus().managementDevices().stream().map(m -> m.displayName()).toList());
-            assertEquals(33, k.device("mlx5-3").orElseThrow().maxVqs());
+            assertEquals(33, k.device("mlx5-3").orElseThrow().nvqs());
             assertEquals(5, k.device("mlx5-3").orElseThrow().minor());
             assertArrayEquals(new byte[] {2, 0, 0, 0, 0, 1}, k.device("vdpa0").orElseThrow().configMac());
         }

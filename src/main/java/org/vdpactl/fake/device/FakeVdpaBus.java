@@ -126,7 +126,7 @@ public final class FakeVdpaBus implements VdpaBus {
     public List<VdpaDevice> devices() {
         lock.readLock().lock();
         try {
-            return List.copyOf(devices.values());
+            return devices.values().stream().<VdpaDevice>map(FakeVdpaDevice::netlinkView).toList();
         } finally {
             lock.readLock().unlock();
         }
@@ -144,7 +144,7 @@ public final class FakeVdpaBus implements VdpaBus {
 
     @Override
     public Optional<VdpaDevice> device(String name) {
-        return fakeDevice(name).map(d -> d);
+        return fakeDevice(name).map(FakeVdpaDevice::netlinkView);
     }
 
     public Optional<FakeVdpaDevice> fakeDevice(String name) {
@@ -158,7 +158,7 @@ public final class FakeVdpaBus implements VdpaBus {
 
     @Override
     public VdpaDevice addDevice(MgmtDevice mgmtDevice, String name, Provisioning provisioning) {
-        return addDevice(mgmtDevice, name, provisioning, -1, false);
+        return addDevice(mgmtDevice, name, provisioning, -1, false).netlinkView();
     }
 
     /**
@@ -246,16 +246,25 @@ public final class FakeVdpaBus implements VdpaBus {
 
     @Override
     public void deleteDevice(VdpaDevice device) throws InterruptedException {
+        deleteDevice(device.name(), device);
+    }
+
+    /** {@link #deleteDevice(VdpaDevice)} of the device itself. */
+    public void deleteDevice(FakeVdpaDevice device) throws InterruptedException {
+        deleteDevice(device.name(), device.netlinkView());
+    }
+
+    private void deleteDevice(String name, VdpaDevice view) throws InterruptedException {
         lock.writeLock().lockInterruptibly();
         try {
-            FakeVdpaDevice d = devices.get(device.name());
-            if (d == null || d != device) {
-                throw KernelError.of(Errno.ENODEV, "no vdpa device " + device.name());
+            FakeVdpaDevice d = devices.get(name);
+            if (d == null || d.netlinkView() != view) {
+                throw KernelError.of(Errno.ENODEV, "no vdpa device " + name);
             }
             // vhost_vdpa_remove: cdev_device_del takes the node out of devtmpfs first, then it waits for the close
             nodes.remove(d.minor());
             try {
-                d.claimForRemoval();
+                d.node().claimForRemoval();
             } catch (InterruptedException e) {
                 nodes.put(d.minor(), d);
                 throw e;

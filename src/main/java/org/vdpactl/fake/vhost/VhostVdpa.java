@@ -150,14 +150,14 @@ public final class VhostVdpa {
 
     /** vhost_vdpa_open (device mutex held by the caller). */
     public void open() {
-        dev.claimNode();
+        dev.node().claim();
         try {
             dev.faults().hit(dev.name(), "open", dev.resource());
             inBatch = false;
             // vqs are NULL before vhost_dev_init, so the open-time reset never asks for CLEAN_MAP
             reset(false);
         } catch (KernelError e) {
-            dev.releaseNode();
+            dev.node().release();
             throw e;
         }
         vqs = new VhostVq[dev.nvqs()];
@@ -195,7 +195,7 @@ public final class VhostVdpa {
             owner = null;
             dev.bindMm(null);
         } finally {
-            dev.releaseNode();
+            dev.node().release();
         }
     }
 
@@ -263,7 +263,7 @@ public final class VhostVdpa {
         }
         if (io != null) {
             switch (io) {
-                case VDPA_GET_DEVICE_ID -> UserMemory.writeInt(arg, 0, dev.virtioId());
+                case VDPA_GET_DEVICE_ID -> UserMemory.writeInt(arg, 0, dev.spec().virtioId());
                 case VDPA_GET_STATUS -> UserMemory.writeByte(arg, 0, (byte) dev.status());
                 case VDPA_SET_STATUS -> setStatus(arg);
                 case VDPA_GET_CONFIG -> getConfig(arg);

@@ -74,7 +74,7 @@ class FakeNetDatapathTest {
 
     private long stat(String device, int qidx, String name) {
         FakeVdpaDevice d = kernel.device(device).orElseThrow();
-        return d.vendorStats(qidx).stream().filter(e -> e.getKey().equals(name)).findFirst().orElseThrow().getValue();
+        return d.netlinkView().vendorStats(qidx).stream().filter(e -> e.getKey().equals(name)).findFirst().orElseThrow().getValue();
     }
 
     @Test
