@@ -15,20 +15,25 @@ import org.vdpactl.time.Clock;
  * open), release, and vhost_vdpa_remove's wait for the last close before dev_del proceeds.
  *
  * <p>Runs under the device mutex (the vhost device mutex), whose condition wakes a waiting dev_del.
+ * Opens by other processes sharing the state file count too ({@link NodeOpeners}).
  */
 public final class DeviceNode {
     private static final Logger LOG = LoggerFactory.getLogger(DeviceNode.class);
+    /** How often a dev_del asks whether another process closed the node (there is no cross-process wake-up). */
+    private static final long OTHER_PROCESS_POLL_MILLIS = 20;
 
     private final String deviceName;
     private final int minor;
     private final ReentrantLock mutex;
     private final Condition closed;
     private final Clock clock;
+    private final NodeOpeners others;
     private boolean opened;
     private boolean removing;
     private long closedAtNanos;
 
-    DeviceNode(String deviceName, int minor, ReentrantLock mutex, Clock clock) {
+    DeviceNode(String deviceName, int minor, ReentrantLock mutex, Clock clock, NodeOpeners others) {
+        this.others = others;
         this.deviceName = deviceName;
         this.minor = minor;
         this.mutex = mutex;
@@ -42,6 +47,7 @@ public final class DeviceNode {
         if (opened) {
             throw KernelError.of(Errno.EBUSY, deviceName + ": node already open" + (removing ? " (device being removed)" : ""));
         }
+        others.claim(deviceName, minor);
         opened = true;
     }
 
@@ -51,6 +57,7 @@ public final class DeviceNode {
         opened = false;
         closedAtNanos = clock.nanoTime();
         closed.signalAll();
+        others.release(deviceName, minor);
     }
 
     /**
@@ -71,6 +78,33 @@ public final class DeviceNode {
             removing = true;
         } finally {
             mutex.unlock();
+        }
+        try {
+            waitForOtherProcesses();
+        } catch (InterruptedException | RuntimeException e) {
+            mutex.lock();
+            try {
+                opened = false;
+                removing = false;
+                closed.signalAll();
+            } finally {
+                mutex.unlock();
+            }
+            others.removalAbandoned(deviceName, minor);
+            throw e;
+        }
+    }
+
+    /** The rest of vhost_vdpa_remove's wait: the node may be open in another vdpactl process. */
+    private void waitForOtherProcesses() throws InterruptedException {
+        String announced = null;
+        for (java.util.Optional<String> holder = others.claimForRemoval(deviceName, minor); holder.isPresent();
+             holder = others.claimForRemoval(deviceName, minor)) {
+            if (!holder.get().equals(announced)) {
+                announced = holder.get();
+                LOG.warn("{}: dev_del waits for /dev/vhost-vdpa-{} to be closed by {}", deviceName, minor, announced);
+            }
+            Thread.sleep(OTHER_PROCESS_POLL_MILLIS);
         }
     }
 

@@ -43,8 +43,15 @@ public final class FakeVdpaBus implements VdpaBus {
     private final DriverModelFactory models;
     private final FaultInjector faults;
     private final Clock clock;
+    private final NodeOpeners otherOpeners;
 
     public FakeVdpaBus(DriverModelFactory models, FaultInjector faults, Clock clock) {
+        this(models, faults, clock, NodeOpeners.LOCAL);
+    }
+
+    /** A bus whose nodes may also be opened by other processes sharing the state ({@code others}). */
+    public FakeVdpaBus(DriverModelFactory models, FaultInjector faults, Clock clock, NodeOpeners others) {
+        this.otherOpeners = others;
         this.models = models;
         this.faults = faults;
         this.clock = clock;
@@ -195,7 +202,7 @@ public final class FakeVdpaBus implements VdpaBus {
                 throw KernelError.of(Errno.ENOSPC, "no free vhost-vdpa minor " + minor);
             }
             FakeVdpaDevice d = new FakeVdpaDevice(name, m, minor, p, pairs, features,
-                    models.create(profile, m.preset(), pairs, clock), faults, clock);
+                    models.create(profile, m.preset(), pairs, clock), faults, clock, otherOpeners);
             d.devAdd(preexisting);
             if (devices.containsKey(name)) {
                 throw KernelError.of(Errno.EEXIST, "a vdpa device named " + name + " exists");

@@ -87,7 +87,7 @@ public final class FakeVdpaDevice {
     }
 
     FakeVdpaDevice(String name, FakeMgmtDevice mgmt, int minor, Provisioning provisioning, int vqPairs,
-                   long deviceFeatures, DriverModel model, FaultInjector faults, Clock clock) {
+                   long deviceFeatures, DriverModel model, FaultInjector faults, Clock clock, NodeOpeners others) {
         this.name = name;
         this.mgmt = mgmt;
         this.spec = mgmt.profile().device();
@@ -107,7 +107,7 @@ public final class FakeVdpaDevice {
             vqs[i] = new DeviceVq();
         }
         this.groupAsid = new int[spec.groups().count()];
-        this.node = new DeviceNode(name, minor, mutex, clock);
+        this.node = new DeviceNode(name, minor, mutex, clock, others);
     }
 
     // ------------------------------------------------------------------ facts
@@ -673,6 +673,16 @@ public final class FakeVdpaDevice {
         } finally {
             mutex.unlock();
         }
+    }
+
+    /** The datapath counters by vendor-statistics name (what the state file keeps across processes). */
+    public Map<String, Long> datapathStats() {
+        return datapathStats.snapshot();
+    }
+
+    /** Adds counts to the datapath counters (another process's counting, read from the state file). */
+    public void addDatapathStats(Map<String, Long> counts) {
+        counts.forEach(datapathStats::add);
     }
 
     /** One datapath counter under its vendor-statistics name (0 when nothing counted it). */
