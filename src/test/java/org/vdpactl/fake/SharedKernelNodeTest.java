@@ -136,7 +136,9 @@ class SharedKernelNodeTest {
     }
 
     private void writeOpenRecord(NodeOpenRecord record) {
-        new FakeStateStore(stateFile()).updateState(s -> s.withOpenNodes(List.of(record)));
-        assertTrue(Files.exists(stateFile()));
+        FakeStateStore store = new FakeStateStore(stateFile());
+        store.updateState(s -> s.withOpenNodes(List.of(record)));
+        assertTrue(Files.exists(store.openNodesFile()));
+        assertFalse(Files.exists(stateFile()), "an open is not a change of the devices");
     }
 }

@@ -284,7 +284,37 @@ public final class FakeStateStore {
         return readState().inventory();
     }
 
+    /**
+     * The open nodes live in a sibling file, {@code <state>.open}: opening a node is not a change of
+     * the devices, so read-only commands that open one (vhost info) never rewrite the state itself.
+     */
+    public Path openNodesFile() {
+        return file.resolveSibling(file.getFileName() + ".open");
+    }
+
     private SharedState readState() {
+        SharedState main = readMainState();
+        Path open = openNodesFile();
+        if (!Files.exists(open)) {
+            return main;
+        }
+        try {
+            List<NodeOpenRecord> records = JSON.readValue(open.toFile(),
+                    JSON.getTypeFactory().constructCollectionType(List.class, NodeOpenRecord.class));
+            SharedState state = main.withOpenNodes(records);
+            String problem = InventoryValidation.problemOf(state);
+            if (problem != null) {
+                throw new CorruptStateException("fake kernel state " + open + " is invalid: " + problem + "; delete it");
+            }
+            return state;
+        } catch (JacksonException e) {
+            throw new CorruptStateException("fake kernel state " + open + " is corrupt (" + e.getOriginalMessage() + "); delete it");
+        } catch (IOException e) {
+            throw StateIoException.of("cannot read the fake kernel state " + open, e);
+        }
+    }
+
+    private SharedState readMainState() {
         if (!Files.exists(file)) {
             return SharedState.of(Inventory.defaults());
         }
@@ -313,12 +343,29 @@ public final class FakeStateStore {
         }
     }
 
-    private void write(SharedState state) {
-        Inventory inventory = state.inventory();
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+    /** Writes what changed from {@code before} to {@code state}: the state file, the open-nodes file, or both. */
+    private void write(SharedState before, SharedState state) {
+        if (!state.withOpenNodes(List.of()).equals(before.withOpenNodes(List.of())) || !Files.exists(file) && before.openNodes().equals(state.openNodes())) {
+            Inventory inventory = state.inventory();
+            try {
+                writeAtomically(file, JSON.writeValueAsBytes(new StateFile(VERSION, inventory.mgmtdevs(), inventory.devices(),
+                        kernelVersion, List.of(), state.nodeRules(), state.vstats())));
+            } catch (IOException e) {
+                throw StateIoException.of("cannot save the fake kernel state " + file, e);
+            }
+        }
+        if (!state.openNodes().equals(before.openNodes())) {
+            try {
+                writeAtomically(openNodesFile(), JSON.writeValueAsBytes(state.openNodes()));
+            } catch (IOException e) {
+                throw StateIoException.of("cannot save the fake kernel state " + openNodesFile(), e);
+            }
+        }
+    }
+
+    private void writeAtomically(Path target, byte[] bytes) throws IOException {
+        Path tmp = target.resolveSibling(target.getFileName() + ".tmp-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
         try {
-            byte[] bytes = JSON.writeValueAsBytes(new StateFile(VERSION, inventory.mgmtdevs(), inventory.devices(), kernelVersion,
-                    state.openNodes(), state.nodeRules(), state.vstats()));
             if (posix()) {
                 Files.createFile(tmp, PosixFilePermissions.asFileAttribute(FILE_MODE));
             }
@@ -328,9 +375,9 @@ public final class FakeStateStore {
                 ch.force(true);
             }
             try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
             try {
@@ -338,7 +385,7 @@ public final class FakeStateStore {
             } catch (IOException ignored) {
                 // the original error matters more
             }
-            throw StateIoException.of("cannot save the fake kernel state " + file, e);
+            throw e;
         }
     }
 
@@ -405,7 +452,7 @@ public final class FakeStateStore {
             if (!lock.isValid()) {
                 throw new IllegalStateException("fake state session already closed");
             }
-            write(newState);
+            write(state, newState);
             state = newState;
         }
 
