@@ -29,7 +29,12 @@ import org.vdpactl.fake.fault.FaultRule;
 import org.vdpactl.fake.mem.AddressSpace;
 import org.vdpactl.fake.mem.HostMemory;
 import org.vdpactl.fake.state.FakeStateStore;
+import org.vdpactl.fake.state.CounterDeltas;
 import org.vdpactl.fake.state.Inventory;
+import org.vdpactl.fake.state.NodeRuleRecord;
+import org.vdpactl.fake.state.SharedState;
+import org.vdpactl.fake.state.StateFileNodeOpeners;
+import org.vdpactl.fake.device.NodeOpeners;
 import org.vdpactl.fake.vhost.VhostVdpa;
 import org.vdpactl.fake.vhost.VhostVdpaFile;
 import org.vdpactl.ffi.gen.libc.libc_h;
@@ -68,6 +73,10 @@ public final class FakeKernel implements AutoCloseable {
     private final DevNodePermissions nodePermissions = new DevNodePermissions();
     /** The inventory as last loaded from or saved to the shared state: what this kernel's changes are relative to. */
     private Inventory savedBase;
+    /** The datapath counters as last loaded or saved: a save adds what was counted since. */
+    private Map<String, Map<String, Long>> savedStats;
+    /** Records this kernel's node opens in the shared state (null when not shared). */
+    private final StateFileNodeOpeners nodeOpeners;
     private boolean saveFailed;
     private volatile boolean closed;
 
@@ -77,14 +86,17 @@ public final class FakeKernel implements AutoCloseable {
         this.kernelProfile = b.kernelProfile;
         this.faults = new FaultInjector(b.clock, b.faults);
         this.hostMemory = b.hostMemory != null ? b.hostMemory : HostMemory.host();
-        this.bus = new FakeVdpaBus(b.driverModels, faults, clock);
+        this.nodeOpeners = shared == null ? null : new StateFileNodeOpeners(shared);
+        this.bus = new FakeVdpaBus(b.driverModels, faults, clock, nodeOpeners == null ? NodeOpeners.LOCAL : nodeOpeners);
         this.sysfs = new FakeSysfs(bus, nodePermissions);
         b.nodeRules.forEach(nodePermissions::add);
         this.fdLimit = b.fdLimit;
         this.shared = shared;
         this.vduse = b.vduse;
         install(b.inventory);
+        b.vstats.forEach((name, counts) -> bus.fakeDevice(name).ifPresent(d -> d.addDatapathStats(counts)));
         this.savedBase = shared == null ? null : inventory();
+        this.savedStats = shared == null ? Map.of() : datapathStats();
     }
 
     /** A builder with a virtual clock, the built-in profiles, no faults and the default inventory. */
@@ -110,7 +122,7 @@ public final class FakeKernel implements AutoCloseable {
      */
     public static FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults, KernelProfile kernel) {
         FakeStateStore store = new FakeStateStore(stateFile);
-        Inventory loaded = store.load();
+        SharedState loaded = store.loadState();
         try {
             KernelProfile k = kernel != null ? kernel : store.kernelVersion()
                     .map(v -> KernelProfiles.byName(v).orElseThrow(() -> new FakeStateStore.CorruptStateException(
@@ -118,7 +130,9 @@ public final class FakeKernel implements AutoCloseable {
                                     + "; use --fake-kernel " + KernelProfiles.accepted())))
                     .orElse(KernelProfiles.defaultProfile());
             store.setKernelVersion(k.version());
-            Builder b = builder().clock(clock).faults(faults).inventory(loaded).kernel(k);
+            Builder b = builder().clock(clock).faults(faults).inventory(loaded.inventory()).kernel(k);
+            loaded.nodeRules().forEach(r -> b.nodeRule(new NodePermissionRule(r.kernelGlob(), r.uid(), r.gid(), r.mode())));
+            b.vstats.putAll(loaded.vstats());
             return new FakeKernel(b, store);
         } catch (IllegalArgumentException | KernelError e) {
             throw new FakeStateStore.CorruptStateException("fake kernel state " + store.file()
@@ -140,17 +154,33 @@ public final class FakeKernel implements AutoCloseable {
             return;
         }
         Inventory mine = inventory();
-        if (mine.equals(savedBase)) {
+        Map<String, Map<String, Long>> stats = datapathStats();
+        Map<String, Map<String, Long>> counted = CounterDeltas.since(savedStats, stats);
+        if (mine.equals(savedBase) && counted.isEmpty()) {
             return;
         }
         Inventory base = savedBase;
         try {
-            shared.update(disk -> org.vdpactl.fake.state.InventoryMerge.apply(disk, base, mine));
+            shared.updateState(disk -> disk.withInventory(org.vdpactl.fake.state.InventoryMerge.apply(disk.inventory(), base, mine))
+                    .withVstats(CounterDeltas.add(disk.vstats(), counted)));
         } catch (RuntimeException e) {
             saveFailed = true;
             throw e;
         }
         savedBase = mine;
+        savedStats = stats;
+    }
+
+    /** The datapath counters of the devices that count something, by device name. */
+    private Map<String, Map<String, Long>> datapathStats() {
+        Map<String, Map<String, Long>> out = new java.util.TreeMap<>();
+        for (FakeVdpaDevice d : bus.fakeDevices()) {
+            Map<String, Long> s = d.datapathStats();
+            if (!s.isEmpty()) {
+                out.put(d.name(), s);
+            }
+        }
+        return out;
     }
 
     /** {@link #openShared(Path, Clock, List)} at the default state file ({@link FakeStateStore#defaultStateFile()}). */
@@ -177,6 +207,16 @@ public final class FakeKernel implements AutoCloseable {
      * kvm (36) access; open(2) and stat(2) follow it.
      */
     public void addNodeRule(NodePermissionRule rule) {
+        if (shared != null) {
+            // a host's rules hold for every process: the next vdpactl loads it from the state
+            NodeRuleRecord saved = new NodeRuleRecord(rule.kernelGlob(), rule.uid(), rule.gid(), rule.mode());
+            shared.updateState(s -> {
+                List<NodeRuleRecord> rules = new ArrayList<>(s.nodeRules());
+                rules.remove(saved);
+                rules.add(saved);
+                return s.withNodeRules(rules);
+            });
+        }
         nodePermissions.add(rule);
     }
 
@@ -388,8 +428,14 @@ public final class FakeKernel implements AutoCloseable {
         synchronized (this) {
             retry = !saveFailed;
         }
-        if (retry) {
-            saveState();
+        try {
+            if (retry) {
+                saveState();
+            }
+        } finally {
+            if (nodeOpeners != null) {
+                nodeOpeners.close();
+            }
         }
     }
 
@@ -407,6 +453,7 @@ public final class FakeKernel implements AutoCloseable {
         private boolean vduse = true;
         private final List<NodePermissionRule> nodeRules = new ArrayList<>();
         private KernelProfile kernelProfile = KernelProfiles.defaultProfile();
+        private final Map<String, Map<String, Long>> vstats = new java.util.TreeMap<>();
 
         private Builder() {
         }

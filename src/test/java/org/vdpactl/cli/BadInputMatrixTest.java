@@ -301,6 +301,59 @@ class BadInputMatrixTest {
         }
     }
 
+    /**
+     * 64 invocations at once on one state file, in-process threads each with its own fake kernel
+     * (as 64 processes would have): 48 dev add, 8 dev list and 8 vhost info of one node (which
+     * contend for the single opener across kernels). No device is lost, the file parses, and every
+     * invocation either succeeds or fails with a documented exit code (a busy node: 7).
+     */
+    @Test
+    void sixtyFourConcurrentInvocationsLoseNothingAndEndWithDocumentedCodes(@TempDir Path dir) throws Exception {
+        Path state = dir.resolve("fake-state.json");
+        int adds = 48;
+        java.util.List<String[]> commands = new java.util.ArrayList<>();
+        for (int i = 0; i < adds; i++) {
+            commands.add(new String[] {"dev", "add", "c" + i, "--mgmtdev", "vdpasim_net"});
+        }
+        for (int i = 0; i < 8; i++) {
+            commands.add(new String[] {"dev", "list", "--json"});
+            commands.add(new String[] {"vhost", "info", "vdpa0", "--json"});
+        }
+        java.util.List<java.util.concurrent.Future<CliRun>> runs = new java.util.ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(commands.size())) {
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            for (String[] c : commands) {
+                runs.add(pool.submit(() -> {
+                    start.await();
+                    return onState(state, c);
+                }));
+            }
+            start.countDown();
+            java.util.Set<Integer> documented = java.util.Set.of(0, 1, 2, 3, 4, 5, 6, 7, 8);
+            for (int i = 0; i < runs.size(); i++) {
+                CliRun run = runs.get(i).get();
+                String what = String.join(" ", commands.get(i));
+                if (i < adds || commands.get(i)[0].equals("dev")) {
+                    assertEquals(0, run.exitCode(), what + ": " + run.err());
+                } else {
+                    assertTrue(run.exitCode() == 0 || run.exitCode() == ExitCode.KERNEL_ERROR.code(), what + ": " + run.err());
+                    assertTrue(documented.contains(run.exitCode()));
+                }
+                assertTrue(run.noStackTrace(), what + ": " + run.err());
+            }
+        }
+        com.fasterxml.jackson.databind.JsonNode saved = new com.fasterxml.jackson.databind.ObjectMapper().readTree(state.toFile());
+        java.util.Set<String> names = new java.util.HashSet<>();
+        saved.get("devices").forEach(d -> names.add(d.get("name").asText()));
+        for (int i = 0; i < adds; i++) {
+            assertTrue(names.contains("c" + i), "c" + i + " lost: " + names);
+        }
+        assertTrue(names.containsAll(java.util.List.of("vdpa0", "vdpa1", "mlx5-0", "mlx5-1", "mlx5-2", "mlx5-3")), names.toString());
+        com.fasterxml.jackson.databind.JsonNode open = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(state.resolveSibling("fake-state.json.open").toFile());
+        assertTrue(open.isArray() && open.isEmpty(), "every open was closed: " + open);
+    }
+
     @ParameterizedTest
     @MethodSource("cases")
     void endsInOneLineAndTheDocumentedExitCode(String[] args, ExitCode expected, String mentions) {

@@ -128,7 +128,7 @@ class ControlQueueTest {
             vring_avail.idx(avail, (short) 1);
             p.write(kick, MemorySegment.ofArray(new long[] {1}));
             assertEquals(0, usedIdx(), "no used entry");
-            var stats = kernel.device("vdpa0").orElseThrow().vendorStats(2);
+            var stats = kernel.device("vdpa0").orElseThrow().netlinkView().vendorStats(2);
             assertEquals(List.of(1L, 0L, 1L), stats.stream().map(e -> e.getValue()).toList(), "requests, successes, errors");
             v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
             assertEquals(1, v.vringState(VhostIoctl.GET_VRING_BASE, 2, 0), "the head was consumed");

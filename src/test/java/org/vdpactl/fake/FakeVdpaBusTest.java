@@ -13,7 +13,6 @@ import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.bus.Provisioning;
-import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.fake.state.Inventory;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
@@ -58,7 +57,7 @@ class FakeVdpaBusTest {
             assertEquals(Errno.EOPNOTSUPP, addErrno(k, "pci/0000:08:00.2", "m", new Provisioning(null, null, null, 1L << 32)));
             assertEquals(Errno.EINVAL, addErrno(k, "pci/0000:08:00.2", "m", new Provisioning(null, null, null, V1_AP | (1L << 40))));
             assertEquals(Errno.EINVAL, addErrno(k, "pci/0000:08:00.2", "m", new Provisioning(null, null, 33, null)));
-            FakeVdpaDevice d = k.addDevice("pci/0000:08:00.2", "m", Provisioning.NONE);
+            var d = k.addDevice("pci/0000:08:00.2", "m", Provisioning.NONE).netlinkView();
             assertEquals(3, d.maxVqs(), "one queue pair by default");
             assertEquals(0, d.deviceFeatures() & (1L << 15), "MRG_RXBUF dropped without provisioned features");
             assertEquals(0x15B3, d.vendorId());
@@ -70,7 +69,7 @@ class FakeVdpaBusTest {
     @Test
     void vdpaSimNetFacts() {
         try (FakeKernel k = FakeKernel.builder().build()) {
-            FakeVdpaDevice d = k.device("vdpa0").orElseThrow();
+            var d = k.device("vdpa0").orElseThrow().netlinkView();
             assertEquals(0x308830028L, d.deviceFeatures());
             assertEquals(List.of("rx packets", "rx bytes", "rx errors", "rx overruns", "rx drops"),
                     d.vendorStats(0).stream().map(e -> e.getKey()).toList());
@@ -83,7 +82,7 @@ class FakeVdpaBusTest {
             var blk = k.bus().managementDevices().get(1);
             assertEquals(List.of(0x4L, 0, 0L, 0L), List.of(blk.supportedClasses(), blk.maxSupportedVqs(),
                     blk.supportedFeatures(), blk.provisionableAttributes()));
-            assertFalse(k.device("vdpa1").orElseThrow().hasVendorStats());
+            assertFalse(k.device("vdpa1").orElseThrow().netlinkView().hasVendorStats());
         }
     }
 

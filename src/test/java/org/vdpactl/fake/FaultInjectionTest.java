@@ -130,7 +130,7 @@ class FaultInjectionTest {
                 .fault(FaultRule.errnoAt("vdpa1", "write", 1, Errno.EIO)).build();
              FakeProcess p = k.newProcess()) {
             assertEquals(Errno.ENOMEM, errno(() -> p.open("/dev/vhost-vdpa-1", libc_h.O_RDWR())));
-            assertFalse(k.device("vdpa1").orElseThrow().isOpen());
+            assertFalse(k.device("vdpa1").orElseThrow().node().isOpen());
             try (Vhost b = new Vhost(p, "/dev/vhost-vdpa-1")) {
                 assertEquals(Errno.EIO, errno(() -> b.iotlb(0, Vhost.BATCH_BEGIN, 0, 0, 0)));
                 b.setOwner();

@@ -52,9 +52,9 @@ class VhostVdpaTest {
             try (FakeProcess other = kernel.newProcess()) {
                 assertEquals(Errno.EBUSY, errno(() -> other.open(NET, libc_h.O_RDWR())));
             }
-            assertTrue(dev("vdpa0").isOpen());
+            assertTrue(dev("vdpa0").node().isOpen());
         }
-        assertFalse(dev("vdpa0").isOpen());
+        assertFalse(dev("vdpa0").node().isOpen());
         int fd = p.open(NET, libc_h.O_RDWR());
         p.close(fd);
     }

@@ -43,8 +43,15 @@ public final class FakeVdpaBus implements VdpaBus {
     private final DriverModelFactory models;
     private final FaultInjector faults;
     private final Clock clock;
+    private final NodeOpeners otherOpeners;
 
     public FakeVdpaBus(DriverModelFactory models, FaultInjector faults, Clock clock) {
+        this(models, faults, clock, NodeOpeners.LOCAL);
+    }
+
+    /** A bus whose nodes may also be opened by other processes sharing the state ({@code others}). */
+    public FakeVdpaBus(DriverModelFactory models, FaultInjector faults, Clock clock, NodeOpeners others) {
+        this.otherOpeners = others;
         this.models = models;
         this.faults = faults;
         this.clock = clock;
@@ -126,7 +133,7 @@ public final class FakeVdpaBus implements VdpaBus {
     public List<VdpaDevice> devices() {
         lock.readLock().lock();
         try {
-            return List.copyOf(devices.values());
+            return devices.values().stream().<VdpaDevice>map(FakeVdpaDevice::netlinkView).toList();
         } finally {
             lock.readLock().unlock();
         }
@@ -144,7 +151,7 @@ public final class FakeVdpaBus implements VdpaBus {
 
     @Override
     public Optional<VdpaDevice> device(String name) {
-        return fakeDevice(name).map(d -> d);
+        return fakeDevice(name).map(FakeVdpaDevice::netlinkView);
     }
 
     public Optional<FakeVdpaDevice> fakeDevice(String name) {
@@ -158,7 +165,7 @@ public final class FakeVdpaBus implements VdpaBus {
 
     @Override
     public VdpaDevice addDevice(MgmtDevice mgmtDevice, String name, Provisioning provisioning) {
-        return addDevice(mgmtDevice, name, provisioning, -1, false);
+        return addDevice(mgmtDevice, name, provisioning, -1, false).netlinkView();
     }
 
     /**
@@ -195,7 +202,7 @@ public final class FakeVdpaBus implements VdpaBus {
                 throw KernelError.of(Errno.ENOSPC, "no free vhost-vdpa minor " + minor);
             }
             FakeVdpaDevice d = new FakeVdpaDevice(name, m, minor, p, pairs, features,
-                    models.create(profile, m.preset(), pairs, clock), faults, clock);
+                    models.create(profile, m.preset(), pairs, clock), faults, clock, otherOpeners);
             d.devAdd(preexisting);
             if (devices.containsKey(name)) {
                 throw KernelError.of(Errno.EEXIST, "a vdpa device named " + name + " exists");
@@ -246,16 +253,25 @@ public final class FakeVdpaBus implements VdpaBus {
 
     @Override
     public void deleteDevice(VdpaDevice device) throws InterruptedException {
+        deleteDevice(device.name(), device);
+    }
+
+    /** {@link #deleteDevice(VdpaDevice)} of the device itself. */
+    public void deleteDevice(FakeVdpaDevice device) throws InterruptedException {
+        deleteDevice(device.name(), device.netlinkView());
+    }
+
+    private void deleteDevice(String name, VdpaDevice view) throws InterruptedException {
         lock.writeLock().lockInterruptibly();
         try {
-            FakeVdpaDevice d = devices.get(device.name());
-            if (d == null || d != device) {
-                throw KernelError.of(Errno.ENODEV, "no vdpa device " + device.name());
+            FakeVdpaDevice d = devices.get(name);
+            if (d == null || d.netlinkView() != view) {
+                throw KernelError.of(Errno.ENODEV, "no vdpa device " + name);
             }
             // vhost_vdpa_remove: cdev_device_del takes the node out of devtmpfs first, then it waits for the close
             nodes.remove(d.minor());
             try {
-                d.claimForRemoval();
+                d.node().claimForRemoval();
             } catch (InterruptedException e) {
                 nodes.put(d.minor(), d);
                 throw e;

@@ -5,8 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -14,7 +12,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.KernelError;
 import org.vdpactl.fake.bus.Provisioning;
-import org.vdpactl.fake.bus.VdpaDevice;
 import org.vdpactl.fake.fault.FaultInjector;
 import org.vdpactl.fake.model.DriverModel;
 import org.vdpactl.fake.model.MapEntry;
@@ -32,11 +29,9 @@ import org.vdpactl.time.Resource;
  * device mutex) around each ioctl and every op here runs under it; each op is first offered to the
  * fault injector, then charged to this device's {@link Resource} with the {@link DriverModel}'s cost,
  * so ops on one device serialise in (simulated) time and ops on different devices overlap.
- * The netlink-facing {@link VdpaDevice} getters take the mutex themselves.
- *
- * <p>The node state (whether /dev/vhost-vdpa-N is open) lives here too, because the bus waits on it.
+ * The node's lifecycle is {@link DeviceNode}; what the netlink family sees is {@link NetlinkDeviceView}.
  */
-public final class FakeVdpaDevice implements VdpaDevice {
+public final class FakeVdpaDevice {
     private static final Logger LOG = LoggerFactory.getLogger(FakeVdpaDevice.class);
     private static final int FAILED = vhost_h.VIRTIO_CONFIG_S_FAILED();
     private static final int DRIVER_OK = vhost_h.VIRTIO_CONFIG_S_DRIVER_OK();
@@ -56,7 +51,8 @@ public final class FakeVdpaDevice implements VdpaDevice {
     private final DeviceCounters counters = new DeviceCounters();
     private final NetDatapathStats datapathStats = new NetDatapathStats();
     private final ReentrantLock mutex = new ReentrantLock();
-    private final Condition nodeClosed = mutex.newCondition();
+    private final DeviceNode node;
+    private final NetlinkDeviceView netlinkView = new NetlinkDeviceView(this);
 
     // device side (vdpa_sim / driver state)
     private volatile int status;
@@ -76,11 +72,6 @@ public final class FakeVdpaDevice implements VdpaDevice {
     /** The owner's memory (bind_mm), through which the datapath reaches guest memory. */
     private org.vdpactl.fake.mem.AddressSpace boundMm;
 
-    // node state
-    private boolean opened;
-    private boolean removing;
-    private long closedAtNanos;
-
     /** Device-side state of one virtqueue. */
     static final class DeviceVq {
         boolean ready;
@@ -96,7 +87,7 @@ public final class FakeVdpaDevice implements VdpaDevice {
     }
 
     FakeVdpaDevice(String name, FakeMgmtDevice mgmt, int minor, Provisioning provisioning, int vqPairs,
-                   long deviceFeatures, DriverModel model, FaultInjector faults, Clock clock) {
+                   long deviceFeatures, DriverModel model, FaultInjector faults, Clock clock, NodeOpeners others) {
         this.name = name;
         this.mgmt = mgmt;
         this.spec = mgmt.profile().device();
@@ -116,6 +107,7 @@ public final class FakeVdpaDevice implements VdpaDevice {
             vqs[i] = new DeviceVq();
         }
         this.groupAsid = new int[spec.groups().count()];
+        this.node = new DeviceNode(name, minor, mutex, clock, others);
     }
 
     // ------------------------------------------------------------------ facts
@@ -624,99 +616,46 @@ public final class FakeVdpaDevice implements VdpaDevice {
         }
     }
 
-    // ------------------------------------------------------------------ node (/dev/vhost-vdpa-N)
+    // ------------------------------------------------------------------ node and netlink view
 
-    /** The open() half of the single-opener rule: EBUSY when already open (or being removed). */
-    public void claimNode() {
-        requireLocked();
-        if (opened) {
-            throw KernelError.of(Errno.EBUSY, name + ": node already open" + (removing ? " (device being removed)" : ""));
-        }
-        opened = true;
+    /** The /dev/vhost-vdpa-N node's lifecycle (open, release, dev_del's wait). */
+    public DeviceNode node() {
+        return node;
     }
 
-    /** The release() half: the node is free again; a waiting dev_del proceeds. */
-    public void releaseNode() {
-        requireLocked();
-        opened = false;
-        closedAtNanos = clock.nanoTime();
-        nodeClosed.signalAll();
+    /** This device as the vdpa netlink family sees it. */
+    public NetlinkDeviceView netlinkView() {
+        return netlinkView;
     }
 
-    /**
-     * dev_del's wait (vhost_vdpa_remove): claims the node for good, waiting as long as it is open.
-     * The waiting thread's time continues from the close, as a blocked task's would.
-     */
-    void claimForRemoval() throws InterruptedException {
-        mutex.lock();
-        try {
-            while (opened) {
-                LOG.info("{}: dev_del waits for /dev/vhost-vdpa-{} to be closed", name, minor);
-                nodeClosed.await(1, TimeUnit.SECONDS);
-                if (!opened) {
-                    clock.continueAt(Math.max(clock.nanoTime(), closedAtNanos));
-                }
-            }
-            opened = true;
-            removing = true;
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    // ------------------------------------------------------------------ VdpaDevice (netlink view)
-
-    @Override
     public String name() {
         return name;
     }
 
-    @Override
     public FakeMgmtDevice mgmtDevice() {
         return mgmt;
     }
 
-    @Override
-    public int virtioId() {
-        return spec.virtioId();
+    public int minor() {
+        return minor;
     }
 
-    @Override
-    public int vendorId() {
-        return spec.vendorId();
-    }
-
-    @Override
-    public int maxVqs() {
-        return nvqs;
-    }
-
-    @Override
-    public int maxVqSize() {
-        return spec.vqNumMax();
-    }
-
-    @Override
-    public int minVqSize() {
-        return spec.vqNumMin();
-    }
-
-    @Override
+    /** The current virtio status byte. */
     public int status() {
         return status;
     }
 
-    @Override
+    /** The device feature set (provisioned or offered). */
     public long deviceFeatures() {
         return deviceFeatures;
     }
 
-    @Override
+    /** The driver features set so far. */
     public long negotiatedFeatures() {
         return driverFeatures;
     }
 
-    @Override
+    /** A copy of the whole config space as the device presents it now. */
     public byte[] configSpace() {
         mutex.lock();
         try {
@@ -736,33 +675,22 @@ public final class FakeVdpaDevice implements VdpaDevice {
         }
     }
 
-    @Override
-    public boolean hasVendorStats() {
-        return spec.vendorStats() != null;
+    /** The datapath counters by vendor-statistics name (what the state file keeps across processes). */
+    public Map<String, Long> datapathStats() {
+        return datapathStats.snapshot();
     }
 
-    @Override
-    public List<Map.Entry<String, Long>> vendorStats(int queueIndex) {
-        DeviceProfile.VendorStats vs = spec.vendorStats();
-        if (vs == null) {
-            throw KernelError.of(Errno.EOPNOTSUPP, name + " has no vendor statistics");
-        }
-        List<String> names;
-        if (vs.perQueue() != null) {
-            names = queueIndex >= 0 && queueIndex < vs.perQueue().size() && queueIndex < nvqs
-                    ? vs.perQueue().get(queueIndex) : null;
-        } else {
-            names = queueIndex >= 0 && queueIndex < nvqs ? vs.everyQueue() : null;
-        }
-        if (names == null) {
-            throw KernelError.of(DeviceProfile.errno(vs.invalidQueueErrno()), name + ": no queue " + queueIndex);
-        }
-        List<Map.Entry<String, Long>> out = new ArrayList<>();
-        names.forEach(n -> out.add(Map.entry(n, datapathStats.get(n))));
-        return out;
+    /** Adds counts to the datapath counters (another process's counting, read from the state file). */
+    public void addDatapathStats(Map<String, Long> counts) {
+        counts.forEach(datapathStats::add);
     }
 
-    @Override
+    /** One datapath counter under its vendor-statistics name (0 when nothing counted it). */
+    long datapathStat(String statName) {
+        return datapathStats.get(statName);
+    }
+
+    /** DEV_ATTR_SET's MAC: the config-space MAC changes (EOPNOTSUPP for a device without one). */
     public void setMacAddress(byte[] mac) {
         if (!"net".equals(spec.config().kind())) {
             throw KernelError.of(Errno.EOPNOTSUPP, name + " has no MAC");
@@ -774,21 +702,6 @@ public final class FakeVdpaDevice implements VdpaDevice {
         } finally {
             mutex.unlock();
         }
-    }
-
-    @Override
-    public boolean isOpen() {
-        mutex.lock();
-        try {
-            return opened && !removing;
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    @Override
-    public int minor() {
-        return minor;
     }
 
     @Override

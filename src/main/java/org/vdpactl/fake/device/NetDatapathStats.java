@@ -28,6 +28,13 @@ final class NetDatapathStats {
         counters.computeIfAbsent(name, k -> new AtomicLong()).addAndGet(delta);
     }
 
+    /** Every counter by name (a copy). */
+    Map<String, Long> snapshot() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        counters.forEach((k, v) -> out.put(k, v.get()));
+        return out;
+    }
+
     long get(String name) {
         AtomicLong c = counters.get(name);
         return c == null ? 0 : c.get();

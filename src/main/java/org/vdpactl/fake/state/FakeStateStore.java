@@ -64,7 +64,9 @@ public final class FakeStateStore {
      * The on-disk form. {@code kernel} is the fake kernel version ("6.1", "6.12", "7.2"); absent in
      * files written before kernel profiles existed, which therefore stay 6.12.
      */
-    record StateFile(int version, List<Inventory.Mgmt> mgmtdevs, List<Inventory.Device> devices, String kernel) {
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+    record StateFile(int version, List<Inventory.Mgmt> mgmtdevs, List<Inventory.Device> devices, String kernel,
+                     List<NodeOpenRecord> openNodes, List<NodeRuleRecord> nodeRules, Map<String, Map<String, Long>> vstats) {
     }
 
     /** The kernel version the file recorded when last read, or the one the next save records. */
@@ -114,13 +116,26 @@ public final class FakeStateStore {
      * @throws StateIoException     when the lock or the file cannot be written (permission, disk)
      */
     public Inventory update(UnaryOperator<Inventory> change) {
+        return updateState(s -> s.withInventory(change.apply(s.inventory()))).inventory();
+    }
+
+    /**
+     * {@link #update} of the whole state (inventory, open nodes, node rules, counters); what belongs
+     * to a device that is no longer in the inventory is dropped. Returns what is saved now.
+     */
+    public SharedState updateState(UnaryOperator<SharedState> change) {
         try (Session s = open()) {
-            Inventory next = change.apply(s.inventory());
-            if (!next.equals(s.inventory())) {
+            SharedState next = change.apply(s.state()).pruned();
+            if (!next.equals(s.state())) {
                 s.save(next);
             }
             return next;
         }
+    }
+
+    /** The whole state as saved last (no lock); a missing file yields the default inventory and nothing else. */
+    public SharedState loadState() {
+        return readState();
     }
 
     /** Locks the state (queueing fairly) and reads it; the lock is held until the session is closed. */
@@ -145,7 +160,7 @@ public final class FakeStateStore {
             announceHolder(channel);
             Session s = new Session(channel, lock, queue);
             try {
-                s.inventory = read();
+                s.state = readState();
             } catch (RuntimeException e) {
                 s.close();
                 throw e;
@@ -266,8 +281,42 @@ public final class FakeStateStore {
 
     /** Reads the file without locking (diagnostics); a missing file yields the default inventory. */
     public Inventory read() {
+        return readState().inventory();
+    }
+
+    /**
+     * The open nodes live in a sibling file, {@code <state>.open}: opening a node is not a change of
+     * the devices, so read-only commands that open one (vhost info) never rewrite the state itself.
+     */
+    public Path openNodesFile() {
+        return file.resolveSibling(file.getFileName() + ".open");
+    }
+
+    private SharedState readState() {
+        SharedState main = readMainState();
+        Path open = openNodesFile();
+        if (!Files.exists(open)) {
+            return main;
+        }
+        try {
+            List<NodeOpenRecord> records = JSON.readValue(open.toFile(),
+                    JSON.getTypeFactory().constructCollectionType(List.class, NodeOpenRecord.class));
+            SharedState state = main.withOpenNodes(records);
+            String problem = InventoryValidation.problemOf(state);
+            if (problem != null) {
+                throw new CorruptStateException("fake kernel state " + open + " is invalid: " + problem + "; delete it");
+            }
+            return state;
+        } catch (JacksonException e) {
+            throw new CorruptStateException("fake kernel state " + open + " is corrupt (" + e.getOriginalMessage() + "); delete it");
+        } catch (IOException e) {
+            throw StateIoException.of("cannot read the fake kernel state " + open, e);
+        }
+    }
+
+    private SharedState readMainState() {
         if (!Files.exists(file)) {
-            return Inventory.defaults();
+            return SharedState.of(Inventory.defaults());
         }
         try {
             StateFile s = JSON.readValue(file.toFile(), StateFile.class);
@@ -279,13 +328,13 @@ public final class FakeStateStore {
             if (kernelVersion == null) {
                 kernelVersion = s.kernel();
             }
-            Inventory inventory = new Inventory(s.mgmtdevs(), s.devices());
-            String problem = InventoryValidation.problemOf(inventory);
+            SharedState state = new SharedState(new Inventory(s.mgmtdevs(), s.devices()), s.openNodes(), s.nodeRules(), s.vstats());
+            String problem = InventoryValidation.problemOf(state);
             if (problem != null) {
                 throw new CorruptStateException("fake kernel state " + file + " is invalid: " + problem
                         + "; fix or delete it to start from the default devices");
             }
-            return inventory;
+            return state;
         } catch (JacksonException e) {
             throw new CorruptStateException("fake kernel state " + file + " is corrupt (" + e.getOriginalMessage()
                     + "); delete it to start from the default devices");
@@ -294,10 +343,29 @@ public final class FakeStateStore {
         }
     }
 
-    private void write(Inventory inventory) {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+    /** Writes what changed from {@code before} to {@code state}: the state file, the open-nodes file, or both. */
+    private void write(SharedState before, SharedState state) {
+        if (!state.withOpenNodes(List.of()).equals(before.withOpenNodes(List.of())) || !Files.exists(file) && before.openNodes().equals(state.openNodes())) {
+            Inventory inventory = state.inventory();
+            try {
+                writeAtomically(file, JSON.writeValueAsBytes(new StateFile(VERSION, inventory.mgmtdevs(), inventory.devices(),
+                        kernelVersion, List.of(), state.nodeRules(), state.vstats())));
+            } catch (IOException e) {
+                throw StateIoException.of("cannot save the fake kernel state " + file, e);
+            }
+        }
+        if (!state.openNodes().equals(before.openNodes())) {
+            try {
+                writeAtomically(openNodesFile(), JSON.writeValueAsBytes(state.openNodes()));
+            } catch (IOException e) {
+                throw StateIoException.of("cannot save the fake kernel state " + openNodesFile(), e);
+            }
+        }
+    }
+
+    private void writeAtomically(Path target, byte[] bytes) throws IOException {
+        Path tmp = target.resolveSibling(target.getFileName() + ".tmp-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
         try {
-            byte[] bytes = JSON.writeValueAsBytes(new StateFile(VERSION, inventory.mgmtdevs(), inventory.devices(), kernelVersion));
             if (posix()) {
                 Files.createFile(tmp, PosixFilePermissions.asFileAttribute(FILE_MODE));
             }
@@ -307,9 +375,9 @@ public final class FakeStateStore {
                 ch.force(true);
             }
             try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
             try {
@@ -317,7 +385,7 @@ public final class FakeStateStore {
             } catch (IOException ignored) {
                 // the original error matters more
             }
-            throw StateIoException.of("cannot save the fake kernel state " + file, e);
+            throw e;
         }
     }
 
@@ -356,7 +424,7 @@ public final class FakeStateStore {
         private final FileLock lock;
         private final Semaphore queue;
         private final AtomicBoolean closed = new AtomicBoolean();
-        private Inventory inventory;
+        private SharedState state;
 
         private Session(FileChannel channel, FileLock lock, Semaphore queue) {
             this.channel = channel;
@@ -364,18 +432,28 @@ public final class FakeStateStore {
             this.queue = queue;
         }
 
-        /** The state as loaded. */
+        /** The inventory as loaded. */
         public Inventory inventory() {
-            return inventory;
+            return state.inventory();
         }
 
-        /** Writes the state atomically (the lock is still held). */
+        /** The whole state as loaded. */
+        public SharedState state() {
+            return state;
+        }
+
+        /** Writes the state with a new inventory atomically (the lock is still held); the rest is kept. */
         public void save(Inventory newInventory) {
+            save(state.withInventory(newInventory).pruned());
+        }
+
+        /** Writes the whole state atomically (the lock is still held). */
+        public void save(SharedState newState) {
             if (!lock.isValid()) {
                 throw new IllegalStateException("fake state session already closed");
             }
-            write(newInventory);
-            inventory = newInventory;
+            write(state, newState);
+            state = newState;
         }
 
         /** Releases the lock (idempotent). */

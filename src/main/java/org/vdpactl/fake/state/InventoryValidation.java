@@ -2,6 +2,7 @@ package org.vdpactl.fake.state;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -16,6 +17,34 @@ final class InventoryValidation {
     }
 
     /** The first problem, as "devices[2].minor = -1 is negative", or null when the state is valid. */
+    static String problemOf(SharedState state) {
+        String problem = problemOf(state.inventory());
+        if (problem != null) {
+            return problem;
+        }
+        for (int i = 0; i < state.openNodes().size(); i++) {
+            NodeOpenRecord o = state.openNodes().get(i);
+            if (o == null || o.device() == null || o.minor() < 0 || o.minor() >= MINOR_LIMIT || o.pid() <= 0) {
+                return "openNodes[" + i + "] needs a device, a minor in 0.." + (MINOR_LIMIT - 1) + " and a positive pid";
+            }
+        }
+        for (int i = 0; i < state.nodeRules().size(); i++) {
+            NodeRuleRecord r = state.nodeRules().get(i);
+            if (r == null || r.kernelGlob() == null || r.kernelGlob().isEmpty() || (r.mode() & ~07777) != 0
+                    || r.uid() < 0 || r.gid() < 0) {
+                return "nodeRules[" + i + "] needs a glob, a uid and gid >= 0 and a mode within 07777";
+            }
+        }
+        for (Map.Entry<String, Map<String, Long>> e : state.vstats().entrySet()) {
+            for (Map.Entry<String, Long> c : e.getValue().entrySet()) {
+                if (c.getValue() == null || c.getValue() < 0) {
+                    return "vstats." + e.getKey() + "[\"" + c.getKey() + "\"] = " + c.getValue() + " is not a count";
+                }
+            }
+        }
+        return null;
+    }
+
     static String problemOf(Inventory inventory) {
         List<Inventory.Mgmt> mgmts = inventory.mgmtdevs();
         for (int i = 0; i < mgmts.size(); i++) {

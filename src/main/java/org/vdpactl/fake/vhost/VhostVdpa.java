@@ -148,14 +148,14 @@ public final class VhostVdpa {
 
     /** vhost_vdpa_open (device mutex held by the caller). */
     public void open() {
-        dev.claimNode();
+        dev.node().claim();
         try {
             dev.faults().hit(dev.name(), "open", dev.resource());
             iotlbState.endBatch();
             // vqs are NULL before vhost_dev_init, so the open-time reset never asks for CLEAN_MAP
             reset(false);
         } catch (KernelError e) {
-            dev.releaseNode();
+            dev.node().release();
             throw e;
         }
         vqs = new VhostVq[dev.nvqs()];
@@ -191,7 +191,7 @@ public final class VhostVdpa {
             owner = null;
             dev.bindMm(null);
         } finally {
-            dev.releaseNode();
+            dev.node().release();
         }
     }
 
@@ -263,7 +263,7 @@ public final class VhostVdpa {
         }
         switch (io) {
             case "VHOST_SET_BACKEND_FEATURES" -> setBackendFeatures(arg);
-            case "VHOST_VDPA_GET_DEVICE_ID" -> UserMemory.writeInt(arg, 0, dev.virtioId());
+            case "VHOST_VDPA_GET_DEVICE_ID" -> UserMemory.writeInt(arg, 0, dev.spec().virtioId());
             case "VHOST_VDPA_GET_STATUS" -> UserMemory.writeByte(arg, 0, (byte) dev.status());
             case "VHOST_VDPA_SET_STATUS" -> setStatus(arg);
             case "VHOST_VDPA_GET_CONFIG" -> getConfig(arg);

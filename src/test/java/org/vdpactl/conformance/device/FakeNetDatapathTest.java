@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.device.FakeVdpaDevice;
@@ -19,6 +21,7 @@ import org.vdpactl.vhost.GuestMemory;
 import org.vdpactl.vhost.IotlbPermission;
 import org.vdpactl.vhost.VhostVdpaDevice;
 import org.vdpactl.vhost.VringAddress;
+import org.vdpactl.time.VirtualClock;
 
 /**
  * The fake's net datapath where only the fake can be asked: hardware profiles do not loop frames
@@ -41,6 +44,10 @@ class FakeNetDatapathTest {
 
     /** The node's device at DRIVER_OK with its offered features, RX/TX rings in memory at IOVA 0 of ASID 0. */
     private Rings start(String node) {
+        return start(p, node);
+    }
+
+    private static Rings start(FakeProcess p, String node) {
         VhostVdpaDevice d = VhostVdpaDevice.open(p, node);
         d.setOwner();
         d.negotiateBackendFeatures(BackendFeatures.ORCHESTRATION);
@@ -73,8 +80,12 @@ class FakeNetDatapathTest {
     }
 
     private long stat(String device, int qidx, String name) {
+        return stat(kernel, device, qidx, name);
+    }
+
+    private static long stat(FakeKernel kernel, String device, int qidx, String name) {
         FakeVdpaDevice d = kernel.device(device).orElseThrow();
-        return d.vendorStats(qidx).stream().filter(e -> e.getKey().equals(name)).findFirst().orElseThrow().getValue();
+        return d.netlinkView().vendorStats(qidx).stream().filter(e -> e.getKey().equals(name)).findFirst().orElseThrow().getValue();
     }
 
     @Test
@@ -107,5 +118,34 @@ class FakeNetDatapathTest {
         r.dev().reset();
         assertEquals(1, stat("vdpa0", 0, "rx packets"));
         assertEquals(1, stat("vdpa0", 1, "tx packets"));
+    }
+
+    /** One frame looped back by a kernel on the shared state file, its device closed again. */
+    private static void sendOneFrame(FakeKernel k) {
+        try (FakeProcess q = k.newProcess()) {
+            Rings r = start(q, "/dev/vhost-vdpa-0");
+            r.rx().post(16 * PAGE, 2048, true);
+            send(r, DeviceConformanceSuite.frame(DeviceConformanceSuite.VDPA0_MAC, 10), 20 * PAGE);
+            r.dev().close();
+        }
+    }
+
+    @Test
+    void countersHoldAcrossKernelsOnOneStateFileAndAddUp(@TempDir Path dir) {
+        Path state = dir.resolve("fake-state.json");
+        try (FakeKernel a = FakeKernel.openShared(state, new VirtualClock(), List.of());
+             FakeKernel b = FakeKernel.openShared(state, new VirtualClock(), List.of())) {
+            sendOneFrame(a);
+            sendOneFrame(b); // counted from the same saved 0 as a: each saves what it counted
+        }
+        try (FakeKernel c = FakeKernel.openShared(state, new VirtualClock(), List.of())) {
+            assertEquals(2, stat(c, "vdpa0", 0, "rx packets"));
+            assertEquals(2, stat(c, "vdpa0", 1, "tx packets"));
+            sendOneFrame(c);
+            assertEquals(3, stat(c, "vdpa0", 0, "rx packets"));
+        }
+        try (FakeKernel d = FakeKernel.openShared(state, new VirtualClock(), List.of())) {
+            assertEquals(3, stat(d, "vdpa0", 0, "rx packets"));
+        }
     }
 }

@@ -34,7 +34,7 @@ class FakeStateStoreTest {
                     k.bus().devices().stream().map(d -> d.name()).toList());
             assertEquals(List.of("vdpasim_net", "vdpasim_blk", "pci/0000:08:00.2", "pci/0000:08:00.3",
                     "pci/0000:08:00.4", "pci/0000:08:00.5", "vduse"), k.bus().managementDevices().stream().map(m -> m.displayName()).toList());
-            assertEquals(33, k.device("mlx5-3").orElseThrow().maxVqs());
+            assertEquals(33, k.device("mlx5-3").orElseThrow().nvqs());
             assertEquals(5, k.device("mlx5-3").orElseThrow().minor());
             assertArrayEquals(new byte[] {2, 0, 0, 0, 0, 1}, k.device("vdpa0").orElseThrow().configMac());
         }
@@ -58,8 +58,9 @@ class FakeStateStoreTest {
             assertEquals(k.inventory(), new FakeStateStore(stateFile()).read());
         }
         try (var files = Files.list(stateFile().getParent())) {
-            assertEquals(List.of("fake-state.json", "fake-state.json.lock"), files.map(f -> f.getFileName().toString()).sorted().toList(),
-                    "no temporary files left behind");
+            // .open: the open nodes (dev del recorded its claim of vdpa1's node there)
+            assertEquals(List.of("fake-state.json", "fake-state.json.lock", "fake-state.json.open"),
+                    files.map(f -> f.getFileName().toString()).sorted().toList(), "no temporary files left behind");
         }
     }
 
