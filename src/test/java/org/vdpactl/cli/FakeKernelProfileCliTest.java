@@ -119,4 +119,19 @@ class FakeKernelProfileCliTest {
         assertEquals(0, text.exitCode(), text.err());
         assertTrue(text.out().contains("Fallback in restore: reset and restart instead of resume"), text.out());
     }
+
+    @Test
+    void rehearseOn61SaysWhyTheResumePhaseIsEmpty() throws Exception {
+        CliRun r = run("--fake-kernel", "6.1", "rehearse", "vdpa0", "--iterations", "2", "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode doc = JSON.readTree(r.out());
+        assertEquals("completed", doc.get("outcome").asText());
+        long notes = 0;
+        for (JsonNode n : doc.get("notes")) {
+            notes += n.asText().startsWith("vdpa0: no RESUME") && n.asText().contains("runs from DRIVER_OK") ? 1 : 0;
+        }
+        assertEquals(1, notes, "one note for two iterations: " + doc.get("notes"));
+        CliRun with = run("--fake-kernel", "6.12", "rehearse", "vdpa0", "--iterations", "1", "--json");
+        assertTrue(JSON.readTree(with.out()).get("notes").toString().indexOf("no RESUME") < 0, with.out());
+    }
 }

@@ -999,6 +999,22 @@ public abstract class DeviceConformanceSuite {
         d.map(0, 0x7000_0000L, PAGE, mem.address() + PAGE, IotlbPermission.RW);
     }
 
+    /**
+     * A node that is not vhost-vdpa (here /dev/null, the mistake behind `vhost info /dev/null`):
+     * the null device has no unlocked_ioctl, so vfs_ioctl answers every vhost ioctl with ENOTTY.
+     */
+    @Test
+    void vhostIoctlsOnDevNullAreEnotty() {
+        int fd = sys().open("/dev/null", libc_h.O_RDWR() | libc_h.O_CLOEXEC());
+        track(() -> sys().close(fd));
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment arg = a.allocate(64);
+            assertErrno(Errno.ENOTTY, () -> sys().ioctl(fd, VhostIoctl.GET_FEATURES.code(), arg));
+            assertErrno(Errno.ENOTTY, () -> sys().ioctl(fd, VhostIoctl.SET_OWNER.code(), arg));
+            assertErrno(Errno.ENOTTY, () -> sys().ioctl(fd, VhostIoctl.VDPA_GET_DEVICE_ID.code(), arg));
+        }
+    }
+
     @Test
     void addressSpaceHoldsAtMost2048Entries() {
         VhostVdpaDevice d = ownedNet();

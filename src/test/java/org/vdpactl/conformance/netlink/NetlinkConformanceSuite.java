@@ -297,6 +297,39 @@ public abstract class NetlinkConformanceSuite {
 
     // ================================================================== DEV_NEW / DEL round trips
 
+    /**
+     * The kernel takes any name and registers the device under its kobject name: dev_set_name's
+     * kobject_set_name_vargs turns '/' into '!', and kernfs refuses neither "." nor ".." nor blanks or
+     * newlines (measured on 6.12: `vdpa dev add name ..` succeeds, sysfs then lists a second "..").
+     * The CLI refuses such names itself (docs/fake-kernel.md); this is what the kernel and the fake do.
+     */
+    @Test
+    void deviceNamesAreRegisteredUnderTheirKobjectNames() {
+        VdpaNetlink nl = vdpa();
+        Map<String, String> listedAs = new java.util.LinkedHashMap<>();
+        listedAs.put("nlc-a/b", "nlc-a!b");
+        listedAs.put(".", ".");
+        listedAs.put("..", "..");
+        listedAs.put("nlc a b", "nlc a b");
+        listedAs.put("nlc\nnl", "nlc\nnl");
+        for (Map.Entry<String, String> e : listedAs.entrySet()) {
+            created.add(e.getValue());
+            nl.addDevice(DeviceSpec.of(e.getKey(), "vdpasim_net"));
+        }
+        Set<String> names = new java.util.HashSet<>();
+        nl.devices().forEach(d -> names.add(d.name()));
+        assertTrue(names.containsAll(listedAs.values()), names.toString());
+        assertFalse(names.contains("nlc-a/b"), names.toString());
+        assertEquals("nlc-a!b", nl.device("nlc-a!b").name());
+        assertEquals(Errno.ENODEV, assertThrows(NetlinkException.class, () -> nl.device("nlc-a/b")).errno());
+        for (String listed : listedAs.values()) {
+            nl.deleteDevice(listed, WAIT);
+        }
+        Set<String> after = new java.util.HashSet<>();
+        nl.devices().forEach(d -> after.add(d.name()));
+        assertTrue(after.stream().noneMatch(listedAs::containsValue), after.toString());
+    }
+
     @Test
     void addShowConfigDeleteRoundTrip() {
         VdpaNetlink nl = vdpa();
