@@ -33,6 +33,17 @@ vdpactl_vm_fragment() {
     printf '%s\n' "$VDPACTL_VM_SCRIPTS_DIR/vm/kernel.config"
 }
 
+# The configuration lists of the selected kernel: the common list, then the kernel's own
+# additions (scripts/vm/kernel-<id>.config) where an older Kconfig needs more, e.g. 6.1's
+# 9P_FS depends on INET.
+vdpactl_vm_fragments() {
+    local id extra
+    vdpactl_vm_fragment
+    id="$(vdpactl_lane_kernel)" || return 1
+    extra="$VDPACTL_VM_SCRIPTS_DIR/vm/kernel-$id.config"
+    if [[ -f "$extra" ]]; then printf '%s\n' "$extra"; fi
+}
+
 vdpactl_vm_ci() {
     [[ "${CI:-}" == "true" ]]
 }
@@ -87,7 +98,10 @@ VDPACTL_VM_CONFIG_RECIPE="allnoconfig KCONFIG_ALLCONFIG=kernel.config"
 # lines (options, "is not set" lines and optional markers; comments do not change the kernel).
 vdpactl_vm_config_sha() {
     { printf '%s\n' "$VDPACTL_VM_CONFIG_RECIPE"
-      grep -E '^(CONFIG_|# CONFIG_[A-Za-z0-9_]+ is not set|# vdpactl: optional)' "$(vdpactl_vm_fragment)"
+      local f
+      while IFS= read -r f; do
+          grep -E '^(CONFIG_|# CONFIG_[A-Za-z0-9_]+ is not set|# vdpactl: optional)' "$f"
+      done < <(vdpactl_vm_fragments)
     } | sha256sum | cut -c1-12
 }
 

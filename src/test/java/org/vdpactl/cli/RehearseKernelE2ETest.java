@@ -61,9 +61,50 @@ class RehearseKernelE2ETest {
             doc.at("/iterations/2/phases").forEach(p -> phases.add(p.get("phase").asText()));
             assertEquals(resume.containsValue(true), phases.contains("resume"), strategy + ": phases " + phases);
             assertTrue(doc.get("fallbacks") == null || doc.get("fallbacks").isNull(), strategy + ": " + doc.get("fallbacks"));
+            // ... and the empty phase is labelled, per device, in the notes (table, JSON and HTML render them).
+            String notes = doc.get("notes").toString();
+            for (String d : List.of("vdpa0", "vdpa1")) {
+                assertEquals(!resume.get(d), notes.contains(d + ": no RESUME"), strategy + ": notes " + notes);
+            }
             for (JsonNode d : doc.get("devices")) {
                 assertEquals("RUNNING", d.get("state").asText(), d.toString());
             }
+        }
+    }
+
+    @Test
+    void splitRehearsalRestoresTheSourceAndLabelsTheRestartFallbackWithoutResume() throws Exception {
+        // Source vdpa0 -> a second vdpasim_net device: the suspended source is restored after each
+        // iteration, by RESUME where the device has it, else (6.1) by reset and restart, labelled.
+        String dest = "vdpa-split";
+        CliRun add = RehearseCommandTest.run("--backend", "kernel", "dev", "add", dest, "--mgmtdev", "vdpasim_net",
+                "--mac", "02:00:00:00:00:5a");
+        assertEquals(0, add.exitCode(), add.err());
+        try {
+            boolean resume;
+            try (VhostVdpaDevice dev = VhostVdpaDevice.open(new PanamaSyscalls(), "/dev/vhost-vdpa-0")) {
+                resume = dev.getBackendFeatures().has(BackendFeature.RESUME);
+            }
+            CliRun r = RehearseCommandTest.run("--backend", "kernel", "--json", "rehearse", "vdpa0", dest, "--split",
+                    "--iterations", "2", "--memory", "256M", "--regions", "64M");
+            assertEquals(0, r.exitCode(), r.err() + r.out());
+            JsonNode doc = json.readTree(r.out());
+            assertEquals("completed", doc.get("outcome").asText());
+            JsonNode fallbacks = doc.get("fallbacks");
+            boolean labelled = fallbacks != null && fallbacks.toString().contains("reset and restart instead of resume");
+            assertEquals(!resume, labelled, "RESUME offered: " + resume + ", fallbacks " + fallbacks);
+            // The source runs again (restored); the destination is left reset and unmapped.
+            for (JsonNode d : doc.get("devices")) {
+                boolean source = d.get("role").asText().equals("source");
+                assertEquals(source ? "RUNNING" : "RESET", d.get("state").asText(), d.toString());
+            }
+            CliRun text = RehearseCommandTest.run("--backend", "kernel", "rehearse", "vdpa0", dest, "--split",
+                    "--iterations", "1", "--memory", "256M", "--regions", "64M");
+            assertEquals(0, text.exitCode(), text.err());
+            assertEquals(!resume, text.out().contains("Fallback in restore: reset and restart instead of resume"), text.out());
+        } finally {
+            CliRun del = RehearseCommandTest.run("--backend", "kernel", "dev", "del", dest);
+            assertEquals(0, del.exitCode(), del.err());
         }
     }
 
