@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigInteger;
 import java.util.List;
+import org.vdpactl.vhost.BlkConfig;
+import org.vdpactl.vhost.NetConfig;
+import org.vdpactl.vhost.VirtioDeviceId;
 
 /**
  * The JSON of {@code vdpa -j}: same key names, same nesting, same value forms, built with
@@ -33,8 +36,8 @@ public final class IprouteJson {
             }
             if (m.supportedFeatures() != null) {
                 // iproute2 names device bits with the net table only when the mgmtdev has the net class
-                int namedAs = m.supportsClass(VirtioNames.ID_NET) ? VirtioNames.ID_NET
-                        : m.supportsClass(VirtioNames.ID_BLOCK) ? VirtioNames.ID_BLOCK : 0;
+                int namedAs = m.supportsClass(VirtioDeviceId.NET.id()) ? VirtioDeviceId.NET.id()
+                        : m.supportsClass(VirtioDeviceId.BLOCK.id()) ? VirtioDeviceId.BLOCK.id() : 0;
                 features(o.putArray("dev_features"), m.supportedFeatures(), namedAs);
             }
         }
@@ -75,7 +78,7 @@ public final class IprouteJson {
     public static ObjectNode vstats(VendorStats stats) {
         ObjectNode root = F.objectNode();
         ObjectNode o = root.putObject("vstats").putObject(stats.name());
-        if (stats.deviceId() == VirtioNames.ID_NET) {
+        if (stats.deviceId() == VirtioDeviceId.NET.id()) {
             o.put("queue_type", stats.queueType());
             for (VendorStats.Stat s : stats.stats()) {
                 putU64(o, s.name(), s.value());
@@ -87,13 +90,13 @@ public final class IprouteJson {
     private static void net(ObjectNode o, DevConfig c) {
         NetConfig n = c.net();
         if (n.mac() != null) {
-            o.put("mac", n.mac().toString());
+            o.put("mac", n.mac());
         }
         if (n.status() != null) {
             o.put("link", n.linkUp() ? "up" : "down");
             o.put("link_announce", n.announce());
         }
-        putUnsigned(o, "max_vq_pairs", n.maxVqPairs());
+        putUnsigned(o, "max_vq_pairs", n.maxVirtqueuePairs());
         putUnsigned(o, "mtu", n.mtu());
         if (c.negotiatedFeatures() != null) {
             features(o.putArray("negotiated_features"), c.negotiatedFeatures(), c.deviceId());
@@ -116,11 +119,11 @@ public final class IprouteJson {
         putU64(o, "discard_sector_alignment", b.discardSectorAlignment());
         putU64(o, "max_write_zeroes_sectors", b.maxWriteZeroesSectors());
         putU64(o, "max_write_zeroes_seg", b.maxWriteZeroesSeg());
-        if (b.readOnly() != null) {
-            o.put("read_only", b.readOnly());
+        if (c.readOnly() != null) {
+            o.put("read_only", c.readOnly());
         }
-        if (b.flush() != null) {
-            o.put("flush", b.flush());
+        if (c.flush() != null) {
+            o.put("flush", c.flush());
         }
         if (c.negotiatedFeatures() != null) {
             features(o.putArray("negotiated_features"), c.negotiatedFeatures(), c.deviceId());

@@ -1,6 +1,9 @@
 package org.vdpactl.mgmt;
 
 import java.util.List;
+import org.vdpactl.vhost.BlkConfig;
+import org.vdpactl.vhost.NetConfig;
+import org.vdpactl.vhost.VirtioDeviceId;
 
 /**
  * The plain-text output of iproute2's {@code vdpa} ("vdpasim_net:" blocks, one line per device),
@@ -21,8 +24,8 @@ public final class IprouteText {
                 sb.append("  max_supported_vqs ").append(Integer.toUnsignedString(m.maxSupportedVqs())).append('\n');
             }
             if (m.supportedFeatures() != null) {
-                int namedAs = m.supportsClass(VirtioNames.ID_NET) ? VirtioNames.ID_NET
-                        : m.supportsClass(VirtioNames.ID_BLOCK) ? VirtioNames.ID_BLOCK : 0;
+                int namedAs = m.supportsClass(VirtioDeviceId.NET.id()) ? VirtioDeviceId.NET.id()
+                        : m.supportsClass(VirtioDeviceId.BLOCK.id()) ? VirtioDeviceId.BLOCK.id() : 0;
                 sb.append("  dev_features");
                 VirtioNames.featureNames(m.supportedFeatures(), namedAs).forEach(n -> sb.append(' ').append(n));
                 sb.append('\n');
@@ -57,7 +60,7 @@ public final class IprouteText {
                 if (n.status() != null) {
                     line.append(" link ").append(n.linkUp() ? "up" : "down").append(" link_announce ").append(n.announce());
                 }
-                field(line, "max_vq_pairs", n.maxVqPairs());
+                field(line, "max_vq_pairs", n.maxVirtqueuePairs());
                 field(line, "mtu", n.mtu());
             } else if (c.blk() != null) {
                 BlkConfig b = c.blk();
@@ -65,11 +68,11 @@ public final class IprouteText {
                 field(line, "blk_size", b.blkSize());
                 field(line, "seg_max", b.segMax());
                 field(line, "num_queues", b.numQueues());
-                if (b.readOnly() != null) {
-                    line.append(" read_only ").append(b.readOnly());
+                if (c.readOnly() != null) {
+                    line.append(" read_only ").append(c.readOnly());
                 }
-                if (b.flush() != null) {
-                    line.append(" flush ").append(b.flush());
+                if (c.flush() != null) {
+                    line.append(" flush ").append(c.flush());
                 }
             }
             sb.append(line).append('\n');
@@ -85,7 +88,7 @@ public final class IprouteText {
     /** {@code vdpa dev vstats show DEV qidx N}. */
     public static String vstats(VendorStats s) {
         StringBuilder sb = new StringBuilder(s.name()).append(":");
-        if (s.deviceId() == VirtioNames.ID_NET) {
+        if (s.deviceId() == VirtioDeviceId.NET.id()) {
             sb.append(" queue_type ").append(s.queueType());
             for (VendorStats.Stat st : s.stats()) {
                 sb.append(' ').append(st.name()).append(' ').append(Long.toUnsignedString(st.value()));

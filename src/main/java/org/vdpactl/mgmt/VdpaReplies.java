@@ -7,6 +7,9 @@ import java.util.List;
 import org.vdpactl.netlink.Attribute;
 import org.vdpactl.netlink.Attributes;
 import org.vdpactl.netlink.NetlinkParseException;
+import org.vdpactl.vhost.BlkConfig;
+import org.vdpactl.vhost.NetConfig;
+import org.vdpactl.vhost.VirtioDeviceId;
 
 /**
  * Turns the attributes of vdpa family replies into records. Tolerant: attributes it does not
@@ -47,17 +50,19 @@ public final class VdpaReplies {
         Long deviceFeatures = a.unsignedOrNull(DEV_FEATURES.number());
         NetConfig net = null;
         BlkConfig blk = null;
-        if (id == VirtioNames.ID_NET) {
+        Boolean readOnly = null;
+        Boolean flush = null;
+        if (id == VirtioDeviceId.NET.id()) {
             if (legacyNumbering && deviceFeatures == null) {
                 deviceFeatures = a.unsignedOrNull(LEGACY_DEV_FEATURES);
             }
-            net = new NetConfig(
-                    a.find(DEV_NET_CFG_MACADDR.number()).map(VdpaReplies::mac).orElse(null),
+            net = NetConfig.ofNetlink(
+                    a.find(DEV_NET_CFG_MACADDR.number()).map(VdpaReplies::mac).map(MacAddress::toString).orElse(null),
                     a.unsignedIntOrNull(DEV_NET_CFG_MTU.number()),
                     a.unsignedIntOrNull(DEV_NET_STATUS.number()),
                     a.unsignedIntOrNull(DEV_NET_CFG_MAX_VQP.number()));
-        } else if (id == VirtioNames.ID_BLOCK && !legacyNumbering) {
-            blk = new BlkConfig(
+        } else if (id == VirtioDeviceId.BLOCK.id() && !legacyNumbering) {
+            blk = BlkConfig.ofNetlink(
                     a.unsignedOrNull(DEV_BLK_CFG_CAPACITY.number()),
                     a.unsignedOrNull(DEV_BLK_CFG_SIZE_MAX.number()),
                     a.unsignedOrNull(DEV_BLK_CFG_BLK_SIZE.number()),
@@ -71,12 +76,12 @@ public final class VdpaReplies {
                     a.unsignedOrNull(DEV_BLK_CFG_MAX_DISCARD_SEG.number()),
                     a.unsignedOrNull(DEV_BLK_CFG_DISCARD_SEC_ALIGN.number()),
                     a.unsignedOrNull(DEV_BLK_CFG_MAX_WRITE_ZEROES_SEC.number()),
-                    a.unsignedOrNull(DEV_BLK_CFG_MAX_WRITE_ZEROES_SEG.number()),
-                    a.find(DEV_BLK_READ_ONLY.number()).map(x -> x.unsigned() != 0).orElse(null),
-                    a.find(DEV_BLK_FLUSH.number()).map(x -> x.unsigned() != 0).orElse(null));
+                    a.unsignedOrNull(DEV_BLK_CFG_MAX_WRITE_ZEROES_SEG.number()));
+            readOnly = a.find(DEV_BLK_READ_ONLY.number()).map(x -> x.unsigned() != 0).orElse(null);
+            flush = a.find(DEV_BLK_FLUSH.number()).map(x -> x.unsigned() != 0).orElse(null);
         }
         return new DevConfig(a.string(DEV_NAME.number()), id, a.unsignedOrNull(DEV_NEGOTIATED_FEATURES.number()),
-                deviceFeatures, net, blk);
+                deviceFeatures, net, blk, readOnly, flush);
     }
 
     public static VendorStats vendorStats(Attributes a) {

@@ -1,6 +1,7 @@
 package org.vdpactl.mgmt;
 
 import java.util.List;
+import org.vdpactl.vhost.VirtioFeatures;
 
 /**
  * Vendor statistics of one queue (VDPA_CMD_DEV_VSTATS_GET reply).
@@ -30,7 +31,7 @@ public record VendorStats(String name, int deviceId, Long negotiatedFeatures, In
     public String queueType() {
         long features = negotiatedFeatures == null ? 0 : negotiatedFeatures;
         int pairs = maxVqPairs == null ? 1 : maxVqPairs;
-        boolean ctrl = (features & (1L << VirtioNames.NET_F_CTRL_VQ)) != 0 && queueIndex == 2 * pairs;
+        boolean ctrl = (features & (1L << VirtioFeatures.NET_F_CTRL_VQ)) != 0 && queueIndex == 2 * pairs;
         return ctrl ? "control_vq" : (queueIndex & 1) != 0 ? "tx" : "rx";
     }
 }

@@ -5,6 +5,7 @@ import static org.vdpactl.ffi.gen.vhost.vhost_h.*;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.vdpactl.vhost.VirtioDeviceId;
 import org.vdpactl.vhost.VirtioFeatures;
 
 /**
@@ -15,13 +16,10 @@ import org.vdpactl.vhost.VirtioFeatures;
  * too. Bits iproute2 does not name are {@code "bit_N"}.
  */
 public final class VirtioNames {
-    public static final int ID_NET = VIRTIO_ID_NET();
-    public static final int ID_BLOCK = VIRTIO_ID_BLOCK();
-    public static final int NET_F_CTRL_VQ = VirtioFeatures.NET_F_CTRL_VQ;
-    public static final int NET_F_MQ = VirtioFeatures.NET_F_MQ;
-    public static final int NET_F_RSS = VirtioFeatures.NET_F_RSS;
-    public static final int TRANSPORT_F_START = VIRTIO_TRANSPORT_F_START();
-    public static final int TRANSPORT_F_END = VIRTIO_TRANSPORT_F_END();
+    private static final int ID_NET = VirtioDeviceId.NET.id();
+    private static final int ID_BLOCK = VirtioDeviceId.BLOCK.id();
+    private static final int TRANSPORT_F_START = VIRTIO_TRANSPORT_F_START();
+    private static final int TRANSPORT_F_END = VIRTIO_TRANSPORT_F_END();
 
     /** The device bits iproute2's net_feature_strs names. */
     private static final Set<Integer> NET = Set.of(

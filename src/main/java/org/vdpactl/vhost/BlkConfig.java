@@ -1,11 +1,15 @@
 package org.vdpactl.vhost;
 
 /**
- * {@code struct virtio_blk_config} (little-endian fields, packed; 96 bytes in 6.12). A field is null
- * when the config space is too short to hold it; whether a present field is meaningful depends on
- * the negotiated VIRTIO_BLK_F_* features.
+ * A virtio-blk device's configuration, {@code struct virtio_blk_config} (packed; 96 bytes in 6.12).
+ * One record for both ways vdpactl learns it: {@link VirtioConfigDecoder#blk} decodes the
+ * config-space bytes (little-endian fields), and the management layer fills the fields that
+ * VDPA_CMD_DEV_CONFIG_GET (6.12+) sends as attributes ({@link #ofNetlink}). A field is null when the
+ * source did not carry it: config space too short to hold it, or an attribute the kernel sends only
+ * with its VIRTIO_BLK_F_* bit. Whether a present field is meaningful depends on the negotiated
+ * features. 32-bit fields are held as unsigned longs.
  *
- * @param length                       bytes decoded
+ * @param length                       config-space bytes decoded; null when the fields came from netlink attributes
  * @param capacity                     in 512-byte sectors
  * @param sizeMax                      size_max
  * @param segMax                       seg_max
@@ -28,7 +32,7 @@ package org.vdpactl.vhost;
  * @param secureEraseSectorAlignment   secure_erase_sector_alignment
  * @param zoned                        zoned characteristics
  */
-public record BlkConfig(int length, long capacity, Long sizeMax, Long segMax, Geometry geometry, Long blkSize,
+public record BlkConfig(Integer length, Long capacity, Long sizeMax, Long segMax, Geometry geometry, Long blkSize,
         Integer physicalBlockExp, Integer alignmentOffset, Integer minIoSize, Long optIoSize, Integer writeback,
         Integer numQueues, Long maxDiscardSectors, Long maxDiscardSeg, Long discardSectorAlignment,
         Long maxWriteZeroesSectors, Long maxWriteZeroesSeg, Integer writeZeroesMayUnmap, Long maxSecureEraseSectors,
@@ -43,8 +47,23 @@ public record BlkConfig(int length, long capacity, Long sizeMax, Long segMax, Ge
             long writeGranularity, int model) {
     }
 
-    /** Capacity in bytes (capacity is in 512-byte sectors), saturating. */
-    public long capacityBytes() {
+    /**
+     * The fields VDPA_CMD_DEV_CONFIG_GET carries for a block device (VDPA_ATTR_DEV_BLK_CFG_*); the
+     * others stay null.
+     */
+    public static BlkConfig ofNetlink(Long capacity, Long sizeMax, Long blkSize, Long segMax, Integer numQueues,
+            Integer physicalBlockExp, Integer alignmentOffset, Integer minIoSize, Long optIoSize, Long maxDiscardSectors,
+            Long maxDiscardSeg, Long discardSectorAlignment, Long maxWriteZeroesSectors, Long maxWriteZeroesSeg) {
+        return new BlkConfig(null, capacity, sizeMax, segMax, null, blkSize, physicalBlockExp, alignmentOffset, minIoSize,
+                optIoSize, null, numQueues, maxDiscardSectors, maxDiscardSeg, discardSectorAlignment, maxWriteZeroesSectors,
+                maxWriteZeroesSeg, null, null, null, null, null);
+    }
+
+    /** Capacity in bytes (capacity is in 512-byte sectors), saturating; null without capacity. */
+    public Long capacityBytes() {
+        if (capacity == null) {
+            return null;
+        }
         return Long.compareUnsigned(capacity, Long.MAX_VALUE >>> 9) > 0 ? Long.MAX_VALUE : capacity << 9;
     }
 }

@@ -1,14 +1,18 @@
 package org.vdpactl.vhost;
 
 /**
- * {@code struct virtio_net_config} (little-endian fields). A field is null when the config space is
- * too short to hold it; whether a present field is meaningful depends on the negotiated features
- * (MAC, STATUS, MQ, MTU, SPEED_DUPLEX, RSS/HASH_REPORT).
+ * A virtio-net device's configuration, {@code struct virtio_net_config}. One record for both ways
+ * vdpactl learns it: {@link VirtioConfigDecoder#net} decodes the config-space bytes
+ * (VHOST_VDPA_GET_CONFIG, little-endian fields), and the management layer fills the fields that
+ * VDPA_CMD_DEV_CONFIG_GET sends as attributes ({@link #ofNetlink}). A field is null when the source
+ * did not carry it: config space too short to hold it, or an attribute the kernel left out (it sends
+ * each only with the matching feature bit). Whether a present field is meaningful depends on the
+ * negotiated features (MAC, STATUS, MQ, MTU, SPEED_DUPLEX, RSS/HASH_REPORT).
  *
- * @param length                         bytes decoded
+ * @param length                         config-space bytes decoded; null when the fields came from netlink attributes
  * @param mac                            "02:00:00:00:00:01"
  * @param status                         VIRTIO_NET_S_* bits (1 = LINK_UP, 2 = ANNOUNCE)
- * @param maxVirtqueuePairs              max_virtqueue_pairs
+ * @param maxVirtqueuePairs              max_virtqueue_pairs (VDPA_ATTR_DEV_NET_CFG_MAX_VQP)
  * @param mtu                            mtu
  * @param speed                          Mbit/s; 0xFFFFFFFF = unknown
  * @param duplex                         0 half, 1 full, 0xFF unknown
@@ -16,13 +20,30 @@ package org.vdpactl.vhost;
  * @param rssMaxIndirectionTableLength   rss_max_indirection_table_length
  * @param supportedHashTypes             supported_hash_types
  */
-public record NetConfig(int length, String mac, Integer status, Integer maxVirtqueuePairs, Integer mtu, Long speed,
+public record NetConfig(Integer length, String mac, Integer status, Integer maxVirtqueuePairs, Integer mtu, Long speed,
         Integer duplex, Integer rssMaxKeySize, Integer rssMaxIndirectionTableLength, Long supportedHashTypes)
         implements DeviceConfig {
 
-    /** LINK_UP in {@link #status()}. */
-    public boolean linkUp() {
-        return status != null && (status & 1) != 0;
+    /**
+     * The fields VDPA_CMD_DEV_CONFIG_GET carries for a net device; the rest stay null.
+     *
+     * @param mac               VDPA_ATTR_DEV_NET_CFG_MACADDR (feature MAC)
+     * @param mtu               VDPA_ATTR_DEV_NET_CFG_MTU (feature MTU)
+     * @param status            VDPA_ATTR_DEV_NET_STATUS, a u16 on the wire (feature STATUS)
+     * @param maxVirtqueuePairs VDPA_ATTR_DEV_NET_CFG_MAX_VQP (feature MQ or RSS)
+     */
+    public static NetConfig ofNetlink(String mac, Integer mtu, Integer status, Integer maxVirtqueuePairs) {
+        return new NetConfig(null, mac, status, maxVirtqueuePairs, mtu, null, null, null, null, null);
+    }
+
+    /** VIRTIO_NET_S_LINK_UP of the status, or null without status. */
+    public Boolean linkUp() {
+        return status == null ? null : (status & 1) != 0;
+    }
+
+    /** VIRTIO_NET_S_ANNOUNCE of the status, or null without status. */
+    public Boolean announce() {
+        return status == null ? null : (status & 2) != 0;
     }
 
     /** "half", "full", "unknown" or "invalid(N)"; null when absent. */

@@ -14,7 +14,7 @@ public record RawConfig(int deviceId, String hex) implements DeviceConfig {
     }
 
     @Override
-    public int length() {
+    public Integer length() {
         return hex.length() / 2;
     }
 }

@@ -3,6 +3,7 @@ package org.vdpactl.vhost;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 import org.vdpactl.ffi.gen.libc.libc_h;
@@ -23,9 +24,12 @@ import org.vdpactl.sys.Syscalls;
  *       attribute must equal the major:minor of {@code /dev/vhost-vdpa-N}.</li>
  * </ul>
  * There is no {@code /sys/class/vhost-vdpa}: vhost_vdpa registers its devices without a class.
+ * The same sysfs walk answers the reverse questions the CLI and the management layer ask: which
+ * vDPA device a node belongs to, and which vdpa driver a device is bound to.
  */
 public final class VhostDeviceNodes {
     public static final String SYS_BUS_DEVICES = "/sys/bus/vdpa/devices";
+    public static final String SYS_BUS_DRIVERS = "/sys/bus/vdpa/drivers";
     public static final String PROC_DEVICES = "/proc/devices";
     public static final String DEV = "/dev";
     /** The name vhost_vdpa registers its char major under. */
@@ -47,6 +51,16 @@ public final class VhostDeviceNodes {
     }
 
     /**
+     * What sysfs says of a vDPA device's vhost-vdpa node, before anything checks the node itself.
+     *
+     * @param vdpaName  "vdpa0"
+     * @param path      "/dev/vhost-vdpa-0"
+     * @param devNumber "major:minor" from the {@code dev} attribute, or null when sysfs did not say
+     */
+    public record BusEntry(String vdpaName, String path, String devNumber) {
+    }
+
+    /**
      * Resolves a path ("/dev/vhost-vdpa-0"), a node name ("vhost-vdpa-0") or a vDPA device name
      * ("vdpa0") to a checked node.
      *
@@ -59,29 +73,81 @@ public final class VhostDeviceNodes {
         if (NODE_NAME.matcher(nameOrPath).matches()) {
             return check(sys, DEV + "/" + nameOrPath);
         }
-        String dir = SYS_BUS_DEVICES + "/" + nameOrPath;
         List<String> entries;
         try {
-            entries = sys.listDirectory(dir);
+            entries = deviceEntries(sys, nameOrPath);
+        } catch (IllegalArgumentException e) {
+            throw new VhostNodeException(nameOrPath, "not a vDPA device name");
+        }
+        if (entries == null) {
+            throw new VhostNodeException(nameOrPath, "no vDPA device of that name" + existingDevices(sys));
+        }
+        String dir = SYS_BUS_DEVICES + "/" + nameOrPath;
+        BusEntry entry = busEntry(sys, nameOrPath, entries).orElseThrow(() -> new VhostNodeException(nameOrPath,
+                "the vDPA device is not bound to the vhost_vdpa driver (no vhost-vdpa-N under " + dir
+                        + "; it may be bound to virtio_vdpa: unbind it and bind it to vhost_vdpa)"));
+        Node node = check(sys, entry.path());
+        if (entry.devNumber() != null && !entry.devNumber().equals(node.major() + ":" + node.minor())) {
+            throw new VhostNodeException(nameOrPath, node.path() + " is " + node.major() + ":" + node.minor() + " but " + dir + "/"
+                    + entry.path().substring(DEV.length() + 1) + "/dev says " + entry.devNumber() + " (a stale or foreign /dev node)");
+        }
+        return node;
+    }
+
+    /** The names of all vDPA devices on the bus (empty without the vdpa bus). */
+    public static List<String> vdpaDevices(Syscalls sys) {
+        try {
+            return sys.listDirectory(SYS_BUS_DEVICES);
         } catch (SyscallException e) {
-            if (e.is(Errno.ENOENT) || e.is(Errno.ENOTDIR)) {
-                throw new VhostNodeException(nameOrPath, "no vDPA device of that name" + existingDevices(sys));
+            if (e.is(Errno.ENOENT)) {
+                return List.of();
             }
             throw e;
         }
-        for (String entry : entries) {
-            if (NODE_NAME.matcher(entry).matches()) {
-                Node node = check(sys, DEV + "/" + entry);
-                String dev = attribute(sys, dir + "/" + entry + "/dev");
-                if (dev != null && !dev.equals(node.major() + ":" + node.minor())) {
-                    throw new VhostNodeException(nameOrPath, node.path() + " is " + node.major() + ":" + node.minor()
-                            + " but " + dir + "/" + entry + "/dev says " + dev + " (a stale or foreign /dev node)");
-                }
-                return node;
+    }
+
+    /**
+     * The vhost-vdpa entry sysfs shows for a vDPA device, unchecked; empty when there is no such
+     * device or it is not bound to vhost_vdpa (bound to virtio_vdpa, it has a virtioN entry instead).
+     *
+     * @throws IllegalArgumentException for a name that would leave {@code /sys/bus/vdpa/devices}
+     */
+    public static Optional<BusEntry> busEntry(Syscalls sys, String vdpaName) {
+        List<String> entries = deviceEntries(sys, vdpaName);
+        return entries == null ? Optional.empty() : busEntry(sys, vdpaName, entries);
+    }
+
+    /** The vDPA device behind a {@code /dev/vhost-vdpa-N} path (or node name), if sysfs names one. */
+    public static Optional<String> vdpaNameOf(Syscalls sys, String devPath) {
+        String node = devPath.substring(devPath.lastIndexOf('/') + 1);
+        for (String name : vdpaDevices(sys)) {
+            Optional<BusEntry> e = busEntry(sys, name);
+            if (e.isPresent() && e.get().path().endsWith("/" + node)) {
+                return Optional.of(name);
             }
         }
-        throw new VhostNodeException(nameOrPath, "the vDPA device is not bound to the vhost_vdpa driver (no vhost-vdpa-N under "
-                + dir + "; it may be bound to virtio_vdpa: unbind it and bind it to vhost_vdpa)");
+        return Optional.empty();
+    }
+
+    /** The vdpa driver a device is bound to ("vhost_vdpa", "virtio_vdpa"), if any. */
+    public static Optional<String> driver(Syscalls sys, String vdpaName) {
+        checkName(vdpaName);
+        List<String> drivers;
+        try {
+            drivers = sys.listDirectory(SYS_BUS_DRIVERS);
+        } catch (SyscallException e) {
+            return Optional.empty();
+        }
+        for (String d : drivers) {
+            try {
+                if (sys.listDirectory(SYS_BUS_DRIVERS + "/" + d).contains(vdpaName)) {
+                    return Optional.of(d);
+                }
+            } catch (SyscallException e) {
+                // a driver directory that vanished or cannot be read binds nothing we can see
+            }
+        }
+        return Optional.empty();
     }
 
     /**
@@ -129,27 +195,43 @@ public final class VhostDeviceNodes {
     /** Every vhost-vdpa node of the vDPA devices bound to vhost_vdpa, as /dev paths (unchecked), by device name. */
     public static List<String> listNodes(Syscalls sys) {
         List<String> out = new ArrayList<>();
-        List<String> devices;
-        try {
-            devices = sys.listDirectory(SYS_BUS_DEVICES);
-        } catch (SyscallException e) {
-            if (e.is(Errno.ENOENT)) {
-                return out;
-            }
-            throw e;
-        }
-        for (String d : devices) {
+        for (String d : vdpaDevices(sys)) {
             try {
-                for (String entry : sys.listDirectory(SYS_BUS_DEVICES + "/" + d)) {
-                    if (NODE_NAME.matcher(entry).matches()) {
-                        out.add(DEV + "/" + entry);
-                    }
-                }
-            } catch (SyscallException e) {
-                // the device vanished while we looked
+                busEntry(sys, d).ifPresent(e -> out.add(e.path()));
+            } catch (SyscallException | IllegalArgumentException e) {
+                // the device vanished while we looked, or the bus lists a name we will not walk into
             }
         }
         return out;
+    }
+
+    /** The entries of a device's sysfs directory, or null when there is no such device. */
+    private static List<String> deviceEntries(Syscalls sys, String vdpaName) {
+        checkName(vdpaName);
+        try {
+            return sys.listDirectory(SYS_BUS_DEVICES + "/" + vdpaName);
+        } catch (SyscallException e) {
+            if (e.is(Errno.ENOENT) || e.is(Errno.ENOTDIR)) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    private static Optional<BusEntry> busEntry(Syscalls sys, String vdpaName, List<String> entries) {
+        for (String entry : entries) {
+            if (NODE_NAME.matcher(entry).matches()) {
+                String attr = SYS_BUS_DEVICES + "/" + vdpaName + "/" + entry + "/dev";
+                return Optional.of(new BusEntry(vdpaName, DEV + "/" + entry, attribute(sys, attr)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static void checkName(String vdpaName) {
+        if (vdpaName.isEmpty() || vdpaName.contains("/") || vdpaName.equals(".") || vdpaName.equals("..")) {
+            throw new IllegalArgumentException("not a vDPA device name: \"" + vdpaName + "\"");
+        }
     }
 
     /** The driver name /proc/devices gives a char major, or null. */

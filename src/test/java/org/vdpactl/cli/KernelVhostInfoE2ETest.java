@@ -1,19 +1,13 @@
 package org.vdpactl.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.conformance.device.RunningKernel;
+import org.vdpactl.mgmt.Iproute2Vdpa;
 
 /**
  * `vdpactl vhost info` on the VM lane's /dev/vhost-vdpa-0 (vdpasim_net, MAC 02:00:00:00:00:01)
@@ -36,8 +30,7 @@ class KernelVhostInfoE2ETest {
         JsonNode cfg = info.get("config");
         assertEquals("02:00:00:00:00:01", cfg.get("mac").asText());
 
-        JsonNode vdpa = iproute2("dev", "config", "show", "vdpa0");
-        JsonNode dev = trimmedKeys(vdpa.get("config").get("vdpa0"));
+        JsonNode dev = Iproute2Vdpa.normalise(Iproute2Vdpa.json("dev", "config", "show", "vdpa0")).get("config").get("vdpa0");
         assertEquals(dev.get("mac").asText(), cfg.get("mac").asText());
         assertEquals(dev.get("mtu").asInt(), cfg.get("mtu").asInt());
         boolean linkUp = (cfg.get("status").asInt() & 1) != 0;
@@ -53,29 +46,5 @@ class KernelVhostInfoE2ETest {
         // sizeof(struct virtio_blk_config) of the running kernel: 72 on 6.1, 96 from 6.3 (zoned fields)
         assertEquals(RunningKernel.profile().driverConfigSize("vdpasim_blk", 96), info.get("configSize").asInt());
         assertEquals(0x40000, info.get("config").get("capacity").asLong());
-    }
-
-    private JsonNode iproute2(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("vdpa", "-j"));
-        cmd.addAll(List.of(args));
-        Process p;
-        try {
-            p = new ProcessBuilder(cmd).redirectErrorStream(false).start();
-        } catch (IOException e) {
-            throw new AssertionError("the kernel lane needs iproute2's vdpa tool (.ci/run installs iproute2): " + e.getMessage(), e);
-        }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor() == 0, "vdpa " + String.join(" ", args) + " failed");
-        return json.readTree(out);
-    }
-
-    /** iproute2 prints some keys with a trailing space ("link "); compare on trimmed names. */
-    private JsonNode trimmedKeys(JsonNode node) {
-        var copy = json.createObjectNode();
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext();) {
-            Map.Entry<String, JsonNode> e = it.next();
-            copy.set(e.getKey().trim(), e.getValue());
-        }
-        return copy;
     }
 }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.vhost.BlkConfig;
+import org.vdpactl.vhost.NetConfig;
 
 /**
  * The JSON view against output captured from iproute2's {@code vdpa -j} on the verified 6.12 VM
@@ -44,7 +46,7 @@ class IprouteJsonTest {
     @Test
     void netConfigKeysHaveNoTrailingSpaces() {
         DevConfig c = new DevConfig("vdpa0", 1, 0x300010028L, 0x308830028L,
-                new NetConfig(MacAddress.parse("02:00:00:00:00:01"), 1500, 3, 4), null);
+                NetConfig.ofNetlink("02:00:00:00:00:01", 1500, 3, 4), null, null, null);
         assertEquals("{\"config\":{\"vdpa0\":{\"mac\":\"02:00:00:00:00:01\",\"link\":\"up\",\"link_announce\":true,"
                 + "\"max_vq_pairs\":4,\"mtu\":1500,\"negotiated_features\":[\"MTU\",\"MAC\",\"STATUS\",\"VERSION_1\",\"ACCESS_PLATFORM\"]}}}",
                 IprouteJson.configs(List.of(c)).toString());
@@ -52,8 +54,8 @@ class IprouteJsonTest {
 
     @Test
     void blockConfigIsShownWhereIproute2PrintsNothing() {
-        BlkConfig b = new BlkConfig(0x40000L, 4096L, 512L, 32L, 1, 0, 0, 1, 1L, 0xffffffffL, 1L, 512L, 0xffffffffL, 1L, false, true);
-        String json = IprouteJson.configs(List.of(new DevConfig("vdpa1", 2, null, 0x308007646L, null, b))).toString();
+        BlkConfig b = BlkConfig.ofNetlink(0x40000L, 4096L, 512L, 32L, 1, 0, 0, 1, 1L, 0xffffffffL, 1L, 512L, 0xffffffffL, 1L);
+        String json = IprouteJson.configs(List.of(new DevConfig("vdpa1", 2, null, 0x308007646L, null, b, false, true))).toString();
         assertEquals("{\"config\":{\"vdpa1\":{\"capacity\":262144,\"size_max\":4096,\"blk_size\":512,\"seg_max\":32,\"num_queues\":1,"
                 + "\"physical_block_exp\":0,\"alignment_offset\":0,\"min_io_size\":1,\"opt_io_size\":1,\"max_discard_sectors\":4294967295,"
                 + "\"max_discard_seg\":1,\"discard_sector_alignment\":512,\"max_write_zeroes_sectors\":4294967295,\"max_write_zeroes_seg\":1,"

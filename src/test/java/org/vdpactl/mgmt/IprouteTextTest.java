@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.vhost.BlkConfig;
+import org.vdpactl.vhost.NetConfig;
 
 /** The plain-text rendering reads like iproute2's {@code vdpa}, without its trailing spaces. */
 class IprouteTextTest {
@@ -33,13 +35,13 @@ class IprouteTextTest {
     @Test
     void configsAndVstats() {
         DevConfig net = new DevConfig("vdpa0", 1, 0x300000020L, 0x308830028L,
-                new NetConfig(MacAddress.parse("02:00:00:00:00:01"), 1500, 1, null), null);
-        BlkConfig b = new BlkConfig(0x40000L, null, 512L, null, null, null, null, null, null, null, null, null, null, null, false, true);
+                NetConfig.ofNetlink("02:00:00:00:00:01", 1500, 1, null), null, null, null);
+        BlkConfig b = BlkConfig.ofNetlink(0x40000L, null, 512L, null, null, null, null, null, null, null, null, null, null, null);
         assertEquals("""
                 vdpa0: mac 02:00:00:00:00:01 link up link_announce false mtu 1500
                   negotiated_features MAC VERSION_1 ACCESS_PLATFORM
                 vdpa1: capacity 262144 blk_size 512 read_only false flush true
-                """, IprouteText.configs(List.of(net, new DevConfig("vdpa1", 2, null, 0x308007646L, null, b))));
+                """, IprouteText.configs(List.of(net, new DevConfig("vdpa1", 2, null, 0x308007646L, null, b, false, true))));
         assertEquals("vdpa0: queue_type tx tx packets 3 tx drops 0\n", IprouteText.vstats(new VendorStats("vdpa0", 1, 0x300000000L, null, 1,
                 List.of(new VendorStats.Stat("tx packets", 3), new VendorStats.Stat("tx drops", 0)))));
     }

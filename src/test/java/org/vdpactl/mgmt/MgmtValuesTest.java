@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.vhost.VirtioDeviceId;
 
 class MgmtValuesTest {
 
@@ -59,9 +60,9 @@ class MgmtValuesTest {
     @Test
     void featureNamesFollowIproute2Tables() {
         assertEquals(List.of("MTU", "MAC", "STATUS", "CTRL_VQ", "CTRL_MAC_ADDR", "ANY_LAYOUT", "VERSION_1", "ACCESS_PLATFORM"),
-                VirtioNames.featureNames(0x308830028L, VirtioNames.ID_NET));
+                VirtioNames.featureNames(0x308830028L, VirtioDeviceId.NET.id()));
         assertEquals(List.of("SIZE_MAX", "SEG_MAX", "BLK_SIZE", "FLUSH", "TOPOLOGY", "MQ", "DISCARD", "WRITE_ZEROES",
-                "ANY_LAYOUT", "VERSION_1", "ACCESS_PLATFORM"), VirtioNames.featureNames(0x308007646L, VirtioNames.ID_BLOCK));
+                "ANY_LAYOUT", "VERSION_1", "ACCESS_PLATFORM"), VirtioNames.featureNames(0x308007646L, VirtioDeviceId.BLOCK.id()));
         assertEquals(List.of("bit_3", "RING_EVENT_IDX", "bit_30", "bit_63"), VirtioNames.featureNames((1L << 3) | (1L << 29) | (1L << 30) | (1L << 63), 0));
         assertEquals("< unknown class >", VirtioNames.className(9));
         assertEquals("<unknown type>", VirtioNames.deviceTypeName(9));
@@ -72,11 +73,11 @@ class MgmtValuesTest {
         // VirtioFeatures names USO4 (54) and NOTIF_CONFIG_DATA (39); iproute2 does not
         assertEquals(List.of("MQ", "ANY_LAYOUT", "RING_INDIRECT_DESC", "VERSION_1", "bit_39", "bit_54", "RSS"),
                 VirtioNames.featureNames((1L << 22) | (1L << 27) | (1L << 28) | (1L << 32) | (1L << 39) | (1L << 60) | (1L << 54),
-                        VirtioNames.ID_NET));
+                        VirtioDeviceId.NET.id()));
         for (int bit = 0; bit < 64; bit++) {
-            String shown = VirtioNames.featureNames(1L << bit, VirtioNames.ID_NET).get(0);
+            String shown = VirtioNames.featureNames(1L << bit, VirtioDeviceId.NET.id()).get(0);
             if (!shown.startsWith("bit_")) {
-                String uapi = org.vdpactl.vhost.VirtioFeatures.bitName(bit, VirtioNames.ID_NET);
+                String uapi = org.vdpactl.vhost.VirtioFeatures.bitName(bit, VirtioDeviceId.NET.id());
                 assertTrue(uapi.replace("VIRTIO_RING_F_", "VIRTIO_F_RING_").endsWith("_" + shown), bit + ": " + shown + " is not " + uapi + " without its prefix");
             }
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.FakeProcess;
@@ -35,6 +36,49 @@ class VhostDeviceNodesTest {
         sys.dirs.put("/sys/bus/vdpa/devices/vdpa2", List.of("driver", "virtio2"));
         sys.dirs.put("/sys/bus/vdpa/devices/vdpa3", List.of("driver", "vhost-vdpa-0"));
         sys.files.put("/sys/bus/vdpa/devices/vdpa3/vhost-vdpa-0/dev", "246:5\n");
+        sys.dirs.put("/sys/bus/vdpa/drivers", List.of("vhost_vdpa", "virtio_vdpa"));
+        sys.dirs.put("/sys/bus/vdpa/drivers/vhost_vdpa", List.of("bind", "unbind", "vdpa0", "vdpa1", "vdpa3"));
+        sys.dirs.put("/sys/bus/vdpa/drivers/virtio_vdpa", List.of("bind", "unbind", "vdpa2"));
+    }
+
+    @Test
+    void aNameLeadsToItsBusEntryAndBack() {
+        assertEquals(Optional.of(new VhostDeviceNodes.BusEntry("vdpa1", "/dev/vhost-vdpa-1", "246:1")),
+                VhostDeviceNodes.busEntry(sys, "vdpa1"));
+        assertEquals(Optional.of("vdpa1"), VhostDeviceNodes.vdpaNameOf(sys, "/dev/vhost-vdpa-1"));
+        assertEquals(Optional.of("vdpa1"), VhostDeviceNodes.vdpaNameOf(sys, "vhost-vdpa-1"));
+        assertEquals(Optional.empty(), VhostDeviceNodes.vdpaNameOf(sys, "/dev/vhost-vdpa-9"));
+        assertEquals(Optional.of("vhost_vdpa"), VhostDeviceNodes.driver(sys, "vdpa0"));
+        assertEquals(Optional.of("virtio_vdpa"), VhostDeviceNodes.driver(sys, "vdpa2"));
+        assertEquals(Optional.empty(), VhostDeviceNodes.driver(sys, "vdpa7"));
+        assertEquals(List.of("vdpa0", "vdpa1", "vdpa2", "vdpa3"), VhostDeviceNodes.vdpaDevices(sys));
+    }
+
+    @Test
+    void aDeviceOnVirtioVdpaOrNoDeviceHasNoBusEntry() {
+        assertEquals(Optional.empty(), VhostDeviceNodes.busEntry(sys, "vdpa2"), "bound to virtio_vdpa");
+        assertEquals(Optional.empty(), VhostDeviceNodes.busEntry(sys, "vdpa9"), "no such device");
+        sys.dirs.put("/sys/bus/vdpa/devices/vdpa4", List.of("driver", "vhost-vdpa-4"));
+        assertEquals(Optional.of(new VhostDeviceNodes.BusEntry("vdpa4", "/dev/vhost-vdpa-4", null)),
+                VhostDeviceNodes.busEntry(sys, "vdpa4"), "sysfs without a dev attribute");
+    }
+
+    @Test
+    void namesCannotEscapeSysfs() {
+        assertThrows(IllegalArgumentException.class, () -> VhostDeviceNodes.busEntry(sys, "../../../etc"));
+        assertThrows(IllegalArgumentException.class, () -> VhostDeviceNodes.busEntry(sys, ".."));
+        assertThrows(IllegalArgumentException.class, () -> VhostDeviceNodes.driver(sys, ".."));
+        VhostNodeException e = assertThrows(VhostNodeException.class, () -> VhostDeviceNodes.resolve(sys, ".."));
+        assertTrue(e.getMessage().contains("not a vDPA device name"), e.getMessage());
+    }
+
+    @Test
+    void withoutTheVdpaBusThereAreNoDevices() {
+        StubSyscalls bare = new StubSyscalls();
+        assertEquals(List.of(), VhostDeviceNodes.vdpaDevices(bare));
+        assertEquals(Optional.empty(), VhostDeviceNodes.busEntry(bare, "vdpa0"));
+        assertEquals(List.of(), VhostDeviceNodes.listNodes(bare));
+        assertEquals(Optional.empty(), VhostDeviceNodes.driver(bare, "vdpa0"));
     }
 
     @Test

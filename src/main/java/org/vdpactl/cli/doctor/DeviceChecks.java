@@ -9,7 +9,6 @@ import org.vdpactl.sys.SyscallException;
 import org.vdpactl.sys.Syscalls;
 import org.vdpactl.vhost.BackendFeature;
 import org.vdpactl.vhost.BackendFeatures;
-import org.vdpactl.mgmt.DeviceNodes;
 import org.vdpactl.vhost.VhostDeviceNodes;
 import org.vdpactl.vhost.VhostVdpaDevice;
 
@@ -47,7 +46,7 @@ final class DeviceChecks {
 
     /** The vdpa device a node belongs to (sysfs), or "?". */
     String vdpaNameOf(String node) {
-        return new DeviceNodes(sys).vdpaNameOf(node).orElse("?");
+        return VhostDeviceNodes.vdpaNameOf(sys, node).orElse("?");
     }
 
     List<Check> check(String node) {

@@ -22,11 +22,11 @@ import org.vdpactl.mgmt.MgmtDevInfo;
 import org.vdpactl.mgmt.VdpaDevInfo;
 import org.vdpactl.mgmt.VdpaNetlink;
 import org.vdpactl.mgmt.VendorStats;
-import org.vdpactl.mgmt.VirtioNames;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import org.vdpactl.vhost.VirtioDeviceId;
 
 /** {@code vdpactl dev ...}: vDPA devices over the vdpa netlink family, like iproute2's {@code vdpa dev}. */
 @Command(name = "dev", mixinStandardHelpOptions = true,
@@ -165,7 +165,7 @@ public final class DevCommand implements Runnable {
                     spec = spec.withMaxVqPairs(maxVqp);
                 }
                 if (features != null) {
-                    int id = m.supportsClass(VirtioNames.ID_NET) ? VirtioNames.ID_NET : VirtioNames.ID_BLOCK;
+                    int id = m.supportsClass(VirtioDeviceId.NET.id()) ? VirtioDeviceId.NET.id() : VirtioDeviceId.BLOCK.id();
                     spec = spec.withDeviceFeatures(FeatureArgument.parse(features, id));
                 }
                 var unknown = KernelFeatures.unknownAttribute(nl.attributeSupport(), VdpaCommand.DEV_NEW, provisioned(spec));
@@ -186,7 +186,7 @@ public final class DevCommand implements Runnable {
                 throw new IllegalArgumentException("--max-vqp " + maxVqp + " is out of range (1 to 32768)");
             }
             Integer maxVqs = m.maxSupportedVqs();
-            if (maxVqs != null && maxVqs > 0 && m.supportsClass(VirtioNames.ID_NET) && 2L * maxVqp + 1 > Integer.toUnsignedLong(maxVqs)) {
+            if (maxVqs != null && maxVqs > 0 && m.supportsClass(VirtioDeviceId.NET.id()) && 2L * maxVqp + 1 > Integer.toUnsignedLong(maxVqs)) {
                 throw new IllegalArgumentException("--max-vqp " + maxVqp + " exceeds what " + m.handle() + " supports ("
                         + (Integer.toUnsignedLong(maxVqs) - 1) / 2 + " pairs: max_supported_vqs " + Integer.toUnsignedLong(maxVqs) + ")");
             }

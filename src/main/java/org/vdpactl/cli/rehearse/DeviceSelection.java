@@ -6,7 +6,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.cli.CliFailure;
 import org.vdpactl.cli.ExitCode;
-import org.vdpactl.mgmt.DeviceNodes;
 import org.vdpactl.mgmt.VdpaDevInfo;
 import org.vdpactl.mgmt.VdpaNetlink;
 import org.vdpactl.orchestra.DeviceTarget;
@@ -33,9 +32,8 @@ public final class DeviceSelection {
                 out.add(resolve(sys, a));
             }
         } else {
-            DeviceNodes nodes = new DeviceNodes(sys);
-            for (String name : candidates(sys, nodes)) {
-                nodes.node(name).ifPresentOrElse(n -> out.add(new DeviceTarget(name, n.path())),
+            for (String name : candidates(sys)) {
+                VhostDeviceNodes.busEntry(sys, name).ifPresentOrElse(n -> out.add(new DeviceTarget(name, n.path())),
                         () -> LOG.info("{} is not bound to vhost_vdpa; left out", name));
             }
             if (out.isEmpty()) {
@@ -65,19 +63,19 @@ public final class DeviceSelection {
         if (!arg.contains("/") && !arg.startsWith("vhost-vdpa-")) {
             return new DeviceTarget(arg, node.path());
         }
-        String name = new DeviceNodes(sys).vdpaNameOf(node.path()).orElse(node.sysName());
+        String name = VhostDeviceNodes.vdpaNameOf(sys, node.path()).orElse(node.sysName());
         return new DeviceTarget(name, node.path());
     }
 
     /** Device names in bus order; hardware (a management device with a bus name) only, when there is any. */
-    private static List<String> candidates(Syscalls sys, DeviceNodes nodes) {
+    private static List<String> candidates(Syscalls sys) {
         try (VdpaNetlink nl = VdpaNetlink.open(sys)) {
             List<VdpaDevInfo> all = nl.devices();
             List<String> hardware = all.stream().filter(d -> d.mgmtBusName() != null).map(VdpaDevInfo::name).toList();
             return hardware.isEmpty() ? all.stream().map(VdpaDevInfo::name).toList() : hardware;
         } catch (SyscallException e) {
-            LOG.info("vdpa netlink not usable ({}); listing {}", e.getMessage(), DeviceNodes.DEVICES_DIR);
-            return nodes.vdpaDevices();
+            LOG.info("vdpa netlink not usable ({}); listing {}", e.getMessage(), VhostDeviceNodes.SYS_BUS_DEVICES);
+            return VhostDeviceNodes.vdpaDevices(sys);
         }
     }
 }

@@ -32,13 +32,10 @@ import org.vdpactl.conformance.Cleanup;
 import org.vdpactl.fake.device.MacroValues;
 import org.vdpactl.fake.kernel.KernelProfile;
 import org.vdpactl.ffi.gen.libc.libc_h;
-import org.vdpactl.mgmt.BlkConfig;
 import org.vdpactl.mgmt.DevConfig;
-import org.vdpactl.mgmt.DeviceNodes;
 import org.vdpactl.mgmt.DeviceSpec;
 import org.vdpactl.mgmt.MacAddress;
 import org.vdpactl.mgmt.MgmtDevInfo;
-import org.vdpactl.mgmt.NetConfig;
 import org.vdpactl.mgmt.VdpaAttribute;
 import org.vdpactl.mgmt.VdpaCommand;
 import org.vdpactl.mgmt.VdpaDevInfo;
@@ -61,7 +58,11 @@ import org.vdpactl.netlink.NetlinkMessage.GenlMessage;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.SyscallException;
 import org.vdpactl.sys.Syscalls;
+import org.vdpactl.vhost.BlkConfig;
+import org.vdpactl.vhost.NetConfig;
+import org.vdpactl.vhost.VhostDeviceNodes;
 import org.vdpactl.vhost.VhostIoctl;
+import org.vdpactl.vhost.VhostNodeException;
 
 /**
  * The vdpa generic-netlink contract, run unchanged against the fake kernel and a real 6.12
@@ -337,10 +338,10 @@ public abstract class NetlinkConformanceSuite {
         assertEquals(new VdpaDevInfo("nlc01", null, "vdpasim_net", 1, 0, 3, 256, 1), nl.device("nlc01"));
         assertTrue(nl.devices().stream().anyMatch(d -> d.name().equals("nlc01")));
         DevConfig c = nl.config("nlc01");
-        assertEquals(MacAddress.parse("02:11:22:33:44:55"), c.net().mac());
+        assertEquals("02:11:22:33:44:55", c.net().mac());
         assertEquals(9000, c.net().mtu());
         assertEquals(1, c.net().status());
-        assertNull(c.net().maxVqPairs());
+        assertNull(c.net().maxVirtqueuePairs());
         assertNull(c.negotiatedFeatures());
         assertEquals(netFeatures(), c.deviceFeatures());
         nl.deleteDevice("nlc01");
@@ -372,7 +373,7 @@ public abstract class NetlinkConformanceSuite {
         assertEquals(netConfigTypes(false, DEV_NET_CFG_MACADDR.number()), types(m));
         DevConfig c = nl.config("nlc03");
         assertEquals(0x300000020L, c.deviceFeatures());
-        assertEquals(MacAddress.of(new byte[6]), c.net().mac(), "vdpa_sim's MAC is zero unless provisioned");
+        assertEquals(MacAddress.of(new byte[6]).toString(), c.net().mac(), "vdpa_sim's MAC is zero unless provisioned");
         assertNull(c.net().mtu());
     }
 
@@ -828,7 +829,7 @@ public abstract class NetlinkConformanceSuite {
     void withoutCapNetAdminTheGetsWorkAndTheAdminCommandsAreEperm() {
         try (VdpaNetlink nl = VdpaNetlink.open(backend.unprivileged())) {
             assertTrue(nl.devices().stream().anyMatch(d -> d.name().equals("vdpa0")));
-            assertEquals(VDPA0_MAC, nl.config("vdpa0").net().mac());
+            assertEquals(VDPA0_MAC.toString(), nl.config("vdpa0").net().mac());
             assertTrue(nl.mgmtDevices().stream().anyMatch(m -> m.devName().equals("vdpasim_net")));
             created.add("nlc09");
             NetlinkException e = assertThrows(NetlinkException.class, () -> nl.addDevice(DeviceSpec.of("nlc09", "vdpasim_net")));
@@ -854,7 +855,7 @@ public abstract class NetlinkConformanceSuite {
             w.endMessage();
             assertEquals(Errno.EOPNOTSUPP, lastError(s.exchangeRaw(w.toByteArray(), seq2, WAIT)).errno());
         }
-        assertEquals(VDPA0_MAC, vdpa().config("vdpa0").net().mac(), "vdpa0 is untouched");
+        assertEquals(VDPA0_MAC.toString(), vdpa().config("vdpa0").net().mac(), "vdpa0 is untouched");
     }
 
     // ================================================================== dumps
@@ -973,7 +974,8 @@ public abstract class NetlinkConformanceSuite {
                 types(m));
         assertEquals(2, m.attributes().require(DEV_NET_STATUS.number()).length(), "NET_STATUS is a u16 on the wire");
         DevConfig c = vdpa().config("vdpa0");
-        assertEquals(new DevConfig("vdpa0", 1, null, netFeatures(), new NetConfig(VDPA0_MAC, 1500, 1, null), null), c);
+        assertEquals(new DevConfig("vdpa0", 1, null, netFeatures(), NetConfig.ofNetlink(VDPA0_MAC.toString(), 1500, 1, null), null,
+                null, null), c);
     }
 
     @Test
@@ -990,7 +992,8 @@ public abstract class NetlinkConformanceSuite {
             expected.add(a);
         }
         assertEquals(expected, types(m));
-        BlkConfig b = vdpa().config("vdpa1").blk();
+        DevConfig c = vdpa().config("vdpa1");
+        BlkConfig b = c.blk();
         assertEquals(BLK_DEVICE_FEATURES, vdpa().config("vdpa1").deviceFeatures());
         assertEquals(0x40000L, b.capacity());
         assertEquals(4096L, b.sizeMax());
@@ -999,14 +1002,14 @@ public abstract class NetlinkConformanceSuite {
         assertEquals(1, b.numQueues());
         assertEquals(0xffffffffL, b.maxDiscardSectors());
         assertEquals(0xffffffffL, b.maxWriteZeroesSectors());
-        assertFalse(b.readOnly());
-        assertTrue(b.flush());
+        assertFalse(c.readOnly());
+        assertTrue(c.flush());
     }
 
     @Test
     void configDumpAndFailures() {
         List<DevConfig> all = vdpa().configs();
-        assertTrue(all.stream().anyMatch(c -> c.name().equals("vdpa0") && VDPA0_MAC.equals(c.net().mac())));
+        assertTrue(all.stream().anyMatch(c -> c.name().equals("vdpa0") && VDPA0_MAC.toString().equals(c.net().mac())));
         // 6.1 cannot fill a block device's config: its dump stops there
         assertEquals(!legacyConfig(), all.stream().anyMatch(c -> c.name().equals("vdpa1") && c.blk() != null));
         assertFails(Errno.ENODEV, "vdpa: device not found", VdpaCommand.DEV_CONFIG_GET, w -> w.putString(DEV_NAME.number(), "nosuch"));
@@ -1126,7 +1129,7 @@ public abstract class NetlinkConformanceSuite {
         }
         nl.addDevice(track(DeviceSpec.of("nlc92", "vdpasim_net").withMac(MacAddress.parse("02:00:00:00:00:92"))));
         assertTrue(nl.setMacAddress("nlc92", MacAddress.parse("02:aa:bb:cc:dd:ee")).isEmpty());
-        assertEquals(MacAddress.parse("02:aa:bb:cc:dd:ee"), nl.config("nlc92").net().mac());
+        assertEquals("02:aa:bb:cc:dd:ee", nl.config("nlc92").net().mac());
         for (String bad : new String[] {"01:00:5e:00:00:01", "00:00:00:00:00:00"}) {
             NetlinkException e = assertThrows(NetlinkException.class, () -> nl.setMacAddress("nlc92", MacAddress.parse(bad)));
             assertEquals(Errno.EOPNOTSUPP, e.errno());
@@ -1168,13 +1171,14 @@ public abstract class NetlinkConformanceSuite {
 
     @Test
     void aDeviceNameLeadsToItsVhostNode() {
-        DeviceNodes nodes = new DeviceNodes(sys());
-        DeviceNodes.Node n = nodes.requireNode("vdpa0");
+        VhostDeviceNodes.BusEntry n = VhostDeviceNodes.busEntry(sys(), "vdpa0").orElseThrow();
         assertTrue(n.path().matches("/dev/vhost-vdpa-\\d+"), n.path());
         assertEquals(n.devNumber(), sys().stat(n.path()).devNumber());
-        assertEquals(Optional.of("vhost_vdpa"), nodes.driver("vdpa0"));
-        assertEquals(Optional.of("vdpa0"), nodes.vdpaNameOf(n.path()));
-        assertEquals(Errno.ENODEV, assertThrows(SyscallException.class, () -> nodes.requireNode("nosuch")).errno());
+        assertEquals(n.path(), VhostDeviceNodes.resolve(sys(), "vdpa0").path());
+        assertEquals(Optional.of("vhost_vdpa"), VhostDeviceNodes.driver(sys(), "vdpa0"));
+        assertEquals(Optional.of("vdpa0"), VhostDeviceNodes.vdpaNameOf(sys(), n.path()));
+        assertEquals(Optional.empty(), VhostDeviceNodes.busEntry(sys(), "nosuch"));
+        assertThrows(VhostNodeException.class, () -> VhostDeviceNodes.resolve(sys(), "nosuch"));
     }
 
     // ================================================================== helpers
@@ -1371,10 +1375,9 @@ public abstract class NetlinkConformanceSuite {
 
     /** The vhost-vdpa node of a device; udev creates it shortly after DEV_NEW on a real kernel. */
     String waitForNode(String name) {
-        DeviceNodes nodes = new DeviceNodes(sys());
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (true) {
-            var n = nodes.node(name);
+            var n = VhostDeviceNodes.busEntry(sys(), name);
             if (n.isPresent()) {
                 try {
                     sys().stat(n.get().path());
