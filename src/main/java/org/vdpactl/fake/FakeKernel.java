@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.vdpactl.fake.bus.Provisioning;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.kernel.KernelProfile;
 import org.vdpactl.fake.kernel.KernelProfiles;
 import org.vdpactl.fake.device.DeviceProfile;

@@ -8,6 +8,7 @@ import java.util.TreeMap;
 
 import org.vdpactl.fake.device.FakeVdpaBus;
 import org.vdpactl.fake.device.FakeVdpaDevice;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.vhost.VhostVdpaFile;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.FileStat;

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.bus.Provisioning;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.state.Inventory;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;

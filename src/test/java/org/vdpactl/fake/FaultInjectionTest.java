@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.fault.FaultInjector;
 import org.vdpactl.fake.fault.FaultRule;
 import org.vdpactl.fake.fault.FaultRuleException;

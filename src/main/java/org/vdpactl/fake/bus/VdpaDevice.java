@@ -1,9 +1,9 @@
 package org.vdpactl.fake.bus;
 
-import org.vdpactl.fake.KernelError;
 
 import java.util.List;
 import java.util.Map;
+import org.vdpactl.fake.errno.KernelError;
 
 /** A vDPA device on the fake bus, as the vdpa netlink family sees it. */
 public interface VdpaDevice {

@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vdpactl.fake.KernelError;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.bus.VdpaBus;
 import org.vdpactl.fake.fault.FaultInjector;
 import org.vdpactl.sys.Errno;

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
-import org.vdpactl.fake.KernelError;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.bus.MgmtDevice;
 import org.vdpactl.fake.bus.Provisioning;
 import org.vdpactl.fake.bus.VdpaBus;

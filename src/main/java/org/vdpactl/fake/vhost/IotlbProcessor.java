@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.KernelConstants;
 import org.vdpactl.fake.UserMemory;
-import org.vdpactl.fake.KernelError;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.fake.mem.Vma;
 import org.vdpactl.fake.model.MapEntry;
