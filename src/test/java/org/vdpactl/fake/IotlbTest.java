@@ -16,6 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.vhost.VhostVdpaDriver;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.fake.model.MapEntry;
 import org.vdpactl.fake.vhost.VhostVdpa;
@@ -39,7 +40,7 @@ class IotlbTest {
     @BeforeEach
     void setUp() {
         dev = kernel.device("vdpa0").orElseThrow();
-        vhost = kernel.vhost(dev);
+        vhost = VhostVdpaDriver.of(kernel).vhost(dev);
         v = new Vhost(p, "/dev/vhost-vdpa-0");
         v.setOwner();
         int memfd = p.memfdCreate("guest", 0);

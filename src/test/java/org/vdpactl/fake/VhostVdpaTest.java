@@ -11,6 +11,7 @@ import java.lang.foreign.ValueLayout;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.vhost.VhostVdpaDriver;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.ffi.gen.vhost.vhost_memory;
@@ -324,7 +325,7 @@ class VhostVdpaTest {
             v.setStatus(DRIVER_OK);
             MemorySegment f = MemorySegment.ofArray(new long[] {0x0E});
             child.ioctl(v.fd, VhostIoctl.SET_BACKEND_FEATURES.code(), f);
-            assertEquals(0x0E, kernel.vhost(dev("vdpa0")).ackedBackendFeatures());
+            assertEquals(0x0E, VhostVdpaDriver.of(kernel).vhost(dev("vdpa0")).ackedBackendFeatures());
         }
     }
 
@@ -337,10 +338,10 @@ class VhostVdpaTest {
             v.setStatus(ACK | DRIVER | FEATURES_OK | DRIVER_OK);
             v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
             v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
-            assertTrue(kernel.vhost(dev("vdpa0")).suspended());
+            assertTrue(VhostVdpaDriver.of(kernel).vhost(dev("vdpa0")).suspended());
             assertEquals(0xF, v.status());
             v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL);
-            assertFalse(kernel.vhost(dev("vdpa0")).suspended());
+            assertFalse(VhostVdpaDriver.of(kernel).vhost(dev("vdpa0")).suspended());
             assertEquals(2, dev("vdpa0").counters().calls("suspend"));
         }
     }
@@ -446,8 +447,8 @@ class VhostVdpaTest {
             assertEquals(0, v.status());
             assertEquals(0, v.vringState(VhostIoctl.GET_VRING_BASE, 0, 0));
             assertEquals(0, dev("vdpa0").groupAsid(1));
-            assertFalse(kernel.vhost(dev("vdpa0")).suspended());
-            assertTrue(kernel.vhost(dev("vdpa0")).inBatch(), "in_batch survives SET_STATUS(0)");
+            assertFalse(VhostVdpaDriver.of(kernel).vhost(dev("vdpa0")).suspended());
+            assertTrue(VhostVdpaDriver.of(kernel).vhost(dev("vdpa0")).inBatch(), "in_batch survives SET_STATUS(0)");
             v.setStatus(DRIVER_OK);
             assertEquals(Errno.EINVAL, errno(() -> v.vringAddr(0, 0, 0, 0)), "suspended was cleared");
         }
