@@ -19,6 +19,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.Size;
 import net.jqwik.api.statistics.Statistics;
+import org.vdpactl.fake.vhost.Vhost;
 import org.vdpactl.fake.vhost.VhostVdpaDriver;
 import org.vdpactl.fake.model.MapEntry;
 import org.vdpactl.fake.state.Inventory;

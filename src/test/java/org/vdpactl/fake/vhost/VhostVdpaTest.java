@@ -1,17 +1,18 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.vhost;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.vdpactl.fake.Vhost.errno;
+import static org.vdpactl.fake.vhost.Vhost.errno;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.vdpactl.fake.vhost.VhostVdpaDriver;
+import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.ffi.gen.vhost.vhost_memory;

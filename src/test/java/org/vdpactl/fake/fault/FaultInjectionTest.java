@@ -1,21 +1,21 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.fault;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.vdpactl.fake.Vhost.errno;
+import static org.vdpactl.fake.vhost.Vhost.errno;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.fake.FakeSyscallException;
+import org.vdpactl.fake.vhost.Vhost;
 import org.vdpactl.fake.vhost.VhostVdpaDriver;
 import org.vdpactl.fake.errno.KernelError;
-import org.vdpactl.fake.fault.FaultInjector;
-import org.vdpactl.fake.fault.FaultRule;
-import org.vdpactl.fake.fault.FaultRuleException;
-import org.vdpactl.fake.fault.FaultRules;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.time.VirtualClock;
