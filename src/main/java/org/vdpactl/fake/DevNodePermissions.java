@@ -3,6 +3,7 @@ package org.vdpactl.fake;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.sys.Errno;
 
 /**

@@ -2,6 +2,7 @@ package org.vdpactl.fake;
 
 import java.lang.foreign.MemorySegment;
 
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.FileStat;

@@ -2,12 +2,10 @@ package org.vdpactl.fake;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -15,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.vdpactl.fake.bus.Provisioning;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.kernel.KernelProfile;
 import org.vdpactl.fake.kernel.KernelProfiles;
 import org.vdpactl.fake.device.DeviceProfile;
@@ -35,8 +34,6 @@ import org.vdpactl.fake.state.NodeRuleRecord;
 import org.vdpactl.fake.state.SharedState;
 import org.vdpactl.fake.state.StateFileNodeOpeners;
 import org.vdpactl.fake.device.NodeOpeners;
-import org.vdpactl.fake.vhost.VhostVdpa;
-import org.vdpactl.fake.vhost.VhostVdpaFile;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.time.Clock;
@@ -67,7 +64,8 @@ public final class FakeKernel implements AutoCloseable {
     private final int fdLimit;
     private final AtomicInteger nextPid = new AtomicInteger(1000);
     private final Map<Integer, Map<Integer, SocketFactory>> socketFactories = new ConcurrentHashMap<>();
-    private final Map<FakeVdpaDevice, VhostVdpa> vhostDrivers = Collections.synchronizedMap(new WeakHashMap<>());
+    /** The driver of the /dev/vhost-vdpa-N nodes (vhost_vdpa), from the installed {@link CharDeviceModule}. */
+    private final CharDeviceDriver nodeDriver;
     private final FakeStateStore shared;
     private final boolean vduse;
     private final DevNodePermissions nodePermissions = new DevNodePermissions();
@@ -88,7 +86,8 @@ public final class FakeKernel implements AutoCloseable {
         this.hostMemory = b.hostMemory != null ? b.hostMemory : HostMemory.host();
         this.nodeOpeners = shared == null ? null : new StateFileNodeOpeners(shared);
         this.bus = new FakeVdpaBus(b.driverModels, faults, clock, nodeOpeners == null ? NodeOpeners.LOCAL : nodeOpeners);
-        this.sysfs = new FakeSysfs(bus, nodePermissions);
+        this.nodeDriver = CharDeviceModule.installed().init(this);
+        this.sysfs = new FakeSysfs(bus, nodePermissions, nodeDriver.major());
         b.nodeRules.forEach(nodePermissions::add);
         this.fdLimit = b.fdLimit;
         this.shared = shared;
@@ -256,9 +255,14 @@ public final class FakeKernel implements AutoCloseable {
         return bus.fakeDevice(name);
     }
 
-    /** The vhost-vdpa driver state of a device (IOTLB tables, owner, batch) for tests and diagnostics. */
-    public VhostVdpa vhost(FakeVdpaDevice device) {
-        return vhostDrivers.computeIfAbsent(device, d -> new VhostVdpa(d, kernelProfile));
+    /**
+     * The driver of the device nodes as its own type, e.g. {@code VhostVdpaDriver} for its per-device
+     * state (IOTLB tables, owner, batch) in tests and diagnostics.
+     *
+     * @throws ClassCastException when the installed driver is not a {@code type}
+     */
+    public <T extends CharDeviceDriver> T charDeviceDriver(Class<T> type) {
+        return type.cast(nodeDriver);
     }
 
     /** The path of a device's char node, "/dev/vhost-vdpa-N". */
@@ -389,14 +393,7 @@ public final class FakeKernel implements AutoCloseable {
             }
             DevNodePermissions.checkOpen(path, nodePermissions.of("vhost-vdpa-" + d.minor()), process.credentials(),
                     flags & KernelConstants.O_ACCMODE);
-            VhostVdpa v = vhost(d);
-            d.mutex().lock();
-            try {
-                v.open();
-            } finally {
-                d.mutex().unlock();
-            }
-            return new OpenFile(new VhostVdpaFile(v, hostMemory), flags);
+            return new OpenFile(nodeDriver.open(d), flags);
         }
         if (DevNullFile.PATH.equals(path)) {
             return new OpenFile(new DevNullFile(), flags);

@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.mem.AddressSpace;
 import org.vdpactl.fake.mem.HostReservation;
 import org.vdpactl.fake.mem.Vma;

@@ -8,7 +8,7 @@ import java.util.TreeMap;
 
 import org.vdpactl.fake.device.FakeVdpaBus;
 import org.vdpactl.fake.device.FakeVdpaDevice;
-import org.vdpactl.fake.vhost.VhostVdpaFile;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.FileStat;
 
@@ -24,14 +24,15 @@ import org.vdpactl.sys.FileStat;
  * Everything else is ENOENT. Symbolic links are followed (stat semantics).
  */
 final class FakeSysfs {
-    private static final int MAJOR = VhostVdpaFile.MAJOR;
-
+    /** The major of the vhost-vdpa char region, as its driver registered it. */
+    private final int major;
     private final FakeVdpaBus bus;
     private final DevNodePermissions nodes;
 
-    FakeSysfs(FakeVdpaBus bus, DevNodePermissions nodes) {
+    FakeSysfs(FakeVdpaBus bus, DevNodePermissions nodes, int major) {
         this.bus = bus;
         this.nodes = nodes;
+        this.major = major;
     }
 
     private sealed interface Node permits Dir, Attr, CharDev, Link {
@@ -140,7 +141,7 @@ final class FakeSysfs {
         Dir proc = root.dir("proc");
         for (FakeVdpaDevice d : bus.nodes().values()) {
             String node = "vhost-vdpa-" + d.minor();
-            dev.children().put(node, new CharDev(MAJOR, d.minor(), nodes.of(node)));
+            dev.children().put(node, new CharDev(major, d.minor(), nodes.of(node)));
             String devDir = "/sys/bus/vdpa/devices/" + d.name();
             Dir dd = devices.dir(d.name());
             dd.children().put("driver", new Link("/sys/bus/vdpa/drivers/vhost_vdpa"));
@@ -149,16 +150,16 @@ final class FakeSysfs {
             dd.children().put("subsystem", new Link("/sys/bus/vdpa"));
             dd.children().put("uevent", attr("DRIVER=vhost_vdpa\n", 0644));
             Dir nd = dd.dir(node);
-            nd.children().put("dev", attr(MAJOR + ":" + d.minor() + "\n", 0444));
+            nd.children().put("dev", attr(major + ":" + d.minor() + "\n", 0444));
             // vhost_vdpa registers the node's device with neither a class nor a bus: no "device" or
             // "subsystem" link, and dev_uevent_filter hides its uevent, so the file reads empty
             nd.dir("power");
             nd.children().put("uevent", attr("", 0644));
-            devChar.children().put(MAJOR + ":" + d.minor(), new Link(devDir + "/" + node));
+            devChar.children().put(major + ":" + d.minor(), new Link(devDir + "/" + node));
             driver.children().put(d.name(), new Link(devDir));
         }
         proc.children().put("devices", attr("Character devices:\n  1 mem\n  5 /dev/tty\n 10 misc\n"
-                + MAJOR + " vhost-vdpa\n\nBlock devices:\n  7 loop\n", 0444));
+                + major + " vhost-vdpa\n\nBlock devices:\n  7 loop\n", 0444));
         proc.children().put("modules", attr(modules(), 0444));
         return root;
     }

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.time.Clock;

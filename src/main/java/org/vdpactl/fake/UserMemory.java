@@ -3,6 +3,7 @@ package org.vdpactl.fake;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.sys.Errno;
 
 /**

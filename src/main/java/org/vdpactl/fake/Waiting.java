@@ -4,6 +4,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.function.BooleanSupplier;
 
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.time.Clock;
 
 /**
@@ -44,7 +45,7 @@ public final class Waiting {
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw org.vdpactl.fake.KernelError.of(org.vdpactl.sys.Errno.EINTR, "interrupted while blocked");
+            throw KernelError.of(org.vdpactl.sys.Errno.EINTR, "interrupted while blocked");
         }
     }
 }

@@ -19,6 +19,8 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.Size;
 import net.jqwik.api.statistics.Statistics;
+import org.vdpactl.fake.vhost.Vhost;
+import org.vdpactl.fake.vhost.VhostVdpaDriver;
 import org.vdpactl.fake.model.MapEntry;
 import org.vdpactl.fake.state.Inventory;
 import org.vdpactl.fake.vhost.VhostVdpa;
@@ -142,7 +144,7 @@ class FakeKernelProperties {
             long above = p.addressSpace().vmas().stream().mapToLong(v -> v.end())
                     .reduce(0, (a, b) -> Long.compareUnsigned(a, b) > 0 ? a : b) + PAGE;
             var dev = k.device("vdpa0").orElseThrow();
-            VhostVdpa vhost = k.vhost(dev);
+            VhostVdpa vhost = VhostVdpaDriver.of(k).vhost(dev);
             Model model = new Model();
             int[] fd = {p.open("/dev/vhost-vdpa-0", libc_h.O_RDWR())};
             for (Action a : actions) {

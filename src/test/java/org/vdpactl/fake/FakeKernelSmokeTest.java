@@ -3,6 +3,7 @@ package org.vdpactl.fake;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.vhost.Vhost;
 import org.vdpactl.vhost.VhostIoctl;
 
 class FakeKernelSmokeTest {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.vdpactl.fake.Vhost.errno;
+import static org.vdpactl.fake.vhost.Vhost.errno;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.vdpactl.fake.FakeProcess;
-import org.vdpactl.fake.KernelError;
+import org.vdpactl.fake.errno.KernelError;
 
 /** Open fds and mappings of a fake process and of this JVM, before and after a rehearsal. */
 final class LeakCheck {

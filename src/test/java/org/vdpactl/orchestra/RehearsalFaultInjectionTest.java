@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.vhost.VhostVdpaDriver;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.fake.fault.FaultRule;
 import org.vdpactl.fake.model.MapEntry;
@@ -181,7 +182,7 @@ class RehearsalFaultInjectionTest {
     /** What the fake kernel says about a device, against what the report claims. */
     private static String kernelSideProblem(FakeRig rig, DeviceReport d, boolean separate) {
         FakeVdpaDevice dev = rig.kernel.device(d.name()).orElseThrow();
-        List<MapEntry> table = rig.kernel.vhost(dev).iotlbEntries(0);
+        List<MapEntry> table = VhostVdpaDriver.of(rig.kernel).vhost(dev).iotlbEntries(0);
         long mapped = table.stream().mapToLong(MapEntry::size).sum();
         boolean destination = d.role().equals("destination");
         if (destination) {

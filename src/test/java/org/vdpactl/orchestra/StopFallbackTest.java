@@ -32,9 +32,7 @@ class StopFallbackTest {
         DeviceProfile.Ops o = d.ops();
         DeviceProfile.Ops ops = new DeviceProfile.Ops(suspend, false, o.resetMap(), o.getVqSize(), o.mapping(), o.vaMode(),
                 o.doorbell(), o.backendFeatures(), o.initialMap());
-        DeviceProfile.Device dev = new DeviceProfile.Device(d.virtioId(), d.vendorId(), d.features(), d.queues(), d.groups(),
-                d.addressSpaces(), d.vqNumMax(), d.vqNumMin(), d.config(), ops, d.driverFeatures(), d.provisioning(),
-                d.vendorStats(), d.iovaFirst(), d.iovaLast(), d.datapath());
+        DeviceProfile.Device dev = d.withOps(ops);
         return new DeviceProfile("plainsim", new DeviceProfile.Mgmt(null, "plainsim", p.mgmtdev().classes(),
                 p.mgmtdev().maxSupportedVqs(), p.mgmtdev().maxVqPairs(), p.mgmtdev().supportedFeatures(),
                 p.mgmtdev().provisionableAttributes(), 0, "free", null), dev);

@@ -16,6 +16,16 @@ import org.vdpactl.sys.Errno;
  */
 public record DeviceProfile(String name, Mgmt mgmtdev, Device device) {
 
+    /** This profile with another management-device part. */
+    public DeviceProfile withMgmtdev(Mgmt m) {
+        return new DeviceProfile(name, m, device);
+    }
+
+    /** This profile with another device part. */
+    public DeviceProfile withDevice(Device d) {
+        return new DeviceProfile(name, mgmtdev, d);
+    }
+
     /**
      * @param busName                 bus ("pci") or null for bus-less mgmtdevs
      * @param devName                 default device name of the mgmtdev ("vdpasim_net"); bus mgmtdevs get theirs from the inventory
@@ -31,6 +41,12 @@ public record DeviceProfile(String name, Mgmt mgmtdev, Device device) {
     public record Mgmt(String busName, String devName, List<Integer> classes, Integer maxSupportedVqs, int maxVqPairs,
                        List<String> supportedFeatures, List<String> provisionableAttributes, int devicesPerMgmtdev,
                        String driverModel, String defaultPreset) {
+
+        /** This mgmtdev with another VDPA_ATTR_DEV_SUPPORTED_FEATURES list. */
+        public Mgmt withSupportedFeatures(List<String> f) {
+            return new Mgmt(busName, devName, classes, maxSupportedVqs, maxVqPairs, f, provisionableAttributes,
+                    devicesPerMgmtdev, driverModel, defaultPreset);
+        }
 
         public long supportedFeatureMask() {
             return MacroValues.bitMask(supportedFeatures);
@@ -80,6 +96,33 @@ public record DeviceProfile(String name, Mgmt mgmtdev, Device device) {
                          int addressSpaces, int vqNumMax, int vqNumMin, Config config, Ops ops,
                          DriverFeatureRules driverFeatures, ProvisioningRules provisioning, VendorStats vendorStats,
                          String iovaFirst, String iovaLast, String datapath) {
+
+        public Device withFeatures(List<String> f) {
+            return with(f, groups, config, ops, vendorStats);
+        }
+
+        public Device withGroups(Groups g) {
+            return with(features, g, config, ops, vendorStats);
+        }
+
+        public Device withConfig(Config c) {
+            return with(features, groups, c, ops, vendorStats);
+        }
+
+        public Device withOps(Ops o) {
+            return with(features, groups, config, o, vendorStats);
+        }
+
+        /** This device with other vendor statistics (null: none). */
+        public Device withVendorStats(VendorStats v) {
+            return with(features, groups, config, ops, v);
+        }
+
+        /** This device with the parts a kernel version adapts replaced. */
+        private Device with(List<String> f, Groups g, Config c, Ops o, VendorStats v) {
+            return new Device(virtioId, vendorId, f, queues, g, addressSpaces, vqNumMax, vqNumMin, c, o,
+                    driverFeatures, provisioning, v, iovaFirst, iovaLast, datapath);
+        }
     }
 
     /**
@@ -103,6 +146,11 @@ public record DeviceProfile(String name, Mgmt mgmtdev, Device device) {
      * @param descCvq    descriptor group of the CVQ
      */
     public record Groups(int count, int data, int cvq, Integer descData, Integer descCvq) {
+
+        /** These groups without descriptor groups (no get_vq_desc_group op). */
+        public Groups withoutDescGroups() {
+            return new Groups(count, data, cvq, null, null);
+        }
     }
 
     /**
@@ -115,6 +163,11 @@ public record DeviceProfile(String name, Mgmt mgmtdev, Device device) {
      */
     public record Config(String kind, int size, boolean writable, boolean linkUpOnRead, int defaultMtu,
                          String maxVqPairsField) {
+
+        /** This config space with another get_config_size. */
+        public Config withSize(int newSize) {
+            return new Config(kind, newSize, writable, linkUpOnRead, defaultMtu, maxVqPairsField);
+        }
     }
 
     /**

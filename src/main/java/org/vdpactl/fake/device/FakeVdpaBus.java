@@ -13,11 +13,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vdpactl.fake.KernelError;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.bus.MgmtDevice;
 import org.vdpactl.fake.bus.Provisioning;
-import org.vdpactl.fake.bus.VdpaBus;
-import org.vdpactl.fake.bus.VdpaDevice;
 import org.vdpactl.fake.fault.FaultInjector;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.time.Clock;
@@ -30,7 +28,7 @@ import org.vdpactl.time.Clock;
  * other vdpa netlink request meanwhile. The other devices' nodes (devtmpfs) stay reachable; the
  * deleted device's node is gone from the start of that wait, as vhost_vdpa_remove removes it first.
  */
-public final class FakeVdpaBus implements VdpaBus {
+public final class FakeVdpaBus {
     private static final Logger LOG = LoggerFactory.getLogger(FakeVdpaBus.class);
     /** VHOST_VDPA_DEV_MAX = 1 << MINORBITS. */
     static final int MINOR_LIMIT = 1 << 20;
@@ -73,7 +71,7 @@ public final class FakeVdpaBus implements VdpaBus {
         }
     }
 
-    @Override
+    /** Registered management devices in registration order. */
     public List<MgmtDevice> managementDevices() {
         lock.readLock().lock();
         try {
@@ -83,7 +81,7 @@ public final class FakeVdpaBus implements VdpaBus {
         }
     }
 
-    @Override
+    /** Looks a management device up by (bus, dev) with the kernel's rule: a null bus matches only bus-less mgmtdevs. */
     public Optional<MgmtDevice> managementDevice(String busName, String devName) {
         lock.readLock().lock();
         try {
@@ -129,11 +127,11 @@ public final class FakeVdpaBus implements VdpaBus {
         }
     }
 
-    @Override
-    public List<VdpaDevice> devices() {
+    /** Devices in creation order. */
+    public List<NetlinkDeviceView> devices() {
         lock.readLock().lock();
         try {
-            return devices.values().stream().<VdpaDevice>map(FakeVdpaDevice::netlinkView).toList();
+            return devices.values().stream().map(FakeVdpaDevice::netlinkView).toList();
         } finally {
             lock.readLock().unlock();
         }
@@ -149,8 +147,7 @@ public final class FakeVdpaBus implements VdpaBus {
         }
     }
 
-    @Override
-    public Optional<VdpaDevice> device(String name) {
+    public Optional<NetlinkDeviceView> device(String name) {
         return fakeDevice(name).map(FakeVdpaDevice::netlinkView);
     }
 
@@ -163,8 +160,11 @@ public final class FakeVdpaBus implements VdpaBus {
         }
     }
 
-    @Override
-    public VdpaDevice addDevice(MgmtDevice mgmtDevice, String name, Provisioning provisioning) {
+    /**
+     * The mgmtdev's dev_add after the netlink layer's own checks: driver checks first (vdpa_sim:
+     * features not a subset → EINVAL), then a duplicate name → EEXIST; creates the char device.
+     */
+    public NetlinkDeviceView addDevice(MgmtDevice mgmtDevice, String name, Provisioning provisioning) {
         return addDevice(mgmtDevice, name, provisioning, -1, false).netlinkView();
     }
 
@@ -251,17 +251,17 @@ public final class FakeVdpaBus implements VdpaBus {
         return pairs;
     }
 
-    @Override
-    public void deleteDevice(VdpaDevice device) throws InterruptedException {
+    /** dev_del: waits while the device's char node is open (as the kernel does), then removes it. */
+    public void deleteDevice(NetlinkDeviceView device) throws InterruptedException {
         deleteDevice(device.name(), device);
     }
 
-    /** {@link #deleteDevice(VdpaDevice)} of the device itself. */
+    /** {@link #deleteDevice(NetlinkDeviceView)} of the device itself. */
     public void deleteDevice(FakeVdpaDevice device) throws InterruptedException {
         deleteDevice(device.name(), device.netlinkView());
     }
 
-    private void deleteDevice(String name, VdpaDevice view) throws InterruptedException {
+    private void deleteDevice(String name, NetlinkDeviceView view) throws InterruptedException {
         lock.writeLock().lockInterruptibly();
         try {
             FakeVdpaDevice d = devices.get(name);

@@ -10,7 +10,7 @@ import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vdpactl.fake.KernelError;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.bus.Provisioning;
 import org.vdpactl.fake.fault.FaultInjector;
 import org.vdpactl.fake.model.DriverModel;

@@ -4,8 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.vdpactl.fake.KernelError;
-import org.vdpactl.fake.bus.VdpaDevice;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.sys.Errno;
 
 /**
@@ -13,7 +12,7 @@ import org.vdpactl.sys.Errno;
  * DEV_ATTR_SET): the device's facts read under its mutex, and the driver's answers to the
  * management requests.
  */
-public final class NetlinkDeviceView implements VdpaDevice {
+public final class NetlinkDeviceView {
     private final FakeVdpaDevice dev;
 
     NetlinkDeviceView(FakeVdpaDevice dev) {
@@ -25,67 +24,66 @@ public final class NetlinkDeviceView implements VdpaDevice {
         return dev;
     }
 
-    @Override
     public String name() {
         return dev.name();
     }
 
-    @Override
     public FakeMgmtDevice mgmtDevice() {
         return dev.mgmtDevice();
     }
 
-    @Override
+    /** Virtio device id: 1 net, 2 block. */
     public int virtioId() {
         return dev.spec().virtioId();
     }
 
-    @Override
     public int vendorId() {
         return dev.spec().vendorId();
     }
 
-    @Override
+    /** Number of virtqueues (VDPA_ATTR_DEV_MAX_VQS). */
     public int maxVqs() {
         return dev.nvqs();
     }
 
-    @Override
     public int maxVqSize() {
         return dev.spec().vqNumMax();
     }
 
-    @Override
+    /** 1 when the device has no minimum. */
     public int minVqSize() {
         return dev.spec().vqNumMin();
     }
 
-    @Override
+    /** Current virtio status byte. */
     public int status() {
         return dev.status();
     }
 
-    @Override
+    /** Device feature set (the provisioned/offered features, VDPA_ATTR_DEV_FEATURES). */
     public long deviceFeatures() {
         return dev.deviceFeatures();
     }
 
-    @Override
+    /** Driver features negotiated so far (meaningful once FEATURES_OK is set). */
     public long negotiatedFeatures() {
         return dev.negotiatedFeatures();
     }
 
-    @Override
+    /** A copy of the whole config space as the device presents it now (little-endian fields). */
     public byte[] configSpace() {
         return dev.configSpace();
     }
 
-    @Override
+    /** True when the device reports vendor statistics (vdpa_sim_net on 6.12+). */
     public boolean hasVendorStats() {
         return dev.spec().vendorStats() != null;
     }
 
-    @Override
+    /**
+     * Vendor statistics of one queue, in the device's order, e.g. "rx packets" → 0.
+     * Throws {@link KernelError} (vdpa_sim: EINVAL) for an index the device does not have.
+     */
     public List<Map.Entry<String, Long>> vendorStats(int queueIndex) {
         DeviceProfile.VendorStats vs = dev.spec().vendorStats();
         if (vs == null) {
@@ -107,17 +105,17 @@ public final class NetlinkDeviceView implements VdpaDevice {
         return out;
     }
 
-    @Override
+    /** Applies VDPA_CMD_DEV_ATTR_SET's MAC; throws {@link KernelError} as the driver would. */
     public void setMacAddress(byte[] mac) {
         dev.setMacAddress(mac);
     }
 
-    @Override
+    /** True while /dev/vhost-vdpa-N of this device is open. */
     public boolean isOpen() {
         return dev.node().isOpen();
     }
 
-    @Override
+    /** Char device minor (the N of /dev/vhost-vdpa-N). */
     public int minor() {
         return dev.minor();
     }

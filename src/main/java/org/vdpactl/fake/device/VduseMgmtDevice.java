@@ -1,6 +1,6 @@
 package org.vdpactl.fake.device;
 
-import org.vdpactl.fake.KernelError;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.bus.MgmtDevice;
 import org.vdpactl.sys.Errno;
 

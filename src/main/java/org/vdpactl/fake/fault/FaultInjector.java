@@ -5,7 +5,7 @@ import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vdpactl.fake.KernelError;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.time.Clock;
 import org.vdpactl.time.Resource;

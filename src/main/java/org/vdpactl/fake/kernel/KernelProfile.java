@@ -169,8 +169,7 @@ public record KernelProfile(String version, List<String> aliases, String source,
                 hasConfigOp("get_backend_features") ? o.backendFeatures() : List.of(),
                 o.initialMap());
         DeviceProfile.Groups g = d.groups();
-        DeviceProfile.Groups groups = hasConfigOp("get_vq_desc_group") ? g
-                : new DeviceProfile.Groups(g.count(), g.data(), g.cvq(), null, null);
+        DeviceProfile.Groups groups = hasConfigOp("get_vq_desc_group") ? g : g.withoutDescGroups();
         Optional<DriverDelta> delta = driver(p.name());
         DeviceProfile.Mgmt m = p.mgmtdev();
         List<String> supported = m.supportedFeatures();
@@ -181,19 +180,10 @@ public record KernelProfile(String version, List<String> aliases, String source,
             supported = without(supported, delta.get().removeFeatures());
             features = features == null ? null : without(features, delta.get().removeFeatures());
             stats = delta.get().vendorStats() ? stats : null;
-            config = delta.get().configSize() == null ? config : withSize(config, delta.get().configSize());
+            config = delta.get().configSize() == null ? config : config.withSize(delta.get().configSize());
         }
-        DeviceProfile.Mgmt mgmt = new DeviceProfile.Mgmt(m.busName(), m.devName(), m.classes(), m.maxSupportedVqs(),
-                m.maxVqPairs(), supported, m.provisionableAttributes(), m.devicesPerMgmtdev(), m.driverModel(),
-                m.defaultPreset());
-        DeviceProfile.Device device = new DeviceProfile.Device(d.virtioId(), d.vendorId(), features, d.queues(), groups,
-                d.addressSpaces(), d.vqNumMax(), d.vqNumMin(), config, ops, d.driverFeatures(), d.provisioning(),
-                stats, d.iovaFirst(), d.iovaLast(), d.datapath());
-        return new DeviceProfile(p.name(), mgmt, device);
-    }
-
-    private static DeviceProfile.Config withSize(DeviceProfile.Config c, int size) {
-        return new DeviceProfile.Config(c.kind(), size, c.writable(), c.linkUpOnRead(), c.defaultMtu(), c.maxVqPairsField());
+        return p.withMgmtdev(m.withSupportedFeatures(supported))
+                .withDevice(d.withFeatures(features).withGroups(groups).withConfig(config).withOps(ops).withVendorStats(stats));
     }
 
     /** A simulator driver's virtio features on this version, given the ones of the profiles without a delta. */

@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vdpactl.fake.KernelError;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.model.DriverModel;
 import org.vdpactl.fake.model.MapEntry;
 import org.vdpactl.fake.model.OpCost;

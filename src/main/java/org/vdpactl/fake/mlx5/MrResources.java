@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
-import org.vdpactl.fake.KernelError;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.model.MapEntry;
 import org.vdpactl.sys.Errno;
 

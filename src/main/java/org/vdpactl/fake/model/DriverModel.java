@@ -6,7 +6,7 @@ import java.util.List;
  * The hardware behind a fake vDPA device, at the level of {@code struct vdpa_config_ops}: the fake
  * vhost-vdpa layer calls one method per driver op (under the device lock, as the kernel does) and
  * charges the returned cost to the caller's clock. A model may also refuse an op the way its driver
- * does by throwing {@link org.vdpactl.fake.KernelError} (mlx5: resume of a VQ in ERR → EINVAL).
+ * does by throwing {@link org.vdpactl.fake.errno.KernelError} (mlx5: resume of a VQ in ERR → EINVAL).
  *
  * <p>vdpa_sim profiles use {@link #FREE}-like models (no firmware); the mlx5 presets
  * ({@code mlx5-pre612}, {@code mlx5-612}) follow docs/spec/mlx5-model.md. Implementations keep their
@@ -105,7 +105,7 @@ public interface DriverModel {
     }
 
     /**
-     * What the op that just failed (threw {@link org.vdpactl.fake.KernelError}) cost before it failed:
+     * What the op that just failed (threw {@link org.vdpactl.fake.errno.KernelError}) cost before it failed:
      * a firmware timeout blocks the caller for the whole command timeout. The fake charges it too.
      */
     default OpCost lastFailureCost() {

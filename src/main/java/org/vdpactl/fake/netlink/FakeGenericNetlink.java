@@ -13,8 +13,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vdpactl.fake.KernelError;
-import org.vdpactl.fake.bus.VdpaBus;
+import org.vdpactl.fake.errno.KernelError;
+import org.vdpactl.fake.device.FakeVdpaBus;
 import org.vdpactl.fake.fault.FaultInjector;
 import org.vdpactl.sys.Errno;
 
@@ -54,16 +54,16 @@ public final class FakeGenericNetlink {
     private int rover = FIRST_ROVER_PORT;
 
     /** A kernel whose vdpa family has id 19. */
-    public FakeGenericNetlink(VdpaBus bus, FaultInjector faults) {
+    public FakeGenericNetlink(FakeVdpaBus bus, FaultInjector faults) {
         this(bus, faults, DEFAULT_VDPA_FAMILY_ID);
     }
 
-    public FakeGenericNetlink(VdpaBus bus, FaultInjector faults, int vdpaFamilyId) {
+    public FakeGenericNetlink(FakeVdpaBus bus, FaultInjector faults, int vdpaFamilyId) {
         this(bus, faults, vdpaFamilyId, org.vdpactl.fake.kernel.KernelProfiles.defaultProfile());
     }
 
     /** Generic netlink with the vdpa family as the given Linux version has it. */
-    public FakeGenericNetlink(VdpaBus bus, FaultInjector faults, int vdpaFamilyId,
+    public FakeGenericNetlink(FakeVdpaBus bus, FaultInjector faults, int vdpaFamilyId,
                               org.vdpactl.fake.kernel.KernelProfile kernel) {
         if (vdpaFamilyId <= GENL_ID_CTRL() || vdpaFamilyId > 0xFFFF) {
             throw new IllegalArgumentException("family id " + vdpaFamilyId + " is not a dynamic genl id");

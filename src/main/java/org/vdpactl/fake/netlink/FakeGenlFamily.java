@@ -17,7 +17,7 @@ public abstract class FakeGenlFamily {
         SkBuff reply(int cmd);
     }
 
-    /** A do handler; throws {@link org.vdpactl.fake.KernelError} to fail. */
+    /** A do handler; throws {@link org.vdpactl.fake.errno.KernelError} to fail. */
     @FunctionalInterface
     public interface DoHandler {
         void handle(GenlRequestContext request, Replies replies);
@@ -95,7 +95,7 @@ public abstract class FakeGenlFamily {
 
     /**
      * The dump's {@code start} callback (netlink_dump_start runs it before the first dumpit): a
-     * {@link org.vdpactl.fake.KernelError} thrown here is answered with NLMSG_ERROR, not
+     * {@link org.vdpactl.fake.errno.KernelError} thrown here is answered with NLMSG_ERROR, not
      * NLMSG_DONE. Nothing by default.
      */
     public void startDump(Op op, GenlRequestContext request) {

@@ -1,5 +1,6 @@
 package org.vdpactl.fake.netlink;
 
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.ffi.gen.netlink.netlink_h;
 import java.util.Collections;
@@ -8,7 +9,6 @@ import java.util.WeakHashMap;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.KernelConstants;
-import org.vdpactl.fake.KernelError;
 
 /**
  * Plugs the generic netlink protocol into a {@link FakeKernel}: registers the AF_NETLINK /

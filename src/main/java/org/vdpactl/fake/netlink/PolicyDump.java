@@ -3,7 +3,7 @@ package org.vdpactl.fake.netlink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.vdpactl.fake.KernelError;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.ffi.gen.netlink.netlink_h;
 import org.vdpactl.sys.Errno;
 

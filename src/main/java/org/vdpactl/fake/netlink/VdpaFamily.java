@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
-import org.vdpactl.fake.KernelError;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.bus.MgmtDevice;
 import org.vdpactl.fake.bus.Provisioning;
-import org.vdpactl.fake.bus.VdpaBus;
-import org.vdpactl.fake.bus.VdpaDevice;
+import org.vdpactl.fake.device.FakeVdpaBus;
+import org.vdpactl.fake.device.NetlinkDeviceView;
 import org.vdpactl.fake.kernel.KernelProfile;
 import org.vdpactl.fake.kernel.KernelProfiles;
 import org.vdpactl.fake.uapi.UapiNames;
@@ -22,7 +22,7 @@ import org.vdpactl.ffi.gen.vhost.virtio_net_config;
 import org.vdpactl.sys.Errno;
 
 /**
- * The "vdpa" family of {@code drivers/vdpa/vdpa.c} as Linux 6.12 has it, over a {@link VdpaBus}:
+ * The "vdpa" family of {@code drivers/vdpa/vdpa.c} as Linux 6.12 has it, over a {@link FakeVdpaBus}:
  * the strict policy, the op table (ADMIN_PERM on DEV_NEW/DEL/VSTATS/ATTR_SET), each handler's
  * checks in the kernel's order with its extack texts, and each reply's attributes in the
  * kernel's order and widths. Device-specific answers (feature checks at dev_add, vendor
@@ -39,17 +39,17 @@ final class VdpaFamily extends FakeGenlFamily {
     /** VDPA_ATTR_VDPA_DEV_SUPPORTED_FEATURES: where kernels before 6.2 put the device features. */
     static final int LEGACY_DEV_FEATURES = 21;
 
-    private final VdpaBus bus;
+    private final FakeVdpaBus bus;
     private final KernelProfile kernel;
     private final AttrPolicy[] policy;
     private final List<Op> ops;
 
-    VdpaFamily(VdpaBus bus) {
+    VdpaFamily(FakeVdpaBus bus) {
         this(bus, KernelProfiles.defaultProfile());
     }
 
     /** The family as the given Linux version registers it: its commands, maxattr and reply layout. */
-    VdpaFamily(VdpaBus bus, KernelProfile kernel) {
+    VdpaFamily(FakeVdpaBus bus, KernelProfile kernel) {
         this.bus = bus;
         this.kernel = kernel;
         this.policy = policy(kernel.netlink());
@@ -144,12 +144,12 @@ final class VdpaFamily extends FakeGenlFamily {
     }
 
     /** bus_find_device by name: ENODEV "device not found". */
-    private VdpaDevice deviceByName(String name) {
+    private NetlinkDeviceView deviceByName(String name) {
         return bus.device(name).orElseThrow(() -> new KernelError(Errno.ENODEV, MOD + "device not found", "no device " + name));
     }
 
     /** The kernel's "!vdev->mdev" check: only netlink-created devices are managed. */
-    private static void requireManaged(VdpaDevice d, String extack) {
+    private static void requireManaged(NetlinkDeviceView d, String extack) {
         if (d.mgmtDevice() == null) {
             throw new KernelError(Errno.EINVAL, extack == null ? null : MOD + extack, d.name() + " was not created over netlink");
         }
@@ -277,7 +277,7 @@ final class VdpaFamily extends FakeGenlFamily {
     // ------------------------------------------------------------------ DEV_DEL
 
     private void devDel(GenlRequestContext r, Replies out) {
-        VdpaDevice d = deviceByName(requireDevName(r.attributes()));
+        NetlinkDeviceView d = deviceByName(requireDevName(r.attributes()));
         requireManaged(d, "Only user created device can be deleted by user");
         try {
             bus.deleteDevice(d);
@@ -290,7 +290,7 @@ final class VdpaFamily extends FakeGenlFamily {
     // ------------------------------------------------------------------ DEV_GET
 
     private void devGet(GenlRequestContext r, Replies out) {
-        VdpaDevice d = deviceByName(requireDevName(r.attributes()));
+        NetlinkDeviceView d = deviceByName(requireDevName(r.attributes()));
         requireManaged(d, null);
         writeDevice(out.reply(VDPA_CMD_DEV_NEW()), d);
     }
@@ -300,7 +300,7 @@ final class VdpaFamily extends FakeGenlFamily {
     }
 
     /** vdpa_dev_fill. */
-    private static void writeDevice(SkBuff w, VdpaDevice d) {
+    private static void writeDevice(SkBuff w, NetlinkDeviceView d) {
         writeHandle(w, d.mgmtDevice());
         w.putString(VDPA_ATTR_DEV_NAME(), d.name());
         w.putU32(VDPA_ATTR_DEV_ID(), d.virtioId());
@@ -311,9 +311,9 @@ final class VdpaFamily extends FakeGenlFamily {
     }
 
     /** The walk of bus_for_each_dev with cb->args[0] as the restart index, skipping unmanaged devices. */
-    private int dumpDevices(long[] cursor, DumpWriter out, Predicate<VdpaDevice> fill) {
+    private int dumpDevices(long[] cursor, DumpWriter out, Predicate<NetlinkDeviceView> fill) {
         int idx = 0;
-        for (VdpaDevice d : bus.devices()) {
+        for (NetlinkDeviceView d : bus.devices()) {
             if (d.mgmtDevice() == null) {
                 continue;
             }
@@ -337,7 +337,7 @@ final class VdpaFamily extends FakeGenlFamily {
     // ------------------------------------------------------------------ DEV_CONFIG_GET
 
     private void configGet(GenlRequestContext r, Replies out) {
-        VdpaDevice d = deviceByName(requireDevName(r.attributes()));
+        NetlinkDeviceView d = deviceByName(requireDevName(r.attributes()));
         requireManaged(d, "unmanaged vdpa device");
         checkConfigSupported(d);
         writeConfig(out.reply(VDPA_CMD_DEV_CONFIG_GET()), d);
@@ -350,7 +350,7 @@ final class VdpaFamily extends FakeGenlFamily {
         });
     }
 
-    private void checkConfigSupported(VdpaDevice d) {
+    private void checkConfigSupported(NetlinkDeviceView d) {
         boolean blk = d.virtioId() == VIRTIO_ID_BLOCK() && !kernel.netlink().legacyDeviceFeaturesAttr();
         if (d.virtioId() != VIRTIO_ID_NET() && !blk) {
             // 6.1's vdpa_dev_config_fill knows only net devices
@@ -359,7 +359,7 @@ final class VdpaFamily extends FakeGenlFamily {
     }
 
     /** vdpa_dev_config_fill with the net and blk fills. */
-    private void writeConfig(SkBuff w, VdpaDevice d) {
+    private void writeConfig(SkBuff w, NetlinkDeviceView d) {
         if (kernel.netlink().legacyDeviceFeaturesAttr()) {
             writeLegacyNetConfig(w, d);
             return;
@@ -391,7 +391,7 @@ final class VdpaFamily extends FakeGenlFamily {
     }
 
     /** 6.1's vdpa_dev_config_fill + vdpa_dev_net_config_fill: status always, features as attribute 21. */
-    private static void writeLegacyNetConfig(SkBuff w, VdpaDevice d) {
+    private static void writeLegacyNetConfig(SkBuff w, NetlinkDeviceView d) {
         w.putString(VDPA_ATTR_DEV_NAME(), d.name());
         w.putU32(VDPA_ATTR_DEV_ID(), d.virtioId());
         if ((d.status() & FEATURES_OK) != 0) {
@@ -446,7 +446,7 @@ final class VdpaFamily extends FakeGenlFamily {
     }
 
     /** get_config into a zeroed struct: a device's config space may be shorter than the uapi struct. */
-    private static MemorySegment config(VdpaDevice d, long structSize) {
+    private static MemorySegment config(NetlinkDeviceView d, long structSize) {
         byte[] space = d.configSpace();
         byte[] c = Arrays.copyOf(space, (int) Math.max(structSize, space.length));
         return MemorySegment.ofArray(c);
@@ -480,7 +480,7 @@ final class VdpaFamily extends FakeGenlFamily {
             throw KernelError.of(Errno.EINVAL, "no DEV_QUEUE_INDEX");
         }
         long index = a.u32(VDPA_ATTR_DEV_QUEUE_INDEX());
-        VdpaDevice d = deviceByName(name);
+        NetlinkDeviceView d = deviceByName(name);
         requireManaged(d, "unmanaged vdpa device");
         if (d.virtioId() != VIRTIO_ID_NET()) {
             throw KernelError.of(Errno.EOPNOTSUPP, "vendor statistics exist for net devices only");
@@ -517,7 +517,7 @@ final class VdpaFamily extends FakeGenlFamily {
     private void attrSet(GenlRequestContext r, Replies out) {
         RequestAttributes a = r.attributes();
         String name = requireDevName(a);
-        VdpaDevice d = deviceByName(name);
+        NetlinkDeviceView d = deviceByName(name);
         requireManaged(d, "unmanaged vdpa device");
         if ((d.mgmtDevice().supportedClasses() & (1L << VIRTIO_ID_NET())) == 0) {
             r.extack().message(MOD + name + " device not supported");

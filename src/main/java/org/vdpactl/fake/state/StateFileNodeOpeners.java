@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vdpactl.fake.KernelError;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.device.NodeOpeners;
 import org.vdpactl.sys.Errno;
 

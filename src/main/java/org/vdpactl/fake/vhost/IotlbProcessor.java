@@ -7,27 +7,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.KernelConstants;
-import org.vdpactl.fake.UserMemory;
-import org.vdpactl.fake.KernelError;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.fake.mem.Vma;
 import org.vdpactl.fake.model.MapEntry;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
-import org.vdpactl.ffi.gen.vhost.vhost_iotlb_msg;
-import org.vdpactl.ffi.gen.vhost.vhost_msg_v2;
 import org.vdpactl.sys.Errno;
 
 /**
- * The IOTLB half of vhost-vdpa: vhost_chr_write_iter's parsing and vhost_vdpa_process_iotlb_msg
- * with its map/unmap helpers (kernel-abi.md §5). Parse errors surface as EINVAL; every handler
+ * The IOTLB half of vhost-vdpa (drivers/vhost/vdpa.c): vhost_vdpa_process_iotlb_msg with its
+ * map/unmap helpers (kernel-abi.md §5), fed by vhost.c's message parsing ({@link VhostDev#readIotlbMessage}). Parse errors surface as EINVAL; every handler
  * error as EFAULT, with the handler's own errno kept in the exception's reason.
  */
 final class IotlbProcessor {
     private static final Logger LOG = LoggerFactory.getLogger(IotlbProcessor.class);
-    /** sizeof(struct vhost_msg) == sizeof(struct vhost_msg_v2). */
-    static final long MSG_SIZE = vhost_msg_v2.layout().byteSize();
-    private static final long BODY_OFFSET = vhost_msg_v2.iotlb$offset();
-    private static final long BODY_SIZE = vhost_iotlb_msg.layout().byteSize();
     private static final int UPDATE = vhost_h.VHOST_IOTLB_UPDATE();
     private static final int INVALIDATE = vhost_h.VHOST_IOTLB_INVALIDATE();
     private static final int BATCH_BEGIN = vhost_h.VHOST_IOTLB_BATCH_BEGIN();
@@ -46,60 +39,25 @@ final class IotlbProcessor {
         this.dev = dev;
     }
 
-    /** One parsed message. */
-    record Message(int asid, int type, long iova, long size, long uaddr, int perm) {
-    }
-
     long write(FakeProcess caller, MemorySegment buf) {
         dev.mutex().lock();
         try {
             dev.faults().hit(dev.name(), "write", dev.resource());
-            Message m = parse(buf);
+            IotlbMessage m = VhostDev.readIotlbMessage(buf, v.ackedAsid());
             try {
                 process(caller, m);
             } catch (KernelError e) {
                 throw new KernelError(Errno.EFAULT, null, "IOTLB " + describe(m.type()) + " failed with "
                         + Errno.name(e.errno()) + ": " + e.getMessage());
             }
-            return MSG_SIZE;
+            return VhostDev.IOTLB_MSG_SIZE;
         } finally {
             dev.mutex().unlock();
         }
     }
 
-    /** vhost_chr_write_iter's parsing; only the bytes the kernel reads need to be there. */
-    private Message parse(MemorySegment buf) {
-        long len = buf.byteSize();
-        if (len < 4) {
-            throw KernelError.of(Errno.EINVAL, "IOTLB write of " + len + " bytes: no message type");
-        }
-        MemorySegment head = UserMemory.copyIn(buf, 0, Math.min(len, BODY_OFFSET));
-        int type = vhost_msg_v2.type(head);
-        int asid = 0;
-        if (type == vhost_h.VHOST_IOTLB_MSG_V2()) {
-            if (v.ackedAsid()) {
-                if (len < BODY_OFFSET) {
-                    throw KernelError.of(Errno.EINVAL, "IOTLB V2 write of " + len + " bytes: no asid");
-                }
-                asid = vhost_msg_v2.asid(head);
-            }
-        } else if (type != vhost_h.VHOST_IOTLB_MSG()) {
-            throw KernelError.of(Errno.EINVAL, "IOTLB message type " + type + " is neither V1 nor V2");
-        }
-        if (len < BODY_OFFSET + BODY_SIZE) {
-            throw KernelError.of(Errno.EINVAL, "IOTLB write of " + len + " bytes: body short");
-        }
-        MemorySegment body = UserMemory.copyIn(buf, BODY_OFFSET, BODY_SIZE);
-        Message m = new Message(asid, vhost_iotlb_msg.type(body) & 0xFF, vhost_iotlb_msg.iova(body),
-                vhost_iotlb_msg.size(body), vhost_iotlb_msg.uaddr(body), vhost_iotlb_msg.perm(body) & 0xFF);
-        if (m.type() == UPDATE && m.size() == 0) {
-            throw KernelError.of(Errno.EINVAL, "IOTLB UPDATE of size 0");
-        }
-        return m;
-    }
-
     /** vhost_vdpa_process_iotlb_msg. */
-    private void process(FakeProcess caller, Message m) {
+    private void process(FakeProcess caller, IotlbMessage m) {
         if (!v.ownedBy(caller)) {
             throw KernelError.of(Errno.EPERM, "IOTLB message from a process that is not the owner");
         }
@@ -133,7 +91,7 @@ final class IotlbProcessor {
     }
 
     /** vhost_vdpa_process_iotlb_update. */
-    private void update(FakeProcess caller, IotlbTable table, Message m) {
+    private void update(FakeProcess caller, IotlbTable table, IotlbMessage m) {
         long iova = m.iova();
         long size = m.size();
         long last = iova + size - 1;
@@ -156,7 +114,7 @@ final class IotlbProcessor {
      * skipped. On failure it unmaps {@code [iova, map_iova)} — note that when the very first piece
      * fails that range is empty and, for iova 0, the kernel's size-0 unmap wraps to the whole space.
      */
-    private void vaMap(FakeProcess caller, IotlbTable table, Message m) {
+    private void vaMap(FakeProcess caller, IotlbTable table, IotlbMessage m) {
         long mapIova = m.iova();
         long uaddr = m.uaddr();
         long remaining = m.size();
@@ -184,7 +142,7 @@ final class IotlbProcessor {
      * mapped; a hole at the start of a pin chunk is EFAULT, later in it a short pin = ENOMEM) and maps
      * one entry (the fake treats pinned memory as physically contiguous, so it never splits).
      */
-    private void paMap(FakeProcess caller, IotlbTable table, Message m) {
+    private void paMap(FakeProcess caller, IotlbTable table, IotlbMessage m) {
         long offsetInPage = m.iova() & (PAGE - 1);
         if (Long.compareUnsigned(m.size(), -1L - offsetInPage) > 0) {
             throw KernelError.of(Errno.EINVAL, "size overflows with the page offset");

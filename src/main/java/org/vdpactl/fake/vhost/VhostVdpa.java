@@ -8,25 +8,22 @@ import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.EventFdFile;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.UserMemory;
-import org.vdpactl.fake.KernelError;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.fake.kernel.KernelProfile;
 import org.vdpactl.fake.kernel.KernelProfiles;
 import org.vdpactl.fake.uapi.UapiNames;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
-import org.vdpactl.ffi.gen.vhost.vhost_memory;
-import org.vdpactl.ffi.gen.vhost.vhost_memory_region;
 import org.vdpactl.ffi.gen.vhost.vhost_vdpa_config;
 import org.vdpactl.ffi.gen.vhost.vhost_vdpa_iova_range;
-import org.vdpactl.ffi.gen.vhost.vhost_vring_addr;
-import org.vdpactl.ffi.gen.vhost.vhost_vring_file;
 import org.vdpactl.ffi.gen.vhost.vhost_vring_state;
 import org.vdpactl.sys.Errno;
 
 /**
- * The vhost-vdpa driver's per-device state and its ioctl handling ({@code struct vhost_vdpa} with
- * drivers/vhost/vdpa.c and the parts of drivers/vhost/vhost.c it uses), Linux 6.12 semantics as
- * verified on a real kernel (docs/spec/kernel-abi.md §1-§5, verified-device.md). One instance per
+ * The vhost-vdpa driver's per-device state and its ioctl handling: {@code struct vhost_vdpa} with
+ * drivers/vhost/vdpa.c, Linux 6.12 semantics as verified on a real kernel (docs/spec/kernel-abi.md
+ * §1-§5, verified-device.md). The generic vhost part it builds on (drivers/vhost/vhost.c: owner,
+ * virtqueue copies, vring ioctls, IOTLB message parsing) is {@link VhostDev}. One instance per
  * device; the vhost side is re-initialised at every open, as vhost_dev_init does.
  *
  * <p>Every method runs under the device mutex (the vhost device mutex).
@@ -36,9 +33,6 @@ public final class VhostVdpa {
 
     /** The IOTLB entry limit of 6.12 and 7.2 (the profile's iotlbEntryLimit; 6.1.176 has none). */
     public static final int MAX_IOTLB_ENTRIES = 2048;
-    /** vhost's max_mem_regions default. */
-    static final int MAX_MEM_REGIONS = 64;
-
     static final long BACKEND_BASE = bit(vhost_h.VHOST_BACKEND_F_IOTLB_MSG_V2())
             | bit(vhost_h.VHOST_BACKEND_F_IOTLB_BATCH()) | bit(vhost_h.VHOST_BACKEND_F_IOTLB_ASID());
     static final long F_SUSPEND = bit(vhost_h.VHOST_BACKEND_F_SUSPEND());
@@ -53,22 +47,19 @@ public final class VhostVdpa {
     private static final int S_DRIVER_OK = vhost_h.VIRTIO_CONFIG_S_DRIVER_OK();
     private static final long RING_PACKED = bit(vhost_h.VIRTIO_F_RING_PACKED());
     private static final long STATE_SIZE = vhost_vring_state.layout().byteSize();
-    private static final long FILE_SIZE = vhost_vring_file.layout().byteSize();
     private static final long CONFIG_HEADER = vhost_vdpa_config.buf$offset();
-    private static final long MEMORY_HEADER = vhost_memory.regions$offset();
 
     private final FakeVdpaDevice dev;
     private final IotlbProcessor iotlb;
     private final KernelProfile kernel;
 
-    // vhost_vdpa / vhost_dev state, valid while open
-    private FakeProcess owner;
-    private VhostVq[] vqs;
+    /** The vhost_dev part (vhost.c): owner, virtqueue copies, vring ioctls. */
+    private final VhostDev vdev = new VhostDev();
+    // vhost_vdpa state, valid while open
     private long ackedBackendFeatures;
     private long ackedFeatures;
     private boolean suspended;
     private int vqNumMax;
-    private int forkOwner = vhost_h.VHOST_FORK_OWNER_TASK();
     private EventFdFile configCall;
     private final IotlbState iotlbState = new IotlbState();
 
@@ -99,7 +90,7 @@ public final class VhostVdpa {
 
     /** The current owner process, or null. */
     public FakeProcess owner() {
-        return locked(() -> owner);
+        return locked(vdev::owner);
     }
 
     /** A copy of an address space's table, lowest IOVA first (tests, diagnostics). */
@@ -137,7 +128,7 @@ public final class VhostVdpa {
     }
 
     boolean ownedBy(FakeProcess caller) {
-        return owner == caller;
+        return vdev.ownedBy(caller);
     }
 
     boolean ackedAsid() {
@@ -158,14 +149,9 @@ public final class VhostVdpa {
             dev.node().release();
             throw e;
         }
-        vqs = new VhostVq[dev.nvqs()];
-        for (int i = 0; i < vqs.length; i++) {
-            vqs[i] = new VhostVq();
-        }
-        owner = null;
+        vdev.init(dev.nvqs(), dev::kick);
         ackedBackendFeatures = 0;
         ackedFeatures = 0;
-        forkOwner = vhost_h.VHOST_FORK_OWNER_TASK();
         configCall = null;
         iotlbState.reset(dev.iovaFirst(), dev.iovaLast());
     }
@@ -181,14 +167,11 @@ public final class VhostVdpa {
             }
             configCall = null;
             dev.setConfigCallback(false);
-            for (VhostVq vq : vqs) {
-                vq.stopKick();
-            }
+            vdev.stop();
             for (int asid : iotlbState.asids()) {
                 iotlb.removeAddressSpace(asid);
             }
-            vqs = null;
-            owner = null;
+            vdev.cleanup();
             dev.bindMm(null);
         } finally {
             dev.node().release();
@@ -338,7 +321,7 @@ public final class VhostVdpa {
             throw KernelError.of(Errno.EINVAL, String.format("status 0x%x would clear bits of 0x%x", status, old));
         }
         if (status == 0) {
-            reset(vqs != null && !persistAcked());
+            reset(vdev.initialized() && !persistAcked());
         } else {
             dev.setStatus(status);
         }
@@ -421,60 +404,15 @@ public final class VhostVdpa {
 
     // ------------------------------------------------------------------ vhost_dev_ioctl
 
+    /** vhost_vdpa_unlocked_ioctl's default: vhost_dev_ioctl, else the vring ioctls; SET_OWNER binds the mm. */
     private int devIoctl(FakeProcess caller, String io, long cmd, MemorySegment arg) {
-        if ("VHOST_SET_OWNER".equals(io)) {
-            if (owner != null) {
-                throw KernelError.of(Errno.EBUSY, "device already has an owner");
+        if (vdev.ioctl(caller, io, arg)) {
+            if ("VHOST_SET_OWNER".equals(io)) {
+                dev.bindMm(caller.addressSpace());
             }
-            owner = caller;
-            dev.bindMm(caller.addressSpace());
-            return 0;
-        }
-        if ("VHOST_SET_FORK_FROM_OWNER".equals(io)) {
-            if (owner != null) {
-                throw KernelError.of(Errno.EBUSY, "fork owner mode is fixed once owned");
-            }
-            int v = UserMemory.readByte(arg, 0) & 0xFF;
-            if (v > Math.max(vhost_h.VHOST_FORK_OWNER_KTHREAD(), vhost_h.VHOST_FORK_OWNER_TASK())) {
-                throw KernelError.of(Errno.EINVAL, "fork owner mode " + v);
-            }
-            forkOwner = v;
-            return 0;
-        }
-        if ("VHOST_GET_FORK_FROM_OWNER".equals(io)) {
-            UserMemory.writeByte(arg, 0, (byte) forkOwner);
-            return 0;
-        }
-        if (owner != caller) {
-            throw KernelError.of(Errno.EPERM, "caller is not the owner");
-        }
-        if ("VHOST_SET_MEM_TABLE".equals(io)) {
-            setMemTable(arg);
             return 0;
         }
         return vringIoctl(caller, io, cmd, arg);
-    }
-
-    /** vhost_set_memory: validated and kept nowhere (vhost-vdpa never uses it). */
-    private void setMemTable(MemorySegment arg) {
-        MemorySegment h = UserMemory.copyIn(arg, 0, MEMORY_HEADER);
-        if (vhost_memory.padding(h) != 0) {
-            throw KernelError.of(Errno.EOPNOTSUPP, "vhost_memory padding must be 0");
-        }
-        long n = Integer.toUnsignedLong(vhost_memory.nregions(h));
-        if (n > MAX_MEM_REGIONS) {
-            throw KernelError.of(Errno.E2BIG, n + " memory regions > " + MAX_MEM_REGIONS);
-        }
-        long regionSize = vhost_memory_region.layout().byteSize();
-        MemorySegment regions = UserMemory.copyIn(arg, MEMORY_HEADER, n * regionSize);
-        for (long i = 0; i < n; i++) {
-            MemorySegment r = regions.asSlice(i * regionSize, regionSize);
-            long start = vhost_memory_region.guest_phys_addr(r);
-            long last = start + vhost_memory_region.memory_size(r) - 1;
-            if (Long.compareUnsigned(last, start) < 0) {
-                throw KernelError.of(Errno.EFAULT, "memory region " + i + " is empty or wraps");
-            }
-        }
     }
 
     // ------------------------------------------------------------------ per-vq ioctls
@@ -491,7 +429,7 @@ public final class VhostVdpa {
         if (Integer.toUnsignedLong(idx) >= dev.nvqs()) {
             throw KernelError.of(Errno.ENOBUFS, "vq index " + Integer.toUnsignedString(idx) + " >= " + dev.nvqs());
         }
-        VhostVq vq = vqs[idx];
+        VhostVq vq = vdev.vq(idx);
         if (io == null) {
             throw KernelError.of(Errno.ENOTTY, String.format("unknown ioctl 0x%08X", cmd));
         }
@@ -502,14 +440,14 @@ public final class VhostVdpa {
                 return 0;
             }
             case "VHOST_VDPA_GET_VRING_GROUP" -> {
-                writeState(arg, idx, checkedGroup(dev.vqGroup(idx)));
+                VhostDev.writeState(arg, idx, checkedGroup(dev.vqGroup(idx)));
                 return 0;
             }
             case "VHOST_VDPA_GET_VRING_DESC_GROUP" -> {
                 if (!dev.hasDescGroup()) {
                     throw KernelError.of(Errno.EOPNOTSUPP, dev.name() + " has no descriptor group");
                 }
-                writeState(arg, idx, checkedGroup(dev.vqDescGroup(idx)));
+                VhostDev.writeState(arg, idx, checkedGroup(dev.vqDescGroup(idx)));
                 return 0;
             }
             case "VHOST_VDPA_SET_GROUP_ASID" -> {
@@ -534,7 +472,7 @@ public final class VhostVdpa {
                 if (!dev.spec().ops().getVqSize()) {
                     throw KernelError.of(Errno.EOPNOTSUPP, dev.name() + " has no get_vq_size");
                 }
-                writeState(arg, idx, dev.vqSize(idx));
+                VhostDev.writeState(arg, idx, dev.vqSize(idx));
                 return 0;
             }
             case "VHOST_GET_VRING_BASE" -> {
@@ -550,7 +488,10 @@ public final class VhostVdpa {
                 // handled by the generic vring ioctl below
             }
         }
-        return vhostVringIoctl(caller, io, idx, vq, s, arg);
+        vdev.vringIoctl(caller, io, idx, s, arg, packed(),
+                kernel.vhost().vringNumChecksMax() ? vqNumMax : Long.MAX_VALUE);
+        vringFollowUp(io, idx, vq);
+        return 0;
     }
 
     /**
@@ -576,79 +517,30 @@ public final class VhostVdpa {
         return (ackedFeatures & RING_PACKED) != 0;
     }
 
-    /** vhost_vring_ioctl plus vhost-vdpa's follow-up driver calls. */
-    private int vhostVringIoctl(FakeProcess caller, String io, int idx, VhostVq vq, MemorySegment numState,
-                                MemorySegment arg) {
+    /** vhost_vdpa_vring_ioctl after vhost_vring_ioctl: the device's ops take the updated vhost copy. */
+    private void vringFollowUp(String io, int idx, VhostVq vq) {
         switch (io) {
-            case "VHOST_SET_VRING_NUM" -> {
-                long num = Integer.toUnsignedLong(vhost_vring_state.num(numState));
-                boolean aboveMax = kernel.vhost().vringNumChecksMax() && num > vqNumMax;
-                if (num == 0 || num > 0xFFFF || (num & (num - 1)) != 0 || aboveMax) {
-                    throw KernelError.of(Errno.EINVAL, "vring num " + num + " (max " + vqNumMax + ")");
+            case "VHOST_SET_VRING_NUM" -> dev.setVqNum(idx, vq.num);
+            case "VHOST_SET_VRING_ADDR" -> {
+                requireStopped("SET_VRING_ADDR");
+                try {
+                    dev.setVqAddress(idx, vq.desc, vq.avail, vq.used);
+                } catch (KernelError e) {
+                    throw KernelError.of(Errno.EINVAL, "device refused vq address: " + e.getMessage());
                 }
-                vq.num = (int) num;
-                dev.setVqNum(idx, (int) num);
             }
-            case "VHOST_SET_VRING_ADDR" -> setVringAddr(idx, vq, arg);
             case "VHOST_SET_VRING_BASE" -> {
-                MemorySegment st = UserMemory.copyIn(arg, 0, STATE_SIZE);
-                long num = Integer.toUnsignedLong(vhost_vring_state.num(st));
-                long state;
-                if (packed()) {
-                    vq.lastAvailIdx = (int) (num & 0xFFFF);
-                    vq.lastUsedIdx = (int) (num >>> 16);
-                    state = num;
-                } else {
-                    if (num > 0xFFFF) {
-                        throw KernelError.of(Errno.EINVAL, "split vring base " + num + " > 0xffff");
-                    }
-                    vq.lastAvailIdx = (int) num;
-                    state = num;
-                }
                 requireStopped("SET_VRING_BASE");
-                dev.setVqState(idx, state);
+                dev.setVqState(idx, packed()
+                        ? Integer.toUnsignedLong(vq.lastAvailIdx | (vq.lastUsedIdx << 16)) : vq.lastAvailIdx);
             }
-            case "VHOST_GET_VRING_BASE" -> writeState(arg, idx, packed()
-                    ? vq.lastAvailIdx | (vq.lastUsedIdx << 16) : vq.lastAvailIdx);
-            case "VHOST_SET_VRING_KICK" -> setKick(caller, idx, vq, arg);
             case "VHOST_SET_VRING_CALL" -> {
-                EventFdFile call = eventFdArg(caller, arg);
-                vq.call = call;
+                EventFdFile call = vq.call;
                 dev.setVqCallback(idx, call == null ? null : () -> call.signal(1));
             }
-            case "VHOST_SET_VRING_ERR" -> vq.err = eventFdArg(caller, arg);
-            case "VHOST_SET_VRING_BUSYLOOP_TIMEOUT" -> {
-                MemorySegment st = UserMemory.copyIn(arg, 0, STATE_SIZE);
-                vq.busyloopTimeout = vhost_vring_state.num(st);
+            default -> {
+                // nothing for the device
             }
-            case "VHOST_GET_VRING_BUSYLOOP_TIMEOUT" -> writeState(arg, idx, vq.busyloopTimeout);
-            default -> throw KernelError.of(Errno.ENOTTY, io + " is not handled by vhost-vdpa");
-        }
-        return 0;
-    }
-
-    private void setVringAddr(int idx, VhostVq vq, MemorySegment arg) {
-        MemorySegment a = UserMemory.copyIn(arg, 0, vhost_vring_addr.layout().byteSize());
-        int flags = vhost_vring_addr.flags(a);
-        if ((flags & ~(1 << vhost_h.VHOST_VRING_F_LOG())) != 0) {
-            throw KernelError.of(Errno.EOPNOTSUPP, "vring addr flags 0x" + Integer.toHexString(flags));
-        }
-        long avail = vhost_vring_addr.avail_user_addr(a);
-        long used = vhost_vring_addr.used_user_addr(a);
-        long log = vhost_vring_addr.log_guest_addr(a);
-        if ((avail & 1) != 0 || (used & 3) != 0 || (log & 3) != 0) {
-            throw KernelError.of(Errno.EINVAL, "misaligned vring addresses");
-        }
-        vq.logUsed = (flags & (1 << vhost_h.VHOST_VRING_F_LOG())) != 0;
-        vq.desc = vhost_vring_addr.desc_user_addr(a);
-        vq.avail = avail;
-        vq.used = used;
-        vq.logAddr = log;
-        requireStopped("SET_VRING_ADDR");
-        try {
-            dev.setVqAddress(idx, vq.desc, vq.avail, vq.used);
-        } catch (KernelError e) {
-            throw KernelError.of(Errno.EINVAL, "device refused vq address: " + e.getMessage());
         }
     }
 
@@ -657,37 +549,6 @@ public final class VhostVdpa {
         if (kernel.vhost().ringChangeNeedsStop() && (dev.status() & S_DRIVER_OK) != 0 && !suspended) {
             throw KernelError.of(Errno.EINVAL, what + " while DRIVER_OK and not suspended");
         }
-    }
-
-    private void setKick(FakeProcess caller, int idx, VhostVq vq, MemorySegment arg) {
-        EventFdFile efd = eventFdArg(caller, arg);
-        if (efd == vq.kick) {
-            return;
-        }
-        vq.stopKick();
-        if (efd != null) {
-            Runnable listener = () -> dev.kick(idx);
-            vq.kick = efd;
-            vq.kickListener = listener;
-            efd.addListener(listener);
-            if (efd.counter() != 0) {
-                dev.kick(idx);
-            }
-        }
-    }
-
-    /** A vhost_vring_file argument: −1 unbinds, otherwise the caller's eventfd (EBADF / EINVAL). */
-    private static EventFdFile eventFdArg(FakeProcess caller, MemorySegment arg) {
-        MemorySegment f = UserMemory.copyIn(arg, 0, FILE_SIZE);
-        int fd = vhost_vring_file.fd(f);
-        return fd == vhost_h.VHOST_FILE_UNBIND() ? null : caller.eventFdOf(fd);
-    }
-
-    private static void writeState(MemorySegment arg, int index, int num) {
-        MemorySegment s = UserMemory.kernelBuffer(STATE_SIZE);
-        vhost_vring_state.index(s, index);
-        vhost_vring_state.num(s, num);
-        UserMemory.copyOut(arg, 0, s);
     }
 
     static long bit(int n) {

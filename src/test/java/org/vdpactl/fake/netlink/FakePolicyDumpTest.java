@@ -11,7 +11,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
-import org.vdpactl.fake.KernelError;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.mgmt.VdpaCommand;
 import org.vdpactl.netlink.GenlPolicy;
 import org.vdpactl.netlink.GenlRequest;

@@ -1,10 +1,10 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.device;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.vdpactl.fake.Vhost.errno;
+import static org.vdpactl.fake.vhost.Vhost.errno;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -12,7 +12,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.bus.Provisioning;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.state.Inventory;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;

@@ -1,4 +1,4 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.mlx5;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.MemorySegment;
 
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.fake.vhost.Vhost;
 import org.vdpactl.fake.device.DeviceCounters;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.time.VirtualClock;

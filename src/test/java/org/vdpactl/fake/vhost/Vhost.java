@@ -1,9 +1,10 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.vhost;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
+import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.ffi.gen.vhost.vhost_iotlb_msg;
 import org.vdpactl.ffi.gen.vhost.vhost_msg_v2;
@@ -15,88 +16,88 @@ import org.vdpactl.sys.SyscallException;
 import org.vdpactl.vhost.VhostIoctl;
 
 /** Test helper: one open vhost-vdpa fd of a fake process, with the ioctls spelled out. */
-final class Vhost implements AutoCloseable {
-    static final int UPDATE = vhost_h.VHOST_IOTLB_UPDATE();
-    static final int INVALIDATE = vhost_h.VHOST_IOTLB_INVALIDATE();
-    static final int BATCH_BEGIN = vhost_h.VHOST_IOTLB_BATCH_BEGIN();
-    static final int BATCH_END = vhost_h.VHOST_IOTLB_BATCH_END();
-    static final int V2 = vhost_h.VHOST_IOTLB_MSG_V2();
-    static final int RW = vhost_h.VHOST_ACCESS_RW();
+public final class Vhost implements AutoCloseable {
+    public static final int UPDATE = vhost_h.VHOST_IOTLB_UPDATE();
+    public static final int INVALIDATE = vhost_h.VHOST_IOTLB_INVALIDATE();
+    public static final int BATCH_BEGIN = vhost_h.VHOST_IOTLB_BATCH_BEGIN();
+    public static final int BATCH_END = vhost_h.VHOST_IOTLB_BATCH_END();
+    public static final int V2 = vhost_h.VHOST_IOTLB_MSG_V2();
+    public static final int RW = vhost_h.VHOST_ACCESS_RW();
 
-    final FakeProcess p;
-    final int fd;
-    final Arena arena = Arena.ofConfined();
+    public final FakeProcess p;
+    public final int fd;
+    public final Arena arena = Arena.ofConfined();
 
-    Vhost(FakeProcess p, String node) {
+    public Vhost(FakeProcess p, String node) {
         this.p = p;
         this.fd = p.open(node, org.vdpactl.ffi.gen.libc.libc_h.O_RDWR());
     }
 
-    int ioctl(VhostIoctl io, MemorySegment arg) {
+    public int ioctl(VhostIoctl io, MemorySegment arg) {
         return p.ioctl(fd, io.code(), arg);
     }
 
-    void setOwner() {
+    public void setOwner() {
         ioctl(VhostIoctl.SET_OWNER, MemorySegment.NULL);
     }
 
-    long getU64(VhostIoctl io) {
+    public long getU64(VhostIoctl io) {
         MemorySegment s = arena.allocate(8);
         ioctl(io, s);
         return s.get(ValueLayout.JAVA_LONG, 0);
     }
 
-    int getU32(VhostIoctl io) {
+    public int getU32(VhostIoctl io) {
         MemorySegment s = arena.allocate(4);
         ioctl(io, s);
         return s.get(ValueLayout.JAVA_INT, 0);
     }
 
-    int status() {
+    public int status() {
         MemorySegment s = arena.allocate(1);
         ioctl(VhostIoctl.VDPA_GET_STATUS, s);
         return s.get(ValueLayout.JAVA_BYTE, 0) & 0xFF;
     }
 
-    void setStatus(int status) {
+    public void setStatus(int status) {
         MemorySegment s = arena.allocate(1);
         s.set(ValueLayout.JAVA_BYTE, 0, (byte) status);
         ioctl(VhostIoctl.VDPA_SET_STATUS, s);
     }
 
-    void setU64(VhostIoctl io, long v) {
+    public void setU64(VhostIoctl io, long v) {
         MemorySegment s = arena.allocate(8);
         s.set(ValueLayout.JAVA_LONG, 0, v);
         ioctl(io, s);
     }
 
-    void setU32(VhostIoctl io, int v) {
+    public void setU32(VhostIoctl io, int v) {
         MemorySegment s = arena.allocate(4);
         s.set(ValueLayout.JAVA_INT, 0, v);
         ioctl(io, s);
     }
 
-    MemorySegment state(int index, int num) {
+    public MemorySegment state(int index, int num) {
         MemorySegment s = vhost_vring_state.allocate(arena);
         vhost_vring_state.index(s, index);
         vhost_vring_state.num(s, num);
         return s;
     }
 
-    int vringState(VhostIoctl io, int index, int num) {
+    public int vringState(VhostIoctl io, int index, int num) {
         MemorySegment s = state(index, num);
         ioctl(io, s);
         return vhost_vring_state.num(s);
     }
 
-    void vringFile(VhostIoctl io, int index, int efd) {
+    public void vringFile(VhostIoctl io, int index, int efd) {
         MemorySegment s = vhost_vring_file.allocate(arena);
         vhost_vring_file.index(s, index);
         vhost_vring_file.fd(s, efd);
         ioctl(io, s);
     }
 
-    void vringAddr(int index, long desc, long avail, long used) {
+    public void vringAddr(int index, long desc, long avail, long used) {
         MemorySegment a = vhost_vring_addr.allocate(arena);
         vhost_vring_addr.index(a, index);
         vhost_vring_addr.desc_user_addr(a, desc);
@@ -105,7 +106,7 @@ final class Vhost implements AutoCloseable {
         ioctl(VhostIoctl.SET_VRING_ADDR, a);
     }
 
-    byte[] config(int off, int len) {
+    public byte[] config(int off, int len) {
         MemorySegment c = arena.allocate(vhost_vdpa_config.buf$offset() + len);
         vhost_vdpa_config.off(c, off);
         vhost_vdpa_config.len(c, len);
@@ -113,7 +114,7 @@ final class Vhost implements AutoCloseable {
         return c.asSlice(vhost_vdpa_config.buf$offset(), len).toArray(ValueLayout.JAVA_BYTE);
     }
 
-    static MemorySegment msg(Arena arena, int asid, int type, long iova, long size, long uaddr) {
+    public static MemorySegment msg(Arena arena, int asid, int type, long iova, long size, long uaddr) {
         MemorySegment m = vhost_msg_v2.allocate(arena);
         vhost_msg_v2.type(m, V2);
         vhost_msg_v2.asid(m, asid);
@@ -126,12 +127,12 @@ final class Vhost implements AutoCloseable {
         return m;
     }
 
-    long iotlb(int asid, int type, long iova, long size, long uaddr) {
+    public long iotlb(int asid, int type, long iova, long size, long uaddr) {
         return p.write(fd, msg(arena, asid, type, iova, size, uaddr));
     }
 
     /** The errno of a call, or 0 when it succeeded. */
-    static int errno(Runnable r) {
+    public static int errno(Runnable r) {
         try {
             r.run();
             return 0;

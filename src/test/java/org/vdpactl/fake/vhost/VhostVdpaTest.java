@@ -1,16 +1,18 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.vhost;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.vdpactl.fake.Vhost.errno;
+import static org.vdpactl.fake.vhost.Vhost.errno;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.ffi.gen.vhost.vhost_memory;
@@ -324,7 +326,7 @@ class VhostVdpaTest {
             v.setStatus(DRIVER_OK);
             MemorySegment f = MemorySegment.ofArray(new long[] {0x0E});
             child.ioctl(v.fd, VhostIoctl.SET_BACKEND_FEATURES.code(), f);
-            assertEquals(0x0E, kernel.vhost(dev("vdpa0")).ackedBackendFeatures());
+            assertEquals(0x0E, VhostVdpaDriver.of(kernel).vhost(dev("vdpa0")).ackedBackendFeatures());
         }
     }
 
@@ -337,10 +339,10 @@ class VhostVdpaTest {
             v.setStatus(ACK | DRIVER | FEATURES_OK | DRIVER_OK);
             v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
             v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
-            assertTrue(kernel.vhost(dev("vdpa0")).suspended());
+            assertTrue(VhostVdpaDriver.of(kernel).vhost(dev("vdpa0")).suspended());
             assertEquals(0xF, v.status());
             v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL);
-            assertFalse(kernel.vhost(dev("vdpa0")).suspended());
+            assertFalse(VhostVdpaDriver.of(kernel).vhost(dev("vdpa0")).suspended());
             assertEquals(2, dev("vdpa0").counters().calls("suspend"));
         }
     }
@@ -446,8 +448,8 @@ class VhostVdpaTest {
             assertEquals(0, v.status());
             assertEquals(0, v.vringState(VhostIoctl.GET_VRING_BASE, 0, 0));
             assertEquals(0, dev("vdpa0").groupAsid(1));
-            assertFalse(kernel.vhost(dev("vdpa0")).suspended());
-            assertTrue(kernel.vhost(dev("vdpa0")).inBatch(), "in_batch survives SET_STATUS(0)");
+            assertFalse(VhostVdpaDriver.of(kernel).vhost(dev("vdpa0")).suspended());
+            assertTrue(VhostVdpaDriver.of(kernel).vhost(dev("vdpa0")).inBatch(), "in_batch survives SET_STATUS(0)");
             v.setStatus(DRIVER_OK);
             assertEquals(Errno.EINVAL, errno(() -> v.vringAddr(0, 0, 0, 0)), "suspended was cleared");
         }

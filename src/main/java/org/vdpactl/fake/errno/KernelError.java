@@ -1,4 +1,4 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.errno;
 
 /**
  * An error inside the fake kernel, before it is turned into what userspace sees: an errno and,

@@ -1,19 +1,21 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.fault;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.vdpactl.fake.Vhost.errno;
+import static org.vdpactl.fake.vhost.Vhost.errno;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-import org.vdpactl.fake.fault.FaultInjector;
-import org.vdpactl.fake.fault.FaultRule;
-import org.vdpactl.fake.fault.FaultRuleException;
-import org.vdpactl.fake.fault.FaultRules;
+import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.fake.FakeSyscallException;
+import org.vdpactl.fake.vhost.Vhost;
+import org.vdpactl.fake.vhost.VhostVdpaDriver;
+import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.time.VirtualClock;
@@ -92,7 +94,7 @@ class FaultInjectionTest {
                     () -> v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL));
             assertEquals(Errno.ETIMEDOUT, e.errno());
             assertEquals((40 + 60_000) * MS, clock.nanoTime() - t0);
-            assertFalse(k.vhost(k.device("vdpa0").orElseThrow()).suspended());
+            assertFalse(VhostVdpaDriver.of(k).vhost(k.device("vdpa0").orElseThrow()).suspended());
             v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
             assertEquals(1, k.device("vdpa0").orElseThrow().counters().ops().get("suspend").failures());
         }
@@ -116,7 +118,7 @@ class FaultInjectionTest {
                     () -> v.iotlb(0, Vhost.UPDATE, 4096, 4096, g.address() + 4096));
             assertEquals(Errno.EFAULT, e.errno());
             assertTrue(e.reason().contains("ENOMEM"), e.reason());
-            assertEquals(1, k.vhost(k.device("vdpa0").orElseThrow()).iotlbEntries(0).size(), "all-or-nothing");
+            assertEquals(1, VhostVdpaDriver.of(k).vhost(k.device("vdpa0").orElseThrow()).iotlbEntries(0).size(), "all-or-nothing");
             v.iotlb(0, Vhost.BATCH_BEGIN, 0, 0, 0);
             v.iotlb(0, Vhost.UPDATE, 4096, 4096, g.address() + 4096);
             assertEquals(72, v.iotlb(0, Vhost.BATCH_END, 0, 0, 0), "the kernel ignores set_map's result at BATCH_END");

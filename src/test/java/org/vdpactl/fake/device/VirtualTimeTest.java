@@ -1,4 +1,4 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.device;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -10,7 +10,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
-import org.vdpactl.fake.device.DriverModelFactory;
+import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.fake.vhost.Vhost;
 import org.vdpactl.fake.model.DriverModel;
 import org.vdpactl.fake.model.OpCost;
 import org.vdpactl.time.VirtualClock;

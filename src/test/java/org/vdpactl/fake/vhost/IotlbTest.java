@@ -1,14 +1,14 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.vhost;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.vdpactl.fake.Vhost.BATCH_BEGIN;
-import static org.vdpactl.fake.Vhost.BATCH_END;
-import static org.vdpactl.fake.Vhost.INVALIDATE;
-import static org.vdpactl.fake.Vhost.UPDATE;
-import static org.vdpactl.fake.Vhost.errno;
+import static org.vdpactl.fake.vhost.Vhost.BATCH_BEGIN;
+import static org.vdpactl.fake.vhost.Vhost.BATCH_END;
+import static org.vdpactl.fake.vhost.Vhost.INVALIDATE;
+import static org.vdpactl.fake.vhost.Vhost.UPDATE;
+import static org.vdpactl.fake.vhost.Vhost.errno;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -16,9 +16,11 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.fake.FakeSyscallException;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.fake.model.MapEntry;
-import org.vdpactl.fake.vhost.VhostVdpa;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.ffi.gen.vhost.vhost_iotlb_msg;
@@ -39,7 +41,7 @@ class IotlbTest {
     @BeforeEach
     void setUp() {
         dev = kernel.device("vdpa0").orElseThrow();
-        vhost = kernel.vhost(dev);
+        vhost = VhostVdpaDriver.of(kernel).vhost(dev);
         v = new Vhost(p, "/dev/vhost-vdpa-0");
         v.setOwner();
         int memfd = p.memfdCreate("guest", 0);

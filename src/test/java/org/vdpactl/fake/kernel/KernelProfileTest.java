@@ -1,16 +1,17 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.vdpactl.fake.Vhost.errno;
+import static org.vdpactl.fake.vhost.Vhost.errno;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import org.junit.jupiter.api.Test;
-import org.vdpactl.fake.kernel.KernelProfile;
-import org.vdpactl.fake.kernel.KernelProfiles;
+import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.fake.vhost.Vhost;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.mgmt.VdpaCommand;
 import org.vdpactl.sys.Errno;
