@@ -1,5 +1,6 @@
 package org.vdpactl.fake.device;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -10,7 +11,9 @@ import org.vdpactl.fake.model.OpCost;
  * command counts behind them. The rehearsal reports these; tests assert them.
  */
 public final class DeviceCounters {
-    private final Map<String, long[]> ops = new TreeMap<>();
+    // a hash map: record() runs on every device op (a String compareTo chain per op in a TreeMap);
+    // the snapshot is unordered anyway (Map.copyOf)
+    private final Map<String, long[]> ops = new HashMap<>();
     private OpCost total = OpCost.FREE;
     private long kicks;
     private long kicksWhileSuspended;

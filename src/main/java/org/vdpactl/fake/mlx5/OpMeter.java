@@ -82,6 +82,25 @@ final class OpMeter {
         return r;
     }
 
+    /**
+     * An async batch of one command; returns its errno. Without armed faults its duration is the
+     * sync formula (one command meets a free FW server and a free slot, whatever their counts), so
+     * it skips the simulation's arrays; it still counts as a batch. A GET_VRING_BASE on v6.12 is one.
+     */
+    int batchOfOne(FwCommand c) {
+        double fast = queue.syncMsWithoutFaults(c);
+        if (Double.isNaN(fast)) {
+            return batch(List.of(c)).firstError();
+        }
+        ms += fast;
+        batches++;
+        asyncCommands++;
+        if (trace != null) {
+            trace.add("batch 1 × " + c.opcode());
+        }
+        return 0;
+    }
+
     /** Adds another meter's totals (work done on this op's behalf, e.g. a synchronous GC flush). */
     void absorb(OpMeter other) {
         ms += other.ms;

@@ -190,7 +190,7 @@ final class VirtQueues {
     }
 
     int queryOne(OpMeter m, VirtQueue vq) {
-        return f.asyncVqCommands() ? m.batch(List.of(cmds.vqQuery(vq.index))).firstError() : m.sync(cmds.vqQuery(vq.index));
+        return f.asyncVqCommands() ? m.batchOfOne(cmds.vqQuery(vq.index)) : m.sync(cmds.vqQuery(vq.index));
     }
 
     int queryBatch(OpMeter m, int start, int n) {

@@ -52,6 +52,9 @@ public final class UapiNames {
         }
     }
 
+    /** {@link #IOCTLS} for the per-call lookup (no boxing). */
+    private static final RequestTable<String> IOCTL_TABLE = RequestTable.of(IOCTLS);
+
     private UapiNames() {
     }
 
@@ -65,7 +68,7 @@ public final class UapiNames {
 
     /** "VHOST_VDPA_SUSPEND" for a vhost ioctl request number (32 bits used), or null. */
     public static String ioctl(long request) {
-        return IOCTLS.get(request & 0xFFFF_FFFFL);
+        return IOCTL_TABLE.get(request & 0xFFFF_FFFFL);
     }
 
     /** Request number → macro name of every vhost ioctl of the bindings. */

@@ -52,6 +52,8 @@ public final class VhostVdpa {
     private final FakeVdpaDevice dev;
     private final IotlbProcessor iotlb;
     private final KernelProfile kernel;
+    /** kernel's vhost ioctls as a hash set: looked up on every ioctl (the profile holds a list). */
+    private final java.util.Set<String> kernelIoctls;
 
     /** The vhost_dev part (vhost.c): owner, virtqueue copies, vring ioctls. */
     private final VhostDev vdev = new VhostDev();
@@ -73,6 +75,7 @@ public final class VhostVdpa {
         this.dev = dev;
         this.iotlb = new IotlbProcessor(this, iotlbState, dev);
         this.kernel = kernel;
+        this.kernelIoctls = java.util.Set.copyOf(kernel.vhost().ioctls());
     }
 
     /** Entries one address space holds (KernelProfile.Vhost#iotlbEntryLimit); 0: no limit. */
@@ -235,7 +238,7 @@ public final class VhostVdpa {
     public int ioctl(FakeProcess caller, long cmd, MemorySegment arg) {
         String io = UapiNames.ioctl(cmd);
         dev.faults().hit(dev.name(), io != null ? io : String.format("ioctl 0x%08X", cmd), dev.resource());
-        if (io != null && !kernel.hasIoctl(io)) {
+        if (io != null && !kernelIoctls.contains(io)) {
             // a command this version does not know falls through vhost_vdpa_unlocked_ioctl's default:
             // vhost_dev_ioctl (owner check: EPERM), vhost_vdpa_vring_ioctl (reads a vq index: EFAULT,
             // ENOBUFS), vhost_vring_ioctl's -ENOIOCTLCMD, which vfs_ioctl turns into ENOTTY

@@ -31,6 +31,31 @@ class Mlx5SyncFastPathTest {
     }
 
     @Test
+    void aBatchOfOneWithoutFaultsIsTheSimulatedBatchJitterAndCountsIncluded() {
+        Mlx5Params jittered = Mlx5Params.DEFAULT.with("jitterSigma", 0.3).with("fwConcurrencyObj", 3);
+        OpMeter general = new OpMeter(new CommandQueue(jittered), true);
+        OpMeter fast = new OpMeter(new CommandQueue(jittered), true);
+        FwCommands cmds = new FwCommands(jittered);
+        for (int vq = 0; vq < 8; vq++) {
+            FwCommand query = cmds.vqQuery(vq);
+            assertEquals(general.batch(List.of(query)).firstError(), fast.batchOfOne(query));
+            // the same jitter draws, so the totals match to the last bit
+            assertEquals(general.elapsedMs(), fast.elapsedMs(), 0.0, "after vq " + vq);
+        }
+        assertEquals(general.cost(), fast.cost());
+        assertEquals(general.trace(), fast.trace());
+    }
+
+    @Test
+    void aBatchOfOneWithAnArmedFaultFailsThroughTheSimulation() {
+        CommandQueue q = new CommandQueue(Mlx5Params.DEFAULT);
+        q.arm(FwFault.error(FwOpcode.QUERY_GENERAL_OBJECT, 1, Errno.EIO));
+        OpMeter m = new OpMeter(q, false);
+        assertEquals(Errno.EIO, m.batchOfOne(new FwCommands(Mlx5Params.DEFAULT).vqQuery(0)));
+        assertEquals(1, m.cost().asyncBatches());
+    }
+
+    @Test
     void anArmedFaultSendsTheCommandThroughTheSimulationSoItCanFail() {
         CommandQueue q = new CommandQueue(Mlx5Params.DEFAULT);
         q.arm(FwFault.error(FwOpcode.QUERY_GENERAL_OBJECT, 1, Errno.EIO));
