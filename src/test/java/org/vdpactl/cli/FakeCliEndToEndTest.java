@@ -82,7 +82,7 @@ class FakeCliEndToEndTest {
 
     @Test
     void badManagementInputEndsInOneLineAndLeavesNothingBehind() throws Exception {
-        expect(ExitCode.USAGE, "not a MAC address", "dev", "add", "x", "--mgmtdev", "vdpasim_net", "--mac", "02:00:00:00:00");
+        expect(ExitCode.USAGE, "not a MAC address", "dev", "add", "x", "--mgmtdev", "vdpasim_net", "--mac", "02-00-00-00-00-07");
         expect(ExitCode.USAGE, "out of range", "dev", "add", "x", "--mgmtdev", "vdpasim_net", "--mtu", "67");
         expect(ExitCode.USAGE, "out of range", "dev", "add", "x", "--mgmtdev", "pci/0000:08:00.2", "--max-vqp", "0");
         expect(ExitCode.USAGE, "exceeds", "dev", "add", "x", "--mgmtdev", "pci/0000:08:00.2", "--max-vqp", "40");
