@@ -204,7 +204,8 @@ public final class FakeStateStore {
         });
         try {
             return channel.lock();
-        } catch (java.nio.channels.ClosedByInterruptException e) {
+        } catch (java.nio.channels.ClosedByInterruptException | java.nio.channels.FileLockInterruptionException e) {
+            // which of the two an interrupted lock() throws depends on where the interrupt lands
             Thread.interrupted(); // our watchdog's interrupt, not the caller's
             if (timedOut.get()) {
                 throw wait.lockedException();
