@@ -23,13 +23,7 @@ class FakeCliEndToEndTest {
     Path dir;
 
     private CliRun vdpactl(String... args) {
-        String[] full = new String[args.length + 4];
-        full[0] = "--backend";
-        full[1] = "fake";
-        full[2] = "--fake-state";
-        full[3] = dir.resolve("state.json").toString();
-        System.arraycopy(args, 0, full, 4, args.length);
-        return CliRun.of(full);
+        return CliRun.onFake(dir.resolve("state.json"), args);
     }
 
     @Test
