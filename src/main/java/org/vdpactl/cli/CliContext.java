@@ -90,6 +90,7 @@ public final class CliContext implements AutoCloseable {
     }
 
     public PrintWriter out() {
+        options.dataPrinted = true;
         return commandLine.getOut();
     }
 

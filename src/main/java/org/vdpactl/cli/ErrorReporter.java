@@ -13,12 +13,20 @@ import picocli.CommandLine;
  */
 final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, CommandLine.IParameterExceptionHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ErrorReporter.class);
+    private final Main options;
+
+    ErrorReporter(Main options) {
+        this.options = options;
+    }
 
     @Override
     public int handleExecutionException(Exception ex, CommandLine cmd, CommandLine.ParseResult parseResult) {
         CliFailure f = classify(ex);
         PrintWriter err = cmd.getErr();
         err.println("vdpactl: " + f.getMessage());
+        if (options.json && !options.dataPrinted) {
+            JsonError.print(cmd.getOut(), f.exitCode(), f.getMessage());
+        }
         if (Main.verbose()) {
             ex.printStackTrace(err);
         } else if (f.exitCode() == ExitCode.FAILURE) {
@@ -34,6 +42,9 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, Com
         CommandLine cmd = ex.getCommandLine();
         PrintWriter err = cmd.getErr();
         err.println("vdpactl: " + ex.getMessage());
+        if (JsonError.requested(args)) {
+            JsonError.print(cmd.getOut(), ExitCode.USAGE, ex.getMessage());
+        }
         err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");
         err.flush();
         return ExitCode.USAGE.code();

@@ -51,6 +51,9 @@ public final class Main implements Runnable {
     @Option(names = {"-j", "--json"}, scope = ScopeType.INHERIT, description = "Print data as JSON.")
     boolean json;
 
+    /** Set once the command has printed data: an error after that must not add a second JSON document. */
+    boolean dataPrinted;
+
     @Option(names = {"-p", "--pretty"}, scope = ScopeType.INHERIT, description = "Indent JSON output.")
     boolean pretty;
 
@@ -86,7 +89,7 @@ public final class Main implements Runnable {
         for (Object sub : Commands.all()) {
             cl.addSubcommand(sub);
         }
-        ErrorReporter reporter = new ErrorReporter();
+        ErrorReporter reporter = new ErrorReporter(main);
         cl.setExecutionExceptionHandler(reporter);
         cl.setParameterExceptionHandler(reporter);
         cl.setExecutionStrategy(parseResult -> {

@@ -19,22 +19,12 @@ public final class MacAddress {
         return new MacAddress(octets.clone());
     }
 
-    /** Parses "02:00:00:00:00:01" (also with '-' separators). */
+    /**
+     * Parses any form iproute2's vdpa accepts as a MAC ("02:00:00:00:00:01", also "02:00", "10.0.0.1",
+     * "002:0x2:..."), to the bytes it would send; see {@link IprouteMacSyntax} for the forms refused.
+     */
     public static MacAddress parse(String text) {
-        // iproute2's vdpa (ll_addr_a2n) splits on ':' only and wants exactly six octets of one or two hex
-        // digits each ("02-00-..." and a seventh octet are refused; "…:0" is octet 0x00, as there)
-        String[] parts = text.trim().split(":", -1);
-        if (parts.length != LENGTH) {
-            throw new IllegalArgumentException("not a MAC address: \"" + text + "\" (expected six hex octets like 02:00:00:00:00:01)");
-        }
-        byte[] b = new byte[LENGTH];
-        for (int i = 0; i < LENGTH; i++) {
-            if (parts[i].isEmpty() || parts[i].length() > 2 || !parts[i].matches("[0-9a-fA-F]+")) {
-                throw new IllegalArgumentException("not a MAC address: \"" + text + "\" (octet \"" + parts[i] + "\")");
-            }
-            b[i] = (byte) Integer.parseInt(parts[i], 16);
-        }
-        return new MacAddress(b);
+        return IprouteMacSyntax.read(text).address();
     }
 
     public byte[] octets() {

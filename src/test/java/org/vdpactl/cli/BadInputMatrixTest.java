@@ -191,13 +191,7 @@ class BadInputMatrixTest {
     // ------------------------------------------------------------------ the fake's state file
 
     private static CliRun onState(Path state, String... args) {
-        String[] full = new String[args.length + 4];
-        full[0] = "--backend";
-        full[1] = "fake";
-        full[2] = "--fake-state";
-        full[3] = state.toString();
-        System.arraycopy(args, 0, full, 4, args.length);
-        return CliRun.of(full);
+        return CliRun.onFake(state, args);
     }
 
     private static void assertOneLine(CliRun r, ExitCode expected, String mentions) {

@@ -13,6 +13,17 @@ public record CliRun(int exitCode, String out, String err) {
         return new CliRun(code, out.toString(), err.toString());
     }
 
+    /** Runs vdpactl on the fake backend with the given state file. */
+    public static CliRun onFake(java.nio.file.Path state, String... args) {
+        String[] full = new String[args.length + 4];
+        full[0] = "--backend";
+        full[1] = "fake";
+        full[2] = "--fake-state";
+        full[3] = state.toString();
+        System.arraycopy(args, 0, full, 4, args.length);
+        return of(full);
+    }
+
     /** True when stderr holds no Java stack trace. */
     public boolean noStackTrace() {
         return !err.contains("\tat ") && !err.contains("Exception in thread") && !out.contains("\tat ");

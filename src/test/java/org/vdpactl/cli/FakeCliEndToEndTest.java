@@ -23,13 +23,7 @@ class FakeCliEndToEndTest {
     Path dir;
 
     private CliRun vdpactl(String... args) {
-        String[] full = new String[args.length + 4];
-        full[0] = "--backend";
-        full[1] = "fake";
-        full[2] = "--fake-state";
-        full[3] = dir.resolve("state.json").toString();
-        System.arraycopy(args, 0, full, 4, args.length);
-        return CliRun.of(full);
+        return CliRun.onFake(dir.resolve("state.json"), args);
     }
 
     @Test
@@ -82,7 +76,7 @@ class FakeCliEndToEndTest {
 
     @Test
     void badManagementInputEndsInOneLineAndLeavesNothingBehind() throws Exception {
-        expect(ExitCode.USAGE, "not a MAC address", "dev", "add", "x", "--mgmtdev", "vdpasim_net", "--mac", "02:00:00:00:00");
+        expect(ExitCode.USAGE, "not a MAC address", "dev", "add", "x", "--mgmtdev", "vdpasim_net", "--mac", "02-00-00-00-00-07");
         expect(ExitCode.USAGE, "out of range", "dev", "add", "x", "--mgmtdev", "vdpasim_net", "--mtu", "67");
         expect(ExitCode.USAGE, "out of range", "dev", "add", "x", "--mgmtdev", "pci/0000:08:00.2", "--max-vqp", "0");
         expect(ExitCode.USAGE, "exceeds", "dev", "add", "x", "--mgmtdev", "pci/0000:08:00.2", "--max-vqp", "40");

@@ -76,6 +76,49 @@ class SharedKernelNodeTest {
         }
     }
 
+    /**
+     * The liveness check against a real second OS process (its own pid and start time): while it
+     * holds the node, this process gets EBUSY; once it is killed with SIGKILL (no close, no clean-up
+     * of its record), the node opens.
+     */
+    @Test
+    void aNodeHeldByAnotherProcessIsBusyUntilThatProcessIsKilled() throws Exception {
+        try (FakeKernel k = shared()) {
+            k.saveState(); // the other process must see the same devices
+        }
+        Process holder = org.vdpactl.testsupport.SeparateJvm.start(NodeHolderMain.class, dir.resolve("holder.out"),
+                dir.resolve("holder.err"), stateFile().toString(), NET);
+        try {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+            while (!Files.readString(dir.resolve("holder.out")).contains("open")) {
+                assertTrue(holder.isAlive(), () -> "the holder exited: " + read(dir.resolve("holder.err")));
+                assertTrue(System.nanoTime() < deadline, "the holder did not open the node");
+                Thread.sleep(50);
+            }
+            try (FakeKernel k = shared(); FakeProcess p = k.newProcess()) {
+                assertEquals(Errno.EBUSY, errno(() -> p.open(NET, RW)), "open while another live process holds it");
+            }
+        } finally {
+            holder.destroyForcibly(); // SIGKILL: the record of its open stays in the file
+            holder.waitFor();
+        }
+        String records = read(new FakeStateStore(stateFile()).openNodesFile());
+        assertTrue(new com.fasterxml.jackson.databind.ObjectMapper().readTree(records).findValues("pid").stream()
+                        .anyMatch(pid -> pid.asLong() == holder.pid()),
+                () -> "the killed holder's record must still be there (only liveness can ignore it): " + records);
+        try (FakeKernel k = shared(); FakeProcess p = k.newProcess()) {
+            p.close(p.open(NET, RW));
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException e) {
+            return "(" + e + ")";
+        }
+    }
+
     @Test
     void aClosedKernelsOpensNoLongerCount() {
         FakeKernel a = shared();

@@ -24,7 +24,8 @@ class MgmtValuesTest {
         assertEquals(MacAddress.parse("02:00:00:00:00:00"), MacAddress.parse("02:0:0:0:0:0"));
         assertThrows(IllegalArgumentException.class, () -> MacAddress.parse("00-00-00-00-00-00"));
         assertFalse(MacAddress.parse("00:00:00:00:00:00").isValidUnicast());
-        for (String bad : List.of("02:00:00:00:00", "02:00:00:00:00:001", "zz:00:00:00:00:01", "", "02::00:00:00:01")) {
+        // the forms iproute2 also takes (fewer groups, 3+ characters) are covered row by row in IprouteMacSyntaxTest
+        for (String bad : List.of("zz:00:00:00:00:01", "", "02::00:00:00:01")) {
             assertThrows(IllegalArgumentException.class, () -> MacAddress.parse(bad), bad);
         }
         assertThrows(IllegalArgumentException.class, () -> MacAddress.of(new byte[5]));

@@ -17,6 +17,7 @@ import org.vdpactl.mgmt.DevConfig;
 import org.vdpactl.mgmt.DeviceSpec;
 import org.vdpactl.mgmt.IprouteJson;
 import org.vdpactl.mgmt.IprouteText;
+import org.vdpactl.mgmt.IprouteMacSyntax;
 import org.vdpactl.mgmt.MacAddress;
 import org.vdpactl.mgmt.MgmtDevInfo;
 import org.vdpactl.mgmt.VdpaDevInfo;
@@ -34,6 +35,7 @@ import org.vdpactl.vhost.VirtioDeviceId;
         subcommands = {DevCommand.ListCommand.class, DevCommand.ShowCommand.class, DevCommand.AddCommand.class,
             DevDelCommand.class, DevCommand.ConfigCommand.class, DevCommand.VstatsCommand.class, DevCommand.SetCommand.class})
 public final class DevCommand implements Runnable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DevCommand.class);
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -43,6 +45,18 @@ public final class DevCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getErr());
         throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing subcommand: give one of "
                 + String.join(", ", spec.subcommands().keySet().stream().filter(n -> !n.equals("ls")).toList()));
+    }
+
+    /**
+     * The --mac value read as iproute2's vdpa reads it; a form that can hide a typo (such as "02:00",
+     * zero-filled) is taken, as there, but named in one warning line so that the operator sees the bytes.
+     */
+    static MacAddress macOption(String text) {
+        IprouteMacSyntax.Reading r = IprouteMacSyntax.read(text);
+        if (r.unusualForm() != null) {
+            LOG.warn("vdpactl: warning: MAC '{}' read as {}, as iproute2's vdpa does ({})", text, r.address(), r.unusualForm());
+        }
+        return unicast(r.address(), "--mac");
     }
 
     /**
@@ -150,7 +164,7 @@ public final class DevCommand implements Runnable {
             refuseUnusableName(name);
             DeviceSpec spec = DeviceSpec.of(name, mgmtdev);
             if (mac != null) {
-                spec = spec.withMac(unicast(MacAddress.parse(mac), "--mac"));
+                spec = spec.withMac(macOption(mac));
             }
             if (mtu != null) {
                 if (mtu < 68 || mtu > 65535) {
@@ -270,7 +284,7 @@ public final class DevCommand implements Runnable {
 
         @Override
         public Integer call() {
-            MacAddress m = unicast(MacAddress.parse(mac), "--mac");
+            MacAddress m = macOption(mac);
             try (VdpaNetlink nl = Netlink.open(context.get())) {
                 if (!nl.family().supports(VdpaCommand.DEV_ATTR_SET.number())) {
                     throw new CliFailure(ExitCode.NOT_SUPPORTED, KernelFeatures.missingCommand(VdpaCommand.DEV_ATTR_SET, "dev set"));

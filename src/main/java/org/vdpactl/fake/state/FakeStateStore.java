@@ -204,7 +204,8 @@ public final class FakeStateStore {
         });
         try {
             return channel.lock();
-        } catch (java.nio.channels.ClosedByInterruptException e) {
+        } catch (java.nio.channels.ClosedByInterruptException | java.nio.channels.FileLockInterruptionException e) {
+            // which of the two an interrupted lock() throws depends on where the interrupt lands
             Thread.interrupted(); // our watchdog's interrupt, not the caller's
             if (timedOut.get()) {
                 throw wait.lockedException();
@@ -236,10 +237,16 @@ public final class FakeStateStore {
      * One waiter's view of the queue: says once that it waits and for whom, and restarts its
      * deadline each time the holder changes (the queue moved).
      */
+    /** CPU a holder must have used since the last look to count as working rather than stuck. */
+    private static final long WORKING_CPU_NANOS = 100_000_000L;
+    private static final int MAX_TIMEOUTS_PER_HOLDER = 12;
+
     private final class LockWait {
         private final Path lockPath;
         private String holder;
         private long deadline;
+        private long holderCpu = -1;
+        private long holderSince = System.nanoTime();
         private boolean announced;
 
         LockWait(Path lockPath) {
@@ -248,9 +255,7 @@ public final class FakeStateStore {
         }
 
         synchronized void check() {
-            String now = HolderInfo.read(lockPath);
-            if (!now.equals(holder)) {
-                holder = now;
+            if (queueMoved()) {
                 deadline = System.nanoTime() + lockTimeout.toNanos();
             }
             if (!announced) {
@@ -263,13 +268,35 @@ public final class FakeStateStore {
         }
 
         synchronized boolean expired() {
-            String now = HolderInfo.read(lockPath);
-            if (!now.equals(holder)) {
-                holder = now;
+            if (queueMoved()) {
                 deadline = System.nanoTime() + lockTimeout.toNanos();
                 return false;
             }
             return System.nanoTime() - deadline >= 0;
+        }
+
+        /**
+         * Whether the wait made progress since the deadline was last set: another holder, or the same
+         * holder process used at least {@link #WORKING_CPU_NANOS} of CPU (it is working, only slowly,
+         * as 64 JVMs on 2 CPUs are; an idle JVM uses less). Only a holder that neither changes nor
+         * works for the whole timeout counts as stuck, and none is waited for longer than
+         * {@link #MAX_TIMEOUTS_PER_HOLDER} timeouts.
+         */
+        private boolean queueMoved() {
+            String now = HolderInfo.read(lockPath);
+            long cpu = HolderInfo.cpuNanosOf(now);
+            if (!now.equals(holder)) {
+                holder = now;
+                holderCpu = cpu;
+                holderSince = System.nanoTime();
+                return true;
+            }
+            boolean working = cpu >= 0 && holderCpu >= 0 && cpu - holderCpu >= WORKING_CPU_NANOS
+                    && System.nanoTime() - holderSince < MAX_TIMEOUTS_PER_HOLDER * lockTimeout.toNanos();
+            if (working) {
+                holderCpu = cpu;
+            }
+            return working;
         }
 
         synchronized StateLockedException lockedException() {

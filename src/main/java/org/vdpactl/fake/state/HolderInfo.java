@@ -41,4 +41,20 @@ final class HolderInfo {
         }
         return process.info().command().map(c -> Path.of(c).getFileName().toString()).orElse("unknown command");
     }
+
+    /**
+     * The CPU time the holding process has used so far, or -1 when it is unknown (no such process, or
+     * the holder is this process, whose other threads' work says nothing about the holder thread).
+     */
+    static long cpuNanosOf(String content) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^pid (\\d+) ").matcher(content);
+        if (!m.find()) {
+            return -1;
+        }
+        long pid = Long.parseLong(m.group(1));
+        if (pid == ProcessHandle.current().pid()) {
+            return -1;
+        }
+        return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(java.time.Duration::toNanos).orElse(-1L);
+    }
 }

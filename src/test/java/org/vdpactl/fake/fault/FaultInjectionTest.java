@@ -125,6 +125,36 @@ class FaultInjectionTest {
         }
     }
 
+    /**
+     * vhost_vdpa_process_iotlb_msg (6.1, 6.12 and 7.2 alike) calls set_map at BATCH_END and drops its
+     * return value, while an unbatched UPDATE's set_map failure fails the write (EFAULT): the same
+     * injected fault is an error in one place and invisible to userspace in the other, and the
+     * fake records it as fired in both.
+     */
+    @Test
+    void aSetMapFaultAtBatchEndFiresButTheWriteSucceeds() {
+        try (FakeKernel k = FakeKernel.builder().fault(FaultRule.errnoAt("vdpa0", "set_map", 1, Errno.ENOMEM))
+                        .fault(FaultRule.errnoAt("vdpa0", "set_map", 2, Errno.ENOMEM)).build();
+             FakeProcess p = k.newProcess(); Vhost v = new Vhost(p, "/dev/vhost-vdpa-0")) {
+            v.setOwner();
+            int memfd = p.memfdCreate("g", 0);
+            p.ftruncate(memfd, 8192);
+            MemorySegment g = p.mmap(8192, libc_h.PROT_READ() | libc_h.PROT_WRITE(), libc_h.MAP_SHARED(), memfd, 0);
+            v.iotlb(0, Vhost.BATCH_BEGIN, 0, 0, 0);
+            assertEquals(72, v.iotlb(0, Vhost.UPDATE, 0, 4096, g.address()), "inside a batch set_map is not called");
+            assertEquals(List.of(), k.faults().fired(), "nothing fired before BATCH_END");
+            assertEquals(72, v.iotlb(0, Vhost.BATCH_END, 0, 0, 0), "set_map's result is ignored at BATCH_END");
+            assertEquals(1, k.faults().fired().size(), "the fault fired at BATCH_END");
+            assertEquals("set_map", k.faults().fired().get(0).call());
+            assertEquals(1, k.vhost(k.device("vdpa0").orElseThrow()).iotlbEntries(0).size(), "vhost keeps the mapping");
+            // the same fault on an unbatched UPDATE is the write's failure
+            FakeSyscallException e = assertThrows(FakeSyscallException.class,
+                    () -> v.iotlb(0, Vhost.UPDATE, 4096, 4096, g.address() + 4096));
+            assertEquals(Errno.EFAULT, e.errno());
+            assertEquals(2, k.faults().fired().size());
+        }
+    }
+
     @Test
     void openAndWriteHooks() {
         try (FakeKernel k = FakeKernel.builder()

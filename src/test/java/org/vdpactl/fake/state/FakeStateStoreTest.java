@@ -75,6 +75,41 @@ class FakeStateStoreTest {
         }
     }
 
+    /**
+     * A holder in another process that keeps working for longer than the timeout is waited for (the
+     * queue is slow, not stuck); one that holds the lock without running times out with exit 8's
+     * message, as before.
+     */
+    @Test
+    void aWorkingHolderInAnotherProcessIsWaitedForAnIdleOneTimesOut() throws Exception {
+        assertEquals(List.of(), waitBehindAnotherProcess("work"), "a working holder must be waited for");
+        List<String> idle = waitBehindAnotherProcess("sleep");
+        assertEquals(1, idle.size(), "an idle holder must time out");
+        assertTrue(idle.get(0).contains("in use by another vdpactl process"), idle.get(0));
+    }
+
+    /** Opens the store behind a holder process that keeps the lock 3 s; the waiter's timeout is 1 s. */
+    private List<String> waitBehindAnotherProcess(String how) throws Exception {
+        Files.createDirectories(stateFile().getParent());
+        Path out = stateFile().resolveSibling("holder-" + how + ".out");
+        Process holder = org.vdpactl.testsupport.SeparateJvm.start(LockHolderMain.class, out,
+                stateFile().resolveSibling("holder-" + how + ".err"), stateFile().toString(), "3000", how);
+        try {
+            while (!Files.exists(out) || !Files.readString(out).contains("locked")) {
+                assertTrue(holder.isAlive(), "the holder exited early");
+                Thread.sleep(20);
+            }
+            try (FakeStateStore.Session s = new FakeStateStore(stateFile(), Duration.ofSeconds(1)).open()) {
+                return List.of();
+            } catch (FakeStateStore.StateLockedException e) {
+                return List.of(e.getMessage());
+            }
+        } finally {
+            holder.destroyForcibly();
+            holder.waitFor();
+        }
+    }
+
     @Test
     void secondUserGetsTheStateOnceReleased() throws Exception {
         FakeStateStore first = new FakeStateStore(stateFile());

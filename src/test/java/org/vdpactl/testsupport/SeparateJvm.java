@@ -1,0 +1,28 @@
+package org.vdpactl.testsupport;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Starts a class of this build's test class path in a separate OS process, as another vdpactl
+ * process on the same host would run: its own JVM, pid and start time. The flags keep start-up
+ * cheap (C1 only, serial GC, the JDK's CDS archive) because tests start several at once on small
+ * machines.
+ */
+public final class SeparateJvm {
+    private SeparateJvm() {
+    }
+
+    /** A started JVM running mainClass with args; stdout and stderr go to the given files. */
+    public static Process start(Class<?> mainClass, Path stdout, Path stderr, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
+                "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+                "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+    }
+}
