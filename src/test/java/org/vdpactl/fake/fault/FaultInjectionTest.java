@@ -146,7 +146,7 @@ class FaultInjectionTest {
             assertEquals(72, v.iotlb(0, Vhost.BATCH_END, 0, 0, 0), "set_map's result is ignored at BATCH_END");
             assertEquals(1, k.faults().fired().size(), "the fault fired at BATCH_END");
             assertEquals("set_map", k.faults().fired().get(0).call());
-            assertEquals(1, k.vhost(k.device("vdpa0").orElseThrow()).iotlbEntries(0).size(), "vhost keeps the mapping");
+            assertEquals(1, VhostVdpaDriver.of(k).vhost(k.device("vdpa0").orElseThrow()).iotlbEntries(0).size(), "vhost keeps the mapping");
             // the same fault on an unbatched UPDATE is the write's failure
             FakeSyscallException e = assertThrows(FakeSyscallException.class,
                     () -> v.iotlb(0, Vhost.UPDATE, 4096, 4096, g.address() + 4096));
