@@ -86,6 +86,11 @@ public final class ClassFileModernizer {
             Files.deleteIfExists(tmp);
             throw e;
         }
+        // createTempFile makes the file 0600: the rewritten jar keeps the original's mode, so that
+        // a jar built by root stays runnable by other users.
+        if (Files.getFileStore(jar).supportsFileAttributeView("posix")) {
+            Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(jar));
+        }
         Files.move(tmp, jar, StandardCopyOption.REPLACE_EXISTING);
         return new Result(rewritten, jsr, modern);
     }

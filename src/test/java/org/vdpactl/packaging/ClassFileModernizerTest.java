@@ -9,6 +9,7 @@ import java.lang.reflect.Method;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.HashMap;
@@ -113,6 +114,16 @@ class ClassFileModernizerTest {
         assertSame(jsr, ClassFileModernizer.modernize(jsr, getClass().getClassLoader()));
         byte[] modern = ClassFileModernizer.modernize(java5Loop(), getClass().getClassLoader());
         assertSame(modern, ClassFileModernizer.modernize(modern, getClass().getClassLoader()));
+    }
+
+    @Test
+    void theRewrittenJarKeepsTheOriginalsMode(@TempDir Path tmp) throws IOException, URISyntaxException {
+        Path jar = tmp.resolve("picocli.jar");
+        Files.copy(Path.of(CommandLine.class.getProtectionDomain().getCodeSource().getLocation().toURI()), jar);
+        Files.setPosixFilePermissions(jar, PosixFilePermissions.fromString("rw-r--r--"));
+        ClassFileModernizer.modernizeJar(jar, n -> n.startsWith("picocli/"));
+        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(jar)),
+                "a jar built by root must stay readable by the users who run it");
     }
 
     @Test
