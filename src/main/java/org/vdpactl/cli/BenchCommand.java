@@ -84,7 +84,8 @@ public final class BenchCommand implements Runnable {
     /** The table of {@code bench orchestration}. */
     static String render(List<OrchestrationBench.Row> rows, String preset) {
         TextTable t = new TextTable(List.of(">devices", ">VQs", ">critical path ms", ">parallel ms", ">min-max ms", ">parallel/cp",
-                ">pipelined cp ms", ">pipelined ms", ">pipelined/cp", ">serial ms", ">serial/parallel", ">CPU us/call",
+                ">pipelined cp ms", ">pipelined ms", ">pipelined/cp", ">replay ms", ">replay/cp", ">parallel/replay",
+                ">serial ms", ">serial/parallel", ">CPU us/call",
                 ">floor/cp", ">load", "goals"));
         for (OrchestrationBench.Row r : rows) {
             OrchestrationBench.Spread p = r.parallel();
@@ -92,7 +93,9 @@ public final class BenchCommand implements Runnable {
             t.row(String.valueOf(r.devices()), String.valueOf(r.vqs()), fmt(r.criticalPathMs()), fmt(r.parallelMs()),
                     fmt(p.minMs()) + "-" + fmt(p.maxMs()), String.format(Locale.ROOT, "%.3f", r.parallelOverCriticalPath()),
                     fmt(r.pipelinedCriticalPathMs()), pl == null ? "-" : fmt(pl.medianMs()),
-                    pl == null ? "-" : String.format(Locale.ROOT, "%.3f", r.pipelinedOverCriticalPath()), fmt(r.serialMs()),
+                    pl == null ? "-" : String.format(Locale.ROOT, "%.3f", r.pipelinedOverCriticalPath()),
+                    r.replay() == null ? "-" : fmt(r.replay().medianMs()), ratio(r.replayOverCriticalPath()),
+                    ratio(r.parallelOverReplay()), fmt(r.serialMs()),
                     String.format(Locale.ROOT, "%.2f", r.serialOverParallel()),
                     Double.isNaN(r.cpuPerCallUs()) ? "-" : fmt(r.cpuPerCallUs()),
                     Double.isNaN(r.predictedFloorMs()) ? "-" : String.format(Locale.ROOT, "%.3f", r.floorOverCriticalPath()),
@@ -105,10 +108,16 @@ public final class BenchCommand implements Runnable {
                 + "critical path = the same rehearsal on a virtual clock (model only, no overhead); real-clock figures are medians\n"
                 + "(min-max: the spread of the parallel runs). CPU us/call: measured process CPU per window call (virtual clock);\n"
                 + "floor/cp: the least parallel/cp that CPU allows on this machine's CPUs (predicted); load: 1-min load average.\n"
+                + "replay: the model's waits alone on the same lane threads and barrier, no call made (measured): what the\n"
+                + "machine adds (replay/cp) and vdpactl's own share (parallel/replay).\n"
                 + "Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs, Java " + Runtime.version() + ", "
                 + System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch") + "\n"
                 + "Goals: parallel/cp <= " + OrchestrationBench.PARALLEL_GOAL + ", serial/parallel >= "
                 + OrchestrationBench.SERIAL_GOAL + " x devices.\n" + t.render();
+    }
+
+    private static String ratio(double r) {
+        return Double.isNaN(r) ? "-" : String.format(Locale.ROOT, "%.3f", r);
     }
 
     private static String fmt(double ms) {

@@ -15,6 +15,7 @@ import org.vdpactl.orchestra.RehearsalListener;
 import org.vdpactl.orchestra.RehearsalPlan;
 import org.vdpactl.orchestra.RehearsalResult;
 import org.vdpactl.orchestra.Span;
+import org.vdpactl.orchestra.ModelReplay;
 import org.vdpactl.orchestra.Strategy;
 import org.vdpactl.orchestra.Timeline;
 import org.vdpactl.orchestra.WindowMode;
@@ -74,15 +75,28 @@ public final class OrchestrationBench {
      * @param predictedFloorMs        the least a parallel run can take on this machine's CPUs with that CPU per call
      * @param loadBefore              1-minute load average when the size started (-1: unknown)
      * @param loadAfter               1-minute load average when it ended
+     * @param replay                  the model's waits alone on the same lane threads and barrier
+     *                                ({@link ModelReplay}, real clock), or null when not measured
      */
     public record Row(int devices, int vqs, double criticalPathMs, double parallelMs, double serialMs,
             double pipelinedCriticalPathMs, Spread parallel, Spread pipelined, Spread serial, String window, int windowCalls,
-            double cpuPerCallUs, double predictedFloorMs, double loadBefore, double loadAfter) {
+            double cpuPerCallUs, double predictedFloorMs, double loadBefore, double loadAfter, Spread replay) {
 
-        /** A row of single figures (no spread, no pipelined run, no CPU figures): tests and tables. */
+        /** A row of single figures (no spread, no pipelined run, no CPU figures, no replay): tests and tables. */
         public Row(int devices, int vqs, double criticalPathMs, double parallelMs, double serialMs) {
             this(devices, vqs, criticalPathMs, parallelMs, serialMs, criticalPathMs, Spread.of(new double[] {parallelMs}),
-                    null, Spread.of(new double[] {serialMs}), WindowMode.IN_PLACE.label(), 0, Double.NaN, Double.NaN, -1, -1);
+                    null, Spread.of(new double[] {serialMs}), WindowMode.IN_PLACE.label(), 0, Double.NaN, Double.NaN, -1, -1,
+                    null);
+        }
+
+        /** The replay's median over the critical path: what this machine adds with no call made (NaN: not measured). */
+        public double replayOverCriticalPath() {
+            return replay == null ? Double.NaN : replay.medianMs() / criticalPathMs;
+        }
+
+        /** Parallel's median over the replay's: vdpactl's own share of the overhead (NaN: not measured). */
+        public double parallelOverReplay() {
+            return replay == null ? Double.NaN : parallelMs / replay.medianMs();
         }
 
         /** The predicted floor over the critical path: the best parallel / cp this machine allows. */
@@ -152,11 +166,14 @@ public final class OrchestrationBench {
             progress.accept(n + " devices: parallel " + describe(parallel) + "; load " + fmt(loadAverage()));
             Spread pipelined = measure(repeat, n, Strategy.PIPELINED, s);
             progress.accept(n + " devices: pipelined " + describe(pipelined) + "; load " + fmt(loadAverage()));
+            Spread replay = replay(repeat, ModelReplay.of(model.timeline()));
+            progress.accept(n + " devices: replay of the model's waits, no call made " + describe(replay) + "; load "
+                    + fmt(loadAverage()));
             Spread serial = measure(serialRepeat, n, Strategy.SERIAL, s);
             double loadAfter = loadAverage();
             progress.accept(n + " devices: serial " + describe(serial) + "; load " + fmt(loadAfter));
             rows.add(new Row(n, 2 * pairs, cp, parallel.medianMs(), serial.medianMs(), pipelinedCp, parallel, pipelined, serial,
-                    window.label(), model.windowCalls(), cpuPerCallUs, floor, loadBefore, loadAfter));
+                    window.label(), model.windowCalls(), cpuPerCallUs, floor, loadBefore, loadAfter, replay));
         }
         return rows;
     }
@@ -170,6 +187,16 @@ public final class OrchestrationBench {
         double[] v = new double[runs];
         for (int i = 0; i < runs; i++) {
             v[i] = s.run(n, strategy, RealClock.INSTANCE).downtimeMs();
+        }
+        return Spread.of(v);
+    }
+
+    /** The replay, measured as a rehearsal is: each run on fresh lane threads and a collected heap. */
+    private static Spread replay(int runs, ModelReplay replay) {
+        double[] v = new double[runs];
+        for (int i = 0; i < runs; i++) {
+            System.gc();
+            v[i] = replay.run(RealClock.INSTANCE).downtimeNanos() / 1e6;
         }
         return Spread.of(v);
     }
@@ -226,7 +253,8 @@ public final class OrchestrationBench {
      * One run: its downtime, the process CPU its window took, and per downtime phase the calls and
      * the phase's time (on the virtual clock: the model's).
      */
-    record Measured(double downtimeMs, long cpuNanos, int windowCalls, Map<Phase, Integer> calls, Map<Phase, Long> phaseNanos) {
+    record Measured(double downtimeMs, long cpuNanos, int windowCalls, Map<Phase, Integer> calls, Map<Phase, Long> phaseNanos,
+            Timeline timeline) {
         static Measured of(Timeline t, long cpuNanos) {
             Map<Phase, Integer> calls = new EnumMap<>(Phase.class);
             int total = 0;
@@ -240,7 +268,7 @@ public final class OrchestrationBench {
                     nanos.put(p.phase(), p.wallNanos());
                 }
             }
-            return new Measured(t.downtimeNanos() / 1e6, cpuNanos, total, calls, nanos);
+            return new Measured(t.downtimeNanos() / 1e6, cpuNanos, total, calls, nanos, t);
         }
 
         /**

@@ -31,7 +31,7 @@ class BenchCommandTest {
         for (JsonNode row : rows) {
             assertTrue(row.get("criticalPathMs").asDouble() > 0 && row.get("parallelMs").asDouble() > 0
                     && row.get("serialMs").asDouble() > 0 && row.get("pipelinedCriticalPathMs").asDouble() > 0, row.toString());
-            for (String strategy : List.of("parallel", "pipelined", "serial")) {
+            for (String strategy : List.of("parallel", "pipelined", "serial", "replay")) {
                 JsonNode s = row.get(strategy);
                 assertEquals(1, s.get("runs").asInt(), row.toString());
                 assertTrue(s.get("minMs").asDouble() <= s.get("medianMs").asDouble()
@@ -45,6 +45,19 @@ class BenchCommandTest {
         }
         assertTrue(r.err().contains("bench: 2 devices: serial"), r.err());
         assertTrue(r.err().contains("bench: 2 devices: pipelined"), r.err());
+        assertTrue(r.err().contains("bench: 2 devices: replay of the model's waits"), r.err());
+    }
+
+    @Test
+    void tableShowsWhatTheMachineAddsAndWhatVdpactlAdds() {
+        OrchestrationBench.Spread one = OrchestrationBench.Spread.of(new double[] {120});
+        OrchestrationBench.Row row = new OrchestrationBench.Row(64, 32, 100, 120, 6400, 100, one, null, OrchestrationBench.Spread.of(
+                new double[] {6400}), "in-place", 12800, 2.0, 105, 1, 1, OrchestrationBench.Spread.of(new double[] {110, 112, 108}));
+        assertEquals(1.10, row.replayOverCriticalPath(), 1e-9);
+        assertEquals(120.0 / 110, row.parallelOverReplay(), 1e-9);
+        String t = BenchCommand.render(List.of(row), "mlx5-612");
+        assertTrue(t.contains("110.00") && t.contains("1.100") && t.contains("1.091"), t);
+        assertTrue(t.contains("parallel/replay"), t);
     }
 
     @Test
