@@ -142,40 +142,46 @@ public final class FakeStateStore {
     public Session open() {
         createParent();
         Path lockPath = file.resolveSibling(file.getFileName() + ".lock");
+        StateLockFile lockFile;
+        try {
+            lockFile = StateLockFile.use(lockPath,
+                    posix() ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(FILE_MODE)} : new FileAttribute<?>[0]);
+        } catch (IOException e) {
+            throw StateIoException.of("cannot lock the fake kernel state: " + lockPath, e);
+        }
         Semaphore queue = IN_PROCESS_QUEUES.computeIfAbsent(lockPath, k -> new Semaphore(1, true));
-        LockWait wait = new LockWait(lockPath);
+        LockWait wait = new LockWait(lockPath, lockFile);
         try {
             while (!queue.tryAcquire(POLL_NANOS, TimeUnit.NANOSECONDS)) {
                 wait.check();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            lockFile.release();
             throw new StateLockedException("interrupted while waiting for the fake kernel state lock " + lockPath);
-        }
-        FileChannel channel = null;
-        try {
-            channel = FileChannel.open(lockPath, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ),
-                    posix() ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(FILE_MODE)} : new FileAttribute<?>[0]);
-            FileLock lock = acquire(channel, wait);
-            announceHolder(channel);
-            Session s = new Session(channel, lock, queue);
-            try {
-                s.state = readState();
-            } catch (RuntimeException e) {
-                s.close();
-                throw e;
-            }
-            return s;
-        } catch (IOException e) {
-            closeQuietly(channel);
-            queue.release();
-            throw StateIoException.of("cannot lock the fake kernel state: " + lockPath, e);
         } catch (RuntimeException e) {
-            if (channel == null || channel.isOpen()) {
-                closeQuietly(channel);
-                queue.release();
-            }
+            lockFile.release();
             throw e;
+        }
+        Session s = null;
+        try {
+            FileChannel channel = lockFile.channel();
+            FileLock lock = acquire(channel, wait);
+            s = new Session(lockFile, lock, queue);
+            announceHolder(channel);
+            s.state = readState();
+            return s;
+        } catch (IOException | RuntimeException e) {
+            if (s != null) {
+                s.close();
+            } else {
+                queue.release();
+                lockFile.release();
+            }
+            if (e instanceof IOException io) {
+                throw StateIoException.of("cannot lock the fake kernel state: " + lockPath, io);
+            }
+            throw (RuntimeException) e;
         }
     }
 
@@ -243,14 +249,16 @@ public final class FakeStateStore {
 
     private final class LockWait {
         private final Path lockPath;
+        private final StateLockFile lockFile;
         private String holder;
         private long deadline;
         private long holderCpu = -1;
         private long holderSince = System.nanoTime();
         private boolean announced;
 
-        LockWait(Path lockPath) {
+        LockWait(Path lockPath, StateLockFile lockFile) {
             this.lockPath = lockPath;
+            this.lockFile = lockFile;
             this.deadline = System.nanoTime() + lockTimeout.toNanos();
         }
 
@@ -283,7 +291,7 @@ public final class FakeStateStore {
          * {@link #MAX_TIMEOUTS_PER_HOLDER} timeouts.
          */
         private boolean queueMoved() {
-            String now = HolderInfo.read(lockPath);
+            String now = lockFile.content(); // never by opening the file again: closing that would drop our lock
             long cpu = HolderInfo.cpuNanosOf(now);
             if (!now.equals(holder)) {
                 holder = now;
@@ -435,26 +443,16 @@ public final class FakeStateStore {
         return FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
     }
 
-    private static void closeQuietly(FileChannel c) {
-        if (c != null) {
-            try {
-                c.close();
-            } catch (IOException ignored) {
-                // nothing to do
-            }
-        }
-    }
-
     /** The locked state of one kernel's lifetime. */
     public final class Session implements AutoCloseable {
-        private final FileChannel channel;
+        private final StateLockFile lockFile;
         private final FileLock lock;
         private final Semaphore queue;
         private final AtomicBoolean closed = new AtomicBoolean();
         private SharedState state;
 
-        private Session(FileChannel channel, FileLock lock, Semaphore queue) {
-            this.channel = channel;
+        private Session(StateLockFile lockFile, FileLock lock, Semaphore queue) {
+            this.lockFile = lockFile;
             this.lock = lock;
             this.queue = queue;
         }
@@ -494,10 +492,10 @@ public final class FakeStateStore {
                     lock.release();
                 }
             } catch (IOException ignored) {
-                // closing the channel releases it anyway
+                // closing the descriptor releases it anyway
             } finally {
-                closeQuietly(channel);
                 queue.release();
+                lockFile.release();
             }
         }
     }

@@ -1,23 +1,11 @@
 package org.vdpactl.fake.state;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-/** Who holds the state lock: its holder writes "pid N (command) ..." into the lock file. */
+/** Who holds the state lock: its holder writes "pid N (command) ..." into the lock file ({@link StateLockFile#content}). */
 final class HolderInfo {
     private HolderInfo() {
-    }
-
-    /** The lock file's content, "" when unreadable or empty. */
-    static String read(Path lockPath) {
-        try {
-            return new String(Files.readAllBytes(lockPath), StandardCharsets.UTF_8).strip();
-        } catch (IOException e) {
-            return "";
-        }
     }
 
     /** "pid 1234 (vdpactl dev add x)" from the lock file's content, without our bookkeeping. */

@@ -73,6 +73,7 @@ class FakeStateStoreTest {
             assertTrue(e.getMessage().contains("in use by another vdpactl process"), e.getMessage());
             assertFalse(e.getMessage().contains("\n"));
         }
+        assertFalse(StateLockFile.isOpen(lockFile()), "the lock file's descriptor stays open after a timeout");
     }
 
     /**
@@ -108,6 +109,48 @@ class FakeStateStoreTest {
             holder.destroyForcibly();
             holder.waitFor();
         }
+    }
+
+    /**
+     * An fcntl lock belongs to the process, and the process loses it when it closes any descriptor
+     * of the file. So nothing in a JVM may open and close the lock file while one of its threads
+     * holds the lock. Here a second thread of the same JVM waits for the state and looks at who holds
+     * it (every 100 ms) while a session is open. Another process must still find the state locked:
+     * when it did not, a `dev add` of 64 concurrent CLI processes was lost (scripts/check-concurrency).
+     */
+    @Test
+    void waitingInTheSameJvmKeepsTheHoldersLock() throws Exception {
+        FakeStateStore first = new FakeStateStore(stateFile());
+        Thread waiter;
+        try (FakeStateStore.Session s = first.open()) {
+            waiter = Thread.ofPlatform().start(() -> {
+                try (FakeStateStore.Session w = new FakeStateStore(stateFile(), Duration.ofSeconds(30)).open()) {
+                    w.inventory();
+                }
+            });
+            Thread.sleep(350);
+            assertTrue(waiter.isAlive(), "the second thread must still be waiting");
+            assertFalse(anotherProcessCanLock(lockFile()),
+                    "another process took the state lock while this JVM held it");
+        }
+        waiter.join();
+        assertFalse(StateLockFile.isOpen(lockFile()), "the lock file's descriptor stays open after the last session");
+    }
+
+    private Path lockFile() {
+        return stateFile().toAbsolutePath().resolveSibling("fake-state.json.lock");
+    }
+
+    /** Whether another process gets the fcntl lock (Python's lockf is fcntl F_SETLK, as Java's FileChannel.lock). */
+    private static boolean anotherProcessCanLock(Path lockFile) throws Exception {
+        Process p = new ProcessBuilder("python3", "-c", "import fcntl, sys\n"
+                + "f = open(sys.argv[1], 'r+')\n"
+                + "try:\n    fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)\nexcept OSError:\n    sys.exit(3)\n",
+                lockFile.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        int code = p.waitFor();
+        assertTrue(code == 0 || code == 3, "python3 lockf probe failed: " + out);
+        return code == 0;
     }
 
     @Test
