@@ -17,8 +17,9 @@ import java.util.Set;
  *
  * <p>{@link FileChannel#lock} takes an fcntl record lock, and such a lock belongs to the process:
  * closing any descriptor of the file, even one opened only to read it, releases every lock the
- * process holds on it (fcntl(2), "Advisory record locking"). A waiter that read who holds the lock
- * with its own open and close therefore dropped the lock of another thread of its JVM, or its own
+ * process holds on it (fcntl(2), "Advisory record locking"; docs/fake-kernel.md). A waiter that
+ * read who holds the lock with its own open and close therefore dropped the lock of another thread
+ * of its JVM, or its own
  * lock just granted while its watchdog was reading; another process then got the lock as well and
  * one of two concurrent changes was lost. So the file is opened once per JVM, read and written
  * through that descriptor only (positional reads, which close nothing), and closed when the last
