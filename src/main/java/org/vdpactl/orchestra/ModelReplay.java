@@ -2,9 +2,12 @@ package org.vdpactl.orchestra;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.IntStream;
 import org.vdpactl.time.Clock;
 import org.vdpactl.time.Resource;
@@ -28,9 +31,9 @@ public final class ModelReplay {
     private final List<Phase> phases;
     /** [lane][phase] the modelled duration of each call, in the order the lane made them. */
     private final long[][][] costs;
-    private final java.util.Set<Phase> preparation;
+    private final Set<Phase> preparation;
 
-    private ModelReplay(List<Lane> lanes, List<Phase> phases, long[][][] costs, java.util.Set<Phase> preparation) {
+    private ModelReplay(List<Lane> lanes, List<Phase> phases, long[][][] costs, Set<Phase> preparation) {
         this.lanes = lanes;
         this.phases = phases;
         this.costs = costs;
@@ -47,14 +50,20 @@ public final class ModelReplay {
         }
         List<Phase> phases = firstStart.entrySet().stream().sorted(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
                 .toList();
+        // one pass over the window: the durations of each device's calls per phase, in the order they were made
+        Map<String, Map<Phase, List<Span>>> byDevice = new HashMap<>();
+        for (Span s : window) {
+            byDevice.computeIfAbsent(s.device(), d -> new EnumMap<>(Phase.class)).computeIfAbsent(s.phase(), p -> new ArrayList<>())
+                    .add(s);
+        }
         List<Lane> lanes = model.lanes();
         long[][][] costs = new long[lanes.size()][phases.size()][];
         for (int l = 0; l < lanes.size(); l++) {
             for (int p = 0; p < phases.size(); p++) {
                 Phase phase = phases.get(p);
-                String device = lanes.get(l).deviceFor(phase);
-                costs[l][p] = window.stream().filter(s -> s.phase() == phase && s.device().equals(device))
-                        .sorted(Comparator.comparingLong(Span::startNanos)).mapToLong(Span::durationNanos).toArray();
+                List<Span> calls = byDevice.getOrDefault(lanes.get(l).deviceFor(phase), Map.of()).getOrDefault(phase, List.of());
+                costs[l][p] = calls.stream().sorted(Comparator.comparingLong(Span::startNanos)).mapToLong(Span::durationNanos)
+                        .toArray();
             }
         }
         return new ModelReplay(lanes, phases, costs, model.preparation());

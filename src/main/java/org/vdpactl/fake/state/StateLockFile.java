@@ -43,8 +43,12 @@ final class StateLockFile {
     /** This JVM's descriptor of {@code path}, opened (and created with {@code attributes}) when it has none; pair with {@link #release}. */
     static StateLockFile use(Path path, FileAttribute<?>[] attributes) throws IOException {
         synchronized (OPEN) {
-            StateLockFile f = OPEN.computeIfAbsent(path, p -> new StateLockFile(p, attributes));
-            f.channel(); // opens it, or fails here
+            StateLockFile f = OPEN.get(path);
+            if (f == null) {
+                f = new StateLockFile(path, attributes);
+                f.channel(); // opens it, or fails here before it is shared
+                OPEN.put(path, f);
+            }
             f.users++;
             return f;
         }
