@@ -56,6 +56,36 @@ class FakeFeatureProbeTest {
         assertTrue(differing.isEmpty(), "the fake differs from the real kernel it imitates:\n" + String.join("\n", differing));
     }
 
+    /**
+     * The lane commits what the probe wrote, so one kernel must give the same bytes on every run:
+     * Map.of and Set.of iterate in an order salted per JVM, and a record written from one of them
+     * changed its key order from one lane run to the next.
+     */
+    @Test
+    void theProbeWritesEveryObjectInOneKeyOrder() throws Exception {
+        List<String> salted = new ArrayList<>();
+        try (FakeKernel kernel = kernelFor("7.2"); FakeProcess process = kernel.newProcess()) {
+            findSaltedOrder("", new FeatureProbe(process).probe("/dev/vhost-vdpa-0", "/dev/vhost-vdpa-1"), salted);
+        }
+        assertEquals(List.of(), salted);
+    }
+
+    private static void findSaltedOrder(String path, Object value, List<String> out) {
+        boolean salted = value != null && value.getClass().getName().startsWith("java.util.ImmutableCollections$");
+        if (value instanceof Map<?, ?> m) {
+            if (salted && m.size() > 1) {
+                out.add(path);
+            }
+            m.forEach((k, v) -> findSaltedOrder(path + "/" + k, v, out));
+        } else if (value instanceof java.util.Set<?> set && salted && set.size() > 1) {
+            out.add(path);
+        } else if (value instanceof List<?> list) {
+            for (int i = 0; i < list.size(); i++) {
+                findSaltedOrder(path + "[" + i + "]", list.get(i), out);
+            }
+        }
+    }
+
     @Test
     @SuppressWarnings("unchecked")
     void aLaneRecordIsMatchedByReleaseAndADifferenceIsReported(@TempDir Path tmp) throws Exception {

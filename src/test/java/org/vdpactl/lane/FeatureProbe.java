@@ -139,7 +139,11 @@ public final class FeatureProbe {
                     continue;
                 }
                 // The family's maxattr is the last attribute of that kernel's enum vdpa_attr.
-                attrs.put("VDPA_ATTR_" + a.name(), Map.of("present", a.number() <= f.maxAttr(), "number", a.number()));
+                // An insertion-ordered map: the committed record must not change its key order per run.
+                Map<String, Object> e = new LinkedHashMap<>();
+                e.put("present", a.number() <= f.maxAttr());
+                e.put("number", a.number());
+                attrs.put("VDPA_ATTR_" + a.name(), e);
             }
             out.put("attributes", attrs);
             out.put("policy", policy(VdpaAttributeSupport.probe(f, () -> GenlPolicy.dump(s, "vdpa"))));
