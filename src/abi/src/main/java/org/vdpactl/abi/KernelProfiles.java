@@ -1,0 +1,149 @@
+package org.vdpactl.abi;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+
+/**
+ * The kernel versions the fake can speak, oldest first: Debian 12's 6.1, the 6.12 LTS (the
+ * default, what the fake always was) and the newest kernel Debian unstable ships (7.2).
+ */
+public final class KernelProfiles {
+    /** The versions, oldest first. */
+    public static final List<String> VERSIONS = List.of("6.1", "6.12", "7.2");
+    /** The default profile's version. */
+    public static final String DEFAULT_VERSION = "6.12";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern RELEASE = Pattern.compile("^(\\d+)\\.(\\d+)");
+    /** The policy notations of {@link KernelProfile.PolicyEntry#policy()}. */
+    private static final Pattern POLICY = Pattern.compile("STRING|NUL_STRING|U16|U32|U64|U16 min \\d+|BINARY len \\d+");
+    private static final List<KernelProfile> ALL = VERSIONS.stream().map(KernelProfiles::load).toList();
+
+    private KernelProfiles() {
+    }
+
+    /** Every profile, oldest first. */
+    public static List<KernelProfile> all() {
+        return ALL;
+    }
+
+    /** The default profile (6.12). */
+    public static KernelProfile defaultProfile() {
+        return byName(DEFAULT_VERSION).orElseThrow();
+    }
+
+    /** The newest profile. */
+    public static KernelProfile newest() {
+        return ALL.getLast();
+    }
+
+    /** A profile by version or alias ("6.1", "newest", "lts"). */
+    public static Optional<KernelProfile> byName(String name) {
+        return ALL.stream().filter(p -> p.answersTo(name)).findFirst();
+    }
+
+    /** The names {@code --fake-kernel} accepts, for messages: "6.1|6.12|7.2 (aliases ...)". */
+    public static String accepted() {
+        StringBuilder b = new StringBuilder(String.join("|", VERSIONS));
+        b.append(" (or ");
+        b.append(String.join(", ", ALL.stream().flatMap(p -> p.aliases().stream()).toList()));
+        return b.append(')').toString();
+    }
+
+    /**
+     * The profile whose facts a running kernel of this release ({@code uname -r}) is expected to
+     * match: the newest profiled version not newer than it (6.8 → 6.1's profile is only a lower
+     * bound), or the oldest profile for older releases; empty when the release is not parseable.
+     */
+    public static Optional<KernelProfile> forRelease(String release) {
+        Matcher m = RELEASE.matcher(release == null ? "" : release.trim());
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        int[] r = {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};
+        KernelProfile best = ALL.getFirst();
+        for (KernelProfile p : ALL) {
+            if (compare(parse(p.version()), r) <= 0) {
+                best = p;
+            }
+        }
+        return Optional.of(best);
+    }
+
+    /** The oldest profiled kernel that has the ioctl (by macro name), if any. */
+    public static Optional<KernelProfile> firstWithIoctl(String macroName) {
+        return first(p -> p.hasIoctl(macroName));
+    }
+
+    /** The oldest profiled kernel whose vdpa family has the command (by enumerator name), if any. */
+    public static Optional<KernelProfile> firstWithCommand(String enumeratorName) {
+        return first(p -> p.hasCommand(enumeratorName));
+    }
+
+    /** The oldest profiled kernel whose SET_BACKEND_FEATURES accepts the bit, if any. */
+    public static Optional<KernelProfile> firstAccepting(int backendFeatureBit) {
+        return first(p -> (p.acceptedBackendFeatures() & (1L << backendFeatureBit)) != 0);
+    }
+
+    /** The oldest profiled kernel whose vdpa requests may carry the attribute (vdpa_nl_policy has an entry), if any. */
+    public static Optional<KernelProfile> firstAcceptingInRequests(int attribute) {
+        return first(p -> p.netlink().requestPolicy().stream().anyMatch(e -> e.number() == attribute));
+    }
+
+    /** The oldest profiled kernel whose vdpa family parses the attribute number, if any. */
+    public static Optional<KernelProfile> firstParsing(int attribute) {
+        return first(p -> attribute <= p.netlink().maxAttr());
+    }
+
+    private static Optional<KernelProfile> first(Predicate<KernelProfile> has) {
+        return ALL.stream().filter(has).findFirst();
+    }
+
+    private static int[] parse(String version) {
+        String[] v = version.split("\\.");
+        return new int[] {Integer.parseInt(v[0]), Integer.parseInt(v[1])};
+    }
+
+    private static int compare(int[] a, int[] b) {
+        return a[0] != b[0] ? Integer.compare(a[0], b[0]) : Integer.compare(a[1], b[1]);
+    }
+
+    private static KernelProfile load(String version) {
+        String resource = "/org/vdpactl/abi/kernels/" + version + ".json";
+        try (InputStream in = KernelProfiles.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing kernel profile resource " + resource);
+            }
+            KernelProfile p = JSON.readValue(in.readAllBytes(), KernelProfile.class);
+            validate(p);
+            return p;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + resource, e);
+        }
+    }
+
+    /** Every name in a profile must be one the code knows: a typo would silently drop a feature. */
+    private static void validate(KernelProfile p) {
+        // ioctl and command names are enum constants: Jackson refuses a name the headers lack
+        MacroValues.bitMask(p.vhost().backendFeaturesAccepted());
+        MacroValues.bitMask(p.vhost().backendFeaturesOffered());
+        for (KernelProfile.PolicyEntry e : p.netlink().requestPolicy()) {
+            boolean known = UapiNames.vdpaAttribute(e.attr()) == e.number();
+            if (!known || e.number() > p.netlink().maxAttr() || !POLICY.matcher(e.policy()).matches()) {
+                throw new IllegalStateException(p + ": bad request policy entry " + e);
+            }
+        }
+        p.drivers().values().forEach(d -> MacroValues.bitMask(d.removeFeatures()));
+        if (p.vduseClasses() == null || p.vduseClassMask() == 0) {
+            throw new IllegalStateException(p + ": no vduseClasses");
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package org.vdpactl.packaging;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
+
+/**
+ * The training run behind the start-up archive: a few typical command lines, run in one JVM by the CLI's
+ * own {@code --batch} mode (output to the training log), so that the JDK records (AOT cache) or dumps (CDS)
+ * every class they load. Commands run against the fake backend with a throw-away state file; a command that
+ * fails is still training. The driver stays here, in the build-time tools: the jar's class path is the whole
+ * class path of the training JVM, as the launcher's {@code -jar} will be, or the JVM would refuse the archive.
+ */
+public final class AotTraining {
+    private AotTraining() {
+    }
+
+    /** The command lines to train on: help of every command, then the everyday read-only ones on the fake. */
+    static List<String[]> commandLines(CommandLine root, Path fakeState) {
+        List<String[]> runs = new ArrayList<>();
+        runs.add(new String[] {"--version"});
+        runs.add(new String[] {"--help"});
+        for (Map.Entry<String, CommandLine> top : root.getSubcommands().entrySet()) {
+            runs.add(new String[] {top.getKey(), "--help"});
+            for (String sub : top.getValue().getSubcommands().keySet()) {
+                runs.add(new String[] {top.getKey(), sub, "--help"});
+            }
+        }
+        String state = fakeState.toString();
+        for (String[] everyday : new String[][] {{"dev", "list"}, {"mgmtdev", "list"}, {"dev", "show"}}) {
+            CommandLine top = root.getSubcommands().get(everyday[0]);
+            if (top != null && top.getSubcommands().containsKey(everyday[1])) {
+                runs.add(new String[] {"--backend", "fake", "--fake-state", state, everyday[0], everyday[1]});
+                runs.add(new String[] {"--backend", "fake", "--fake-state", state, "--json", everyday[0], everyday[1]});
+            }
+        }
+        return runs;
+    }
+
+    /** The batch file of {@code vdpactl --batch}: one command line a line, every word single-quoted. */
+    static String batchFile(List<String[]> lines) {
+        StringBuilder b = new StringBuilder("# vdpactl start-up archive training (org.vdpactl.packaging.AotTraining)\n");
+        for (String[] line : lines) {
+            for (int i = 0; i < line.length; i++) {
+                b.append(i == 0 ? "" : " ").append('\'').append(line[i].replace("'", "'\"'\"'")).append('\'');
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+}

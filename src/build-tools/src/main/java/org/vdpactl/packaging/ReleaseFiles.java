@@ -1,0 +1,137 @@
+package org.vdpactl.packaging;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.vdpactl.cli.Main;
+import picocli.AutoComplete;
+import picocli.CommandLine;
+
+/**
+ * The {@code package}-phase step of the build (run by exec-maven-plugin after the shaded jar exists):
+ * <ol>
+ *   <li>modernises picocli's class files inside the shaded jar ({@link ClassFileModernizer});</li>
+ *   <li>writes the bash/zsh completion script ({@code OUT/completion/vdpactl}, picocli's AutoComplete);</li>
+ *   <li>writes the man pages ({@code OUT/man/man1/*.1}, {@link ManPages});</li>
+ *   <li>trains the start-up archive next to the jar: {@code vdpactl.aot} (JDK 25+, AOT cache) or
+ *       {@code vdpactl.jsa} (JDK 22-24, dynamic CDS); scripts/vdpactl uses whichever exists.</li>
+ * </ol>
+ * Usage: {@code ReleaseFiles --jar JAR --out DIR --version V --date YYYY-MM-DD [--java JAVA]
+ * [--jvm-flag FLAG]... [--skip-archive[=true|false]]}. The {@code --jvm-flag}s must be the launcher's own, since an
+ * archive is only used by a JVM started with compatible flags.
+ */
+public final class ReleaseFiles {
+    private ReleaseFiles() {
+    }
+
+    /** The CLI's command tree, the one source of every file written here. */
+    static CommandLine commandTree() {
+        return Main.commandLine();
+    }
+
+    /** The bash completion script for the CLI; zsh sources the same file (it sets up bashcompinit itself). */
+    public static String completionScript() {
+        return AutoComplete.bash("vdpactl", commandTree());
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path jar = null;
+        Path out = null;
+        String version = "dev";
+        String date = "1970-01-01";
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> jvmFlags = new ArrayList<>();
+        boolean archive = true;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--jar" -> jar = Path.of(args[++i]);
+                case "--out" -> out = Path.of(args[++i]);
+                case "--version" -> version = args[++i];
+                case "--date" -> date = args[++i];
+                case "--java" -> java = args[++i];
+                case "--jvm-flag" -> jvmFlags.add(args[++i]);
+                case "--skip-archive", "--skip-archive=true" -> archive = false;
+                case "--skip-archive=false" -> archive = true;
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        if (jar == null || out == null) {
+            throw new IllegalArgumentException("--jar and --out are required");
+        }
+        ClassFileModernizer.Result r = ClassFileModernizer.modernizeJar(jar, name -> name.startsWith("picocli/"));
+        say("picocli class files modernised: " + r.rewritten() + " rewritten, " + r.keptWithJsr()
+                + " kept (jsr/ret), " + r.alreadyModern() + " already modern");
+        writeCompletion(out.resolve("completion"));
+        writeManPages(out.resolve("man").resolve("man1"), version, date);
+        Path dir = jar.toAbsolutePath().getParent();
+        Files.deleteIfExists(dir.resolve("vdpactl.aot"));
+        Files.deleteIfExists(dir.resolve("vdpactl.jsa"));
+        if (archive) {
+            trainArchive(java, jvmFlags, jar.toAbsolutePath(), dir, out.resolve("aot-training"));
+        } else {
+            say("start-up archive skipped (--skip-archive)");
+        }
+    }
+
+    private static void writeCompletion(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("vdpactl"), completionScript(), StandardCharsets.UTF_8);
+        say("completion script: " + dir.resolve("vdpactl"));
+    }
+
+    private static void writeManPages(Path dir, String version, String date) throws IOException {
+        Files.createDirectories(dir);
+        Map<String, String> pages = new ManPages(version, date).render(commandTree());
+        for (Map.Entry<String, String> p : pages.entrySet()) {
+            Files.writeString(dir.resolve(p.getKey()), p.getValue(), StandardCharsets.UTF_8);
+        }
+        say("man pages: " + pages.size() + " in " + dir);
+    }
+
+    /** The JVM flags that write the archive for a JDK of feature version {@code feature}. */
+    static List<String> archiveFlags(int feature, Path dir) {
+        if (feature >= 25) {
+            return List.of("-XX:AOTCacheOutput=" + dir.resolve("vdpactl.aot"));
+        }
+        return List.of("-XX:ArchiveClassesAtExit=" + dir.resolve("vdpactl.jsa"));
+    }
+
+    private static void trainArchive(String java, List<String> jvmFlags, Path jar, Path dir, Path work) throws Exception {
+        Files.createDirectories(work);
+        Path batch = work.resolve("training.batch");
+        Files.writeString(batch, AotTraining.batchFile(AotTraining.commandLines(commandTree(), work.resolve("fake-state.json"))),
+                StandardCharsets.UTF_8);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        cmd.addAll(jvmFlags);
+        cmd.addAll(archiveFlags(Runtime.version().feature(), dir));
+        // no --enable-native-access here: the launcher's `-jar` gets it from the manifest, which the JVM does not
+        // count as the option, and a cache dumped with the option is refused by a JVM started without it
+        cmd.addAll(List.of("-cp", jar.toString(), Main.class.getName(), "--batch", batch.toString(), "--force"));
+        Path log = work.resolve("training.log");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (!p.waitFor(5, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new IOException("start-up archive training timed out; see " + log);
+        }
+        // a failing command is still training (--force); a jar whose classes do not link is a broken build
+        String out = Files.readString(log, StandardCharsets.UTF_8);
+        if (out.contains("LinkageError") || out.contains("NoClassDefFoundError") || out.contains("VerifyError")) {
+            throw new IOException("the jar does not link in the training run; see " + log);
+        }
+        Path written = Files.exists(dir.resolve("vdpactl.aot")) ? dir.resolve("vdpactl.aot") : dir.resolve("vdpactl.jsa");
+        if (!Files.exists(written)) {
+            throw new IOException("the training run wrote no archive (exit " + p.exitValue() + "); see " + log);
+        }
+        say("start-up archive: " + written + " (" + Files.size(written) / 1024 + " KiB), training log " + log);
+    }
+
+    private static void say(String line) {
+        System.out.println("[vdpactl release] " + line);
+    }
+}

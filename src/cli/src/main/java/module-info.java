@@ -1,0 +1,26 @@
+/**
+ * The vdpactl command line. Not a library: its module descriptor is here so that the compiler keeps
+ * the CLI to the libraries' exported API; the release runs it from the shaded jar on the class path.
+ */
+module org.vdpactl.cli {
+    requires org.vdpactl.abi;
+    requires org.vdpactl.client;
+    requires org.vdpactl.fake;
+    requires org.vdpactl.sim;
+    requires info.picocli;
+    requires org.slf4j;
+    requires org.jnrproject.posix;
+    requires com.fasterxml.jackson.databind;
+
+    exports org.vdpactl.cli;
+    exports org.vdpactl.cli.doctor;
+    exports org.vdpactl.cli.mgmt;
+    exports org.vdpactl.cli.rehearse;
+    exports org.vdpactl.cli.vhost;
+
+    opens org.vdpactl.cli to info.picocli, com.fasterxml.jackson.databind;
+    opens org.vdpactl.cli.doctor to info.picocli, com.fasterxml.jackson.databind;
+    opens org.vdpactl.cli.mgmt to info.picocli, com.fasterxml.jackson.databind;
+    opens org.vdpactl.cli.rehearse to info.picocli, com.fasterxml.jackson.databind;
+    opens org.vdpactl.cli.vhost to info.picocli, com.fasterxml.jackson.databind;
+}

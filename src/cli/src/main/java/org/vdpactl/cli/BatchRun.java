@@ -1,0 +1,137 @@
+package org.vdpactl.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code vdpactl --batch FILE}: one command line a line, run in this JVM one after the other, as
+ * iproute2's {@code ip -batch} and {@code vdpa -batch} do. Blank lines and lines starting with
+ * {@code #} are skipped; words split on blanks, with single and double quotes and backslash escapes as
+ * in a shell. The run stops at the first command that fails (its exit code) unless {@code --force},
+ * which goes on and ends with the last failure's code. The build trains the start-up archive with it.
+ */
+final class BatchRun {
+    /** A batch file larger than this is refused: a command list, not a data file. */
+    static final long MAX_BYTES = 1 << 20;
+
+    private BatchRun() {
+    }
+
+    /** Runs the commands of {@code file} ("-" for standard input); returns the exit code. */
+    static int run(String file, boolean force, PrintWriter out, PrintWriter err) {
+        List<String> lines;
+        try {
+            lines = read(file);
+        } catch (IOException e) {
+            err.println("vdpactl: --batch " + file + ": " + e.getMessage());
+            err.flush();
+            return ExitCode.USAGE.code();
+        }
+        int status = ExitCode.OK.code();
+        for (int n = 0; n < lines.size(); n++) {
+            String line = lines.get(n).strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            List<String> words;
+            try {
+                words = words(line);
+            } catch (IllegalArgumentException e) {
+                err.println("vdpactl: --batch " + file + ":" + (n + 1) + ": " + e.getMessage());
+                err.flush();
+                return ExitCode.USAGE.code();
+            }
+            if (words.contains("--batch") || words.contains("-b")) {
+                err.println("vdpactl: --batch " + file + ":" + (n + 1) + ": a batch line cannot start another batch");
+                err.flush();
+                return ExitCode.USAGE.code();
+            }
+            int rc = Main.run(out, err, words.toArray(String[]::new));
+            if (rc != ExitCode.OK.code()) {
+                status = rc;
+                if (!force) {
+                    err.println("vdpactl: --batch " + file + ":" + (n + 1) + ": stopped (exit " + rc + "; --force goes on)");
+                    err.flush();
+                    return rc;
+                }
+            }
+        }
+        return status;
+    }
+
+    private static List<String> read(String file) throws IOException {
+        byte[] bytes;
+        if (file.equals("-")) {
+            bytes = readBounded(System.in);
+        } else {
+            Path p = Path.of(file);
+            if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(p)) {
+                throw new IOException(Files.exists(p) ? "not a regular file" : "no such file");
+            }
+            if (Files.size(p) > MAX_BYTES) {
+                throw new IOException("larger than " + MAX_BYTES + " bytes");
+            }
+            try (InputStream in = Files.newInputStream(p)) {
+                bytes = readBounded(in);
+            }
+        }
+        return new String(bytes, StandardCharsets.UTF_8).lines().toList();
+    }
+
+    private static byte[] readBounded(InputStream in) throws IOException {
+        byte[] b = in.readNBytes((int) MAX_BYTES + 1);
+        if (b.length > MAX_BYTES) {
+            throw new IOException("larger than " + MAX_BYTES + " bytes");
+        }
+        return b;
+    }
+
+    /** Splits a line into words: blanks separate, '…' and "…" quote, a backslash escapes the next character. */
+    static List<String> words(String line) {
+        List<String> out = new ArrayList<>();
+        StringBuilder w = new StringBuilder();
+        boolean inWord = false;
+        char quote = 0;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                } else if (c == '\\' && quote == '"' && i + 1 < line.length()) {
+                    w.append(line.charAt(++i));
+                } else {
+                    w.append(c);
+                }
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+                inWord = true;
+            } else if (c == '\\' && i + 1 < line.length()) {
+                w.append(line.charAt(++i));
+                inWord = true;
+            } else if (Character.isWhitespace(c)) {
+                if (inWord) {
+                    out.add(w.toString());
+                    w.setLength(0);
+                    inWord = false;
+                }
+            } else {
+                w.append(c);
+                inWord = true;
+            }
+        }
+        if (quote != 0) {
+            throw new IllegalArgumentException("unterminated " + quote + " quote");
+        }
+        if (inWord) {
+            out.add(w.toString());
+        }
+        return out;
+    }
+}

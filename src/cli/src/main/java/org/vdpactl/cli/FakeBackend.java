@@ -1,0 +1,143 @@
+package org.vdpactl.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.fake.fault.FaultRule;
+import org.vdpactl.abi.KernelProfile;
+import org.vdpactl.abi.KernelProfiles;
+import org.vdpactl.fake.fault.FaultRules;
+import org.vdpactl.fake.netlink.FakeNetlink;
+import org.vdpactl.fake.state.FakeStateStore;
+import org.vdpactl.fake.state.StateIoException;
+import org.vdpactl.sys.Syscalls;
+import org.vdpactl.time.Clock;
+import org.vdpactl.time.RealClock;
+
+/**
+ * The fake kernel as a CLI backend: devices from the shared state file (read at the start; changes
+ * saved by {@link #saveState()} before a command reports them, under the lock only for the save), the vdpa netlink family installed, the real clock so the
+ * fake's modelled latencies are real waits and the CLI's wall-clock figures mean something.
+ */
+final class FakeBackend implements Backend {
+    private final FakeKernel kernel;
+    private final FakeProcess process;
+    private final Path stateFile;
+
+    private FakeBackend(FakeKernel kernel, Path stateFile) {
+        this.kernel = kernel;
+        this.stateFile = stateFile;
+        FakeNetlink.install(kernel);
+        this.process = kernel.newProcess();
+    }
+
+    static Backend open(Path stateFile, Path faultsFile) {
+        return open(stateFile, faultsFile, null);
+    }
+
+    static Backend open(Path stateFile, Path faultsFile, String kernelName) {
+        return open(stateFile, faultsFile, kernelName, "real");
+    }
+
+    static Backend open(Path stateFile, Path faultsFile, String kernelName, String clockName) {
+        org.vdpactl.time.Clock clock = switch (clockName == null ? "real" : clockName) {
+            case "real" -> RealClock.INSTANCE;
+            case "virtual" -> new org.vdpactl.time.VirtualClock();
+            default -> throw new CliFailure(ExitCode.USAGE, "--fake-clock: unknown clock " + clockName + "; use real or virtual", null);
+        };
+        KernelProfile profile = null;
+        if (kernelName != null) {
+            profile = KernelProfiles.byName(kernelName).orElseThrow(() -> new CliFailure(ExitCode.USAGE,
+                    "--fake-kernel: unknown kernel " + kernelName + "; use " + KernelProfiles.accepted(), null));
+        }
+        List<FaultRule> faults;
+        try {
+            faults = faultsFile == null ? List.of() : FaultRules.load(faultsFile);
+        } catch (org.vdpactl.fake.fault.FaultRuleException e) {
+            throw new CliFailure(ExitCode.USAGE, "--fake-faults: " + e.getMessage(), e);
+        }
+        FakeKernel kernel;
+        try {
+            kernel = FakeKernel.openShared(stateFile, clock, faults, profile);
+        } catch (RuntimeException e) {
+            throw stateFailure(e);
+        }
+        try {
+            return new FakeBackend(kernel, stateFile);
+        } catch (RuntimeException e) {
+            kernel.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public Syscalls syscalls() {
+        return process;
+    }
+
+    @Override
+    public Clock clock() {
+        return kernel.clock();
+    }
+
+    @Override
+    public boolean simulated() {
+        return true;
+    }
+
+    @Override
+    public String description() {
+        return "fake (simulated devices, Linux " + kernel.kernelProfile().version() + ", state " + stateFile + ")";
+    }
+
+    @Override
+    public Optional<FakeKernelControl> fakeKernel() {
+        return Optional.of(new FakeKernelControl() {
+            @Override
+            public KernelProfile kernelProfile() {
+                return kernel.kernelProfile();
+            }
+
+            @Override
+            public Optional<String> preset(String deviceName) {
+                return kernel.device(deviceName).map(d -> d.fakeMgmtDevice().preset());
+            }
+        });
+    }
+
+    @Override
+    public void saveState() {
+        try {
+            kernel.saveState();
+        } catch (RuntimeException e) {
+            throw stateFailure(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            process.close();
+        } finally {
+            try {
+                kernel.close();
+            } catch (RuntimeException e) {
+                throw stateFailure(e);
+            }
+        }
+    }
+
+    /** The exit code and one line for a problem with the state file; other exceptions unchanged. */
+    static RuntimeException stateFailure(RuntimeException e) {
+        return switch (e) {
+            case FakeStateStore.StateLockedException l -> new CliFailure(ExitCode.NOT_READY, l.getMessage(), l);
+            case FakeStateStore.CorruptStateException c -> new CliFailure(ExitCode.USAGE, c.getMessage(), c);
+            case FakeStateStore.StateConflictException c -> new CliFailure(ExitCode.KERNEL_ERROR, c.getMessage(), c);
+            case StateIoException io -> new CliFailure(io.permissionDenied() ? ExitCode.PERMISSION : ExitCode.NOT_READY,
+                    io.getMessage() + "; nothing was saved", io);
+            default -> e;
+        };
+    }
+}

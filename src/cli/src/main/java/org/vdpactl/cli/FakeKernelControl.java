@@ -1,0 +1,13 @@
+package org.vdpactl.cli;
+
+import java.util.Optional;
+import org.vdpactl.abi.KernelProfile;
+
+/** What the CLI asks of the fake kernel behind a {@link Backend}: only what fake-only output needs. */
+public interface FakeKernelControl {
+    /** The Linux version the fake speaks. */
+    KernelProfile kernelProfile();
+
+    /** The latency preset of the fake device {@code deviceName}'s management device; empty when there is no such device. */
+    Optional<String> preset(String deviceName);
+}

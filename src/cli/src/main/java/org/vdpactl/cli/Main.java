@@ -1,0 +1,151 @@
+package org.vdpactl.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/** Entry point of the vdpactl command. */
+@Command(name = "vdpactl",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "Drive Linux vhost-vdpa devices and the vdpa netlink family; rehearse live-migration downtime.",
+        footerHeading = "%nExit codes:%n",
+        footer = {"  0 success, 1 internal failure, 2 usage, 3 not found, 4 permission, 5 not supported,",
+                  "  6 partial batch failure, 7 kernel error, 8 environment not ready (see README)."},
+        subcommands = {CommandLine.HelpCommand.class})
+public final class Main implements java.util.concurrent.Callable<Integer> {
+    private static volatile boolean verbose;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** The context of the command being executed by this command line; null between executions. */
+    private CliContext context;
+
+    @Option(names = "--backend", scope = ScopeType.INHERIT, paramLabel = "auto|kernel|fake",
+            description = "Kernel to talk to (default: ${DEFAULT-VALUE}): auto uses the kernel when it has vDPA, else the fake.",
+            defaultValue = "${env:VDPACTL_BACKEND:-auto}", converter = BackendKindConverter.class)
+    BackendKind backend;
+
+    @Option(names = "--fake-state", scope = ScopeType.INHERIT, paramLabel = "FILE",
+            description = "State file of the fake backend (default: $XDG_STATE_HOME/vdpactl/fake-state.json).")
+    Path fakeState;
+
+    @Option(names = "--fake-faults", scope = ScopeType.INHERIT, paramLabel = "FILE",
+            description = "Fault-injection rules for the fake backend (JSON, see docs/fake-faults.md).")
+    Path fakeFaults;
+
+    @Option(names = "--fake-kernel", scope = ScopeType.INHERIT, paramLabel = "6.1|6.12|7.2",
+            description = "Linux version the fake backend speaks (aliases: oldest, lts, newest; default: the version the "
+                    + "state file recorded, else 6.12). See docs/kernel-profiles.md.")
+    String fakeKernel;
+
+    @Option(names = "--fake-clock", scope = ScopeType.INHERIT, paramLabel = "real|virtual", defaultValue = "real",
+            description = "Clock of the fake backend: real (its modelled latencies are real waits; default) or virtual "
+                    + "(deterministic simulated time, no waiting: for CI and reproducible reports).")
+    String fakeClock;
+
+    @Option(names = {"-j", "--json"}, scope = ScopeType.INHERIT, description = "Print data as JSON.")
+    boolean json;
+
+    /** Set once the command has printed data: an error after that must not add a second JSON document. */
+    boolean dataPrinted;
+
+    @Option(names = {"-p", "--pretty"}, scope = ScopeType.INHERIT, description = "Indent JSON output.")
+    boolean pretty;
+
+    @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT, description = "Log more and show stack traces of failures.")
+    void setVerbose(boolean v) {
+        verbose = v;
+        if (v) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "debug");
+        }
+    }
+
+    static boolean verbose() {
+        return verbose;
+    }
+
+    /** The context of the command this command line is executing (see {@link CommandContext}). */
+    CliContext context() {
+        if (context == null) {
+            throw new IllegalStateException("no vdpactl command is being executed by this command line");
+        }
+        return context;
+    }
+
+    @Option(names = {"-b", "--batch"}, paramLabel = "FILE",
+            description = "Run the command lines of FILE (- for standard input), one a line, as `ip -batch` does; "
+                    + "stops at the first that fails unless --force.")
+    String batch;
+
+    @Option(names = "--force", description = "With --batch: go on after a command fails; exit with the last failure's code.")
+    boolean force;
+
+    @Override
+    public Integer call() {
+        if (batch != null) {
+            return BatchRun.run(batch, force, spec.commandLine().getOut(), spec.commandLine().getErr());
+        }
+        if (force) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--force needs --batch");
+        }
+        spec.commandLine().usage(spec.commandLine().getOut());
+        return ExitCode.OK.code();
+    }
+
+    /** Builds the command line with its error handling; tests run commands in-process through it. */
+    public static CommandLine commandLine() {
+        Main main = new Main();
+        CommandLine cl = new CommandLine(main);
+        for (Object sub : Commands.all()) {
+            cl.addSubcommand(sub);
+        }
+        ErrorReporter reporter = new ErrorReporter(main);
+        cl.setExecutionExceptionHandler(reporter);
+        cl.setParameterExceptionHandler(reporter);
+        cl.setExecutionStrategy(parseResult -> {
+            CommandLine sub = parseResult.commandSpec().commandLine();
+            try (CliContext ctx = CliContext.open(main, sub)) {
+                main.context = ctx;
+                return new CommandLine.RunLast().execute(parseResult);
+            } catch (RuntimeException e) {
+                if (e instanceof CommandLine.ExecutionException || e instanceof CommandLine.ParameterException) {
+                    throw e;
+                }
+                // closing the backend failed after the command itself ended (e.g. saving the fake's state)
+                throw new CommandLine.ExecutionException(sub, e.getMessage(), e);
+            } finally {
+                main.context = null;
+            }
+        });
+        return cl;
+    }
+
+    /** Runs one command line with the given streams; returns the exit code. */
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cl = commandLine();
+        cl.setOut(out);
+        cl.setErr(err);
+        return cl.execute(args);
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** Accepts the backend names in any case. */
+    static final class BackendKindConverter implements CommandLine.ITypeConverter<BackendKind> {
+        @Override
+        public BackendKind convert(String value) {
+            try {
+                return BackendKind.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException("unknown backend '" + value + "' (expected auto, kernel or fake)");
+            }
+        }
+    }
+}

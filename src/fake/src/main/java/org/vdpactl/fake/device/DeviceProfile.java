@@ -1,0 +1,240 @@
+package org.vdpactl.fake.device;
+
+import org.vdpactl.abi.MacroValues;
+import java.util.List;
+import java.util.Map;
+
+import org.vdpactl.sys.Errno;
+
+/**
+ * A device type of the fake kernel as data (src/main/resources/org/vdpactl/fake/profiles/*.json):
+ * the management device it comes from and the vdpa device it creates. The fake's device and vhost
+ * code read every capability and rule from here instead of branching on the device kind.
+ *
+ * @param name    profile name ("vdpasim_net", "vdpasim_blk", "mlx5")
+ * @param mgmtdev management-device facts
+ * @param device  vdpa-device facts
+ */
+public record DeviceProfile(String name, Mgmt mgmtdev, Device device) {
+
+    /** This profile with another management-device part. */
+    public DeviceProfile withMgmtdev(Mgmt m) {
+        return new DeviceProfile(name, m, device);
+    }
+
+    /** This profile with another device part. */
+    public DeviceProfile withDevice(Device d) {
+        return new DeviceProfile(name, mgmtdev, d);
+    }
+
+    /**
+     * @param busName                 bus ("pci") or null for bus-less mgmtdevs
+     * @param devName                 default device name of the mgmtdev ("vdpasim_net"); bus mgmtdevs get theirs from the inventory
+     * @param classes                 virtio device ids the mgmtdev can create (VDPA_ATTR_MGMTDEV_SUPPORTED_CLASSES bits)
+     * @param maxSupportedVqs         VDPA_ATTR_DEV_MGMTDEV_MAX_VQS, or null to derive it as 2 × maxVqPairs + 1
+     * @param maxVqPairs              largest provisionable max_vqp (0 when not provisionable)
+     * @param supportedFeatures       VDPA_ATTR_DEV_SUPPORTED_FEATURES (macro names or hex)
+     * @param provisionableAttributes VDPA_ATTR_* names DEV_NEW accepts
+     * @param devicesPerMgmtdev       how many devices one mgmtdev can hold (0 = unlimited)
+     * @param driverModel             "free" or "mlx5" (which {@link org.vdpactl.fake.model.DriverModel} backs the devices)
+     * @param defaultPreset           the driver model preset when none is given
+     */
+    public record Mgmt(String busName, String devName, List<Integer> classes, Integer maxSupportedVqs, int maxVqPairs,
+                       List<String> supportedFeatures, List<String> provisionableAttributes, int devicesPerMgmtdev,
+                       String driverModel, String defaultPreset) {
+
+        /** This mgmtdev with another VDPA_ATTR_DEV_SUPPORTED_FEATURES list. */
+        public Mgmt withSupportedFeatures(List<String> f) {
+            return new Mgmt(busName, devName, classes, maxSupportedVqs, maxVqPairs, f, provisionableAttributes,
+                    devicesPerMgmtdev, driverModel, defaultPreset);
+        }
+
+        public long supportedFeatureMask() {
+            return MacroValues.bitMask(supportedFeatures);
+        }
+
+        public long classMask() {
+            long m = 0;
+            for (int c : classes) {
+                m |= 1L << c;
+            }
+            return m;
+        }
+
+        public long provisionableMask() {
+            long m = 0;
+            for (String a : provisionableAttributes) {
+                m |= 1L << MacroValues.value(a);
+            }
+            return m;
+        }
+
+        public int maxSupportedVqCount() {
+            return maxSupportedVqs != null ? maxSupportedVqs : 2 * maxVqPairs + 1;
+        }
+    }
+
+    /**
+     * @param virtioId       virtio device id (1 net, 2 block)
+     * @param vendorId       vendor id
+     * @param features       device features when not provisioned; null = the mgmtdev's supported features
+     * @param queues         virtqueue count rule
+     * @param groups         virtqueue groups
+     * @param addressSpaces  number of address spaces (nas)
+     * @param vqNumMax       get_vq_num_max
+     * @param vqNumMin       get_vq_num_min (1 when the device has none)
+     * @param config         config-space rules
+     * @param ops            which optional vdpa_config_ops the device has
+     * @param driverFeatures set_driver_features rules
+     * @param provisioning   dev_add rules
+     * @param vendorStats    vendor statistics names
+     * @param iovaFirst      get_iova_range first
+     * @param iovaLast       get_iova_range last
+     * @param datapath       what happens to frames on the data queues: "loopback" (vdpa_sim_net: TX comes
+     *                       back on RX) or null (nothing is processed; hardware would send them out)
+     */
+    public record Device(int virtioId, int vendorId, List<String> features, Queues queues, Groups groups,
+                         int addressSpaces, int vqNumMax, int vqNumMin, Config config, Ops ops,
+                         DriverFeatureRules driverFeatures, ProvisioningRules provisioning, VendorStats vendorStats,
+                         String iovaFirst, String iovaLast, String datapath) {
+
+        public Device withFeatures(List<String> f) {
+            return with(f, groups, config, ops, vendorStats);
+        }
+
+        public Device withGroups(Groups g) {
+            return with(features, g, config, ops, vendorStats);
+        }
+
+        public Device withConfig(Config c) {
+            return with(features, groups, c, ops, vendorStats);
+        }
+
+        public Device withOps(Ops o) {
+            return with(features, groups, config, o, vendorStats);
+        }
+
+        /** This device with other vendor statistics (null: none). */
+        public Device withVendorStats(VendorStats v) {
+            return with(features, groups, config, ops, v);
+        }
+
+        /** This device with the parts a kernel version adapts replaced. */
+        private Device with(List<String> f, Groups g, Config c, Ops o, VendorStats v) {
+            return new Device(virtioId, vendorId, f, queues, g, addressSpaces, vqNumMax, vqNumMin, c, o,
+                    driverFeatures, provisioning, v, iovaFirst, iovaLast, datapath);
+        }
+    }
+
+    /**
+     * @param fixed        a fixed number of virtqueues, or null
+     * @param perPair      virtqueues per provisioned queue pair
+     * @param extra        virtqueues on top of the pairs (the CVQ)
+     * @param defaultPairs pairs when max_vqp is not provisioned
+     * @param lastIsCvq    the last virtqueue is the control virtqueue
+     */
+    public record Queues(Integer fixed, int perPair, int extra, int defaultPairs, boolean lastIsCvq) {
+        public int count(int pairs) {
+            return fixed != null ? fixed : perPair * pairs + extra;
+        }
+    }
+
+    /**
+     * @param count      ngroups
+     * @param data       group of data virtqueues
+     * @param cvq        group of the CVQ
+     * @param descData   descriptor group of data virtqueues (null: no get_vq_desc_group op)
+     * @param descCvq    descriptor group of the CVQ
+     */
+    public record Groups(int count, int data, int cvq, Integer descData, Integer descCvq) {
+
+        /** These groups without descriptor groups (no get_vq_desc_group op). */
+        public Groups withoutDescGroups() {
+            return new Groups(count, data, cvq, null, null);
+        }
+    }
+
+    /**
+     * @param kind          "net" or "blk" (layout of the config space)
+     * @param size          get_config_size
+     * @param writable      set_config is stored (vdpa_sim_net) rather than ignored/regenerated
+     * @param linkUpOnRead  the net status field reads VIRTIO_NET_S_LINK_UP whatever was written
+     * @param defaultMtu    MTU when none is provisioned
+     * @param maxVqPairsField "zero" or "pairs": what max_virtqueue_pairs holds
+     */
+    public record Config(String kind, int size, boolean writable, boolean linkUpOnRead, int defaultMtu,
+                         String maxVqPairsField) {
+
+        /** This config space with another get_config_size. */
+        public Config withSize(int newSize) {
+            return new Config(kind, newSize, writable, linkUpOnRead, defaultMtu, maxVqPairsField);
+        }
+    }
+
+    /**
+     * @param suspend         has suspend
+     * @param resume          has resume
+     * @param resetMap        has reset_map (→ IOTLB_PERSIST offered)
+     * @param getVqSize       has get_vq_size
+     * @param mapping         "set_map", "dma_map" or "platform" (IOMMU domain)
+     * @param vaMode          use_va: IOTLB entries keep user virtual addresses, only shared file memory is mapped
+     * @param doorbell        has get_vq_notification (mmap of a doorbell page works)
+     * @param backendFeatures get_backend_features (VHOST_BACKEND_F_* names)
+     * @param initialMap      the device's translation before any set_map and after CLEAN_MAP/reset_map:
+     *                        "identity" (vdpa_sim's pass-through: IOVA = user address) or "none" (no MR)
+     */
+    public record Ops(boolean suspend, boolean resume, boolean resetMap, boolean getVqSize, String mapping,
+                      boolean vaMode, boolean doorbell, List<String> backendFeatures, String initialMap) {
+
+        public boolean identityWhenUnmapped() {
+            return "identity".equals(initialMap);
+        }
+
+        public boolean setMap() {
+            return "set_map".equals(mapping);
+        }
+
+        public boolean dmaMap() {
+            return "dma_map".equals(mapping);
+        }
+    }
+
+    /**
+     * @param required      bits set_driver_features insists on
+     * @param requiredErrno errno when one is missing
+     * @param requires      feature → the feature it needs (MQ → CTRL_VQ)
+     * @param dependencyErrno errno when such a dependency is missing
+     */
+    public record DriverFeatureRules(List<String> required, String requiredErrno, Map<String, String> requires,
+                                     String dependencyErrno) {
+    }
+
+    /**
+     * @param tooManyDevicesErrno   errno of a dev_add beyond devicesPerMgmtdev
+     * @param notSubsetErrno        errno when provisioned features are not supported
+     * @param mustInclude           features a provisioned set must contain
+     * @param mustIncludeErrno      errno when one is missing
+     * @param dropWhenNotProvisioned features removed from the default set when none were provisioned
+     * @param tooManyPairsErrno     errno when max_vqp exceeds the mgmtdev's maximum
+     */
+    public record ProvisioningRules(String tooManyDevicesErrno, String notSubsetErrno, List<String> mustInclude,
+                                    String mustIncludeErrno, List<String> dropWhenNotProvisioned,
+                                    String tooManyPairsErrno) {
+    }
+
+    /**
+     * @param perQueue   names by queue index (queue i uses perQueue[i]); others are invalid
+     * @param everyQueue names every valid queue reports
+     * @param invalidQueueErrno errno for an index without stats
+     */
+    public record VendorStats(List<List<String>> perQueue, List<String> everyQueue, String invalidQueueErrno) {
+    }
+
+    static int errno(String name) {
+        int e = Errno.valueOf(name);
+        if (e <= 0) {
+            throw new IllegalArgumentException("unknown errno " + name);
+        }
+        return e;
+    }
+}

@@ -1,0 +1,712 @@
+package org.vdpactl.fake.device;
+
+import org.vdpactl.abi.MacroValues;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vdpactl.fake.errno.KernelError;
+import org.vdpactl.fake.bus.Provisioning;
+import org.vdpactl.fake.fault.FaultInjector;
+import org.vdpactl.fake.model.DriverModel;
+import org.vdpactl.fake.model.MapEntry;
+import org.vdpactl.fake.model.OpCost;
+import org.vdpactl.ffi.gen.vhost.vhost_h;
+import org.vdpactl.sys.Errno;
+import org.vdpactl.time.Clock;
+import org.vdpactl.time.Resource;
+
+/**
+ * One vDPA device of the fake kernel: the {@code struct vdpa_device} plus its parent driver's state
+ * (vdpa_sim or an mlx5-like model), driven through the {@code vdpa_config_ops}-level methods below.
+ *
+ * <p>Locking follows the kernel: callers from the vhost-vdpa side hold {@link #mutex()} (the vhost
+ * device mutex) around each ioctl and every op here runs under it; each op is first offered to the
+ * fault injector, then charged to this device's {@link Resource} with the {@link DriverModel}'s cost,
+ * so ops on one device serialise in (simulated) time and ops on different devices overlap.
+ * The node's lifecycle is {@link DeviceNode}; what the netlink family sees is {@link NetlinkDeviceView}.
+ */
+public final class FakeVdpaDevice {
+    private static final Logger LOG = LoggerFactory.getLogger(FakeVdpaDevice.class);
+    private static final int FAILED = vhost_h.VIRTIO_CONFIG_S_FAILED();
+    private static final int DRIVER_OK = vhost_h.VIRTIO_CONFIG_S_DRIVER_OK();
+
+    private final String name;
+    private final FakeMgmtDevice mgmt;
+    private final DeviceProfile.Device spec;
+    private final int minor;
+    private final int vqPairs;
+    private final int nvqs;
+    private final long deviceFeatures;
+    private final Provisioning provisioning;
+    private final DriverModel model;
+    private final FaultInjector faults;
+    private final Clock clock;
+    private final Resource resource;
+    private final DeviceCounters counters = new DeviceCounters();
+    private final NetDatapathStats datapathStats = new NetDatapathStats();
+    private final ReentrantLock mutex = new ReentrantLock();
+    private final DeviceNode node;
+    private final NetlinkDeviceView netlinkView = new NetlinkDeviceView(this);
+
+    // device side (vdpa_sim / driver state)
+    private volatile int status;
+    private volatile long driverFeatures;
+    private boolean featuresValid;
+    private final ConfigSpace config;
+    private final DeviceVq[] vqs;
+    private final int[] groupAsid;
+    /** The device's own copy of each ASID's map; absent = the initial translation (vdpa_sim: identity). */
+    private final Map<Integer, List<MapEntry>> deviceMaps = new TreeMap<>();
+    private volatile boolean suspended;
+    private boolean pendingKick;
+    private long generation;
+    private boolean configCallback;
+    /** Interrupts raised under the mutex, delivered after it is released (see {@link #deliverInterrupts()}). */
+    private final List<Runnable> raised = new ArrayList<>();
+    /** The owner's memory (bind_mm), through which the datapath reaches guest memory. */
+    private org.vdpactl.fake.mem.AddressSpace boundMm;
+
+    /** Device-side state of one virtqueue. */
+    static final class DeviceVq {
+        boolean ready;
+        int num;
+        long descArea;
+        long driverArea;
+        long deviceArea;
+        /** The avail index the device reached (what get_vq_state reports). */
+        long state;
+        int usedIdx;
+        /** The vq interrupt (vhost's call eventfd), or null. */
+        Runnable callback;
+    }
+
+    FakeVdpaDevice(String name, FakeMgmtDevice mgmt, int minor, Provisioning provisioning, int vqPairs,
+                   long deviceFeatures, DriverModel model, FaultInjector faults, Clock clock, NodeOpeners others) {
+        this.name = name;
+        this.mgmt = mgmt;
+        this.spec = mgmt.profile().device();
+        this.minor = minor;
+        this.provisioning = provisioning;
+        this.vqPairs = vqPairs;
+        this.nvqs = spec.queues().count(vqPairs);
+        this.deviceFeatures = deviceFeatures;
+        this.model = model;
+        this.faults = faults;
+        this.clock = clock;
+        this.resource = clock.newResource("vdpa " + name);
+        this.config = "blk".equals(spec.config().kind()) ? ConfigSpace.blk(spec.config(), nvqs)
+                : ConfigSpace.net(spec.config(), provisioning.mac(), provisioning.mtu(), vqPairs);
+        this.vqs = new DeviceVq[nvqs];
+        for (int i = 0; i < nvqs; i++) {
+            vqs[i] = new DeviceVq();
+        }
+        this.groupAsid = new int[spec.groups().count()];
+        this.node = new DeviceNode(name, minor, mutex, clock, others);
+    }
+
+    // ------------------------------------------------------------------ facts
+
+    public DeviceProfile.Device spec() {
+        return spec;
+    }
+
+    public FakeMgmtDevice fakeMgmtDevice() {
+        return mgmt;
+    }
+
+    public Provisioning provisioning() {
+        return provisioning;
+    }
+
+    public int vqPairs() {
+        return vqPairs;
+    }
+
+    public int nvqs() {
+        return nvqs;
+    }
+
+    public int ngroups() {
+        return spec.groups().count();
+    }
+
+    public int nas() {
+        return spec.addressSpaces();
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    public Resource resource() {
+        return resource;
+    }
+
+    public FaultInjector faults() {
+        return faults;
+    }
+
+    public DriverModel model() {
+        return model;
+    }
+
+    public DeviceCounters.Snapshot counters() {
+        return counters.snapshot();
+    }
+
+    /** The vhost device mutex: held around every ioctl and IOTLB write. */
+    public ReentrantLock mutex() {
+        return mutex;
+    }
+
+    public boolean canSuspend() {
+        return spec.ops().suspend();
+    }
+
+    public boolean canResume() {
+        return spec.ops().resume();
+    }
+
+    public boolean hasDescGroup() {
+        return spec.groups().descData() != null;
+    }
+
+    /** vhost-vdpa's "persistent map" rule: no set_map/dma_map (platform IOMMU), or reset_map, or the device says so. */
+    public boolean hasPersistentMaps() {
+        return (!spec.ops().setMap() && !spec.ops().dmaMap()) || spec.ops().resetMap()
+                || (deviceBackendFeatures() & (1L << vhost_h.VHOST_BACKEND_F_IOTLB_PERSIST())) != 0;
+    }
+
+    /** get_backend_features of the device. */
+    public long deviceBackendFeatures() {
+        return MacroValues.bitMask(spec.ops().backendFeatures());
+    }
+
+    public long iovaFirst() {
+        return MacroValues.unsigned(spec.iovaFirst());
+    }
+
+    public long iovaLast() {
+        return MacroValues.unsigned(spec.iovaLast());
+    }
+
+    public int vqNumMax() {
+        return spec.vqNumMax();
+    }
+
+    public int configSize() {
+        return config.size();
+    }
+
+    public boolean featuresValid() {
+        return featuresValid;
+    }
+
+    public boolean isSuspended() {
+        return suspended;
+    }
+
+    public long generation() {
+        return generation;
+    }
+
+    /** The device's current copy of an ASID's map (empty Optional = initial translation). */
+    public java.util.Optional<List<MapEntry>> deviceMap(int asid) {
+        mutex.lock();
+        try {
+            return java.util.Optional.ofNullable(deviceMaps.get(asid));
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    public int groupAsid(int group) {
+        return groupAsid[group];
+    }
+
+    public boolean vqReady(int index) {
+        return vqs[index].ready;
+    }
+
+    public boolean hasVqCallback(int index) {
+        return vqs[index].callback != null;
+    }
+
+    public boolean hasConfigCallback() {
+        return configCallback;
+    }
+
+    // ------------------------------------------------------------------ vdpa_config_ops
+
+    /** get_vq_group. */
+    public int vqGroup(int index) {
+        return isCvq(index) ? spec.groups().cvq() : spec.groups().data();
+    }
+
+    /** get_vq_desc_group (only when {@link #hasDescGroup()}). */
+    public int vqDescGroup(int index) {
+        return isCvq(index) ? spec.groups().descCvq() : spec.groups().descData();
+    }
+
+    /** get_vq_size: vdpa_sim reports the queue maximum before DRIVER_OK and the configured size after. */
+    public int vqSize(int index) {
+        return (status & DRIVER_OK) != 0 ? vqs[index].num : spec.vqNumMax();
+    }
+
+    private boolean isCvq(int index) {
+        return spec.queues().lastIsCvq() && index == nvqs - 1;
+    }
+
+    /** compat_reset. Throws when the driver fails it (the device state is then left as it was). */
+    public void reset(boolean cleanMap) {
+        requireLocked();
+        op("reset", () -> model.reset(cleanMap));
+        status = 0;
+        driverFeatures = 0;
+        featuresValid = false;
+        for (DeviceVq vq : vqs) {
+            vq.ready = false;
+            vq.descArea = 0;
+            vq.driverArea = 0;
+            vq.deviceArea = 0;
+            vq.state = 0;
+            vq.usedIdx = 0;
+            vq.callback = null;
+        }
+        Arrays.fill(groupAsid, 0);
+        suspended = false;
+        pendingKick = false;
+        generation++;
+        if (cleanMap) {
+            deviceMaps.clear();
+        }
+    }
+
+    /**
+     * set_status with a non-zero value. The op returns nothing in the kernel: a driver that fails
+     * it (mlx5 DRIVER_OK) marks the device FAILED instead.
+     */
+    public void setStatus(int newStatus) {
+        requireLocked();
+        int old = status;
+        try {
+            op("set_status", () -> model.setStatus(old, newStatus));
+            status = model.statusAfterSetStatus(newStatus);
+        } catch (KernelError e) {
+            LOG.info("{}: set_status {} failed ({}), status marked FAILED", name, newStatus, e.getMessage());
+            status = old | FAILED;
+        }
+    }
+
+    /** vdpa_set_features: marks features valid, then set_driver_features (KernelError when the driver refuses). */
+    public void setDriverFeatures(long features) {
+        requireLocked();
+        featuresValid = true;
+        DeviceProfile.DriverFeatureRules rules = spec.driverFeatures();
+        long required = MacroValues.bitMask(rules.required());
+        if ((features & required) != required) {
+            throw KernelError.of(DeviceProfile.errno(rules.requiredErrno()),
+                    String.format("%s: driver features 0x%x lack required 0x%x", name, features, required));
+        }
+        rules.requires().forEach((feature, needs) -> {
+            long f = MacroValues.bitMask(List.of(feature));
+            long n = MacroValues.bitMask(List.of(needs));
+            if ((features & f) != 0 && (features & n) == 0) {
+                throw KernelError.of(DeviceProfile.errno(rules.dependencyErrno()),
+                        name + ": " + feature + " without " + needs);
+            }
+        });
+        long stored = features & deviceFeatures;
+        op("set_driver_features", () -> model.setDriverFeatures(stored));
+        driverFeatures = stored;
+    }
+
+    /** vdpa_get_config: the core negotiates "no features" first when none were set since reset. */
+    public byte[] readConfigForDriver(long offset, int length) {
+        requireLocked();
+        if (!featuresValid) {
+            try {
+                setDriverFeatures(0);
+            } catch (KernelError ignored) {
+                // a legacy-guest probe the device is free to refuse; the kernel ignores the result
+            }
+        }
+        return Arrays.copyOfRange(config.read(), (int) offset, (int) offset + length);
+    }
+
+    /** set_config. */
+    public void writeConfig(long offset, byte[] data) {
+        requireLocked();
+        config.write((int) offset, data);
+    }
+
+    public void setConfigCallback(boolean installed) {
+        configCallback = installed;
+    }
+
+    /** set_vq_num returns nothing in the kernel: a driver failure is only logged. */
+    public void setVqNum(int index, int num) {
+        requireLocked();
+        try {
+            op("set_vq_num", () -> model.setVqNum(index, num));
+            vqs[index].num = num;
+        } catch (KernelError e) {
+            LOG.info("{}: set_vq_num({}, {}) failed: {}", name, index, num, e.getMessage());
+        }
+    }
+
+    public void setVqAddress(int index, long desc, long driver, long device) {
+        requireLocked();
+        op("set_vq_address", () -> model.setVqAddress(index));
+        vqs[index].descArea = desc;
+        vqs[index].driverArea = driver;
+        vqs[index].deviceArea = device;
+    }
+
+    /** set_vq_state: the avail index (split) or the packed pair, as vhost-vdpa passes it. */
+    public void setVqState(int index, long state) {
+        requireLocked();
+        op("set_vq_state", () -> model.setVqState(index, state));
+        vqs[index].state = state;
+    }
+
+    /** get_vq_state: what the device reports now (vdpa_sim: the last SET value, 0 after reset). */
+    public long getVqState(int index) {
+        requireLocked();
+        op("get_vq_state", () -> model.getVqState(index));
+        return vqs[index].state;
+    }
+
+    /** set_vq_ready returns nothing in the kernel: a driver that fails it leaves the vq not ready. */
+    public void setVqReady(int index, boolean ready) {
+        requireLocked();
+        try {
+            op("set_vq_ready", () -> model.setVqReady(index, ready));
+            vqs[index].ready = ready;
+            if (ready) {
+                // enabling re-initialises the ring: the device continues where the avail index stands
+                vqs[index].usedIdx = (int) (vqs[index].state & 0xFFFF);
+            }
+        } catch (KernelError e) {
+            LOG.info("{}: set_vq_ready({}, {}) failed: {}", name, index, ready, e.getMessage());
+            vqs[index].ready = false;
+        }
+    }
+
+    /** set_vq_cb: the vq interrupt, or null to clear it. */
+    public void setVqCallback(int index, Runnable interrupt) {
+        vqs[index].callback = interrupt;
+    }
+
+    /** bind_mm / unbind_mm: the owner's memory the datapath reads guest buffers from (null unbinds). */
+    public void bindMm(org.vdpactl.fake.mem.AddressSpace mm) {
+        requireLocked();
+        boundMm = mm;
+    }
+
+    public void setGroupAsid(int group, int asid) {
+        requireLocked();
+        op("set_group_asid", () -> model.setGroupAsid(group, asid));
+        groupAsid[group] = asid;
+    }
+
+    /** set_map: the whole table of one ASID. */
+    public void setMap(int asid, List<MapEntry> table) {
+        requireLocked();
+        List<MapEntry> copy = List.copyOf(table);
+        op("set_map", () -> model.setMap(asid, copy));
+        deviceMaps.put(asid, copy);
+    }
+
+    /** dma_map of one entry (dma_map devices). */
+    public void dmaMap(int asid, MapEntry entry) {
+        requireLocked();
+        op("dma_map", () -> OpCost.FREE);
+        List<MapEntry> m = new ArrayList<>(deviceMaps.getOrDefault(asid, List.of()));
+        m.add(entry);
+        deviceMaps.put(asid, List.copyOf(m));
+    }
+
+    /** dma_unmap of one entry (dma_map devices). */
+    public void dmaUnmap(int asid, MapEntry entry) {
+        requireLocked();
+        op("dma_unmap", () -> OpCost.FREE);
+        List<MapEntry> m = new ArrayList<>(deviceMaps.getOrDefault(asid, List.of()));
+        m.remove(entry);
+        deviceMaps.put(asid, List.copyOf(m));
+    }
+
+    /** reset_map: the ASID returns to the initial translation. */
+    public void resetMap(int asid) {
+        requireLocked();
+        op("reset_map", () -> model.resetMap(asid));
+        deviceMaps.remove(asid);
+    }
+
+    public void suspend() {
+        requireLocked();
+        op("suspend", model::suspend);
+        suspended = true;
+    }
+
+    /** resume: kicks that arrived while suspended are replayed. */
+    public void resume() {
+        requireLocked();
+        op("resume", model::resume);
+        suspended = false;
+        if (pendingKick) {
+            pendingKick = false;
+            runQueues();
+        }
+    }
+
+    /**
+     * kick_vq, forwarded from a kick eventfd: counted; a kick of the control virtqueue (or, on a
+     * device with the loopback datapath, of any ready virtqueue, as vdpa_sim's work handles every
+     * queue) runs the queues when the device is live, is remembered while it is suspended, and is
+     * dropped otherwise.
+     */
+    public void kick(int index) {
+        mutex.lock();
+        try {
+            counters.recordKick(suspended);
+            boolean runsWork = isCvq(index) || (loopback() && vqs[index].ready);
+            if (!runsWork || (status & DRIVER_OK) == 0) {
+                return;
+            }
+            if (suspended) {
+                pendingKick = true;
+                return;
+            }
+            runQueues();
+        } finally {
+            mutex.unlock();
+        }
+        deliverInterrupts();
+    }
+
+    /** Queues a vq interrupt (null = no callback installed) for delivery outside the mutex. */
+    void raise(Runnable interrupt) {
+        requireLocked();
+        if (interrupt != null) {
+            raised.add(interrupt);
+        }
+    }
+
+    /**
+     * Delivers queued vq interrupts. Called by whoever released the mutex: signalling an eventfd
+     * may kick another device, and doing that under this device's mutex could deadlock two devices
+     * (the kernel defers such work to its workqueues).
+     */
+    public void deliverInterrupts() {
+        if (mutex.isHeldByCurrentThread()) {
+            return;
+        }
+        List<Runnable> now;
+        mutex.lock();
+        try {
+            if (raised.isEmpty()) {
+                return;
+            }
+            now = List.copyOf(raised);
+            raised.clear();
+        } finally {
+            mutex.unlock();
+        }
+        now.forEach(Runnable::run);
+    }
+
+    /** The device's work: the control virtqueue first, then (loopback devices) TX into RX, as vdpasim_net_work. */
+    private void runQueues() {
+        runControlQueue();
+        if (loopback() && boundMm != null && nvqs >= 2) {
+            int asid = groupAsid[vqGroup(0)];
+            new NetLoopbackDatapath(this, boundMm, deviceMaps.get(asid), spec.ops().identityWhenUnmapped(), datapathStats)
+                    .run(vqs[0], vqs[1], driverFeatures, config.mac());
+        }
+    }
+
+    /** Whether frames sent on TX come back on RX (vdpa_sim_net; hardware such as mlx5 sends them out). */
+    private boolean loopback() {
+        return "loopback".equals(spec.datapath());
+    }
+
+    private void runControlQueue() {
+        DeviceVq cvq = vqs[nvqs - 1];
+        long ctrlVq = 1L << vhost_h.VIRTIO_NET_F_CTRL_VQ();
+        if (!spec.queues().lastIsCvq() || !cvq.ready || cvq.num == 0 || (driverFeatures & ctrlVq) == 0
+                || boundMm == null) {
+            return;
+        }
+        int asid = groupAsid[vqGroup(nvqs - 1)];
+        new ControlQueueDatapath(this, boundMm, deviceMaps.get(asid), spec.ops().identityWhenUnmapped(), datapathStats)
+                .run(cvq);
+    }
+
+    /** The CVQ's MAC_ADDR_SET: the config-space MAC changes. */
+    void setConfigMacFromDriver(byte[] mac) {
+        config.setMac(mac);
+    }
+
+    /** The CVQ's VQ_PAIRS_SET: needs negotiated MQ and 1 ≤ pairs ≤ the device's pairs, then the driver's work. */
+    void changeNumQueuePairs(int pairs) {
+        long mq = 1L << vhost_h.VIRTIO_NET_F_MQ();
+        if ((driverFeatures & mq) == 0 || pairs < 1 || pairs > vqPairs) {
+            throw KernelError.of(Errno.EINVAL, "VQ_PAIRS_SET(" + pairs + ") without MQ or outside 1.." + vqPairs);
+        }
+        op("change_num_qps", () -> model.changeNumQueuePairs(pairs));
+    }
+
+    /**
+     * mgmtdev dev_add work on the new device (called by the bus before the device is visible).
+     * A device that already existed when the kernel started (inventory, restored state) sets up
+     * its model without being charged: its creation is not part of anything the caller measures.
+     */
+    void devAdd(boolean preexisting) {
+        int dataVqs = spec.queues().lastIsCvq() ? nvqs - 1 : nvqs;
+        mutex.lock();
+        try {
+            if (preexisting) {
+                model.devAdd(dataVqs);
+            } else {
+                op("dev_add", () -> model.devAdd(dataVqs));
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** mgmtdev dev_del work (after the node was released). */
+    void devDel() {
+        mutex.lock();
+        try {
+            op("dev_del", model::devDel);
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    private void op(String op, Supplier<OpCost> call) {
+        OpCost cost;
+        long issuedAt;
+        try {
+            faults.hit(name, op, resource);
+            issuedAt = clock.nanoTime(); // after any injected delay, which is charged on its own
+            cost = call.get();
+        } catch (KernelError e) {
+            counters.recordFailure(op);
+            throw e;
+        }
+        if (cost.nanos() > 0) {
+            // real clock: computing the cost is part of it, not extra time (see Resource#workSince)
+            resource.workSince(issuedAt, cost.nanos());
+        }
+        counters.record(op, cost);
+    }
+
+    private void requireLocked() {
+        if (!mutex.isHeldByCurrentThread()) {
+            throw new IllegalStateException("device op on " + name + " without the device mutex");
+        }
+    }
+
+    // ------------------------------------------------------------------ node and netlink view
+
+    /** The /dev/vhost-vdpa-N node's lifecycle (open, release, dev_del's wait). */
+    public DeviceNode node() {
+        return node;
+    }
+
+    /** This device as the vdpa netlink family sees it. */
+    public NetlinkDeviceView netlinkView() {
+        return netlinkView;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public FakeMgmtDevice mgmtDevice() {
+        return mgmt;
+    }
+
+    public int minor() {
+        return minor;
+    }
+
+    /** The current virtio status byte. */
+    public int status() {
+        return status;
+    }
+
+    /** The device feature set (provisioned or offered). */
+    public long deviceFeatures() {
+        return deviceFeatures;
+    }
+
+    /** The driver features set so far. */
+    public long negotiatedFeatures() {
+        return driverFeatures;
+    }
+
+    /** A copy of the whole config space as the device presents it now. */
+    public byte[] configSpace() {
+        mutex.lock();
+        try {
+            return config.read();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** The MAC currently in the config space (net devices). */
+    public byte[] configMac() {
+        mutex.lock();
+        try {
+            return config.mac();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** The datapath counters by vendor-statistics name (what the state file keeps across processes). */
+    public Map<String, Long> datapathStats() {
+        return datapathStats.snapshot();
+    }
+
+    /** Adds counts to the datapath counters (another process's counting, read from the state file). */
+    public void addDatapathStats(Map<String, Long> counts) {
+        counts.forEach(datapathStats::add);
+    }
+
+    /** One datapath counter under its vendor-statistics name (0 when nothing counted it). */
+    long datapathStat(String statName) {
+        return datapathStats.get(statName);
+    }
+
+    /** DEV_ATTR_SET's MAC: the config-space MAC changes (EOPNOTSUPP for a device without one). */
+    public void setMacAddress(byte[] mac) {
+        if (!"net".equals(spec.config().kind())) {
+            throw KernelError.of(Errno.EOPNOTSUPP, name + " has no MAC");
+        }
+        mutex.lock();
+        try {
+            faults.hit(name, "dev_set_attr", resource);
+            config.setMac(mac.clone());
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + " (" + mgmt.displayName() + ", vhost-vdpa-" + minor + ")";
+    }
+}

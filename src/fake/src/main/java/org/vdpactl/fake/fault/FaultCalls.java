@@ -1,0 +1,41 @@
+package org.vdpactl.fake.fault;
+
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.vdpactl.abi.UapiNames;
+
+/**
+ * The call names the fake's fault injector is asked about: a rule naming anything else can never
+ * fire, so a typo would silently turn a fault test into a clean run.
+ */
+final class FaultCalls {
+    /** Driver ops (vdpa_config_ops, mgmtdev ops) the device models report, and the file operations. */
+    private static final Set<String> OPS = Set.of("write", "open", "reset", "set_status", "set_driver_features", "set_vq_num",
+            "set_vq_address", "set_vq_state", "get_vq_state", "set_vq_ready", "set_group_asid", "set_map", "dma_map",
+            "dma_unmap", "reset_map", "suspend", "resume", "change_num_qps", "dev_add", "dev_del", "dev_set_attr");
+    /** An ioctl code the fake does not know by name, as it reports it. */
+    private static final Pattern RAW_IOCTL = Pattern.compile("ioctl 0x[0-9A-F]{8}");
+
+    private FaultCalls() {
+    }
+
+    static Set<String> known() {
+        Set<String> all = new TreeSet<>(OPS);
+        all.addAll(UapiNames.ioctls());
+        all.addAll(UapiNames.vdpaCommands());
+        return all;
+    }
+
+    /** True when {@code call} (a name or a glob with '*') matches at least one call the fake makes. */
+    static boolean matchesSome(String call) {
+        if (RAW_IOCTL.matcher(call).matches()) {
+            return true;
+        }
+        if (!call.contains("*")) {
+            return known().contains(call);
+        }
+        Pattern glob = Pattern.compile(("\\Q" + call + "\\E").replace("*", "\\E.*\\Q"));
+        return known().stream().anyMatch(n -> glob.matcher(n).matches()) || glob.matcher("ioctl 0x0000AF00").matches();
+    }
+}

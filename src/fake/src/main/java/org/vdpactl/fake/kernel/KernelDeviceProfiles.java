@@ -1,0 +1,62 @@
+package org.vdpactl.fake.kernel;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.vdpactl.abi.KernelProfile;
+import org.vdpactl.abi.KernelProfile.DriverDelta;
+import org.vdpactl.fake.device.DeviceProfile;
+
+/**
+ * A device profile as a driver on one kernel release can have it. The release's facts are the ABI
+ * module's ({@link KernelProfile}); what they mean for a fake device is the fake's own business, so
+ * this step lives here and not beside the facts.
+ */
+public final class KernelDeviceProfiles {
+    private KernelDeviceProfiles() {
+    }
+
+    /**
+     * The device profile as a driver on this kernel can have it: optional ops the kernel's
+     * {@code vdpa_config_ops} lacks are dropped (no resume, reset_map, get_vq_size,
+     * get_vq_desc_group, get_backend_features or bind_mm on 6.1: such a device pins pages, PA mode),
+     * and the simulator drivers lose what their older versions did not offer.
+     */
+    public static DeviceProfile adapt(KernelProfile kernel, DeviceProfile p) {
+        DeviceProfile.Device d = p.device();
+        DeviceProfile.Ops o = d.ops();
+        DeviceProfile.Ops ops = new DeviceProfile.Ops(
+                o.suspend() && kernel.hasConfigOp("suspend"),
+                o.resume() && kernel.hasConfigOp("resume"),
+                o.resetMap() && kernel.hasConfigOp("reset_map"),
+                o.getVqSize() && kernel.hasConfigOp("get_vq_size"),
+                o.mapping(),
+                o.vaMode() && kernel.hasConfigOp("bind_mm"),
+                o.doorbell(),
+                kernel.hasConfigOp("get_backend_features") ? o.backendFeatures() : List.of(),
+                o.initialMap());
+        DeviceProfile.Groups g = d.groups();
+        DeviceProfile.Groups groups = kernel.hasConfigOp("get_vq_desc_group") ? g : g.withoutDescGroups();
+        Optional<DriverDelta> delta = kernel.driver(p.name());
+        DeviceProfile.Mgmt m = p.mgmtdev();
+        List<String> supported = m.supportedFeatures();
+        List<String> features = d.features();
+        DeviceProfile.VendorStats stats = d.vendorStats();
+        DeviceProfile.Config config = d.config();
+        if (delta.isPresent()) {
+            supported = without(supported, delta.get().removeFeatures());
+            features = features == null ? null : without(features, delta.get().removeFeatures());
+            stats = delta.get().vendorStats() ? stats : null;
+            config = delta.get().configSize() == null ? config : config.withSize(delta.get().configSize());
+        }
+        return p.withMgmtdev(m.withSupportedFeatures(supported))
+                .withDevice(d.withFeatures(features).withGroups(groups).withConfig(config).withOps(ops).withVendorStats(stats));
+    }
+
+    private static List<String> without(List<String> list, List<String> removed) {
+        List<String> out = new ArrayList<>(list);
+        out.removeAll(removed);
+        return List.copyOf(out);
+    }
+}

@@ -1,0 +1,117 @@
+package org.vdpactl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * Surefire runs only the classes its {@code <includes>} name: a test class under any other name
+ * compiles, looks fine and never runs. Every concrete test class must match one of the patterns in
+ * the pom.
+ */
+class TestClassNamesTest {
+    /** Method annotations that make a class something the JUnit platform (Jupiter or jqwik) runs. */
+    private static final Set<String> TEST_ANNOTATIONS = Set.of(
+            "org.junit.jupiter.api.Test", "org.junit.jupiter.api.RepeatedTest", "org.junit.jupiter.api.TestFactory",
+            "org.junit.jupiter.api.TestTemplate", "org.junit.jupiter.params.ParameterizedTest",
+            "net.jqwik.api.Property", "net.jqwik.api.Example");
+
+    @Test
+    void everyTestClassMatchesASurefireInclude() throws Exception {
+        List<Pattern> includes = surefireIncludes(Path.of("src", "tests", "pom.xml"));
+        assertFalse(includes.isEmpty(), "the pom names its Surefire includes");
+        List<String> testClasses = concreteTestClasses();
+        assertTrue(testClasses.size() > 50, "found the compiled test classes: " + testClasses.size());
+        List<String> neverRun = testClasses.stream()
+                .filter(c -> includes.stream().noneMatch(p -> p.matcher(c.replace('.', '/') + ".java").matches()))
+                .toList();
+        assertEquals(List.of(), neverRun, "test classes no Surefire include selects");
+    }
+
+    /** The {@code <include>} patterns of maven-surefire-plugin, as regular expressions on a source path. */
+    private static List<Pattern> surefireIncludes(Path pom) throws Exception {
+        var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pom.toFile());
+        List<Pattern> out = new ArrayList<>();
+        NodeList plugins = doc.getElementsByTagName("plugin");
+        for (int i = 0; i < plugins.getLength(); i++) {
+            Element plugin = (Element) plugins.item(i);
+            if (!"maven-surefire-plugin".equals(plugin.getElementsByTagName("artifactId").item(0).getTextContent())) {
+                continue;
+            }
+            NodeList include = plugin.getElementsByTagName("include");
+            for (int j = 0; j < include.getLength(); j++) {
+                out.add(antToRegex(include.item(j).getTextContent().trim()));
+            }
+        }
+        return out;
+    }
+
+    /** {@code **}/ = any directories, {@code *} = any characters within one name. */
+    static Pattern antToRegex(String ant) {
+        StringBuilder re = new StringBuilder();
+        for (int i = 0; i < ant.length(); i++) {
+            char c = ant.charAt(i);
+            if (ant.startsWith("**/", i)) {
+                re.append("(?:.*/)?");
+                i += 2;
+            } else if (c == '*') {
+                re.append("[^/]*");
+            } else {
+                re.append(Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return Pattern.compile(re.toString());
+    }
+
+    /** Top-level, non-abstract compiled test classes that declare or inherit a test method. */
+    private static List<String> concreteTestClasses() throws IOException, URISyntaxException {
+        Path root = Path.of(TestClassNamesTest.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.map(p -> root.relativize(p).toString())
+                    .filter(n -> n.endsWith(".class") && !n.contains("$"))
+                    .map(n -> n.substring(0, n.length() - ".class".length()).replace('/', '.'))
+                    .filter(TestClassNamesTest::isConcreteTestClass)
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    private static boolean isConcreteTestClass(String name) {
+        Class<?> c;
+        try {
+            c = Class.forName(name, false, TestClassNamesTest.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new AssertionError(e);
+        }
+        if (c.isInterface() || Modifier.isAbstract(c.getModifiers())) {
+            return false;
+        }
+        for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+            for (Method m : k.getDeclaredMethods()) {
+                for (Annotation a : m.getAnnotations()) {
+                    if (TEST_ANNOTATIONS.contains(a.annotationType().getName())) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+}
