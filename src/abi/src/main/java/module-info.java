@@ -10,8 +10,8 @@
  */
 module org.vdpactl.abi {
     requires transitive org.slf4j;
-    requires org.jnrproject.posix;
-    requires org.jnrproject.constants;
+    requires transitive org.jnrproject.posix;
+    requires transitive org.jnrproject.constants;
     requires com.fasterxml.jackson.databind;
 
     exports org.vdpactl.abi;

@@ -39,7 +39,7 @@ public record KernelProfile(String version, List<String> aliases, String source,
      * @param groupAsidBusyAfterDriverOk SET_GROUP_ASID is EBUSY after DRIVER_OK
      * @param iotlbEntryLimit       entries an address space's IOTLB holds before UPDATE fails (ENOSPC, EFAULT to
      *                                userspace); 0: no limit (6.1.176's vhost_vdpa_alloc_as calls
-     *                                vhost_iotlb_init(&as->iotlb, 0, 0); measured in the 6.1 lane)
+     *                                {@code vhost_iotlb_init(&as->iotlb, 0, 0)}; measured in the 6.1 lane)
      */
     public record Vhost(List<UapiIoctl> ioctls, List<String> backendFeaturesOffered, List<String> backendFeaturesAccepted,
                         boolean suspendNeedsDriverOk, boolean vringNumChecksMax, boolean ringChangeNeedsStop,

@@ -42,7 +42,7 @@ public final class Errno {
     private Errno() {
     }
 
-    /** The symbol, e.g. "EBUSY"; "E<n>" when unknown. */
+    /** The symbol, e.g. "EBUSY"; "E{@code <n>}" when unknown. */
     public static String name(int errno) {
         if (errno == ENOTSUPP) {
             return "ENOTSUPP";

@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import jnr.posix.POSIX;
-import jnr.posix.POSIXFactory;
 import org.vdpactl.ffi.gen.libc.libc_h;
 
 /**
@@ -111,8 +110,6 @@ public final class PanamaSyscalls implements Syscalls {
     private static final ThreadLocal<MemorySegment> CAPTURED =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CAPTURE_LAYOUT));
 
-    private static volatile POSIX posix;
-
     private static MethodHandle handle(MemorySegment address, FunctionDescriptor descriptor) {
         return LINKER.downcallHandle(address, descriptor, CAPTURE);
     }
@@ -136,16 +133,7 @@ public final class PanamaSyscalls implements Syscalls {
     }
 
     private static POSIX posix() {
-        POSIX p = posix;
-        if (p == null) {
-            synchronized (PanamaSyscalls.class) {
-                if (posix == null) {
-                    posix = POSIXFactory.getNativePOSIX();
-                }
-                p = posix;
-            }
-        }
-        return p;
+        return JnrPosix.get();
     }
 
     @Override

@@ -20,7 +20,7 @@ public record VdpaDevInfo(String name, String mgmtBusName, String mgmtDevName, i
         return mgmtBusName == null ? mgmtDevName : mgmtBusName + "/" + mgmtDevName;
     }
 
-    /** iproute2's type name: "network", "block" or "<unknown type>". */
+    /** iproute2's type name: "network", "block" or "{@code <unknown type>}". */
     public String typeName() {
         return VirtioNames.deviceTypeName(deviceId);
     }

@@ -84,7 +84,7 @@ public final class VirtioNames {
     private VirtioNames() {
     }
 
-    /** iproute2's device type: "network", "block", else "<unknown type>". */
+    /** iproute2's device type: "network", "block", else "{@code <unknown type>}". */
     public static String deviceTypeName(int deviceId) {
         if (deviceId == ID_NET) {
             return "network";
@@ -92,7 +92,7 @@ public final class VirtioNames {
         return deviceId == ID_BLOCK ? "block" : "<unknown type>";
     }
 
-    /** iproute2's class name in "supported_classes": "net", "block", else "< unknown class >". */
+    /** iproute2's class name in "supported_classes": "net", "block", else "{@code < unknown class >}". */
     public static String className(int virtioId) {
         if (virtioId == ID_NET) {
             return "net";

@@ -19,7 +19,7 @@ public record MemlockLimit(long soft, long hard) {
     /** The limit of this process, or empty when it cannot be read (no native POSIX, non-Linux). */
     public static Optional<MemlockLimit> current() {
         try {
-            jnr.posix.POSIX posix = jnr.posix.POSIXFactory.getNativePOSIX();
+            jnr.posix.POSIX posix = org.vdpactl.sys.JnrPosix.get();
             jnr.posix.RLimit r = posix.getrlimit(jnr.constants.platform.RLIMIT.RLIMIT_MEMLOCK.intValue());
             return r == null ? Optional.empty() : Optional.of(new MemlockLimit(r.rlimCur(), r.rlimMax()));
         } catch (RuntimeException | LinkageError e) {

@@ -397,6 +397,19 @@ public final class FakeProcess implements Syscalls, AutoCloseable {
 
     // ------------------------------------------------------------------ exit
 
+    /**
+     * Whether every fd installed from now on records the stack that opened it, so that
+     * {@link #openFds()} can say where a leaked descriptor came from (the test kit turns this on).
+     */
+    public void recordOpenSites(boolean on) {
+        fds.recordOpenSites(on);
+    }
+
+    /** The descriptors open now, lowest first. */
+    public List<OpenFd> openFds() {
+        return fds.openFds();
+    }
+
     /** Process exit: every fd closed, every mapping dropped. Idempotent. */
     @Override
     public void close() {

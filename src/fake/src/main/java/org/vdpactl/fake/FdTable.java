@@ -25,6 +25,9 @@ final class FdTable {
     private volatile OpenFile[] lookup = new OpenFile[0];
     private final java.util.Set<Integer> cloexec = new java.util.HashSet<>();
     private final int limit;
+    /** fd -> where it was installed, while {@link #recordOpenSites} is on (the test kit's leak report). */
+    private final Map<Integer, Throwable> openSites = new java.util.HashMap<>();
+    private volatile boolean recordOpenSites;
 
     FdTable(int limit) {
         this.limit = limit;
@@ -44,6 +47,9 @@ final class FdTable {
             throw KernelError.of(KernelConstants.EMFILE, "fd table full (" + limit + ")");
         }
         fds.put(fd, file);
+        if (recordOpenSites) {
+            openSites.put(fd, new Throwable("fd " + fd + " opened here"));
+        }
         if (closeOnExec) {
             cloexec.add(fd);
         }
@@ -83,8 +89,24 @@ final class FdTable {
             throw KernelError.of(Errno.EBADF, "fd " + fd + " is not open");
         }
         cloexec.remove(fd);
+        openSites.remove(fd);
         publish();
         return f;
+    }
+
+    /** Whether installs from now on record their call stack (costs a stack walk per open). */
+    void recordOpenSites(boolean on) {
+        recordOpenSites = on;
+    }
+
+    /** Every open fd with its file and, when recorded, the stack that installed it. */
+    synchronized List<OpenFd> openFds() {
+        List<OpenFd> out = new ArrayList<>();
+        fds.forEach((fd, f) -> {
+            Throwable site = openSites.get(fd);
+            out.add(new OpenFd(fd, String.valueOf(f.file()), site == null ? List.of() : List.of(site.getStackTrace())));
+        });
+        return out;
     }
 
     synchronized void setCloseOnExec(int fd, boolean on) {
@@ -117,6 +139,7 @@ final class FdTable {
         List<OpenFile> out = new ArrayList<>(fds.values());
         fds.clear();
         cloexec.clear();
+        openSites.clear();
         publish();
         return out;
     }

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import jnr.posix.POSIX;
-import jnr.posix.POSIXFactory;
 
 /**
  * Plain POSIX and procfs facts about the host the doctor reports on. These are questions about
@@ -18,7 +17,7 @@ public class HostFacts {
     public static final int CAP_NET_ADMIN = 12;
     public static final int CAP_IPC_LOCK = 14;
 
-    private final POSIX posix = POSIXFactory.getNativePOSIX();
+    private final POSIX posix = org.vdpactl.sys.JnrPosix.get();
     private final Path proc;
     private final Path sys;
 
