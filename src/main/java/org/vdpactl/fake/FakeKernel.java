@@ -16,6 +16,7 @@ import org.vdpactl.fake.bus.Provisioning;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.kernel.KernelProfile;
 import org.vdpactl.fake.kernel.KernelProfiles;
+import org.vdpactl.fake.kernel.Mlx5KernelFacts;
 import org.vdpactl.fake.device.DeviceProfile;
 import org.vdpactl.fake.device.DriverModelFactory;
 import org.vdpactl.fake.device.FakeMgmtDevice;
@@ -283,7 +284,10 @@ public final class FakeKernel implements AutoCloseable {
         // a driver on this kernel has only the ops its vdpa_config_ops has
         DeviceProfile p = kernelProfile.adapt(profiles.get(profile));
         String name = devName != null ? devName : p.mgmtdev().devName();
-        return bus.addManagementDevice(new FakeMgmtDevice(p, busName != null ? busName : p.mgmtdev().busName(), name, preset));
+        String reason = Mlx5KernelFacts.DRIVER_MODEL.equals(p.mgmtdev().driverModel())
+                ? kernelProfile.mlx5().presetReason() : "the " + profile + " profile's default";
+        return bus.addManagementDevice(new FakeMgmtDevice(p, busName != null ? busName : p.mgmtdev().busName(), name,
+                preset, reason));
     }
 
     /**
@@ -308,7 +312,8 @@ public final class FakeKernel implements AutoCloseable {
     public Inventory inventory() {
         List<Inventory.Mgmt> m = new ArrayList<>();
         for (FakeMgmtDevice f : bus.fakeManagementDevices()) {
-            m.add(new Inventory.Mgmt(f.profile().name(), f.busName(), f.devName(), f.preset()));
+            // the named preset only: a defaulted one follows the kernel profile the state is opened with
+            m.add(new Inventory.Mgmt(f.profile().name(), f.busName(), f.devName(), f.namedPreset()));
         }
         List<Inventory.Device> d = new ArrayList<>();
         for (FakeVdpaDevice dev : bus.fakeDevices()) {

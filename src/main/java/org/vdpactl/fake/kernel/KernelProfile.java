@@ -109,6 +109,11 @@ public record KernelProfile(String version, List<String> aliases, String source,
                               Integer configSize) {
     }
 
+    /** This version's mlx5_vdpa: features, groups, config_attr_mask, preset and per-state answers. */
+    public Mlx5KernelFacts mlx5() {
+        return Mlx5KernelFacts.forKernel(version);
+    }
+
     /** True when this version handles the ioctl named by its linux/vhost.h macro ("VHOST_VDPA_RESUME"). */
     public boolean hasIoctl(String macroName) {
         return vhost.ioctls().contains(macroName);
@@ -153,9 +158,12 @@ public record KernelProfile(String version, List<String> aliases, String source,
      * The device profile as a driver on this kernel can have it: optional ops the kernel's
      * {@code vdpa_config_ops} lacks are dropped (no resume, reset_map, get_vq_size,
      * get_vq_desc_group, get_backend_features or bind_mm on 6.1: such a device pins pages, PA mode),
-     * and the simulator drivers lose what their older versions did not offer.
+     * and the simulator drivers lose what their older versions did not offer. An mlx5 profile first
+     * takes this version's mlx5_vdpa facts ({@link #mlx5()}).
      */
-    public DeviceProfile adapt(DeviceProfile p) {
+    public DeviceProfile adapt(DeviceProfile profile) {
+        DeviceProfile p = Mlx5KernelFacts.DRIVER_MODEL.equals(profile.mgmtdev().driverModel())
+                ? mlx5().applyTo(profile) : profile;
         DeviceProfile.Device d = p.device();
         DeviceProfile.Ops o = d.ops();
         DeviceProfile.Ops ops = new DeviceProfile.Ops(

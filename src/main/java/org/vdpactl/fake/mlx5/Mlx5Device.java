@@ -221,7 +221,8 @@ public final class Mlx5Device implements DriverModel {
         }
         mrs.clean(m);
         unregisterNotifier(m);
-        status = newStatus | STATUS_FAILED;
+        // mlx5_vdpa_set_status err_setup: FAILED is added to the old status, DRIVER_OK is never set
+        status |= STATUS_FAILED;
     }
 
     @Override
@@ -650,6 +651,12 @@ public final class Mlx5Device implements DriverModel {
 
     public synchronized VqState vqState(int index) {
         return vqs.get(index).state;
+    }
+
+    /** counter_set_query's condition: a data VQ whose FW object is RDY. */
+    @Override
+    public synchronized boolean vqRunning(int index) {
+        return index >= 0 && index < vqs.count() && vqs.get(index).state == VqState.RDY;
     }
 
     public synchronized boolean notifierRegistered() {

@@ -117,6 +117,14 @@ public interface DriverModel {
         return true;
     }
 
+    /**
+     * Whether the device runs data virtqueue {@code index} (mlx5: its FW object is RDY), which its
+     * vendor counters need (counter_set_query: EAGAIN otherwise). Software devices always do.
+     */
+    default boolean vqRunning(int index) {
+        return true;
+    }
+
     /** A model with no cost at all (vdpa_sim: software only). */
     DriverModel FREE = new DriverModel() {
     };
