@@ -285,7 +285,8 @@ public final class FakeKernel implements AutoCloseable {
         DeviceProfile p = kernelProfile.adapt(profiles.get(profile));
         String name = devName != null ? devName : p.mgmtdev().devName();
         String reason = Mlx5KernelFacts.DRIVER_MODEL.equals(p.mgmtdev().driverModel())
-                ? kernelProfile.mlx5().presetReason() : "the " + profile + " profile's default";
+                ? kernelProfile.mlx5().map(Mlx5KernelFacts::presetReason).orElse(null) : null;
+        reason = reason != null ? reason : "the " + profile + " profile's default";
         return bus.addManagementDevice(new FakeMgmtDevice(p, busName != null ? busName : p.mgmtdev().busName(), name,
                 preset, reason));
     }

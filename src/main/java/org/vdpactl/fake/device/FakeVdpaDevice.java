@@ -174,8 +174,9 @@ public final class FakeVdpaDevice {
         return spec.ops().suspend();
     }
 
+    /** The profile's resume op, unless the driver drops it (mlx5 FW without freeze_to_rdy_supported). */
     public boolean canResume() {
-        return spec.ops().resume();
+        return spec.ops().resume() && model.hasResumeOp();
     }
 
     public boolean hasDescGroup() {

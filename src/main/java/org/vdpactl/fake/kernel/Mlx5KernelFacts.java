@@ -7,6 +7,7 @@ import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -38,9 +39,16 @@ public record Mlx5KernelFacts(String kernel, String source, String preset, List<
     /** Components that are about the file, not facts of the driver. */
     private static final List<String> NOT_FACTS = List.of("kernel", "source", "sources", "rules");
 
-    /** The facts of one kernel version's mlx5_vdpa (loaded once). */
-    public static Mlx5KernelFacts forKernel(String version) {
-        return LOADED.computeIfAbsent(version, Mlx5KernelFacts::load);
+    /** The facts of one kernel version's mlx5_vdpa (loaded once); empty for a version without them. */
+    public static Optional<Mlx5KernelFacts> forKernel(String version) {
+        if (Mlx5KernelFacts.class.getResource(resource(version)) == null) {
+            return Optional.empty();
+        }
+        return Optional.of(LOADED.computeIfAbsent(version, Mlx5KernelFacts::load));
+    }
+
+    private static String resource(String version) {
+        return "/org/vdpactl/fake/kernels/mlx5-" + version + ".json";
     }
 
     /** Why a management device without a named preset runs this one, for headers. */
@@ -69,7 +77,7 @@ public record Mlx5KernelFacts(String kernel, String source, String preset, List<
     }
 
     private static Mlx5KernelFacts load(String version) {
-        String resource = "/org/vdpactl/fake/kernels/mlx5-" + version + ".json";
+        String resource = resource(version);
         try (InputStream in = Mlx5KernelFacts.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("missing mlx5 kernel facts " + resource);

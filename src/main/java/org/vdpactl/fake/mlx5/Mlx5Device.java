@@ -192,14 +192,14 @@ public final class Mlx5Device implements DriverModel {
                 return;
             }
             if (okNow && !wasOk) {
-                driverOk(m, newStatus);
+                driverOk(m, oldStatus, newStatus);
             } else {
                 status = newStatus;
             }
         });
     }
 
-    private void driverOk(OpMeter m, int newStatus) {
+    private void driverOk(OpMeter m, int oldStatus, int newStatus) {
         registerNotifier(m);
         int err;
         if (!f.precreateVqs()) {
@@ -222,7 +222,7 @@ public final class Mlx5Device implements DriverModel {
         mrs.clean(m);
         unregisterNotifier(m);
         // mlx5_vdpa_set_status err_setup: FAILED is added to the old status, DRIVER_OK is never set
-        status |= STATUS_FAILED;
+        status = oldStatus | STATUS_FAILED;
     }
 
     @Override

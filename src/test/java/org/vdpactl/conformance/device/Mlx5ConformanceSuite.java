@@ -286,6 +286,20 @@ public abstract class Mlx5ConformanceSuite {
         }
     }
 
+    /** mlx5v_probe drops .resume when the FW lacks freeze_to_rdy_supported: RESUME is then not offered. */
+    @Test
+    void resumeIsOfferedOnlyWhereTheDriverHasIt() {
+        long resume = 1L << vhost_h.VHOST_BACKEND_F_RESUME();
+        try (Vhost v = new Vhost(p, NODE)) {
+            assertEquals(is61() ? 0 : resume, v.getU64(VhostIoctl.GET_BACKEND_FEATURES) & resume);
+        }
+        Mlx5Device model = (Mlx5Device) device("mlx5-0").model();
+        model.setCapabilities(model.capabilities().withoutResume());
+        try (Vhost v = new Vhost(p, NODE)) {
+            assertEquals(0, v.getU64(VhostIoctl.GET_BACKEND_FEATURES) & resume, "FW without freeze_to_rdy");
+        }
+    }
+
     // ------------------------------------------------------------------ 5: a failed DRIVER_OK
 
     /** mlx5_vdpa_set_status err_setup: FAILED on the old status (no DRIVER_OK), the MRs destroyed. */

@@ -16,14 +16,14 @@ class Mlx5KernelFactsTest {
     @Test
     void everyProfileHasMlx5FactsWithASourceForEachFact() {
         for (KernelProfile k : KernelProfiles.all()) {
-            Mlx5KernelFacts f = k.mlx5();
+            Mlx5KernelFacts f = k.mlx5().orElseThrow();
             assertEquals(k.version(), f.kernel());
             for (String fact : Mlx5KernelFacts.factNames()) {
                 assertEquals(true, f.sources().containsKey(fact), k + ": " + fact);
             }
         }
         assertEquals(List.of("mlx5-pre612", "mlx5-612", "mlx5-612"),
-                KernelProfiles.all().stream().map(k -> k.mlx5().preset()).toList());
+                KernelProfiles.all().stream().map(k -> k.mlx5().orElseThrow().preset()).toList());
     }
 
     @Test
