@@ -541,7 +541,9 @@ public final class FakeVdpaDevice {
                 // mlx5_vdpa_kick_vq: a kick of a CVQ that is not ready is dropped, not deferred
                 return;
             }
-            if (suspended) {
+            if (suspended && !rules.suspendStopsCvq()) {
+                // vdpa_sim defers the work; mlx5's CVQ worker looks at cvq->ready only, which suspend cleared
+                // and only SET_VRING_ENABLE sets again (so a CVQ enabled after SUSPEND runs)
                 pendingKick = true;
                 return;
             }

@@ -300,6 +300,20 @@ public abstract class Mlx5ConformanceSuite {
         }
     }
 
+    /**
+     * mlx5_cvq_kick_handler looks at cvq->ready, not at the suspended flag: a CVQ enabled after a SUSPEND
+     * (6.1 calls the driver's suspend before DRIVER_OK too) runs once DRIVER_OK is set.
+     */
+    @Test
+    void aCvqEnabledAfterSuspendRuns() {
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, 2, 1);
+            v.setStatus(0xF);
+            assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x45));
+        }
+    }
+
     // ------------------------------------------------------------------ 5: a failed DRIVER_OK
 
     /** mlx5_vdpa_set_status err_setup: FAILED on the old status (no DRIVER_OK), the MRs destroyed. */
@@ -355,6 +369,22 @@ public abstract class Mlx5ConformanceSuite {
                 VendorStats cvq = nl.vendorStats("mlx5-0", 2);
                 assertEquals(List.of(new VendorStats.Stat("received_desc", 1), new VendorStats.Stat("completed_desc", 1)),
                         cvq.stats());
+            }
+        }
+    }
+
+    /** counter_set_query of a data VQ whose FW object is RDY: its two FW counters (0: the fake's FW moves no frames). */
+    @Test
+    void vendorStatisticsOfARunningDataVq() {
+        try (VdpaNetlink nl = VdpaNetlink.open(p)) {
+            try (Vhost v = startCvq(FEATURES, 2, false)) {
+                v.vringState(VhostIoctl.SET_VRING_NUM, 0, QSIZE);
+                v.vringAddr(0, RING_IOVA, RING_IOVA + PAGE, RING_IOVA + 2 * PAGE);
+                v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, 0, 1);
+                v.setStatus(0xF);
+                assertEquals(List.of(new VendorStats.Stat("received_desc", 0), new VendorStats.Stat("completed_desc", 0)),
+                        nl.vendorStats("mlx5-0", 0).stats());
+                assertEquals(Errno.EAGAIN, errnoOf(() -> nl.vendorStats("mlx5-0", 1)), "VQ 1 was never enabled");
             }
         }
     }
