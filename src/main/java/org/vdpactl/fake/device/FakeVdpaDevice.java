@@ -179,8 +179,9 @@ public final class FakeVdpaDevice {
         return spec.ops().resume() && model.hasResumeOp();
     }
 
+    /** get_vq_desc_group: in the profile (and its kernel's ops) and kept by the driver (mlx5: FW desc_group_mkey_supported). */
     public boolean hasDescGroup() {
-        return spec.groups().descData() != null;
+        return spec.groups().descData() != null && model.hasDescGroupOp();
     }
 
     /** vhost-vdpa's "persistent map" rule: no set_map/dma_map (platform IOMMU), or reset_map, or the device says so. */

@@ -653,6 +653,12 @@ public final class Mlx5Device implements DriverModel {
         return vqs.get(index).state;
     }
 
+    /** mlx5v_probe: get_vq_desc_group only with FW desc_group_mkey_supported. */
+    @Override
+    public synchronized boolean hasDescGroupOp() {
+        return caps.descGroupMkey();
+    }
+
     /** counter_set_query's condition: a data VQ whose FW object is RDY. */
     @Override
     public synchronized boolean vqRunning(int index) {

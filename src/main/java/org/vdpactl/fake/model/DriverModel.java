@@ -125,6 +125,11 @@ public interface DriverModel {
         return true;
     }
 
+    /** False when the driver drops get_vq_desc_group (mlx5 FW without desc_group_mkey_supported). */
+    default boolean hasDescGroupOp() {
+        return true;
+    }
+
     /** A model with no cost at all (vdpa_sim: software only). */
     DriverModel FREE = new DriverModel() {
     };

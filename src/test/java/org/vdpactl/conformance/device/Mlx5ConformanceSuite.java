@@ -219,6 +219,33 @@ public abstract class Mlx5ConformanceSuite {
         }
     }
 
+    /**
+     * 6.12+: get_vq_desc_group puts data descriptors in group 2 and the CVQ in 1, and DESC_ASID is offered,
+     * unless the FW lacks desc_group_mkey_supported (mlx5v_probe drops the op); 6.1 has neither.
+     */
+    @Test
+    void descriptorGroups() {
+        long descAsid = 1L << vhost_h.VHOST_BACKEND_F_DESC_ASID();
+        try (Vhost v = new Vhost(p, NODE)) {
+            v.setOwner();
+            assertEquals(is61() ? 0 : descAsid, v.getU64(VhostIoctl.GET_BACKEND_FEATURES) & descAsid);
+            if (!is61()) {
+                assertEquals(List.of(2, 2, 1), List.of(v.vringState(VhostIoctl.VDPA_GET_VRING_DESC_GROUP, 0, 0),
+                        v.vringState(VhostIoctl.VDPA_GET_VRING_DESC_GROUP, 1, 0),
+                        v.vringState(VhostIoctl.VDPA_GET_VRING_DESC_GROUP, 2, 0)));
+            }
+        }
+        Mlx5Device model = (Mlx5Device) device("mlx5-0").model();
+        var c = model.capabilities();
+        model.setCapabilities(new org.vdpactl.fake.mlx5.Mlx5Capabilities(c.resumable(), false, c.umemUid0(), c.vqCounters()));
+        try (Vhost v = new Vhost(p, NODE)) {
+            v.setOwner();
+            assertEquals(0, v.getU64(VhostIoctl.GET_BACKEND_FEATURES) & descAsid, "FW without desc_group_mkey_supported");
+            assertEquals(is61() ? Errno.ENOTTY : Errno.EOPNOTSUPP,
+                    Vhost.errno(() -> v.vringState(VhostIoctl.VDPA_GET_VRING_DESC_GROUP, 0, 0)), "6.1 has no such ioctl");
+        }
+    }
+
     /** get_supported_features: 6.1's driver offers no MAC, MRG_RXBUF or GUEST_TSO4/6. */
     @Test
     void offeredFeatures() {

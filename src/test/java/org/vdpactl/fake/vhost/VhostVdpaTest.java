@@ -497,7 +497,7 @@ class VhostVdpaTest {
         try (Vhost m = new Vhost(p, "/dev/vhost-vdpa-2")) {
             assertEquals(33, m.getU32(VhostIoctl.VDPA_GET_VQS_COUNT));
             assertEquals(3, m.getU32(VhostIoctl.VDPA_GET_GROUP_NUM));
-            assertEquals(0x17E, m.getU64(VhostIoctl.GET_BACKEND_FEATURES));
+            assertEquals(0x1FE, m.getU64(VhostIoctl.GET_BACKEND_FEATURES), "with DESC_ASID: FW desc_group_mkey_supported");
             m.setOwner();
             // ctrl_vq_idx: VQ 2 until MQ is negotiated, then 2 × pairs
             assertEquals(1, m.vringState(VhostIoctl.VDPA_GET_VRING_GROUP, 2, 0));
