@@ -104,6 +104,13 @@ final class FakeBackend implements Backend {
             public Optional<String> preset(String deviceName) {
                 return kernel.device(deviceName).map(d -> d.fakeMgmtDevice().preset());
             }
+
+            @Override
+            public Optional<String> presetWithReason(String deviceName) {
+                return kernel.device(deviceName).map(d -> d.fakeMgmtDevice())
+                        .filter(m -> m.preset() != null)
+                        .map(m -> m.preset() + ": " + m.presetReason());
+            }
         });
     }
 

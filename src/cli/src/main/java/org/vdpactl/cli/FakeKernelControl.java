@@ -10,4 +10,10 @@ public interface FakeKernelControl {
 
     /** The latency preset of the fake device {@code deviceName}'s management device; empty when there is no such device. */
     Optional<String> preset(String deviceName);
+
+    /**
+     * The preset with why it applies, "mlx5-pre612: the 6.1 kernel profile's mlx5_vdpa" or
+     * "mlx5-611: named by the inventory"; empty when there is no such device or it has no preset.
+     */
+    Optional<String> presetWithReason(String deviceName);
 }

@@ -195,17 +195,17 @@ public final class RehearseCommand implements Callable<Integer> {
         return ExitCode.OK.code();
     }
 
-    /** "fake (state …), preset mlx5-612" or "kernel". */
+    /** "fake (state …), preset mlx5-612: the 6.12 kernel profile's mlx5_vdpa" or "kernel". */
     private static String backendLabel(CliContext ctx, RehearsalPlan plan) {
         String label = ctx.backend().description();
         Optional<FakeKernelControl> fake = ctx.backend().fakeKernel();
         if (fake.isPresent()) {
             Set<String> presets = new LinkedHashSet<>();
             for (DeviceTarget t : plan.sources()) {
-                fake.get().preset(t.name()).ifPresent(presets::add);
+                fake.get().presetWithReason(t.name()).ifPresent(presets::add);
             }
             if (!presets.isEmpty()) {
-                label += ", preset " + String.join(", ", presets);
+                label += ", preset " + String.join("; ", presets);
             }
         }
         return label;

@@ -17,6 +17,7 @@ import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.fake.kernel.KernelDeviceProfiles;
 import org.vdpactl.abi.KernelProfiles;
+import org.vdpactl.fake.kernel.Mlx5KernelFacts;
 import org.vdpactl.fake.device.DeviceProfile;
 import org.vdpactl.fake.device.DriverModelFactory;
 import org.vdpactl.fake.device.FakeMgmtDevice;
@@ -284,7 +285,11 @@ public final class FakeKernel implements AutoCloseable {
         // a driver on this kernel has only the ops its vdpa_config_ops has
         DeviceProfile p = KernelDeviceProfiles.adapt(kernelProfile, profiles.get(profile));
         String name = devName != null ? devName : p.mgmtdev().devName();
-        return bus.addManagementDevice(new FakeMgmtDevice(p, busName != null ? busName : p.mgmtdev().busName(), name, preset));
+        String reason = Mlx5KernelFacts.DRIVER_MODEL.equals(p.mgmtdev().driverModel())
+                ? Mlx5KernelFacts.forKernel(kernelProfile.version()).map(Mlx5KernelFacts::presetReason).orElse(null) : null;
+        reason = reason != null ? reason : "the " + profile + " profile's default";
+        return bus.addManagementDevice(new FakeMgmtDevice(p, busName != null ? busName : p.mgmtdev().busName(), name,
+                preset, reason));
     }
 
     /**
@@ -309,7 +314,8 @@ public final class FakeKernel implements AutoCloseable {
     public Inventory inventory() {
         List<Inventory.Mgmt> m = new ArrayList<>();
         for (FakeMgmtDevice f : bus.fakeManagementDevices()) {
-            m.add(new Inventory.Mgmt(f.profile().name(), f.busName(), f.devName(), f.preset()));
+            // the named preset only: a defaulted one follows the kernel profile the state is opened with
+            m.add(new Inventory.Mgmt(f.profile().name(), f.busName(), f.devName(), f.namedPreset()));
         }
         List<Inventory.Device> d = new ArrayList<>();
         for (FakeVdpaDevice dev : bus.fakeDevices()) {

@@ -60,6 +60,18 @@ class RehearseCommandTest {
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("phase") && l.contains("mlx5-3")), "per-device columns");
     }
 
+    /** Issue 27: a kernel profile brings its own mlx5_vdpa's preset, and the header says which and why. */
+    @Test
+    void theKernelProfileBringsItsMlx5Preset() {
+        CliRun old = fake("--fake-kernel", "6.1", "rehearse", "mlx5-0", "--iterations", "1");
+        assertEquals(0, old.exitCode(), old.err() + old.out());
+        assertTrue(old.out().contains("preset mlx5-pre612: the 6.1 kernel profile's mlx5_vdpa"), old.out());
+        CliRun lts = run("--backend", "fake", "--fake-state", dir.resolve("lts.json").toString(), "--fake-kernel", "6.12",
+                "rehearse", "mlx5-0", "--iterations", "1");
+        assertEquals(0, lts.exitCode(), lts.err() + lts.out());
+        assertTrue(lts.out().contains("preset mlx5-612: the 6.12 kernel profile's mlx5_vdpa"), lts.out());
+    }
+
     @Test
     void jsonHasTheSpansAndReportIsWritten() throws Exception {
         Path report = dir.resolve("r.html");

@@ -25,31 +25,49 @@ final class ConfigSpace {
     /** VDPASIM_BLK_DWZ_MAX_SECTORS. */
     private static final int BLK_DWZ_MAX_SECTORS = 0xFFFF_FFFF;
 
+    /** The device-feature gate of a config space whose fields are all filled whatever the features. */
+    static final long ALL_FIELDS = -1L;
+
     private final DeviceProfile.Config rules;
     private final byte[] stored;
     private final int blkQueues;
+    /** The net status field is filled (VIRTIO_NET_F_STATUS among the gating features). */
+    private final boolean statusField;
 
-    private ConfigSpace(DeviceProfile.Config rules, int blkQueues) {
+    private ConfigSpace(DeviceProfile.Config rules, int blkQueues, boolean statusField) {
         this.rules = rules;
         this.stored = new byte[rules.size()];
         this.blkQueues = blkQueues;
+        this.statusField = statusField;
     }
 
-    /** A net config: MAC (or zeros), MTU (or the default), max_virtqueue_pairs per the profile. */
-    static ConfigSpace net(DeviceProfile.Config rules, byte[] mac, Integer mtu, int pairs) {
-        ConfigSpace c = new ConfigSpace(rules, 0);
+    /**
+     * A net config: MAC (or zeros), MTU (or the default), max_virtqueue_pairs per the profile. A driver
+     * that fills MTU, status and max_virtqueue_pairs only for the device features it offers (mlx5
+     * 6.12+ dev_add: F_MTU, F_STATUS, F_MQ) passes them as {@code gate}; others pass {@link #ALL_FIELDS}.
+     */
+    static ConfigSpace net(DeviceProfile.Config rules, byte[] mac, Integer mtu, int pairs, long gate) {
+        ConfigSpace c = new ConfigSpace(rules, 0, has(gate, vhost_h.VIRTIO_NET_F_STATUS()));
         MemorySegment s = c.segment();
         if (mac != null) {
             MemorySegment.copy(MemorySegment.ofArray(mac), 0, s, virtio_net_config.mac$offset(), 6);
         }
-        s.set(LE16, virtio_net_config.mtu$offset(), (short) (mtu != null ? mtu : rules.defaultMtu()));
-        s.set(LE16, virtio_net_config.max_virtqueue_pairs$offset(),
-                (short) ("pairs".equals(rules.maxVqPairsField()) ? pairs : 0));
+        if (has(gate, vhost_h.VIRTIO_NET_F_MTU())) {
+            s.set(LE16, virtio_net_config.mtu$offset(), (short) (mtu != null ? mtu : rules.defaultMtu()));
+        }
+        if (has(gate, vhost_h.VIRTIO_NET_F_MQ())) {
+            s.set(LE16, virtio_net_config.max_virtqueue_pairs$offset(),
+                    (short) ("pairs".equals(rules.maxVqPairsField()) ? pairs : 0));
+        }
         return c;
     }
 
+    private static boolean has(long features, int bit) {
+        return (features & (1L << bit)) != 0;
+    }
+
     static ConfigSpace blk(DeviceProfile.Config rules, int queues) {
-        return new ConfigSpace(rules, queues);
+        return new ConfigSpace(rules, queues, false);
     }
 
     int size() {
@@ -62,7 +80,7 @@ final class ConfigSpace {
             return blkConfig();
         }
         byte[] out = stored.clone();
-        if (rules.linkUpOnRead()) {
+        if (rules.linkUpOnRead() && statusField) {
             MemorySegment.ofArray(out).set(LE16, virtio_net_config.status$offset(), (short) vhost_h.VIRTIO_NET_S_LINK_UP());
         }
         return out;

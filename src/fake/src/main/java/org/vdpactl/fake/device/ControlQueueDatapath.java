@@ -18,8 +18,9 @@ import org.vdpactl.fake.model.MapEntry;
  *
  * <p>Commands: VIRTIO_NET_CTRL_MAC / MAC_ADDR_SET (sets the config-space MAC) and
  * VIRTIO_NET_CTRL_MQ / VQ_PAIRS_SET (needs negotiated MQ and 1 ≤ pairs ≤ the device's pairs;
- * charged as the driver model's {@code changeNumQueuePairs}); everything else is answered
- * VIRTIO_NET_ERR. Descriptor chains longer than the ring, indirect descriptors and untranslatable
+ * charged as the driver model's {@code changeNumQueuePairs}); on a driver with {@code cvqVlan} (mlx5
+ * handle_ctrl_vlan) VIRTIO_NET_CTRL_VLAN ADD/DEL with a 2-byte id and CTRL_VLAN negotiated; everything
+ * else is answered VIRTIO_NET_ERR. Descriptor chains longer than the ring, indirect descriptors and untranslatable
  * addresses stop processing, as a vringh error does.
  *
  * <p>Counted as vdpa_sim_net's vdpasim_handle_cvq counts for {@code dev vstats} queue 2: every
@@ -32,6 +33,11 @@ final class ControlQueueDatapath {
     static final int CTRL_MAC_ADDR_SET = org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_CTRL_MAC_ADDR_SET();
     static final int CTRL_MQ = org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_CTRL_MQ();
     static final int CTRL_MQ_VQ_PAIRS_SET = org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET();
+    /** include/uapi/linux/virtio_net.h VIRTIO_NET_CTRL_VLAN, _VLAN_ADD, _VLAN_DEL (not in the generated bindings). */
+    static final int CTRL_VLAN = 2;
+    static final int CTRL_VLAN_ADD = 0;
+    static final int CTRL_VLAN_DEL = 1;
+    private static final long F_CTRL_VLAN = 1L << org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_F_CTRL_VLAN();
     static final byte OK = (byte) org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_OK();
     static final byte ERR = (byte) org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_ERR();
     /** sizeof(struct virtio_net_ctrl_hdr). */
@@ -65,10 +71,17 @@ final class ControlQueueDatapath {
                     LOG.info("{}: control command of {} bytes has no header; the queue stops", dev.name(), cmd.length);
                     break;
                 }
+                boolean driverCounters = dev.rules().vendorStatsByDriverIndex();
+                if (driverCounters) {
+                    stats.add(NetDatapathStats.CVQ_RECEIVED_DESC, 1); // mlx5: after the header was read
+                }
                 byte status = command(cmd);
                 stats.add(status == OK ? NetDatapathStats.CVQ_SUCCESSES : NetDatapathStats.CVQ_ERRORS, 1);
                 int written = ring.push(chain, new byte[] {status});
                 ring.publishUsed(vq, head, written);
+                if (driverCounters) {
+                    stats.add(NetDatapathStats.CVQ_COMPLETED_DESC, 1);
+                }
                 dev.raise(vq.callback);
                 done++;
             }
@@ -94,6 +107,10 @@ final class ControlQueueDatapath {
                 LOG.info("{}: VQ_PAIRS_SET({}) refused: {}", dev.name(), pairs, e.getMessage());
                 return ERR;
             }
+        }
+        if (cls == CTRL_VLAN && (what == CTRL_VLAN_ADD || what == CTRL_VLAN_DEL) && cmd.length >= 4
+                && dev.rules().cvqVlan() && (dev.negotiatedFeatures() & F_CTRL_VLAN) != 0) {
+            return OK; // the fake has no steering rules to add; the driver's answer is OK
         }
         return ERR;
     }

@@ -13,12 +13,25 @@ public final class FakeMgmtDevice implements MgmtDevice {
     private final String busName;
     private final String devName;
     private final String preset;
+    private final String namedPreset;
+    private final String presetReason;
 
     public FakeMgmtDevice(DeviceProfile profile, String busName, String devName, String preset) {
+        this(profile, busName, devName, preset, "the " + profile.name() + " profile's default");
+    }
+
+    /**
+     * @param preset        the preset the inventory names, or null for the profile's default
+     * @param defaultReason why the profile's default applies when none is named (e.g. "the 6.1 kernel
+     *                      profile's mlx5_vdpa")
+     */
+    public FakeMgmtDevice(DeviceProfile profile, String busName, String devName, String preset, String defaultReason) {
         this.profile = Objects.requireNonNull(profile);
         this.busName = busName;
         this.devName = Objects.requireNonNull(devName, "mgmtdev name");
+        this.namedPreset = preset;
         this.preset = preset != null ? preset : profile.mgmtdev().defaultPreset();
+        this.presetReason = preset != null ? "named by the inventory" : defaultReason;
     }
 
     public DeviceProfile profile() {
@@ -28,6 +41,16 @@ public final class FakeMgmtDevice implements MgmtDevice {
     /** The driver model preset ("mlx5-612"), or null for models without presets. */
     public String preset() {
         return preset;
+    }
+
+    /** The preset the inventory named, or null when the profile's default applies (what a saved state keeps). */
+    public String namedPreset() {
+        return namedPreset;
+    }
+
+    /** Why {@link #preset()} is this one: "named by the inventory" or the default's reason. */
+    public String presetReason() {
+        return presetReason;
     }
 
     @Override

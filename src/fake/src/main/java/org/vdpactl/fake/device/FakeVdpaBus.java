@@ -219,6 +219,10 @@ public final class FakeVdpaBus {
     }
 
     private static long deviceFeatures(FakeMgmtDevice m, Provisioning p) {
+        return withMacRule(m, p, offeredFeatures(m, p));
+    }
+
+    private static long offeredFeatures(FakeMgmtDevice m, Provisioning p) {
         DeviceProfile profile = m.profile();
         DeviceProfile.ProvisioningRules rules = profile.device().provisioning();
         long supported = m.supportedFeatures();
@@ -237,6 +241,27 @@ public final class FakeVdpaBus {
         }
         long base = profile.device().features() != null ? MacroValues.bitMask(profile.device().features()) : supported;
         return base & ~MacroValues.bitMask(rules.dropWhenNotProvisioned());
+    }
+
+    /**
+     * VIRTIO_NET_F_MAC as the driver ties it to the MAC (mlx5_vdpa_dev_add; the fake's vport MAC is
+     * all zeros, so only a provisioned MAC counts): "addWhenMacSet" (6.1) offers it only with a
+     * non-zero MAC; "requireMac" (6.12+) drops it without one, or refuses a provisioned F_MAC (EINVAL).
+     */
+    private static long withMacRule(FakeMgmtDevice m, Provisioning p, long features) {
+        String rule = m.profile().device().driverRules().macFeature();
+        if (rule == null) {
+            return features;
+        }
+        long fMac = 1L << org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_F_MAC();
+        boolean hasMac = p.mac() != null && !java.util.Arrays.equals(p.mac(), new byte[p.mac().length]);
+        if (hasMac) {
+            return "addWhenMacSet".equals(rule) ? features | fMac : features;
+        }
+        if (p.features() != null && (features & fMac) != 0 && "requireMac".equals(rule)) {
+            throw KernelError.of(Errno.EINVAL, m.displayName() + ": No mac address provisioned? (F_MAC without a MAC)");
+        }
+        return features & ~fMac;
     }
 
     private static int vqPairs(FakeMgmtDevice m, Provisioning p) {

@@ -43,7 +43,9 @@ public final class FakeVdpaDevice {
     private final int minor;
     private final int vqPairs;
     private final int nvqs;
-    private final long deviceFeatures;
+    /** The device features; mlx5 on 7.2 adds VIRTIO_NET_F_MAC when a MAC is set (DEV_ATTR_SET). */
+    private volatile long deviceFeatures;
+    private final DeviceProfile.DriverRules rules;
     private final Provisioning provisioning;
     private final DriverModel model;
     private final FaultInjector faults;
@@ -67,7 +69,8 @@ public final class FakeVdpaDevice {
     private volatile boolean suspended;
     private boolean pendingKick;
     private long generation;
-    private boolean configCallback;
+    /** The config interrupt (vhost's config eventfd), or null. */
+    private Runnable configInterrupt;
     /** Interrupts raised under the mutex, delivered after it is released (see {@link #deliverInterrupts()}). */
     private final List<Runnable> raised = new ArrayList<>();
     /** The owner's memory (bind_mm), through which the datapath reaches guest memory. */
@@ -92,6 +95,7 @@ public final class FakeVdpaDevice {
         this.name = name;
         this.mgmt = mgmt;
         this.spec = mgmt.profile().device();
+        this.rules = spec.driverRules();
         this.minor = minor;
         this.provisioning = provisioning;
         this.vqPairs = vqPairs;
@@ -102,7 +106,8 @@ public final class FakeVdpaDevice {
         this.clock = clock;
         this.resource = clock.newResource("vdpa " + name);
         this.config = "blk".equals(spec.config().kind()) ? ConfigSpace.blk(spec.config(), nvqs)
-                : ConfigSpace.net(spec.config(), provisioning.mac(), provisioning.mtu(), vqPairs);
+                : ConfigSpace.net(spec.config(), provisioning.mac(), provisioning.mtu(), vqPairs,
+                        rules.configGatedByFeatures() ? deviceFeatures : ConfigSpace.ALL_FIELDS);
         this.vqs = new DeviceVq[nvqs];
         for (int i = 0; i < nvqs; i++) {
             vqs[i] = new DeviceVq();
@@ -170,12 +175,14 @@ public final class FakeVdpaDevice {
         return spec.ops().suspend();
     }
 
+    /** The profile's resume op, unless the driver drops it (mlx5 FW without freeze_to_rdy_supported). */
     public boolean canResume() {
-        return spec.ops().resume();
+        return spec.ops().resume() && model.hasResumeOp();
     }
 
+    /** get_vq_desc_group: in the profile (and its kernel's ops) and kept by the driver (mlx5: FW desc_group_mkey_supported). */
     public boolean hasDescGroup() {
-        return spec.groups().descData() != null;
+        return spec.groups().descData() != null && model.hasDescGroupOp();
     }
 
     /** vhost-vdpa's "persistent map" rule: no set_map/dma_map (platform IOMMU), or reset_map, or the device says so. */
@@ -240,7 +247,7 @@ public final class FakeVdpaDevice {
     }
 
     public boolean hasConfigCallback() {
-        return configCallback;
+        return configInterrupt != null;
     }
 
     // ------------------------------------------------------------------ vdpa_config_ops
@@ -261,7 +268,38 @@ public final class FakeVdpaDevice {
     }
 
     private boolean isCvq(int index) {
-        return spec.queues().lastIsCvq() && index == nvqs - 1;
+        return spec.queues().lastIsCvq() && index == cvqIndex();
+    }
+
+    /**
+     * The control virtqueue's index: the last one (vdpa_sim_net: VQ 2), or for a driver whose CVQ follows
+     * the negotiated features (mlx5 ctrl_vq_idx) VQ 2 unless VIRTIO_NET_F_MQ was negotiated, then 2 × pairs
+     * (which is the last one), also before SET_FEATURES. Meaningful only where {@code lastIsCvq}.
+     */
+    public int cvqIndex() {
+        if (rules.cvqFollowsMq() && (driverFeatures & (1L << vhost_h.VIRTIO_NET_F_MQ())) == 0) {
+            return Math.min(2, nvqs - 1);
+        }
+        return nvqs - 1;
+    }
+
+    /**
+     * The driver's is_index_valid (mlx5): VQ 0 and 1, VQ 2 with CTRL_VQ, every VQ with MQ; for other
+     * drivers every index below nvqs.
+     */
+    public boolean validVqIndex(int index) {
+        if (index < 0 || index >= nvqs) {
+            return false;
+        }
+        if (!rules.cvqFollowsMq() || (driverFeatures & (1L << vhost_h.VIRTIO_NET_F_MQ())) != 0) {
+            return true;
+        }
+        return index < ((driverFeatures & (1L << vhost_h.VIRTIO_NET_F_CTRL_VQ())) == 0 ? 2 : 3);
+    }
+
+    /** The driver's per-state answers (vdpa_sim's unless the profile names others). */
+    public DeviceProfile.DriverRules rules() {
+        return rules;
     }
 
     /** compat_reset. Throws when the driver fails it (the device state is then left as it was). */
@@ -302,6 +340,16 @@ public final class FakeVdpaDevice {
         } catch (KernelError e) {
             LOG.info("{}: set_status {} failed ({}), status marked FAILED", name, newStatus, e.getMessage());
             status = old | FAILED;
+        }
+        if ((status & FAILED) != 0 && (newStatus & FAILED) == 0 && (old & FAILED) == 0) {
+            // the driver's failed DRIVER_OK destroyed its MRs (mlx5 mlx5_vdpa_set_status: err_setup)
+            deviceMaps.clear();
+        }
+        boolean driverOkNow = (old & DRIVER_OK) == 0 && (status & DRIVER_OK) != 0 && (status & FAILED) == 0;
+        if (driverOkNow && rules.configInterruptOnDriverOk()
+                && (driverFeatures & (1L << vhost_h.VIRTIO_NET_F_STATUS())) != 0) {
+            // mlx5 register_link_notifier: queue_link_work → update_carrier → config_cb
+            raise(configInterrupt);
         }
     }
 
@@ -347,8 +395,9 @@ public final class FakeVdpaDevice {
         config.write((int) offset, data);
     }
 
-    public void setConfigCallback(boolean installed) {
-        configCallback = installed;
+    /** set_config_cb: the config interrupt, or null to clear it. */
+    public void setConfigCallback(Runnable interrupt) {
+        configInterrupt = interrupt;
     }
 
     /** set_vq_num returns nothing in the kernel: a driver failure is only logged. */
@@ -454,6 +503,11 @@ public final class FakeVdpaDevice {
         requireLocked();
         op("suspend", model::suspend);
         suspended = true;
+        if (rules.suspendStopsCvq() && spec.queues().lastIsCvq()
+                && (driverFeatures & (1L << vhost_h.VIRTIO_NET_F_CTRL_VQ())) != 0) {
+            // mlx5_vdpa_cvq_suspend: the CVQ stays not ready, through resume, until SET_VRING_ENABLE
+            vqs[cvqIndex()].ready = false;
+        }
     }
 
     /** resume: kicks that arrived while suspended are replayed. */
@@ -461,6 +515,10 @@ public final class FakeVdpaDevice {
         requireLocked();
         op("resume", model::resume);
         suspended = false;
+        if (rules.configInterruptOnResume()) {
+            // mlx5_vdpa_resume: queue_link_work → update_carrier → config_cb
+            raise(configInterrupt);
+        }
         if (pendingKick) {
             pendingKick = false;
             runQueues();
@@ -481,7 +539,13 @@ public final class FakeVdpaDevice {
             if (!runsWork || (status & DRIVER_OK) == 0) {
                 return;
             }
-            if (suspended) {
+            if (rules.suspendStopsCvq() && !vqs[index].ready) {
+                // mlx5_vdpa_kick_vq: a kick of a CVQ that is not ready is dropped, not deferred
+                return;
+            }
+            if (suspended && !rules.suspendStopsCvq()) {
+                // vdpa_sim defers the work; mlx5's CVQ worker looks at cvq->ready only, which suspend cleared
+                // and only SET_VRING_ENABLE sets again (so a CVQ enabled after SUSPEND runs)
                 pendingKick = true;
                 return;
             }
@@ -539,13 +603,14 @@ public final class FakeVdpaDevice {
     }
 
     private void runControlQueue() {
-        DeviceVq cvq = vqs[nvqs - 1];
+        int index = cvqIndex();
+        DeviceVq cvq = vqs[index];
         long ctrlVq = 1L << vhost_h.VIRTIO_NET_F_CTRL_VQ();
         if (!spec.queues().lastIsCvq() || !cvq.ready || cvq.num == 0 || (driverFeatures & ctrlVq) == 0
                 || boundMm == null) {
             return;
         }
-        int asid = groupAsid[vqGroup(nvqs - 1)];
+        int asid = groupAsid[vqGroup(index)];
         new ControlQueueDatapath(this, boundMm, deviceMaps.get(asid), spec.ops().identityWhenUnmapped(), datapathStats)
                 .run(cvq);
     }
@@ -691,7 +756,10 @@ public final class FakeVdpaDevice {
         return datapathStats.get(statName);
     }
 
-    /** DEV_ATTR_SET's MAC: the config-space MAC changes (EOPNOTSUPP for a device without one). */
+    /**
+     * DEV_ATTR_SET's MAC: the config-space MAC changes (EOPNOTSUPP for a device without one); mlx5 on
+     * 7.2 refuses it after DRIVER_OK (EBUSY) and otherwise starts offering VIRTIO_NET_F_MAC.
+     */
     public void setMacAddress(byte[] mac) {
         if (!"net".equals(spec.config().kind())) {
             throw KernelError.of(Errno.EOPNOTSUPP, name + " has no MAC");
@@ -699,6 +767,12 @@ public final class FakeVdpaDevice {
         mutex.lock();
         try {
             faults.hit(name, "dev_set_attr", resource);
+            if (rules.setMacBusyAfterDriverOk() && (status & DRIVER_OK) != 0) {
+                throw KernelError.of(Errno.EBUSY, name + ": device running, skip updating MAC");
+            }
+            if (rules.setMacAddsMacFeature()) {
+                deviceFeatures |= 1L << vhost_h.VIRTIO_NET_F_MAC();
+            }
             config.setMac(mac.clone());
         } finally {
             mutex.unlock();

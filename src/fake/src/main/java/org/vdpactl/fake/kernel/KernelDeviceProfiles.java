@@ -21,9 +21,12 @@ public final class KernelDeviceProfiles {
      * The device profile as a driver on this kernel can have it: optional ops the kernel's
      * {@code vdpa_config_ops} lacks are dropped (no resume, reset_map, get_vq_size,
      * get_vq_desc_group, get_backend_features or bind_mm on 6.1: such a device pins pages, PA mode),
-     * and the simulator drivers lose what their older versions did not offer.
+     * and the simulator drivers lose what their older versions did not offer. An mlx5 profile first
+     * takes this version's mlx5_vdpa facts ({@link Mlx5KernelFacts}).
      */
-    public static DeviceProfile adapt(KernelProfile kernel, DeviceProfile p) {
+    public static DeviceProfile adapt(KernelProfile kernel, DeviceProfile profile) {
+        DeviceProfile p = Mlx5KernelFacts.DRIVER_MODEL.equals(profile.mgmtdev().driverModel())
+                ? Mlx5KernelFacts.forKernel(kernel.version()).map(f -> f.applyTo(profile)).orElse(profile) : profile;
         DeviceProfile.Device d = p.device();
         DeviceProfile.Ops o = d.ops();
         DeviceProfile.Ops ops = new DeviceProfile.Ops(

@@ -192,14 +192,14 @@ public final class Mlx5Device implements DriverModel {
                 return;
             }
             if (okNow && !wasOk) {
-                driverOk(m, newStatus);
+                driverOk(m, oldStatus, newStatus);
             } else {
                 status = newStatus;
             }
         });
     }
 
-    private void driverOk(OpMeter m, int newStatus) {
+    private void driverOk(OpMeter m, int oldStatus, int newStatus) {
         registerNotifier(m);
         int err;
         if (!f.precreateVqs()) {
@@ -221,7 +221,8 @@ public final class Mlx5Device implements DriverModel {
         }
         mrs.clean(m);
         unregisterNotifier(m);
-        status = newStatus | STATUS_FAILED;
+        // mlx5_vdpa_set_status err_setup: FAILED is added to the old status, DRIVER_OK is never set
+        status = oldStatus | STATUS_FAILED;
     }
 
     @Override
@@ -650,6 +651,18 @@ public final class Mlx5Device implements DriverModel {
 
     public synchronized VqState vqState(int index) {
         return vqs.get(index).state;
+    }
+
+    /** mlx5v_probe: get_vq_desc_group only with FW desc_group_mkey_supported. */
+    @Override
+    public synchronized boolean hasDescGroupOp() {
+        return caps.descGroupMkey();
+    }
+
+    /** counter_set_query's condition: a data VQ whose FW object is RDY. */
+    @Override
+    public synchronized boolean vqRunning(int index) {
+        return index >= 0 && index < vqs.count() && vqs.get(index).state == VqState.RDY;
     }
 
     public synchronized boolean notifierRegistered() {

@@ -117,6 +117,19 @@ public interface DriverModel {
         return true;
     }
 
+    /**
+     * Whether the device runs data virtqueue {@code index} (mlx5: its FW object is RDY), which its
+     * vendor counters need (counter_set_query: EAGAIN otherwise). Software devices always do.
+     */
+    default boolean vqRunning(int index) {
+        return true;
+    }
+
+    /** False when the driver drops get_vq_desc_group (mlx5 FW without desc_group_mkey_supported). */
+    default boolean hasDescGroupOp() {
+        return true;
+    }
+
     /** A model with no cost at all (vdpa_sim: software only). */
     DriverModel FREE = new DriverModel() {
     };

@@ -66,7 +66,8 @@ public record Inventory(List<Mgmt> mgmtdevs, List<Device> devices) {
     /**
      * The default inventory of a fresh fake: vdpasim_net with vdpa0 (MAC 02:00:00:00:00:01) and
      * vdpasim_blk with vdpa1 — the verified kernel's setup, so they get vhost-vdpa-0 and -1 — then four
-     * ConnectX-like mlx5 mgmtdevs pci/0000:08:00.2 … .5 (preset mlx5-612), each with one device of
+     * ConnectX-like mlx5 mgmtdevs pci/0000:08:00.2 … .5 (no preset named: the kernel profile's mlx5_vdpa
+     * brings its own, mlx5-pre612 on 6.1, mlx5-612 later), each with one device of
      * 16 queue pairs, mlx5-0 … mlx5-3.
      */
     public static Inventory defaults() {
@@ -78,7 +79,7 @@ public record Inventory(List<Mgmt> mgmtdevs, List<Device> devices) {
         d.add(new Device("vdpa1", "vdpasim_blk", null, null, null, null, null, null));
         for (int i = 0; i < 4; i++) {
             String pci = "0000:08:00." + (2 + i);
-            m.add(new Mgmt("mlx5", "pci", pci, "mlx5-612"));
+            m.add(new Mgmt("mlx5", "pci", pci, null));
             d.add(new Device("mlx5-" + i, "pci/" + pci, null, null, 16, null, null, null));
         }
         return new Inventory(m, d);

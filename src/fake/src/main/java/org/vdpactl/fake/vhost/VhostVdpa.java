@@ -169,7 +169,7 @@ public final class VhostVdpa {
                 LOG.info("{}: reset at close failed: {}", dev.name(), e.getMessage());
             }
             configCall = null;
-            dev.setConfigCallback(false);
+            dev.setConfigCallback(null);
             vdev.stop();
             for (int asid : iotlbState.asids()) {
                 iotlb.removeAddressSpace(asid);
@@ -374,7 +374,8 @@ public final class VhostVdpa {
         int fd = UserMemory.readInt(arg, 0);
         EventFdFile ctx = fd == vhost_h.VHOST_FILE_UNBIND() ? null : caller.eventFdOf(fd);
         configCall = ctx;
-        dev.setConfigCallback(ctx != null);
+        // vhost_vdpa_config_cb: the driver's config interrupt signals the eventfd
+        dev.setConfigCallback(ctx == null ? null : () -> ctx.signal(1));
     }
 
     private void getIovaRange(MemorySegment arg) {

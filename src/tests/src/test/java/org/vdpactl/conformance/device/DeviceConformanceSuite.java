@@ -395,6 +395,24 @@ public abstract class DeviceConformanceSuite {
         assertEquals(List.of(0, 0, 1), List.of(d.getVringGroup(0), d.getVringGroup(1), d.getVringGroup(2)));
     }
 
+    /**
+     * The CVQ's index rule vdpa_sim_net shares with mlx5 (ctrl_vq_idx): VQ 2 unless VIRTIO_NET_F_MQ is
+     * negotiated; vdpa_sim_net offers no MQ, so its CVQ is VQ 2 before SET_FEATURES, after it and after
+     * FEATURES_OK (vdpasim_net_get_vq_group, vdpasim_handle_cvq's vqs[2]).
+     */
+    @Test
+    void netCvqIsVqTwoWhateverTheNegotiatedFeatures() {
+        VhostVdpaDevice d = ownedNet();
+        assertEquals(1, d.getVringGroup(2), "before SET_FEATURES");
+        d.setStatus(DeviceStatus.of(ACK));
+        d.setStatus(DeviceStatus.of(ACK, DRIVER));
+        d.setFeatures(d.getFeatures());
+        assertEquals(0, d.getFeatures().bits() & (1L << 22), "vdpa_sim_net offers no VIRTIO_NET_F_MQ");
+        assertEquals(List.of(0, 0, 1), List.of(d.getVringGroup(0), d.getVringGroup(1), d.getVringGroup(2)), "after SET_FEATURES");
+        d.setStatus(DeviceStatus.of(ACK, DRIVER, FEATURES_OK));
+        assertEquals(1, d.getVringGroup(2), "after FEATURES_OK");
+    }
+
     @Test
     void blkDeviceFacts() {
         VhostVdpaDevice d = blk();

@@ -52,7 +52,8 @@ class Mlx5FaultInjectionTest {
         d.injectFault(FwFault.timeout(FwOpcode.MODIFY_GENERAL_OBJECT, 1));
         OpCost c = d.setStatus(UpstreamScenarios.STATUS_FEATURES_OK, UpstreamScenarios.STATUS_RUNNING);
         assertTrue(c.millis() >= TIMEOUT_MS, "the op still took the timeout");
-        assertEquals(UpstreamScenarios.STATUS_RUNNING | Mlx5Device.STATUS_FAILED, d.status());
+        assertEquals(UpstreamScenarios.STATUS_FEATURES_OK | Mlx5Device.STATUS_FAILED, d.status(),
+                "FAILED on the old status, DRIVER_OK never set (mlx5_vdpa_set_status err_setup)");
         assertFalse(d.notifierRegistered());
         assertTrue(d.mapGeometry(0).isEmpty(), "MRs cleaned");
         assertTrue(c.deferredNanos() > 0, "on 6.12 the cleaned MR goes to the GC");

@@ -497,14 +497,17 @@ class VhostVdpaTest {
         try (Vhost m = new Vhost(p, "/dev/vhost-vdpa-2")) {
             assertEquals(33, m.getU32(VhostIoctl.VDPA_GET_VQS_COUNT));
             assertEquals(3, m.getU32(VhostIoctl.VDPA_GET_GROUP_NUM));
-            assertEquals(0x17E, m.getU64(VhostIoctl.GET_BACKEND_FEATURES));
+            assertEquals(0x1FE, m.getU64(VhostIoctl.GET_BACKEND_FEATURES), "with DESC_ASID: FW desc_group_mkey_supported");
             m.setOwner();
-            assertEquals(1, m.vringState(VhostIoctl.VDPA_GET_VRING_GROUP, 32, 0));
-            assertEquals(0, m.vringState(VhostIoctl.VDPA_GET_VRING_GROUP, 31, 0));
+            // ctrl_vq_idx: VQ 2 until MQ is negotiated, then 2 × pairs
+            assertEquals(1, m.vringState(VhostIoctl.VDPA_GET_VRING_GROUP, 2, 0));
+            assertEquals(0, m.vringState(VhostIoctl.VDPA_GET_VRING_GROUP, 32, 0));
             long f = m.getU64(VhostIoctl.GET_FEATURES);
             assertEquals(0, f & (1L << 15), "MRG_RXBUF dropped when not provisioned");
             assertEquals(Errno.EINVAL, errno(() -> m.setU64(VhostIoctl.SET_FEATURES, (1L << 32) | (1L << 22))));
             m.setU64(VhostIoctl.SET_FEATURES, f);
+            assertEquals(1, m.vringState(VhostIoctl.VDPA_GET_VRING_GROUP, 32, 0));
+            assertEquals(0, m.vringState(VhostIoctl.VDPA_GET_VRING_GROUP, 31, 0));
             byte[] cfg = m.config(0, 24);
             assertEquals(16, cfg[8]);
         }

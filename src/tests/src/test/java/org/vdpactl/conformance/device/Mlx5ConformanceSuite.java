@@ -1,0 +1,483 @@
+package org.vdpactl.conformance.device;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.EventFdFile;
+import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.fake.device.FakeVdpaDevice;
+import org.vdpactl.abi.KernelProfile;
+import org.vdpactl.fake.mlx5.FwFault;
+import org.vdpactl.fake.mlx5.FwOpcode;
+import org.vdpactl.fake.mlx5.Mlx5Device;
+import org.vdpactl.fake.netlink.FakeNetlink;
+import org.vdpactl.fake.state.Inventory;
+import org.vdpactl.fake.vhost.Vhost;
+import org.vdpactl.ffi.gen.libc.libc_h;
+import org.vdpactl.ffi.gen.vhost.vhost_h;
+import org.vdpactl.ffi.gen.vhost.vring_avail;
+import org.vdpactl.ffi.gen.vhost.vring_desc;
+import org.vdpactl.ffi.gen.vhost.vring_used;
+import org.vdpactl.mgmt.DeviceSpec;
+import org.vdpactl.mgmt.VdpaNetlink;
+import org.vdpactl.mgmt.VendorStats;
+import org.vdpactl.mgmt.MacAddress;
+import org.vdpactl.netlink.NetlinkException;
+import org.vdpactl.sys.Errno;
+import org.vdpactl.vhost.VhostIoctl;
+
+/**
+ * The fake's mlx5 device as mlx5_vdpa is on one kernel version (docs/spec/mlx5-kernels.md; issue 28).
+ * Fake only: the lane has no ConnectX. Every expected value is the driver's, written here per version
+ * from the kernel source, not read from the fake's data. The setup: mgmtdev pci/0000:08:00.2 with
+ * mlx5-0 (16 pairs, no MAC) → /dev/vhost-vdpa-0, and pci/0000:08:00.3 without a device for dev add.
+ */
+public abstract class Mlx5ConformanceSuite {
+    static final long PAGE = 4096;
+    static final long RING_IOVA = 0x100000;
+    static final int QSIZE = 64;
+    static final long VERSION_1 = 1L << 32;
+    static final long ACCESS_PLATFORM = 1L << 33;
+    static final long F_MAC = 1L << vhost_h.VIRTIO_NET_F_MAC();
+    static final long F_MTU = 1L << vhost_h.VIRTIO_NET_F_MTU();
+    static final long F_STATUS = 1L << vhost_h.VIRTIO_NET_F_STATUS();
+    static final long F_CTRL_VQ = 1L << vhost_h.VIRTIO_NET_F_CTRL_VQ();
+    static final long F_CTRL_VLAN = 1L << vhost_h.VIRTIO_NET_F_CTRL_VLAN();
+    static final long F_MQ = 1L << vhost_h.VIRTIO_NET_F_MQ();
+    static final long F_MRG_RXBUF = 1L << vhost_h.VIRTIO_NET_F_MRG_RXBUF();
+    static final long F_GUEST_TSO4 = 1L << vhost_h.VIRTIO_NET_F_GUEST_TSO4();
+    static final long F_GUEST_TSO6 = 1L << vhost_h.VIRTIO_NET_F_GUEST_TSO6();
+    /** The features the cases negotiate: no MQ, a CVQ that takes VLAN and MAC commands, link status. */
+    static final long FEATURES = VERSION_1 | ACCESS_PLATFORM | F_CTRL_VQ | F_CTRL_VLAN | F_STATUS;
+    static final String NODE = "/dev/vhost-vdpa-0";
+    static final String SPARE_MGMTDEV = "pci/0000:08:00.3";
+    static final int CTRL_MAC = 1;
+    static final int CTRL_MAC_ADDR_SET = 1;
+    static final int CTRL_VLAN = 2;
+    static final int CTRL_MQ = 4;
+
+    private FakeKernel kernel;
+    private FakeProcess p;
+    private MemorySegment ring;
+    private int kick;
+    private int posted;
+
+    /** The kernel version whose mlx5_vdpa the fake must show. */
+    protected abstract KernelProfile kernel();
+
+    boolean is61() {
+        return "6.1".equals(kernel().version());
+    }
+
+    @BeforeEach
+    void start() {
+        Inventory inventory = new Inventory(
+                List.of(new Inventory.Mgmt("mlx5", "pci", "0000:08:00.2", null),
+                        new Inventory.Mgmt("mlx5", "pci", "0000:08:00.3", null)),
+                List.of(new Inventory.Device("mlx5-0", "pci/0000:08:00.2", null, null, 16, null, null, null)));
+        kernel = FakeKernel.builder().kernel(kernel()).inventory(inventory).build();
+        FakeNetlink.install(kernel);
+        p = kernel.newProcess();
+    }
+
+    @AfterEach
+    void stop() {
+        p.close();
+        kernel.close();
+    }
+
+    FakeVdpaDevice device(String name) {
+        return kernel.device(name).orElseThrow();
+    }
+
+    /** Owner, ASID backend features, ACK|DRIVER, the features, FEATURES_OK. */
+    Vhost featuresOk(long features) {
+        Vhost v = new Vhost(p, NODE);
+        v.setOwner();
+        v.setU64(VhostIoctl.SET_BACKEND_FEATURES, 0x0E);
+        v.setStatus(3);
+        v.setU64(VhostIoctl.SET_FEATURES, features);
+        v.setStatus(0xB);
+        return v;
+    }
+
+    /** A CVQ ring at VQ {@code cvq} in shared memory mapped at RING_IOVA of ASID 0, enabled; DRIVER_OK unless asked not to. */
+    Vhost startCvq(long features, int cvq, boolean driverOk) {
+        Vhost v = featuresOk(features);
+        int memfd = p.memfdCreate("cvq", 0);
+        p.ftruncate(memfd, 4 * PAGE);
+        ring = p.mmap(4 * PAGE, libc_h.PROT_READ() | libc_h.PROT_WRITE(), libc_h.MAP_SHARED(), memfd, 0);
+        p.close(memfd);
+        v.iotlb(0, Vhost.UPDATE, RING_IOVA, 4 * PAGE, ring.address());
+        kick = p.eventfd(0, 0);
+        v.vringState(VhostIoctl.SET_VRING_NUM, cvq, QSIZE);
+        v.vringAddr(cvq, RING_IOVA, RING_IOVA + PAGE, RING_IOVA + 2 * PAGE);
+        v.vringFile(VhostIoctl.SET_VRING_KICK, cvq, kick);
+        v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, cvq, 1);
+        if (driverOk) {
+            v.setStatus(0xF);
+        }
+        return v;
+    }
+
+    /** Posts {class, cmd, data} with an ack buffer and kicks; returns the ack byte (0xFF = not processed). */
+    int send(int cls, int cmd, int... values) {
+        MemorySegment buf = ring.asSlice(3 * PAGE, PAGE);
+        buf.set(ValueLayout.JAVA_BYTE, 0, (byte) cls);
+        buf.set(ValueLayout.JAVA_BYTE, 1, (byte) cmd);
+        for (int i = 0; i < values.length; i++) {
+            buf.set(ValueLayout.JAVA_BYTE, 64 + i, (byte) values[i]);
+        }
+        buf.set(ValueLayout.JAVA_BYTE, 128, (byte) 0xFF);
+        short next = (short) vhost_h.VRING_DESC_F_NEXT();
+        desc(0, RING_IOVA + 3 * PAGE, 2, next, 1);
+        desc(1, RING_IOVA + 3 * PAGE + 64, values.length, next, 2);
+        desc(2, RING_IOVA + 3 * PAGE + 128, 1, (short) vhost_h.VRING_DESC_F_WRITE(), 0);
+        MemorySegment avail = ring.asSlice(PAGE, PAGE);
+        avail.set(ValueLayout.JAVA_SHORT, vring_avail.ring$offset() + 2L * (posted % QSIZE), (short) 0);
+        posted++;
+        vring_avail.idx(avail, (short) posted);
+        kickAgain();
+        return Byte.toUnsignedInt(buf.get(ValueLayout.JAVA_BYTE, 128));
+    }
+
+    void kickAgain() {
+        p.write(kick, MemorySegment.ofArray(new long[] {1}));
+    }
+
+    private void desc(int i, long addr, int len, short flags, int next) {
+        MemorySegment d = vring_desc.asSlice(ring, i);
+        vring_desc.addr(d, addr);
+        vring_desc.len(d, len);
+        vring_desc.flags(d, flags);
+        vring_desc.next(d, (short) next);
+    }
+
+    int usedIdx() {
+        return Short.toUnsignedInt(vring_used.idx(ring.asSlice(2 * PAGE, PAGE)));
+    }
+
+    int group(Vhost v, int vq) {
+        return v.vringState(VhostIoctl.VDPA_GET_VRING_GROUP, vq, 0);
+    }
+
+    static int errnoOf(Runnable call) {
+        NetlinkException e = assertThrows(NetlinkException.class, call::run);
+        return e.errno();
+    }
+
+    // ------------------------------------------------------------------ 1: the CVQ's index
+
+    /** ctrl_vq_idx: VQ 2 unless VIRTIO_NET_F_MQ is negotiated (then 2 × pairs = 32), before SET_FEATURES too. */
+    @Test
+    void cvqIsVqTwoUntilMqIsNegotiated() {
+        try (Vhost v = new Vhost(p, NODE)) {
+            v.setOwner();
+            assertEquals(33, v.getU32(VhostIoctl.VDPA_GET_VQS_COUNT));
+            assertEquals(List.of(0, 0, 1, 0), List.of(group(v, 0), group(v, 1), group(v, 2), group(v, 32)),
+                    "before SET_FEATURES the CVQ is VQ 2");
+            v.setStatus(3);
+            v.setU64(VhostIoctl.SET_FEATURES, FEATURES | F_MQ);
+            assertEquals(List.of(0, 0, 1), List.of(group(v, 0), group(v, 2), group(v, 32)), "with MQ the CVQ is VQ 32");
+            v.setStatus(0);
+            v.setStatus(3);
+            v.setU64(VhostIoctl.SET_FEATURES, FEATURES);
+            assertEquals(List.of(1, 0), List.of(group(v, 2), group(v, 32)), "MQ gone after reset: VQ 2 again");
+        }
+    }
+
+    /** QEMU's mq=off on a 16-pair device: the driver answers the CVQ at VQ 2. */
+    @Test
+    void withoutMqTheCvqAtVqTwoIsAnswered() {
+        try (Vhost v = startCvq(FEATURES, 2, true)) {
+            assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x42));
+            assertEquals(1, usedIdx());
+        }
+    }
+
+    // ------------------------------------------------------------------ 2: the version's driver
+
+    /** MLX5_VDPA_NUMVQ_GROUPS: 2 on 6.1 (no descriptor group), 3 later; MLX5_VDPA_NUM_AS 2. */
+    @Test
+    void groupsAndAddressSpaces() {
+        try (Vhost v = new Vhost(p, NODE)) {
+            v.setOwner();
+            assertEquals(is61() ? 2 : 3, v.getU32(VhostIoctl.VDPA_GET_GROUP_NUM));
+            assertEquals(2, v.getU32(VhostIoctl.VDPA_GET_AS_NUM));
+            int groupTwo = Vhost.errno(() -> v.vringState(VhostIoctl.VDPA_SET_GROUP_ASID, 2, 1));
+            assertEquals(is61() ? Errno.EINVAL : 0, groupTwo, "SET_GROUP_ASID of group 2");
+        }
+    }
+
+    /**
+     * 6.12+: get_vq_desc_group puts data descriptors in group 2 and the CVQ in 1, and DESC_ASID is offered,
+     * unless the FW lacks desc_group_mkey_supported (mlx5v_probe drops the op); 6.1 has neither.
+     */
+    @Test
+    void descriptorGroups() {
+        long descAsid = 1L << vhost_h.VHOST_BACKEND_F_DESC_ASID();
+        try (Vhost v = new Vhost(p, NODE)) {
+            v.setOwner();
+            assertEquals(is61() ? 0 : descAsid, v.getU64(VhostIoctl.GET_BACKEND_FEATURES) & descAsid);
+            if (!is61()) {
+                assertEquals(List.of(2, 2, 1), List.of(v.vringState(VhostIoctl.VDPA_GET_VRING_DESC_GROUP, 0, 0),
+                        v.vringState(VhostIoctl.VDPA_GET_VRING_DESC_GROUP, 1, 0),
+                        v.vringState(VhostIoctl.VDPA_GET_VRING_DESC_GROUP, 2, 0)));
+            }
+        }
+        Mlx5Device model = (Mlx5Device) device("mlx5-0").model();
+        var c = model.capabilities();
+        model.setCapabilities(new org.vdpactl.fake.mlx5.Mlx5Capabilities(c.resumable(), false, c.umemUid0(), c.vqCounters()));
+        try (Vhost v = new Vhost(p, NODE)) {
+            v.setOwner();
+            assertEquals(0, v.getU64(VhostIoctl.GET_BACKEND_FEATURES) & descAsid, "FW without desc_group_mkey_supported");
+            assertEquals(is61() ? Errno.ENOTTY : Errno.EOPNOTSUPP,
+                    Vhost.errno(() -> v.vringState(VhostIoctl.VDPA_GET_VRING_DESC_GROUP, 0, 0)), "6.1 has no such ioctl");
+        }
+    }
+
+    /** get_supported_features: 6.1's driver offers no MAC, MRG_RXBUF or GUEST_TSO4/6. */
+    @Test
+    void offeredFeatures() {
+        try (Vhost v = new Vhost(p, NODE)) {
+            long f = v.getU64(VhostIoctl.GET_FEATURES);
+            long newer = F_MRG_RXBUF | F_GUEST_TSO4 | F_GUEST_TSO6;
+            assertEquals(is61() ? 0 : F_GUEST_TSO4 | F_GUEST_TSO6, f & newer,
+                    "MRG_RXBUF is dropped when features are not provisioned (6.12+)");
+            assertEquals(0, f & F_MAC, "no MAC, no F_MAC");
+            assertEquals(F_MQ | F_CTRL_VQ | F_STATUS | F_MTU | VERSION_1 | ACCESS_PLATFORM,
+                    f & (F_MQ | F_CTRL_VQ | F_STATUS | F_MTU | VERSION_1 | ACCESS_PLATFORM));
+        }
+    }
+
+    /** config_attr_mask: VDPA_ATTR_DEV_FEATURES only from 6.12 (6.1: EOPNOTSUPP from vdpa.c). */
+    @Test
+    void devAddWithDeviceFeatures() {
+        try (VdpaNetlink nl = VdpaNetlink.open(p)) {
+            DeviceSpec spec = DeviceSpec.of("mlx5-x", SPARE_MGMTDEV)
+                    .withMac(MacAddress.parse("02:00:00:00:00:07")).withDeviceFeatures(VERSION_1 | ACCESS_PLATFORM | F_MAC);
+            if (is61()) {
+                assertEquals(Errno.EOPNOTSUPP, errnoOf(() -> nl.addDevice(spec)));
+            } else {
+                nl.addDevice(spec);
+                assertEquals(VERSION_1 | ACCESS_PLATFORM | F_MAC, device("mlx5-x").deviceFeatures());
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ 3: F_MAC and the MAC
+
+    /** mlx5_vdpa_dev_add: F_MAC with a non-zero MAC only; 6.12+ refuse a provisioned F_MAC without a MAC. */
+    @Test
+    void macFeatureNeedsAMac() {
+        try (VdpaNetlink nl = VdpaNetlink.open(p)) {
+            if (!is61()) {
+                assertEquals(Errno.EINVAL, errnoOf(() -> nl.addDevice(DeviceSpec.of("mlx5-x", SPARE_MGMTDEV)
+                        .withDeviceFeatures(VERSION_1 | ACCESS_PLATFORM | F_MAC))));
+            }
+            nl.addDevice(DeviceSpec.of("mlx5-x", SPARE_MGMTDEV).withMac(MacAddress.parse("02:00:00:00:00:07")));
+            assertTrue((device("mlx5-x").deviceFeatures() & F_MAC) != 0, "a MAC brings F_MAC");
+        }
+        assertEquals(0, device("mlx5-0").deviceFeatures() & F_MAC, "the vport MAC is zero: no F_MAC");
+    }
+
+    // ------------------------------------------------------------------ 4: the CVQ after suspend
+
+    /** mlx5_vdpa_cvq_suspend: kicks are dropped; RESUME leaves the CVQ not ready until SET_VRING_ENABLE. */
+    @Test
+    void cvqStaysStoppedAfterResumeUntilEnabled() {
+        try (Vhost v = startCvq(FEATURES, 2, true)) {
+            v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            assertEquals(0xFF, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x43));
+            if (is61()) {
+                assertEquals(Errno.EFAULT, Vhost.errno(() -> v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL)),
+                        "6.1 has no RESUME: the vring ioctl path reads an index from NULL");
+                return;
+            }
+            v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL);
+            kickAgain();
+            assertEquals(0, usedIdx(), "not ready after RESUME");
+            v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, 2, 1);
+            kickAgain();
+            assertEquals(1, usedIdx(), "processed once enabled again");
+        }
+    }
+
+    /** mlx5v_probe drops .resume when the FW lacks freeze_to_rdy_supported: RESUME is then not offered. */
+    @Test
+    void resumeIsOfferedOnlyWhereTheDriverHasIt() {
+        long resume = 1L << vhost_h.VHOST_BACKEND_F_RESUME();
+        try (Vhost v = new Vhost(p, NODE)) {
+            assertEquals(is61() ? 0 : resume, v.getU64(VhostIoctl.GET_BACKEND_FEATURES) & resume);
+        }
+        Mlx5Device model = (Mlx5Device) device("mlx5-0").model();
+        model.setCapabilities(model.capabilities().withoutResume());
+        try (Vhost v = new Vhost(p, NODE)) {
+            assertEquals(0, v.getU64(VhostIoctl.GET_BACKEND_FEATURES) & resume, "FW without freeze_to_rdy");
+        }
+    }
+
+    /**
+     * mlx5_cvq_kick_handler looks at cvq->ready, not at the suspended flag: a CVQ enabled after a SUSPEND
+     * (6.1 calls the driver's suspend before DRIVER_OK too) runs once DRIVER_OK is set.
+     */
+    @Test
+    void aCvqEnabledAfterSuspendRuns() {
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, 2, 1);
+            v.setStatus(0xF);
+            assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x45));
+        }
+    }
+
+    // ------------------------------------------------------------------ 5: a failed DRIVER_OK
+
+    /** mlx5_vdpa_set_status err_setup: FAILED on the old status (no DRIVER_OK), the MRs destroyed. */
+    @Test
+    void failedDriverOkKeepsTheOldStatusAndDropsTheMaps() {
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            Mlx5Device model = (Mlx5Device) device("mlx5-0").model();
+            assertTrue(model.mapGeometry(0).isPresent() || model.hasDmaMr(0) || device("mlx5-0").deviceMap(0).isPresent());
+            model.injectFault(FwFault.error(FwOpcode.CREATE_RQT, 1, Errno.EIO));
+            model.injectFault(FwFault.error(FwOpcode.MODIFY_GENERAL_OBJECT, 1, Errno.EIO));
+            model.injectFault(FwFault.error(FwOpcode.CREATE_GENERAL_OBJECT, 1, Errno.EIO));
+            v.setStatus(0xF);
+            assertEquals(0x8B, v.status(), "ACK|DRIVER|FEATURES_OK|FAILED, no DRIVER_OK");
+            assertTrue(device("mlx5-0").deviceMap(0).isEmpty(), "the device's map is gone");
+            assertTrue(model.mapGeometry(0).isEmpty(), "the driver's MR is gone");
+        }
+    }
+
+    // ------------------------------------------------------------------ 6: dev set mac
+
+    /** mlx5_vdpa_set_attr: 7.2 adds F_MAC and refuses after DRIVER_OK (EBUSY); 6.12 does neither; 6.1 has no ATTR_SET. */
+    @Test
+    void devSetMac() {
+        if (is61()) {
+            return;
+        }
+        boolean v72 = "7.2".equals(kernel().version());
+        try (VdpaNetlink nl = VdpaNetlink.open(p)) {
+            nl.setMacAddress("mlx5-0", MacAddress.parse("02:00:00:00:00:09"));
+            assertEquals(v72 ? F_MAC : 0, device("mlx5-0").deviceFeatures() & F_MAC);
+            try (Vhost v = startCvq(FEATURES, 2, true)) {
+                Runnable again = () -> nl.setMacAddress("mlx5-0", MacAddress.parse("02:00:00:00:00:0a"));
+                if (v72) {
+                    assertEquals(Errno.EBUSY, errnoOf(again));
+                } else {
+                    again.run();
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ 7: vendor statistics
+
+    /** mlx5_vdpa_get_vendor_vq_stats: EINVAL past is_index_valid, CVQ software counters, EAGAIN for a VQ not RDY. */
+    @Test
+    void vendorStatistics() {
+        try (VdpaNetlink nl = VdpaNetlink.open(p)) {
+            try (Vhost v = startCvq(FEATURES, 2, false)) {
+                assertEquals(Errno.EAGAIN, errnoOf(() -> nl.vendorStats("mlx5-0", 0)), "data VQ 0 is not RDY");
+                assertEquals(Errno.EINVAL, errnoOf(() -> nl.vendorStats("mlx5-0", 3)), "without MQ VQ 3 is not valid");
+                v.setStatus(0xF);
+                assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x44));
+                VendorStats cvq = nl.vendorStats("mlx5-0", 2);
+                assertEquals(List.of(new VendorStats.Stat("received_desc", 1), new VendorStats.Stat("completed_desc", 1)),
+                        cvq.stats());
+            }
+        }
+    }
+
+    /** counter_set_query of a data VQ whose FW object is RDY: its two FW counters (0: the fake's FW moves no frames). */
+    @Test
+    void vendorStatisticsOfARunningDataVq() {
+        try (VdpaNetlink nl = VdpaNetlink.open(p)) {
+            try (Vhost v = startCvq(FEATURES, 2, false)) {
+                v.vringState(VhostIoctl.SET_VRING_NUM, 0, QSIZE);
+                v.vringAddr(0, RING_IOVA, RING_IOVA + PAGE, RING_IOVA + 2 * PAGE);
+                v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, 0, 1);
+                v.setStatus(0xF);
+                assertEquals(List.of(new VendorStats.Stat("received_desc", 0), new VendorStats.Stat("completed_desc", 0)),
+                        nl.vendorStats("mlx5-0", 0).stats());
+                assertEquals(Errno.EAGAIN, errnoOf(() -> nl.vendorStats("mlx5-0", 1)), "VQ 1 was never enabled");
+            }
+        }
+    }
+
+    /** vdpa.c vdpa_dev_vendor_stats_fill: EAGAIN before FEATURES_OK, whatever the index. */
+    @Test
+    void vendorStatisticsNeedFeaturesOk() {
+        try (VdpaNetlink nl = VdpaNetlink.open(p)) {
+            assertEquals(Errno.EAGAIN, errnoOf(() -> nl.vendorStats("mlx5-0", 2)));
+        }
+    }
+
+    // ------------------------------------------------------------------ 8: config space
+
+    /** 6.12+ mlx5_vdpa_dev_add fills mtu, status and max_virtqueue_pairs only with F_MTU, F_STATUS, F_MQ. */
+    @Test
+    void configFieldsFollowTheDeviceFeatures() {
+        if (is61()) {
+            try (Vhost v = new Vhost(p, NODE)) {
+                byte[] c = v.config(6, 6);
+                assertEquals(List.of(1, 16, 1500), List.of(le16(c, 0), le16(c, 2), le16(c, 4)), "status, pairs, mtu always");
+            }
+            return;
+        }
+        try (VdpaNetlink nl = VdpaNetlink.open(p)) {
+            nl.addDevice(DeviceSpec.of("mlx5-x", SPARE_MGMTDEV).withDeviceFeatures(VERSION_1 | ACCESS_PLATFORM | F_CTRL_VQ));
+        }
+        try (Vhost v = new Vhost(p, "/dev/vhost-vdpa-1")) {
+            byte[] c = v.config(6, 6);
+            assertEquals(List.of(0, 0, 0), List.of(le16(c, 0), le16(c, 2), le16(c, 4)), "status, pairs, mtu without the features");
+        }
+    }
+
+    static int le16(byte[] b, int off) {
+        return (b[off] & 0xFF) | (b[off + 1] & 0xFF) << 8;
+    }
+
+    // ------------------------------------------------------------------ 9: config interrupts
+
+    /** 6.12+: register_link_notifier at DRIVER_OK (F_STATUS) and resume queue update_carrier, which calls config_cb. */
+    @Test
+    void configInterrupts() {
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            int config = p.eventfd(0, libc_h.EFD_NONBLOCK());
+            v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
+            v.setStatus(0xF);
+            EventFdFile e = (EventFdFile) p.fileOf(config);
+            assertEquals(is61() ? 0 : 1, e.counter(), "after DRIVER_OK with F_STATUS");
+            if (!is61()) {
+                v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+                v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL);
+                assertEquals(2, e.counter(), "after RESUME");
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ 10: CVQ VLAN
+
+    /** handle_ctrl_vlan: VLAN_ADD / VLAN_DEL with CTRL_VLAN negotiated answer OK. */
+    @Test
+    void cvqVlanAddAndDelAreOk() {
+        try (Vhost v = startCvq(FEATURES, 2, true)) {
+            assertEquals(0, send(CTRL_VLAN, 0, 10, 0), "VLAN_ADD 10");
+            assertEquals(0, send(CTRL_VLAN, 1, 10, 0), "VLAN_DEL 10");
+            assertEquals(1, send(CTRL_MQ, 0, 2, 0), "VQ_PAIRS_SET without MQ: VIRTIO_NET_ERR");
+            assertFalse(usedIdx() != 3);
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package org.vdpactl.fake.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.vdpactl.abi.KernelProfile;
+import org.vdpactl.abi.KernelProfiles;
+import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.fake.device.FakeMgmtDevice;
+import org.vdpactl.fake.state.Inventory;
+
+/** The per-kernel mlx5_vdpa facts and the preset each kernel profile brings (issues 27 and 28). */
+class Mlx5KernelFactsTest {
+
+    @Test
+    void everyProfileHasMlx5FactsWithASourceForEachFact() {
+        for (KernelProfile k : KernelProfiles.all()) {
+            Mlx5KernelFacts f = Mlx5KernelFacts.forKernel(k.version()).orElseThrow();
+            assertEquals(k.version(), f.kernel());
+            for (String fact : Mlx5KernelFacts.factNames()) {
+                assertEquals(true, f.sources().containsKey(fact), k + ": " + fact);
+            }
+        }
+        assertEquals(List.of("mlx5-pre612", "mlx5-612", "mlx5-612"),
+                KernelProfiles.all().stream().map(k -> Mlx5KernelFacts.forKernel(k.version()).orElseThrow().preset()).toList());
+    }
+
+    @Test
+    void aPresetNamedByTheInventoryWinsOverTheKernelProfiles() {
+        Inventory inv = new Inventory(List.of(new Inventory.Mgmt("mlx5", "pci", "0000:08:00.2", null),
+                new Inventory.Mgmt("mlx5", "pci", "0000:08:00.3", "mlx5-612")), List.of());
+        try (FakeKernel k = FakeKernel.builder().kernel("6.1").inventory(inv).build()) {
+            FakeMgmtDevice defaulted = k.bus().fakeManagementDevice("pci", "0000:08:00.2").orElseThrow();
+            FakeMgmtDevice named = k.bus().fakeManagementDevice("pci", "0000:08:00.3").orElseThrow();
+            assertEquals("mlx5-pre612", defaulted.preset());
+            assertEquals("the 6.1 kernel profile's mlx5_vdpa", defaulted.presetReason());
+            assertEquals("mlx5-612", named.preset());
+            assertEquals("named by the inventory", named.presetReason());
+            // what a saved state keeps: the named preset only, so the defaulted one follows the next kernel profile
+            assertEquals(List.of("null", "mlx5-612"),
+                    k.inventory().mgmtdevs().stream().map(m -> String.valueOf(m.preset())).toList());
+            assertNull(defaulted.namedPreset());
+        }
+    }
+}
