@@ -14,6 +14,8 @@ VDPACTL_VM_LIB_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 VDPACTL_VM_SCRIPTS_DIR="$(dirname "$VDPACTL_VM_LIB_DIR")"
 # shellcheck source=scripts/lib/kernel-source.sh
 . "$VDPACTL_VM_LIB_DIR/kernel-source.sh"
+# shellcheck source=scripts/lib/apt.sh
+. "$VDPACTL_VM_LIB_DIR/apt.sh"
 
 # Debian packages needed to build the guest kernel.
 VDPACTL_VM_KERNEL_BUILD_PKGS=(build-essential bc bison flex libelf-dev libssl-dev xz-utils python3)
@@ -69,12 +71,10 @@ vdpactl_vm_install_packages() {
         sudo=(sudo)
     fi
     vdpactl_vm_msg "installing Debian packages: $*"
-    if ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
-        apt-get install -q -y --no-install-recommends "$@" >&2; then
+    if ! vdpactl_apt_get "${sudo[@]}" install -q -y --no-install-recommends "$@" >&2; then
         vdpactl_vm_msg "apt-get install failed; retrying after apt-get update"
-        "${sudo[@]}" apt-get update >&2 || true
-        "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
-            apt-get install -q -y --no-install-recommends "$@" >&2 || return 1
+        vdpactl_apt_get "${sudo[@]}" update >&2 || true
+        vdpactl_apt_get "${sudo[@]}" install -q -y --no-install-recommends "$@" >&2 || return 1
     fi
 }
 
