@@ -16,6 +16,8 @@ VDPACTL_VM_SCRIPTS_DIR="$(dirname "$VDPACTL_VM_LIB_DIR")"
 . "$VDPACTL_VM_LIB_DIR/kernel-source.sh"
 # shellcheck source=scripts/lib/apt.sh
 . "$VDPACTL_VM_LIB_DIR/apt.sh"
+# shellcheck source=scripts/lib/jdk.sh
+. "$VDPACTL_VM_LIB_DIR/jdk.sh"
 
 # Debian packages needed to build the guest kernel.
 VDPACTL_VM_KERNEL_BUILD_PKGS=(build-essential bc bison flex libelf-dev libssl-dev xz-utils python3)
@@ -130,35 +132,6 @@ vdpactl_vm_cached_kernel() {
     printf '%s\n' "$dir/bzImage"
 }
 
-# Java version (feature number) of a JDK directory, from its release file.
-vdpactl_vm_jdk_feature() {
-    local v
-    [[ -x "$1/bin/java" && -f "$1/release" ]] || return 1
-    v="$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release")"
-    [[ -n "$v" ]] || return 1
-    printf '%s\n' "$v"
-}
-
-# Prints a JDK >= 22: $JAVA_HOME if it is one, else the newest under /usr/lib/jvm.
-vdpactl_vm_java_home() {
-    local d v best="" bestv=0
-    if [[ -n "${JAVA_HOME:-}" ]] && v="$(vdpactl_vm_jdk_feature "$JAVA_HOME")" && ((v >= 22)); then
-        printf '%s\n' "$JAVA_HOME"
-        return 0
-    fi
-    for d in /usr/lib/jvm/*/; do
-        d="${d%/}"
-        [[ -L "$d" ]] && continue
-        v="$(vdpactl_vm_jdk_feature "$d")" || continue
-        if ((v >= 22 && v > bestv)); then
-            best="$d"
-            bestv="$v"
-        fi
-    done
-    [[ -n "$best" ]] || return 1
-    printf '%s\n' "$best"
-}
-
 # Prints the path of a statically linked busybox (the initramfs has no libc).
 vdpactl_vm_busybox() {
     local b="${VDPACTL_BUSYBOX:-}"
@@ -208,8 +181,8 @@ vdpactl_vm_prereq_problems() {
             echo "no VM kernel built for kernel $(vdpactl_lane_kernel) and no apt-get to download its linux-source package"
         fi
     fi
-    if ((need_java)) && ! vdpactl_vm_java_home >/dev/null; then
-        echo "no JDK >= 22 (set JAVA_HOME or install one under /usr/lib/jvm)"
+    if ((need_java)) && ! vdpactl_find_jdk 2>/dev/null; then
+        echo "no JDK >= $VDPACTL_JDK_MIN (set JAVA_HOME or install one in $VDPACTL_JDK_FOLDERS)"
     fi
     local avail_kb
     avail_kb="$(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo 2>/dev/null || true)"
