@@ -1,6 +1,13 @@
-# shellcheck shell=bash
-# Finds a JDK >= 22 for vdpactl's scripts: JAVA_HOME if it is one, else the newest under the
-# usual JVM folder. vdpactl_use_jdk is the preamble of every script that runs Java or Maven.
+# shellcheck shell=sh disable=SC3043 # "local": dash, busybox sh and bash all have it
+# vdpactl's one JDK finder, for the launcher of the release archive, every script that runs Java or
+# Maven, the real-kernel lane and (as a generated copy, roles/install/files/find-jdk.sh, written by
+# scripts/regen-find-jdk) the Ansible install role. Plain sh: the role runs it with /bin/sh.
+#
+# The rule: JAVA_HOME when it is a JDK (it has bin/javac) of feature version MIN or newer; otherwise
+# the newest such JDK directly inside one of the FOLDERS (the first one found among equals). A JDK's
+# feature version is the JAVA_VERSION of its release file, else what its bin/java -version says.
+VDPACTL_JDK_MIN=22
+VDPACTL_JDK_FOLDERS="/usr/lib/jvm /usr/java /opt/java /opt"
 
 vdpactl_jdk_major() {
     # prints the feature version of the JDK at $1 (e.g. 25), or nothing
@@ -15,8 +22,14 @@ vdpactl_jdk_major() {
     printf '%s' "$v"
 }
 
+# vdpactl_find_jdk [MIN [FOLDER...]]: sets VDPACTL_JAVA_HOME to the JDK the rule picks (defaults:
+# VDPACTL_JDK_MIN, VDPACTL_JDK_FOLDERS), or returns 1 with the reason on stderr.
 vdpactl_find_jdk() {
-    local min=22 best="" best_v=0 v d
+    local min best="" best_v=0 v d dir
+    min=${1:-$VDPACTL_JDK_MIN}
+    [ $# -gt 0 ] && shift
+    # shellcheck disable=SC2086 # the default folders are a list
+    [ $# -gt 0 ] || set -- $VDPACTL_JDK_FOLDERS
     if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/javac" ]; then
         v=$(vdpactl_jdk_major "$JAVA_HOME")
         if [ -n "$v" ] && [ "$v" -ge "$min" ]; then
@@ -25,18 +38,22 @@ vdpactl_find_jdk() {
         fi
         echo "vdpactl: JAVA_HOME=$JAVA_HOME is JDK ${v:-?}, older than $min; looking elsewhere" >&2
     fi
-    for d in /usr/lib/jvm/*/ /usr/java/*/ /opt/java/*/ /opt/jdk*/; do
-        d=${d%/}
-        [ -x "$d/bin/javac" ] || continue
-        v=$(vdpactl_jdk_major "$d")
-        [ -n "$v" ] || continue
-        if [ "$v" -ge "$min" ] && [ "$v" -gt "$best_v" ]; then
-            best=$d
-            best_v=$v
-        fi
+    for dir in "$@"; do
+        for d in "$dir"/*/; do
+            d=${d%/}
+            [ -x "$d/bin/javac" ] || continue
+            v=$(vdpactl_jdk_major "$d")
+            [ -n "$v" ] || continue
+            if [ "$v" -ge "$min" ] && [ "$v" -gt "$best_v" ]; then
+                best=$d
+                best_v=$v
+            fi
+        done
     done
     if [ -z "$best" ]; then
-        echo "vdpactl: no JDK >= $min found (JAVA_HOME unset or too old, nothing suitable under /usr/lib/jvm)." >&2
+        v="JAVA_HOME unset"
+        [ -n "${JAVA_HOME:-}" ] && v="JAVA_HOME=$JAVA_HOME is no JDK >= $min"
+        echo "vdpactl: no JDK >= $min found ($v, nothing suitable in $*)." >&2
         echo "vdpactl: install one (e.g. Temurin 25 or openjdk-25-jdk) and/or set JAVA_HOME." >&2
         return 1
     fi

@@ -9,8 +9,12 @@
 #       package must be installed or a kernel source downloaded, or when apt does not know a
 #       needed package (stale lists: the 6.12 source lives in bookworm-security, and a security
 #       update removes the old .deb from the mirror).
-#       As root it does all that itself. Otherwise it prints the one command to run and returns 1.
-#       Returns 0 when nothing is missing (no root needed then).
+#       The kernel sources are not installed: scripts/vm-kernel downloads them later as the user who
+#       runs the lane (`apt-get download`, lib/kernel-source.sh), so they need root only when apt does
+#       not know them yet (the lists must be refreshed).
+#       As root it does all that itself, waiting for apt's locks when another package manager holds
+#       them (lib/apt.sh). Otherwise it prints the one command to run and returns 1.
+#       Returns 0 when nothing that needs root is missing (no root needed then).
 
 # Prints the names of the host's own apt packages the lane needs that apt does not know.
 vdpactl__apt_unknown() {
@@ -48,9 +52,13 @@ vdpactl_lane_setup() {
     mapfile -t unknown < <(vdpactl__apt_unknown "${missing[@]}" "${sources[@]}")
     if ((${#unknown[@]})); then
         update=1
-    elif vdpactl__apt_lists_stale; then
+    elif ((${#missing[@]})) && vdpactl__apt_lists_stale; then
         update=1
+    elif ((EUID == 0)) && vdpactl__apt_lists_stale; then
+        update=1 # only a source to download: fresher lists help it, and root has them for free
     fi
+    # nothing to install and apt knows every source: the download needs no root
+    ((${#missing[@]} + update)) || return 0
     local install_cmd="apt-get install -y --no-install-recommends ${missing[*]}"
     local cmd
     if ((update)) && ((${#missing[@]})); then
@@ -69,10 +77,10 @@ vdpactl_lane_setup() {
     echo "scripts/test: set-up: $cmd" >&2
     export DEBIAN_FRONTEND=noninteractive
     if ((update)); then
-        apt-get update -q >&2 || { echo "scripts/test: apt-get update failed" >&2; return 1; }
+        vdpactl_apt_get update -q >&2 || { echo "scripts/test: apt-get update failed" >&2; return 1; }
     fi
     if ((${#missing[@]})); then
-        apt-get install -y -q --no-install-recommends "${missing[@]}" >&2 || {
+        vdpactl_apt_get install -y -q --no-install-recommends "${missing[@]}" >&2 || {
             echo "scripts/test: apt-get install ${missing[*]} failed" >&2
             return 1
         }

@@ -14,6 +14,10 @@ VDPACTL_VM_LIB_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 VDPACTL_VM_SCRIPTS_DIR="$(dirname "$VDPACTL_VM_LIB_DIR")"
 # shellcheck source=scripts/lib/kernel-source.sh
 . "$VDPACTL_VM_LIB_DIR/kernel-source.sh"
+# shellcheck source=scripts/lib/apt.sh
+. "$VDPACTL_VM_LIB_DIR/apt.sh"
+# shellcheck source=scripts/lib/jdk.sh
+. "$VDPACTL_VM_LIB_DIR/jdk.sh"
 
 # Debian packages needed to build the guest kernel.
 VDPACTL_VM_KERNEL_BUILD_PKGS=(build-essential bc bison flex libelf-dev libssl-dev xz-utils python3)
@@ -69,12 +73,10 @@ vdpactl_vm_install_packages() {
         sudo=(sudo)
     fi
     vdpactl_vm_msg "installing Debian packages: $*"
-    if ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
-        apt-get install -q -y --no-install-recommends "$@" >&2; then
+    if ! vdpactl_apt_get "${sudo[@]}" install -q -y --no-install-recommends "$@" >&2; then
         vdpactl_vm_msg "apt-get install failed; retrying after apt-get update"
-        "${sudo[@]}" apt-get update >&2 || true
-        "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
-            apt-get install -q -y --no-install-recommends "$@" >&2 || return 1
+        vdpactl_apt_get "${sudo[@]}" update >&2 || true
+        vdpactl_apt_get "${sudo[@]}" install -q -y --no-install-recommends "$@" >&2 || return 1
     fi
 }
 
@@ -130,35 +132,6 @@ vdpactl_vm_cached_kernel() {
     printf '%s\n' "$dir/bzImage"
 }
 
-# Java version (feature number) of a JDK directory, from its release file.
-vdpactl_vm_jdk_feature() {
-    local v
-    [[ -x "$1/bin/java" && -f "$1/release" ]] || return 1
-    v="$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release")"
-    [[ -n "$v" ]] || return 1
-    printf '%s\n' "$v"
-}
-
-# Prints a JDK >= 22: $JAVA_HOME if it is one, else the newest under /usr/lib/jvm.
-vdpactl_vm_java_home() {
-    local d v best="" bestv=0
-    if [[ -n "${JAVA_HOME:-}" ]] && v="$(vdpactl_vm_jdk_feature "$JAVA_HOME")" && ((v >= 22)); then
-        printf '%s\n' "$JAVA_HOME"
-        return 0
-    fi
-    for d in /usr/lib/jvm/*/; do
-        d="${d%/}"
-        [[ -L "$d" ]] && continue
-        v="$(vdpactl_vm_jdk_feature "$d")" || continue
-        if ((v >= 22 && v > bestv)); then
-            best="$d"
-            bestv="$v"
-        fi
-    done
-    [[ -n "$best" ]] || return 1
-    printf '%s\n' "$best"
-}
-
 # Prints the path of a statically linked busybox (the initramfs has no libc).
 vdpactl_vm_busybox() {
     local b="${VDPACTL_BUSYBOX:-}"
@@ -208,8 +181,8 @@ vdpactl_vm_prereq_problems() {
             echo "no VM kernel built for kernel $(vdpactl_lane_kernel) and no apt-get to download its linux-source package"
         fi
     fi
-    if ((need_java)) && ! vdpactl_vm_java_home >/dev/null; then
-        echo "no JDK >= 22 (set JAVA_HOME or install one under /usr/lib/jvm)"
+    if ((need_java)) && ! vdpactl_find_jdk 2>/dev/null; then
+        echo "no JDK >= $VDPACTL_JDK_MIN (set JAVA_HOME or install one in $VDPACTL_JDK_FOLDERS)"
     fi
     local avail_kb
     avail_kb="$(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo 2>/dev/null || true)"

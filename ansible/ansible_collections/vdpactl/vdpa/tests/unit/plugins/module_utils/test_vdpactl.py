@@ -21,11 +21,11 @@ def test_the_message_is_the_cli_own_lines_without_logs():
 
 
 def test_the_launcher_without_a_jdk_gives_its_two_lines():
-    err = ('vdpactl: no JDK >= 22 found (JAVA_HOME unset or too old, nothing suitable under /usr/lib/jvm).\n'
+    err = ('vdpactl: no JDK >= 22 found (JAVA_HOME unset, nothing suitable in /usr/lib/jvm).\n'
            'vdpactl: install one (e.g. Temurin 25 or openjdk-25-jdk) and/or set JAVA_HOME.\n')
     e = VdpactlError('dev show', 1, err, ['vdpactl'])
-    assert str(e) == ('vdpactl dev show failed (exit 1 FAILURE): no JDK >= 22 found (JAVA_HOME unset or too old, nothing '
-                      'suitable under /usr/lib/jvm).; install one (e.g. Temurin 25 or openjdk-25-jdk) and/or set JAVA_HOME.')
+    assert str(e) == ('vdpactl dev show failed (exit 1 FAILURE): no JDK >= 22 found (JAVA_HOME unset, nothing '
+                      'suitable in /usr/lib/jvm).; install one (e.g. Temurin 25 or openjdk-25-jdk) and/or set JAVA_HOME.')
 
 
 def test_without_own_lines_the_last_line_is_kept():

@@ -361,7 +361,8 @@ public final class FakeProcess implements Syscalls, AutoCloseable {
                 });
             }
             MemorySegment mem = m.memory();
-            mm.add(new Vma(mem.address(), mem.address() + len, m.file(), m.shared(), m.io(), m.reservation()));
+            mm.add(new Vma(mem.address(), mem.address() + len, m.file(), m.shared(), (prot & libc_h.PROT_WRITE()) != 0, m.io(),
+                    m.reservation()));
             return mem.asSlice(0, length);
         });
     }

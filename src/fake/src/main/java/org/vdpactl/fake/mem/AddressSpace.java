@@ -79,10 +79,10 @@ public final class AddressSpace {
                 continue;
             }
             if (Long.compareUnsigned(v.start(), start) < 0) {
-                keep.add(new Vma(v.start(), start, v.file(), v.shared(), v.io(), v.reservation().retain()));
+                keep.add(new Vma(v.start(), start, v.file(), v.shared(), v.writable(), v.io(), v.reservation().retain()));
             }
             if (Long.compareUnsigned(v.end(), end) > 0) {
-                keep.add(new Vma(end, v.end(), v.file(), v.shared(), v.io(), v.reservation().retain()));
+                keep.add(new Vma(end, v.end(), v.file(), v.shared(), v.writable(), v.io(), v.reservation().retain()));
             }
             v.reservation().release();
         }
@@ -190,7 +190,7 @@ public final class AddressSpace {
         return reading(() -> {
             AddressSpace child = new AddressSpace();
             for (Vma v : vmas) {
-                child.vmas.add(new Vma(v.start(), v.end(), v.file(), v.shared(), v.io(), v.reservation().retain()));
+                child.vmas.add(new Vma(v.start(), v.end(), v.file(), v.shared(), v.writable(), v.io(), v.reservation().retain()));
             }
             return child;
         });

@@ -8,10 +8,11 @@ package org.vdpactl.fake.mem;
  * @param end         one past the last address
  * @param file        identity of the backing file, or null for anonymous private memory
  * @param shared      MAP_SHARED
+ * @param writable    mapped with PROT_WRITE (VM_WRITE): what a write pin (FOLL_WRITE) of PA mode needs
  * @param io          VM_IO/VM_PFNMAP (doorbells)
  * @param reservation host memory behind it (one reference held per VMA)
  */
-public record Vma(long start, long end, Object file, boolean shared, boolean io, HostReservation reservation) {
+public record Vma(long start, long end, Object file, boolean shared, boolean writable, boolean io, HostReservation reservation) {
 
     public long length() {
         return end - start;

@@ -28,6 +28,7 @@ final class IotlbProcessor {
     private static final long PAGE = KernelConstants.PAGE_SIZE;
     /** pin_user_pages works through one page of struct page pointers at a time. */
     private static final long PIN_CHUNK_PAGES = PAGE / 8;
+    private static final int WRITE_ACCESS = vhost_h.VHOST_ACCESS_WO();
 
     private final VhostVdpa v;
     private final IotlbState state;
@@ -139,7 +140,8 @@ final class IotlbProcessor {
 
     /**
      * vhost_vdpa_pa_map: checks RLIMIT_MEMLOCK, pins {@code [uaddr, uaddr+size)} (all of it must be
-     * mapped; a hole at the start of a pin chunk is EFAULT, later in it a short pin = ENOMEM) and maps
+     * mapped, and writable when the permission includes write: FOLL_WRITE; a page that cannot be pinned
+     * at the start of a pin chunk is EFAULT, later in it a short pin = ENOMEM) and maps
      * one entry (the fake treats pinned memory as physically contiguous, so it never splits).
      */
     private void paMap(FakeProcess caller, IotlbTable table, IotlbMessage m) {
@@ -156,7 +158,9 @@ final class IotlbProcessor {
         }
         try {
             long base = m.uaddr() & -PAGE;
-            Optional<Long> hole = firstUnmappedPage(caller, base, npages);
+            boolean write = (m.perm() & WRITE_ACCESS) != 0; // gup_flags |= FOLL_WRITE
+            Optional<Long> hole = firstUnmappedPage(caller, base, npages).or(() -> write
+                    ? firstReadOnlyPage(caller, base, npages) : Optional.empty());
             if (hole.isPresent()) {
                 boolean chunkStart = hole.get() % PIN_CHUNK_PAGES == 0;
                 throw KernelError.of(chunkStart ? Errno.EFAULT : Errno.ENOMEM,
@@ -167,6 +171,25 @@ final class IotlbProcessor {
             unmap(caller, table, m.asid(), m.iova(), m.size());
             throw e;
         }
+    }
+
+    /**
+     * GUP's check_vma_flags: a write pin (FOLL_WRITE, without FOLL_FORCE) of a VMA without VM_WRITE
+     * is -EFAULT for that page, whether the mapping is private or shared (mm/gup.c of 6.1.176).
+     */
+    private static Optional<Long> firstReadOnlyPage(FakeProcess caller, long base, long npages) {
+        long end = base + npages * PAGE;
+        for (long at = base; Long.compareUnsigned(at, end) < 0; ) {
+            Optional<Vma> vma = caller.addressSpace().findVma(at);
+            if (vma.isEmpty()) {
+                return Optional.empty();
+            }
+            if (!vma.get().writable()) {
+                return Optional.of(Long.divideUnsigned(Math.max(at, vma.get().start()) - base, PAGE));
+            }
+            at = vma.get().end();
+        }
+        return Optional.empty();
     }
 
     private static Optional<Long> firstUnmappedPage(FakeProcess caller, long base, long npages) {

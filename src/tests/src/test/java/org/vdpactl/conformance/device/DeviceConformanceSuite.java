@@ -1052,6 +1052,64 @@ public abstract class DeviceConformanceSuite {
         d.batchEnd(0);
     }
 
+    /**
+     * The same limit for an UPDATE outside a batch, where a set_map device (vdpa_sim) is also handed the
+     * whole table at once (the 2048 before it come in one batch: one set_map at BATCH_END, not 2048). 6.1.176 enforces no limit at either layer: vhost_vdpa_alloc_as sets
+     * none, and vdpa_sim's max_iotlb_entries (2048) reaches vhost_iotlb_init with flags 0, which
+     * 6.1.176's vhost_iotlb_add_range_ctx only honours with VHOST_IOTLB_FLAG_RETIRE
+     * (drivers/vhost/iotlb.c). A 2049th page of a PA-mode process with Linux's default RLIMIT_MEMLOCK
+     * (8 MiB = 2048 pages) does fail with EFAULT, but that is the pin limit (vhost_vdpa_pa_map), which the
+     * lane lifts. 6.12 and 7.2: vhost-vdpa's own max_iotlb_entries, ENOSPC, EFAULT to userspace.
+     */
+    @Test
+    void the2049thUpdateOutsideABatch() {
+        VhostVdpaDevice d = ownedNet();
+        GuestMemory mem = memory(PAGE);
+        List<IotlbMessage> msgs = new ArrayList<>();
+        msgs.add(IotlbMessage.batchBegin(0));
+        for (int i = 0; i < 2048; i++) {
+            msgs.add(IotlbMessage.update(0, i * 2 * PAGE, PAGE, mem.address(), IotlbPermission.RW));
+        }
+        msgs.add(IotlbMessage.batchEnd(0));
+        d.apply(IotlbPlan.of(msgs));
+        if (kernel().vhost().iotlbEntryLimit() == 0) {
+            d.map(0, 2048 * 2 * PAGE, PAGE, mem.address(), IotlbPermission.RW);
+            assertErrno(Errno.EFAULT, () -> d.map(0, 2048 * 2 * PAGE, PAGE, mem.address(), IotlbPermission.RW)); // it is there
+        } else {
+            assertErrno(Errno.EFAULT, () -> d.map(0, 2048 * 2 * PAGE, PAGE, mem.address(), IotlbPermission.RW));
+            d.unmap(0, 0, PAGE);
+            d.map(0, 2048 * 2 * PAGE, PAGE, mem.address(), IotlbPermission.RW); // room again after one INVALIDATE
+        }
+    }
+
+    /**
+     * An UPDATE with write permission from a read-only MAP_SHARED mapping of a memfd. PA mode (6.1's
+     * vdpa_sim) pins with FOLL_WRITE, and GUP refuses to write-pin a VMA without VM_WRITE (mm/gup.c
+     * check_vma_flags: -EFAULT), so the UPDATE fails, leaves nothing behind and the same IOVA then maps
+     * from a writable mapping of the same page. VA mode (6.12, 7.2: vhost_vdpa_va_map) looks only at
+     * vm_file, VM_SHARED and VM_IO|VM_PFNMAP: the read-only mapping is taken, and the same IOVA then
+     * overlaps it. A read-only permission pins without FOLL_WRITE on every kernel.
+     */
+    @Test
+    void writeUpdateFromAReadOnlySharedMapping() {
+        int fd = sys().memfdCreate("read-only", libc_h.MFD_CLOEXEC());
+        track(() -> sys().close(fd));
+        sys().ftruncate(fd, PAGE);
+        MemorySegment ro = sys().mmap(PAGE, libc_h.PROT_READ(), libc_h.MAP_SHARED(), fd, 0);
+        track(() -> sys().munmap(ro));
+        MemorySegment rw = sys().mmap(PAGE, libc_h.PROT_READ() | libc_h.PROT_WRITE(), libc_h.MAP_SHARED(), fd, 0);
+        track(() -> sys().munmap(rw));
+        VhostVdpaDevice d = ownedNet();
+        if (simVaMode()) {
+            d.map(0, 0x40000, PAGE, ro.address(), IotlbPermission.RW);
+            assertErrno(Errno.EFAULT, () -> d.map(0, 0x40000, PAGE, rw.address(), IotlbPermission.RW));
+        } else {
+            assertErrno(Errno.EFAULT, () -> d.map(0, 0x40000, PAGE, ro.address(), IotlbPermission.RW));
+            d.map(0, 0x40000, PAGE, rw.address(), IotlbPermission.RW);
+        }
+        d.map(0, 0x50000, PAGE, ro.address(), IotlbPermission.RO);
+    }
+
     @Test
     void asidIsIgnoredWithoutIotlbAsid() {
         VhostVdpaDevice d = ownedNet();

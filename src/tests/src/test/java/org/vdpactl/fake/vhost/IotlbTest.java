@@ -304,4 +304,29 @@ class IotlbTest {
             assertTrue(shortPin.reason().contains("ENOMEM"), shortPin.reason());
         }
     }
+    /**
+     * What a reviewer saw on a real 6.1 (issue 27): the 2049th single-page UPDATE fails with EFAULT. 6.1.176
+     * has no IOTLB entry limit (docs/kernel-profiles.md), but Linux's default RLIMIT_MEMLOCK is 8 MiB = 2048
+     * pages and PA mode pins each UPDATE's page again: the 2049th is past the limit (ENOMEM inside). Lifted, as
+     * the lane does, it is accepted.
+     */
+    @Test
+    void on61The2049thPinnedPageIsPastLinuxsDefaultMemlockNotAnEntryLimit() {
+        try (FakeKernel k = FakeKernel.builder().kernel(org.vdpactl.fake.kernel.KernelProfiles.byName("6.1").orElseThrow()).build();
+                FakeProcess q = k.newProcess(); Vhost m = new Vhost(q, "/dev/vhost-vdpa-0")) {
+            m.setOwner();
+            MemorySegment page = q.mmap(PAGE, libc_h.PROT_READ() | libc_h.PROT_WRITE(),
+                    libc_h.MAP_PRIVATE() | libc_h.MAP_ANONYMOUS(), -1, 0);
+            q.setMemlockLimit(8L << 20);
+            for (int i = 0; i < 2048; i++) {
+                assertEquals(72, m.iotlb(0, UPDATE, i * 2 * PAGE, PAGE, page.address()));
+            }
+            FakeSyscallException past = assertThrows(FakeSyscallException.class,
+                    () -> m.iotlb(0, UPDATE, 2048 * 2 * PAGE, PAGE, page.address()));
+            assertEquals(Errno.EFAULT, past.errno(), past.reason());
+            assertTrue(past.reason().contains("failed with ENOMEM") && past.reason().contains("RLIMIT_MEMLOCK"), past.reason());
+            q.setMemlockLimit(FakeProcess.UNLIMITED);
+            assertEquals(72, m.iotlb(0, UPDATE, 2048 * 2 * PAGE, PAGE, page.address()));
+        }
+    }
 }
