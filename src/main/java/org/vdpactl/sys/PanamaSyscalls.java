@@ -135,7 +135,7 @@ public final class PanamaSyscalls implements Syscalls {
         return new IllegalStateException(t);
     }
 
-    private static POSIX posix() {
+    static POSIX posix() {
         POSIX p = posix;
         if (p == null) {
             synchronized (PanamaSyscalls.class) {
