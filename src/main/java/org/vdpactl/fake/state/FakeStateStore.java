@@ -50,7 +50,13 @@ public final class FakeStateStore {
     /** How long one holder may keep the lock before a waiter gives up. */
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(10);
     private static final Logger LOG = LoggerFactory.getLogger(FakeStateStore.class);
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /**
+     * Names are bytes to the kernel: the file holds each name's UTF-8 bytes as given, also outside the
+     * Basic Multilingual Plane (Jackson would otherwise write an emoji as the escapes "\\uD83D\\uDE00").
+     */
+    private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+            .enable(com.fasterxml.jackson.core.json.JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+            .enable(SerializationFeature.INDENT_OUTPUT).build();
     private static final Set<PosixFilePermission> FILE_MODE = PosixFilePermissions.fromString("rw-------");
     private static final Set<PosixFilePermission> DIR_MODE = PosixFilePermissions.fromString("rwx------");
     /** Threads of one JVM queue here first: file locks are per process, and the JVM refuses overlapping ones. */
