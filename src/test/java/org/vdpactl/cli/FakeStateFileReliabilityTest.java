@@ -166,6 +166,35 @@ class FakeStateFileReliabilityTest {
         assertTrue(CliRun.onFake(state, "dev", "list").out().contains("victim:"), "a failed command changed the state");
     }
 
+    /** An ordinary user (nobody) on root's state, directory 0755 and file 0644: it may read, not change. */
+    @Test
+    void nobodyOnRootsStateExits4WhicheverCommandAndReadsFine() throws Exception {
+        RealUser.assumeSetprivToNobody();
+        Path dir = Files.createTempDirectory("vdpactl-nobody-");
+        try {
+            Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            Path stateDir = Files.createDirectory(dir.resolve("st"));
+            Path state = stateDir.resolve("fake-state.json");
+            assertEquals(0, CliRun.onFake(state, "dev", "add", "victim", "--mgmtdev", "vdpasim_net").exitCode());
+            Files.setPosixFilePermissions(stateDir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.setPosixFilePermissions(state, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+            Path jars = Files.createDirectory(dir.resolve("cp"));
+            RealUser.Result list = RealUser.runAsNobody(state, jars, "dev", "list");
+            assertEquals(0, list.exitCode(), list.err());
+            assertTrue(list.out().contains("victim:"), list.out());
+            for (String[] cmd : new String[][] {{"dev", "del", "victim"}, {"vhost", "info", "victim"}}) {
+                RealUser.Result r = RealUser.runAsNobody(state, jars, cmd);
+                assertEquals(ExitCode.PERMISSION.code(), r.exitCode(), String.join(" ", cmd) + ": " + r.err());
+                assertTrue(r.err().contains("Permission denied"), r.err());
+                assertFalse(r.err().contains("\tat "), r.err());
+            }
+        } finally {
+            try (Stream<Path> s = Files.walk(dir)) {
+                s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
     /** The same as a real process meets it: a state directory of mode 0555 and a process without CAP_DAC_OVERRIDE. */
     @Test
     void aRealProcessThatCannotWriteTheStateDirectoryExits4WhicheverCommand(@TempDir Path dir, @TempDir Path logs) throws Exception {
@@ -175,8 +204,7 @@ class FakeStateFileReliabilityTest {
         assertEquals(0, CliRun.onFake(state, "dev", "add", "victim", "--mgmtdev", "vdpasim_net").exitCode());
         Files.setPosixFilePermissions(stateDir, java.nio.file.attribute.PosixFilePermissions.fromString("r-xr-xr-x"));
         try {
-            for (String[] cmd : new String[][] {{"dev", "del", "victim"}, {"dev", "add", "n1", "--mgmtdev", "vdpasim_net"},
-                    {"vhost", "info", "victim"}}) {
+            for (String[] cmd : new String[][] {{"dev", "add", "n1", "--mgmtdev", "vdpasim_net"}, {"dev", "set", "victim", "--mac", "02:00:00:00:00:09"}}) {
                 RealUser.Result r = RealUser.runWithoutCapabilities(state, logs, cmd);
                 assertEquals(ExitCode.PERMISSION.code(), r.exitCode(), String.join(" ", cmd) + ": " + r.err());
                 assertTrue(r.err().contains("Permission denied"), r.err());
