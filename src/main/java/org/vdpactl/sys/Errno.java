@@ -30,6 +30,7 @@ public final class Errno {
     public static final int ESPIPE = 29;
     public static final int EROFS = 30;
     public static final int ERANGE = 34;
+    public static final int ENAMETOOLONG = 36;
     public static final int ENODATA = 61;
     public static final int EMSGSIZE = 90;
     public static final int EPROTONOSUPPORT = 93;

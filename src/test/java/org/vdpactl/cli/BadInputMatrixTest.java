@@ -170,6 +170,8 @@ class BadInputMatrixTest {
                 Arguments.of(fifo("state.fifo"), "it is a FIFO, not a regular file"),
                 Arguments.of(Path.of("/dev/zero"), "it is a character device, not a regular file"),
                 Arguments.of(tmp, "it is a directory"),
+                Arguments.of(Path.of("/etc/passwd/fake-state.json"), "Not a directory"),
+                Arguments.of(tmp.resolve("x".repeat(300)), "File name too long"),
                 Arguments.of(oversized("big-state.json"), "it is larger than 16 MiB"));
     }
 

@@ -411,6 +411,13 @@ public final class FakeStateStore {
         } catch (InputFile.RefusedException e) {
             throw new CorruptStateException("fake kernel state " + (path.equals(target) ? file : path)
                     + " cannot be used: " + e.getReason());
+        } catch (InputFile.ErrnoFileSystemException e) {
+            if (e.errno() == org.vdpactl.sys.Errno.ENOTDIR || e.errno() == org.vdpactl.sys.Errno.ENAMETOOLONG) {
+                // a path no file can have (a component is a regular file): bad input, not an environment problem
+                throw new CorruptStateException("fake kernel state " + (path.equals(target) ? file : path)
+                        + " cannot be used: " + e.getReason());
+            }
+            throw e;
         }
     }
 
