@@ -6,20 +6,20 @@ import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import jnr.constants.platform.OpenFlags;
-import jnr.posix.POSIX;
 
 /**
  * The one way vdpactl reads a file a user names (the fake's state and fault files, rehearsal
  * documents, memory layouts): a regular file of at most {@link #MAX_BYTES}, read whole.
  *
- * <p>The file is opened with O_NONBLOCK and its type taken from the open descriptor (fstat), so a
+ * <p>The file is opened with O_NONBLOCK and its type taken from the open descriptor, so a
  * FIFO neither blocks the open (a FIFO opened for reading waits for a writer otherwise) nor is read,
  * and no rename between a check and the open can swap one in. A character device such as
- * /dev/zero or a file larger than the bound is refused before anything is allocated for it.
+ * /dev/zero is refused unread, and no more than the bound is ever read of a file.
  */
 public final class InputFile {
     /** The largest input file read: far above any state, fault or rehearsal document vdpactl writes. */
     public static final long MAX_BYTES = 16L << 20;
+    private static final PanamaSyscalls SYSCALLS = new PanamaSyscalls();
     private static final int FLAGS = OpenFlags.O_RDONLY.intValue() | OpenFlags.O_NONBLOCK.intValue()
             | OpenFlags.O_NOCTTY.intValue() | OpenFlags.O_CLOEXEC.intValue();
 
@@ -39,48 +39,65 @@ public final class InputFile {
     }
 
     static byte[] read(Path file, long maxBytes) throws IOException {
-        POSIX posix = PanamaSyscalls.posix();
-        int fd = posix.open(file.toString(), FLAGS, 0);
-        if (fd < 0) {
-            throw failure(posix, file, posix.errno());
+        int fd;
+        try {
+            fd = SYSCALLS.open(file.toString(), FLAGS);
+        } catch (SyscallException e) {
+            throw failure(file, e.errno());
         }
         try {
-            jnr.posix.FileStat st = posix.allocateStat();
-            if (posix.fstat(fd, st) < 0) {
-                throw failure(posix, file, posix.errno());
+            FileStat st = statOfOpen(fd, file);
+            if (st.type() != FileStat.Type.REGULAR) {
+                throw new RefusedException(file, "it is " + typeOf(st.type()) + ", not a regular file");
             }
-            if (!st.isFile()) {
-                throw new RefusedException(file, "it is " + typeOf(st) + ", not a regular file");
-            }
-            if (st.st_size() > maxBytes) {
-                throw tooLarge(file, maxBytes);
-            }
-            return readAll(posix, fd, file, maxBytes);
+            return readAll(fd, file, maxBytes);
         } finally {
-            posix.close(fd);
+            SYSCALLS.close(fd);
         }
     }
 
-    /** Reads to the end, never more than {@code maxBytes}: a file may grow after fstat (a log, /proc). */
-    private static byte[] readAll(POSIX posix, int fd, Path file, long maxBytes) throws IOException {
-        byte[] buf = new byte[8192];
+    /**
+     * The type of what {@code fd} has open: stat(2) of /proc/self/fd/N follows that link to the open
+     * file itself, so it is the opened file's type whatever happened to the path since (fstat's answer).
+     */
+    private static FileStat statOfOpen(int fd, Path file) throws IOException {
+        try {
+            return SYSCALLS.stat("/proc/self/fd/" + fd);
+        } catch (SyscallException e) {
+            if (e.errno() != Errno.ENOENT) {
+                throw failure(file, e.errno());
+            }
+        }
+        try {
+            return SYSCALLS.stat(file.toString()); // no /proc: the path's type, taken after the non-blocking open
+        } catch (SyscallException e) {
+            throw failure(file, e.errno());
+        }
+    }
+
+    /** Reads to the end, never more than {@code maxBytes}: the bound holds whatever the file's size says (/proc, a growing file). */
+    private static byte[] readAll(int fd, Path file, long maxBytes) throws IOException {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        while (true) {
-            long n = posix.read(fd, buf, (long) buf.length);
-            if (n < 0) {
-                int errno = posix.errno();
-                if (errno == Errno.EINTR) {
-                    continue;
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment buf = arena.allocate(64 * 1024);
+            while (true) {
+                long n;
+                try {
+                    n = SYSCALLS.read(fd, buf);
+                } catch (SyscallException e) {
+                    if (e.errno() == Errno.EINTR) {
+                        continue;
+                    }
+                    throw failure(file, e.errno());
                 }
-                throw failure(posix, file, errno);
+                if (n == 0) {
+                    return out.toByteArray();
+                }
+                if (out.size() + n > maxBytes) {
+                    throw tooLarge(file, maxBytes);
+                }
+                out.write(buf.asSlice(0, n).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
             }
-            if (n == 0) {
-                return out.toByteArray();
-            }
-            if (out.size() + n > maxBytes) {
-                throw tooLarge(file, maxBytes);
-            }
-            out.write(buf, 0, (int) n);
         }
     }
 
@@ -88,26 +105,22 @@ public final class InputFile {
         return new RefusedException(file, "it is larger than " + (maxBytes >> 20) + " MiB, the most vdpactl reads of an input file");
     }
 
-    private static String typeOf(jnr.posix.FileStat st) {
-        if (st.isDirectory()) {
-            return "a directory";
-        } else if (st.isFifo()) {
-            return "a FIFO";
-        } else if (st.isCharDev()) {
-            return "a character device";
-        } else if (st.isBlockDev()) {
-            return "a block device";
-        } else if (st.isSocket()) {
-            return "a socket";
-        }
-        return "not a regular file";
+    private static String typeOf(FileStat.Type type) {
+        return switch (type) {
+            case DIRECTORY -> "a directory";
+            case FIFO -> "a FIFO";
+            case CHAR_DEVICE -> "a character device";
+            case BLOCK_DEVICE -> "a block device";
+            case SOCKET -> "a socket";
+            default -> "not a regular file";
+        };
     }
 
-    private static IOException failure(POSIX posix, Path file, int errno) {
+    private static IOException failure(Path file, int errno) {
         return switch (errno) {
             case Errno.ENOENT -> new NoSuchFileException(file.toString());
-            case Errno.EACCES, Errno.EPERM -> new AccessDeniedException(file.toString(), null, posix.strerror(errno));
-            default -> new ErrnoFileSystemException(file.toString(), posix.strerror(errno), errno);
+            case Errno.EACCES, Errno.EPERM -> new AccessDeniedException(file.toString(), null, strerror(errno));
+            default -> new ErrnoFileSystemException(file.toString(), strerror(errno), errno);
         };
     }
 
@@ -146,7 +159,19 @@ public final class InputFile {
 
     /** The operating system's text for {@code errno} ("No space left on device"), as the JDK's exceptions carry it. */
     public static String strerror(int errno) {
-        return PanamaSyscalls.posix().strerror(errno);
+        try {
+            java.lang.foreign.MemorySegment text = (java.lang.foreign.MemorySegment) Strerror.H.invokeExact(errno);
+            return text.reinterpret(1024).getString(0);
+        } catch (Throwable t) {
+            return Errno.name(errno);
+        }
+    }
+
+    /** libc's strerror, the text the JDK's I/O exceptions carry (glibc's strings for known errnos are static). */
+    private static final class Strerror {
+        static final java.lang.invoke.MethodHandle H = java.lang.foreign.Linker.nativeLinker().downcallHandle(
+                java.lang.foreign.Linker.nativeLinker().defaultLookup().find("strerror").orElseThrow(),
+                java.lang.foreign.FunctionDescriptor.of(java.lang.foreign.ValueLayout.ADDRESS, java.lang.foreign.ValueLayout.JAVA_INT));
     }
 
     /** A file that is not read at all: not a regular file, too large, not UTF-8. */

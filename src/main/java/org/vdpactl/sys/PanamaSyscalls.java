@@ -135,7 +135,7 @@ public final class PanamaSyscalls implements Syscalls {
         return new IllegalStateException(t);
     }
 
-    static POSIX posix() {
+    private static POSIX posix() {
         POSIX p = posix;
         if (p == null) {
             synchronized (PanamaSyscalls.class) {
