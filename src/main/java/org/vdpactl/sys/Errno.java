@@ -45,37 +45,6 @@ public final class Errno {
     private Errno() {
     }
 
-    /**
-     * The errno behind a JDK I/O exception, or -1 when it has none. The JDK keeps only the text of
-     * most errnos (strerror), so the text is mapped back through this libc's own strerror table.
-     */
-    public static int of(java.io.IOException e) {
-        if (e instanceof InputFile.ErrnoFileSystemException f) {
-            return f.errno();
-        }
-        if (e instanceof java.nio.file.AccessDeniedException) {
-            return EACCES;
-        }
-        if (e instanceof java.nio.file.NoSuchFileException) {
-            return ENOENT;
-        }
-        String text = e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
-        Integer n = text == null ? null : ByText.TABLE.get(text);
-        return n == null ? -1 : n;
-    }
-
-    private static final class ByText {
-        static final java.util.Map<String, Integer> TABLE = table();
-
-        private static java.util.Map<String, Integer> table() {
-            java.util.Map<String, Integer> m = new java.util.HashMap<>();
-            for (int n = 133; n >= 1; n--) {
-                m.put(InputFile.strerror(n), n); // the lowest number wins an alias (EAGAIN over EWOULDBLOCK)
-            }
-            return java.util.Map.copyOf(m);
-        }
-    }
-
     /** The symbol, e.g. "EBUSY"; "E<n>" when unknown. */
     public static String name(int errno) {
         if (errno == ENOTSUPP) {
@@ -116,5 +85,36 @@ public final class Errno {
         jnr.constants.platform.Errno e = jnr.constants.platform.Errno.valueOf(errno);
         String text = e == null || e == jnr.constants.platform.Errno.__UNKNOWN_CONSTANT__ ? "Unknown error " + errno : e.description();
         return name(errno) + " (" + text + ")";
+    }
+
+    /**
+     * The errno behind a JDK I/O exception, or -1 when it has none. The JDK keeps only the text of
+     * most errnos (strerror), so the text is mapped back through this libc's own strerror table.
+     */
+    public static int of(java.io.IOException e) {
+        if (e instanceof InputFile.ErrnoFileSystemException f) {
+            return f.errno();
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return EACCES;
+        }
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return ENOENT;
+        }
+        String text = e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
+        Integer n = text == null ? null : ByText.TABLE.get(text);
+        return n == null ? -1 : n;
+    }
+
+    private static final class ByText {
+        static final java.util.Map<String, Integer> TABLE = table();
+
+        private static java.util.Map<String, Integer> table() {
+            java.util.Map<String, Integer> m = new java.util.HashMap<>();
+            for (int n = 133; n >= 1; n--) {
+                m.put(InputFile.strerror(n), n); // the lowest number wins an alias (EAGAIN over EWOULDBLOCK)
+            }
+            return java.util.Map.copyOf(m);
+        }
     }
 }
