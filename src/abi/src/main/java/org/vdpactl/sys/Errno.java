@@ -28,7 +28,9 @@ public final class Errno {
     public static final int ENOTTY = 25;
     public static final int ENOSPC = 28;
     public static final int ESPIPE = 29;
+    public static final int EROFS = 30;
     public static final int ERANGE = 34;
+    public static final int ENAMETOOLONG = 36;
     public static final int ENODATA = 61;
     public static final int EMSGSIZE = 90;
     public static final int EPROTONOSUPPORT = 93;
@@ -36,6 +38,7 @@ public final class Errno {
     public static final int EAFNOSUPPORT = 97;
     public static final int ENOBUFS = 105;
     public static final int ETIMEDOUT = 110;
+    public static final int EDQUOT = 122;
     /** Kernel-internal "not supported"; leaks from vhost-vdpa mmap. */
     public static final int ENOTSUPP = 524;
 
@@ -82,5 +85,36 @@ public final class Errno {
         jnr.constants.platform.Errno e = jnr.constants.platform.Errno.valueOf(errno);
         String text = e == null || e == jnr.constants.platform.Errno.__UNKNOWN_CONSTANT__ ? "Unknown error " + errno : e.description();
         return name(errno) + " (" + text + ")";
+    }
+
+    /**
+     * The errno behind a JDK I/O exception, or -1 when it has none. The JDK keeps only the text of
+     * most errnos (strerror), so the text is mapped back through this libc's own strerror table.
+     */
+    public static int of(java.io.IOException e) {
+        if (e instanceof InputFile.ErrnoFileSystemException f) {
+            return f.errno();
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return EACCES;
+        }
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return ENOENT;
+        }
+        String text = e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
+        Integer n = text == null ? null : ByText.TABLE.get(text);
+        return n == null ? -1 : n;
+    }
+
+    private static final class ByText {
+        static final java.util.Map<String, Integer> TABLE = table();
+
+        private static java.util.Map<String, Integer> table() {
+            java.util.Map<String, Integer> m = new java.util.HashMap<>();
+            for (int n = 133; n >= 1; n--) {
+                m.put(InputFile.strerror(n), n); // the lowest number wins an alias (EAGAIN over EWOULDBLOCK)
+            }
+            return java.util.Map.copyOf(m);
+        }
     }
 }

@@ -78,6 +78,10 @@ public final class CliContext implements AutoCloseable {
 
     public Path fakeStatePath() {
         if (options.fakeState != null) {
+            if (options.fakeState.toString().isEmpty()) {
+                // Path.of("") is the working directory: a typo'd variable must not put the state there
+                throw new CliFailure(ExitCode.USAGE, "--fake-state: the empty path names no file", null);
+            }
             return options.fakeState;
         }
         String xdg = System.getenv("XDG_STATE_HOME");

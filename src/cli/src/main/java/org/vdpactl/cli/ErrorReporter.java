@@ -55,6 +55,13 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, Com
         if (ex instanceof CliFailure f) {
             return f;
         }
+        // the fake's state met inside a call (a node's open recorded, a device's removal) ends as when saving
+        for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            CliFailure state = FakeBackend.stateFailureOf(t);
+            if (state != null) {
+                return state;
+            }
+        }
         if (ex instanceof org.vdpactl.mgmt.FamilyNotAvailableException) {
             // no vdpa module: the environment is not ready (README table), not a missing device
             return new CliFailure(ExitCode.NOT_READY, ex.getMessage(), ex);

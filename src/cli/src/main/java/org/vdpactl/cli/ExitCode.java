@@ -13,7 +13,7 @@ public enum ExitCode {
     NOT_SUPPORTED(5, "the kernel, driver or device does not support the operation"),
     PARTIAL(6, "a batch failed part-way; every device was rolled back or its final state reported"),
     KERNEL_ERROR(7, "the kernel refused the operation (errno shown)"),
-    NOT_READY(8, "environment not ready (doctor found blocking problems, state file locked, no backend)");
+    NOT_READY(8, "environment not ready (doctor found blocking problems, state file locked or its file system full or read-only, no backend)");
 
     private final int code;
     private final String meaning;

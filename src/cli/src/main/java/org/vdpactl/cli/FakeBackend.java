@@ -138,13 +138,24 @@ final class FakeBackend implements Backend {
 
     /** The exit code and one line for a problem with the state file; other exceptions unchanged. */
     static RuntimeException stateFailure(RuntimeException e) {
-        return switch (e) {
+        CliFailure f = stateFailureOf(e);
+        return f == null ? e : f;
+    }
+
+    /**
+     * The exit code and one line for a problem with the state file, decided by the exception's type
+     * alone (whichever command met it: saving a change, locking to record an open, reading), or null
+     * when {@code t} is not one. One errno, one exit code: EACCES/EPERM 4, ENOSPC/EDQUOT/EROFS 8.
+     */
+    static CliFailure stateFailureOf(Throwable t) {
+        return switch (t) {
             case FakeStateStore.StateLockedException l -> new CliFailure(ExitCode.NOT_READY, l.getMessage(), l);
             case FakeStateStore.CorruptStateException c -> new CliFailure(ExitCode.USAGE, c.getMessage(), c);
             case FakeStateStore.StateConflictException c -> new CliFailure(ExitCode.KERNEL_ERROR, c.getMessage(), c);
-            case StateIoException io -> new CliFailure(io.permissionDenied() ? ExitCode.PERMISSION : ExitCode.NOT_READY,
-                    io.getMessage() + "; nothing was saved", io);
-            default -> e;
+            case StateIoException.AccessDenied io -> new CliFailure(ExitCode.PERMISSION, io.getMessage() + "; nothing was saved", io);
+            case StateIoException.StorageUnavailable io -> new CliFailure(ExitCode.NOT_READY, io.getMessage() + "; nothing was saved", io);
+            case StateIoException io -> new CliFailure(ExitCode.NOT_READY, io.getMessage() + "; nothing was saved", io);
+            default -> null;
         };
     }
 }

@@ -343,6 +343,12 @@ public final class FakeKernel implements AutoCloseable {
         for (Inventory.Device d : inventory.devices()) {
             FakeMgmtDevice m = bus.managementDeviceByDisplayName(d.mgmtdev()).orElseThrow(
                     () -> new IllegalArgumentException("device " + d.name() + " names unknown mgmtdev " + d.mgmtdev()));
+            // what DEV_NEW refuses with EOPNOTSUPP (a MAC or MTU on a block device) cannot be restored either
+            long unsupported = d.provisioning().attributeMask() & ~m.provisionableAttributes();
+            if (unsupported != 0) {
+                throw new IllegalArgumentException("device " + d.name() + " is provisioned with attributes (mask 0x"
+                        + Long.toHexString(unsupported) + ") that " + d.mgmtdev() + " does not accept, as dev add would answer EOPNOTSUPP");
+            }
             FakeVdpaDevice dev = bus.addDevice(m, d.name(), d.provisioning(), d.minor() == null ? -1 : d.minor(), true);
             if (d.configMac() != null) {
                 dev.setMacAddress(Inventory.parseMac(d.configMac()));

@@ -80,7 +80,109 @@ class BadInputMatrixTest {
                 Arguments.of(new String[] {"dev", "add", "../../etc", "--mgmtdev", "vdpasim_net"}, ExitCode.USAGE, "contains '/'"),
                 Arguments.of(new String[] {"dev", "add", "a b", "--mgmtdev", "vdpasim_net"}, ExitCode.USAGE, "whitespace"),
                 Arguments.of(new String[] {"dev", "add", "a\nb", "--mgmtdev", "vdpasim_net"}, ExitCode.USAGE, "a\\nb\" contains whitespace"),
-                Arguments.of(new String[] {"dev", "add", "..", "--mgmtdev", "vdpasim_net"}, ExitCode.USAGE, "not a possible sysfs"));
+                Arguments.of(new String[] {"dev", "add", "..", "--mgmtdev", "vdpasim_net"}, ExitCode.USAGE, "not a possible sysfs"),
+                Arguments.of(new String[] {"dev", "add", "\u20ac".repeat(86), "--mgmtdev", "vdpasim_net"}, ExitCode.USAGE,
+                        "1 to 255 bytes (it has 258)"),
+                // input files: refused before they are read, never a hang or an OutOfMemoryError
+                Arguments.of(new String[] {"--fake-faults", "/dev/zero", "dev", "list"}, ExitCode.USAGE,
+                        "/dev/zero: it is a character device, not a regular file"),
+                Arguments.of(new String[] {"--fake-faults", fifo("faults.fifo").toString(), "dev", "list"}, ExitCode.USAGE,
+                        "it is a FIFO, not a regular file"),
+                Arguments.of(new String[] {"--fake-faults", tmp.toString(), "dev", "list"}, ExitCode.USAGE, "it is a directory"),
+                Arguments.of(new String[] {"--fake-faults", oversized("big-faults.json").toString(), "dev", "list"}, ExitCode.USAGE,
+                        "larger than 16 MiB"),
+                Arguments.of(new String[] {"rehearse", "--memory-layout", "/dev/zero"}, ExitCode.USAGE, "it is a character device"),
+                Arguments.of(new String[] {"rehearse", "--memory-layout", fifo("layout.fifo").toString()}, ExitCode.USAGE, "it is a FIFO"),
+                Arguments.of(new String[] {"report", "merge", "/dev/zero"}, ExitCode.USAGE, "it is a character device"),
+                Arguments.of(new String[] {"report", "merge", oversized("big-host.json").toString()}, ExitCode.USAGE, "larger than 16 MiB"));
+    }
+
+    /** A named pipe: opening one for reading blocks until a writer comes, so a reader that opens it plainly hangs. */
+    static Path fifo(String name) throws IOException {
+        Path p = tmp.resolve(name);
+        if (!Files.exists(p)) {
+            try {
+                int rc = new ProcessBuilder("mkfifo", p.toString()).inheritIO().start().waitFor();
+                org.junit.jupiter.api.Assumptions.assumeTrue(rc == 0, "mkfifo failed");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+            }
+        }
+        return p;
+    }
+
+    /** A sparse file of 17 MiB: larger than any input file is read, cheap to make. */
+    static Path oversized(String name) throws IOException {
+        Path p = tmp.resolve(name);
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(p.toFile(), "rw")) {
+            f.setLength(17L << 20);
+        }
+        return p;
+    }
+
+    /**
+     * State files that hold what the commands refuse, or nothing a state can be: each is refused on
+     * load with exit 2 and the entry named, never loaded (exit 0) nor an internal error.
+     */
+    static Stream<Arguments> badStates() {
+        String mgmts = "\"mgmtdevs\": [{\"profile\": \"vdpasim_net\", \"dev\": \"vdpasim_net\"},"
+                + " {\"profile\": \"vdpasim_blk\", \"dev\": \"vdpasim_blk\"}]";
+        java.util.function.Function<String, String> dev = d -> "{\"version\": 1, " + mgmts + ", \"devices\": [" + d + "]}";
+        return Stream.of(
+                Arguments.of("{\"version\": 1, \"mgmtdevs\": [null], \"devices\": []}", "mgmtdevs[0] is null"),
+                Arguments.of(dev.apply("null"), "devices[0] is null"),
+                Arguments.of(dev.apply("{\"name\": \"a b\", \"mgmtdev\": \"vdpasim_net\"}"), "devices[0].name \"a b\" contains whitespace"),
+                Arguments.of(dev.apply("{\"name\": \"a\\nb\", \"mgmtdev\": \"vdpasim_net\"}"), "devices[0].name \"a\\nb\" contains whitespace"),
+                Arguments.of(dev.apply("{\"name\": \"..\", \"mgmtdev\": \"vdpasim_net\"}"), "not a possible sysfs directory name"),
+                Arguments.of(dev.apply("{\"name\": \"" + "x".repeat(300) + "\", \"mgmtdev\": \"vdpasim_net\"}"), "1 to 255 bytes (it has 300)"),
+                Arguments.of(dev.apply("{\"name\": \"\\udc80x\", \"mgmtdev\": \"vdpasim_net\"}"), "unpaired surrogate"),
+                Arguments.of(dev.apply("{\"name\": \"n1\", \"mgmtdev\": \"vdpasim_net\", \"mac\": \"ff:ff:ff:ff:ff:ff\"}"),
+                        "devices[0].mac \"ff:ff:ff:ff:ff:ff\" is a broadcast address"),
+                Arguments.of(dev.apply("{\"name\": \"n1\", \"mgmtdev\": \"vdpasim_net\", \"configMac\": \"00:00:00:00:00:00\"}"),
+                        "devices[0].configMac \"00:00:00:00:00:00\" is all zeros"),
+                Arguments.of(dev.apply("{\"name\": \"b1\", \"mgmtdev\": \"vdpasim_blk\", \"mac\": \"02:00:00:00:00:07\"}"),
+                        "device b1 is provisioned with attributes (mask 0x400) that vdpasim_blk does not accept"),
+                Arguments.of(dev.apply("{\"name\": \"b1\", \"mgmtdev\": \"vdpasim_blk\", \"mtu\": 1500}"),
+                        "device b1 is provisioned with attributes (mask 0x2000) that vdpasim_blk does not accept"),
+                Arguments.of("\u00ff\"version\"", "is corrupt"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("badStates")
+    void aStateFileHoldingWhatTheCommandsRefuseIsRefusedOnLoad(String content, String mentions, @TempDir Path dir) throws Exception {
+        Path state = dir.resolve("fake-state.json");
+        // "\u00ff..." stands for a file whose first byte is not UTF-8
+        Files.write(state, content.startsWith("\u00ff") ? new byte[] {(byte) 0xff, '{', '}'}
+                : content.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        byte[] before = Files.readAllBytes(state);
+        for (String[] cmd : new String[][] {{"dev", "list"}, {"dev", "add", "ok1", "--mgmtdev", "vdpasim_net"}}) {
+            CliRun r = onState(state, cmd);
+            assertOneLine(r, ExitCode.USAGE, mentions);
+            assertEquals("", r.out());
+        }
+        org.junit.jupiter.api.Assertions.assertArrayEquals(before, Files.readAllBytes(state), "a refused state was rewritten");
+    }
+
+    /** The state file, its link or its open-nodes file being a FIFO, a device or huge: exit 2, no hang, no heap exhausted. */
+    static Stream<Arguments> unreadableStates() throws IOException {
+        return Stream.of(
+                Arguments.of(fifo("state.fifo"), "it is a FIFO, not a regular file"),
+                Arguments.of(Path.of("/dev/zero"), "it is a character device, not a regular file"),
+                Arguments.of(tmp, "it is a directory"),
+                Arguments.of(Path.of("/etc/passwd/fake-state.json"), "Not a directory"),
+                Arguments.of(tmp.resolve("x".repeat(300)), "File name too long"),
+                Arguments.of(oversized("big-state.json"), "it is larger than 16 MiB"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("unreadableStates")
+    void aStateFileThatIsNotARegularFileOrTooLargeIsRefused(Path state, String mentions) throws Exception {
+        for (String[] cmd : new String[][] {{"dev", "list"}, {"dev", "add", "ok1", "--mgmtdev", "vdpasim_net"}}) {
+            CliRun r = java.util.concurrent.CompletableFuture.supplyAsync(() -> onState(state, cmd))
+                    .get(60, java.util.concurrent.TimeUnit.SECONDS); // a hang fails here, not the build
+            assertOneLine(r, ExitCode.USAGE, "cannot be used: " + mentions);
+        }
     }
 
     @ParameterizedTest
@@ -262,7 +364,9 @@ class BadInputMatrixTest {
             System.setErr(realErr);
         }
         String line = logs.toString(java.nio.charset.StandardCharsets.UTF_8).lines().filter(l -> l.contains("waiting for")).findFirst().orElseThrow();
-        assertTrue(line.contains("state lock") && line.contains("pid " + ProcessHandle.current().pid()), line);
+        // the holder is a thread of this JVM: the kernel knows only the process, so the line says so
+        assertTrue(line.contains("state lock") && line.contains("another thread of this process (pid "
+                + ProcessHandle.current().pid() + ")"), line);
     }
 
     @Test

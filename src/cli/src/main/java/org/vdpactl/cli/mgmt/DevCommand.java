@@ -64,37 +64,18 @@ public final class DevCommand implements Runnable {
      * a guest would never receive its frames otherwise.
      */
     static MacAddress unicast(MacAddress m, String option) {
-        if (m.isZero()) {
-            throw new IllegalArgumentException(option + " " + m + " is all zeros: a network device needs a unicast address");
-        }
-        if (m.isMulticast()) {
-            boolean broadcast = java.util.Arrays.equals(m.octets(), new byte[] {-1, -1, -1, -1, -1, -1});
-            throw new IllegalArgumentException(option + " " + m + " is a " + (broadcast ? "broadcast" : "multicast")
-                    + " address (bit 0 of the first octet set): a network device needs a unicast address, like 02:00:00:00:00:07");
+        String why = org.vdpactl.sys.VdpaDeviceRules.unicastMacProblem(m.octets());
+        if (why != null) {
+            throw new IllegalArgumentException(option + " " + m + " " + why);
         }
         return m;
     }
 
-    /**
-     * Names the kernel would take but that cannot come back intact: the driver core turns '/' into
-     * '!' (kobject_set_name_vargs), so "a/b" is listed as "a!b" and DEV_GET a/b finds nothing;
-     * "." and ".." cannot be sysfs directories; whitespace and control characters break
-     * `vdpa dev show` lines and shell use.
-     */
+    /** Refuses a name {@link org.vdpactl.sys.VdpaDeviceRules#nameProblem} refuses (the state file's load uses the same rule). */
     static void refuseUnusableName(String name) {
-        String why = null;
-        if (name.isEmpty() || name.length() > 255) {
-            why = "must be 1 to 255 characters";
-        } else if (name.indexOf('/') >= 0) {
-            why = "contains '/', which the kernel's driver core replaces with '!' (the device would be listed as \""
-                    + name.replace('/', '!') + "\")";
-        } else if (name.equals(".") || name.equals("..")) {
-            why = "is not a possible sysfs directory name";
-        } else if (name.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
-            why = "contains whitespace or a control character, which would break `vdpa dev show` output and sysfs paths";
-        }
+        String why = org.vdpactl.sys.VdpaDeviceRules.nameProblem(name);
         if (why != null) {
-            throw new IllegalArgumentException("device name \"" + name.replace("\n", "\\n") + "\" " + why);
+            throw new IllegalArgumentException("device name " + org.vdpactl.sys.VdpaDeviceRules.quotedName(name) + " " + why);
         }
     }
 
@@ -167,8 +148,9 @@ public final class DevCommand implements Runnable {
                 spec = spec.withMac(macOption(mac));
             }
             if (mtu != null) {
-                if (mtu < 68 || mtu > 65535) {
-                    throw new IllegalArgumentException("--mtu " + mtu + " is out of range (68 to 65535)");
+                String why = org.vdpactl.sys.VdpaDeviceRules.mtuProblem(mtu);
+                if (why != null) {
+                    throw new IllegalArgumentException("--mtu " + mtu + " " + why);
                 }
                 spec = spec.withMtu(mtu);
             }

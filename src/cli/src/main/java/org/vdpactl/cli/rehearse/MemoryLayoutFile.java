@@ -3,7 +3,6 @@ package org.vdpactl.cli.rehearse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -33,9 +32,9 @@ public final class MemoryLayoutFile {
 
     public static GuestMemoryLayout read(Path file) {
         try {
-            return parse(Files.readString(file), file.toString());
+            return parse(org.vdpactl.sys.InputFile.readUtf8(file), file.toString());
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read memory layout " + file + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("cannot read memory layout " + file + ": " + org.vdpactl.sys.InputFile.reason(e), e);
         }
     }
 

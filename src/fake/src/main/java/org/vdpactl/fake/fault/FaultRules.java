@@ -1,7 +1,6 @@
 package org.vdpactl.fake.fault;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -38,9 +37,9 @@ public final class FaultRules {
     /** Reads a rule file; errors name the file and the offending rule. */
     public static List<FaultRule> load(Path file) {
         try {
-            return parse(Files.readString(file));
+            return parse(org.vdpactl.sys.InputFile.readUtf8(file));
         } catch (IOException e) {
-            throw new FaultRuleException("cannot read fault file " + file + ": " + e.getMessage());
+            throw new FaultRuleException("cannot read fault file " + file + ": " + org.vdpactl.sys.InputFile.reason(e));
         } catch (FaultRuleException e) {
             throw new FaultRuleException(file + ": " + e.getMessage());
         }

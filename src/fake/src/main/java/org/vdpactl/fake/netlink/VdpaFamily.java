@@ -247,7 +247,7 @@ final class VdpaFamily extends FakeGenlFamily {
             throw KernelError.of(Errno.EPERM, "net attributes need CAP_NET_ADMIN");
         }
         MgmtDevice m = mgmtdevFromAttrs(a, "Fail to find the specified management device");
-        long unsupported = mask & ~m.provisionableAttributes();
+        long unsupported = new Provisioning(mac, mtu, pairs, features).attributeMask() & ~m.provisionableAttributes();
         if (unsupported != 0) {
             throw new KernelError(Errno.EOPNOTSUPP, kernel.netlink().unsupportedAttributesText(unsupported),
                     "attributes outside the mgmtdev's mask");
@@ -466,11 +466,7 @@ final class VdpaFamily extends FakeGenlFamily {
 
     /** is_valid_ether_addr (include/linux/etherdevice.h): not multicast and not all zeroes. */
     private static boolean isValidEtherAddr(byte[] mac) {
-        boolean zero = true;
-        for (byte b : mac) {
-            zero &= b == 0;
-        }
-        return (mac[0] & 1) == 0 && !zero;
+        return org.vdpactl.sys.VdpaDeviceRules.unicastMacProblem(mac) == null;
     }
 
     // ------------------------------------------------------------------ DEV_VSTATS_GET

@@ -19,13 +19,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vdpactl.sys.InputFile;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -50,14 +50,23 @@ public final class FakeStateStore {
     /** How long one holder may keep the lock before a waiter gives up. */
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(10);
     private static final Logger LOG = LoggerFactory.getLogger(FakeStateStore.class);
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /**
+     * Names are bytes to the kernel: the file holds each name's UTF-8 bytes as given, also outside the
+     * Basic Multilingual Plane (Jackson would otherwise write an emoji as the escapes "\\uD83D\\uDE00").
+     */
+    private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+            .enable(com.fasterxml.jackson.core.json.JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+            .enable(SerializationFeature.INDENT_OUTPUT).build();
     private static final Set<PosixFilePermission> FILE_MODE = PosixFilePermissions.fromString("rw-------");
     private static final Set<PosixFilePermission> DIR_MODE = PosixFilePermissions.fromString("rwx------");
     /** Threads of one JVM queue here first: file locks are per process, and the JVM refuses overlapping ones. */
     private static final Map<Path, Semaphore> IN_PROCESS_QUEUES = new ConcurrentHashMap<>();
     private static final long POLL_NANOS = Duration.ofMillis(100).toNanos();
 
+    /** The path the user named (messages). */
     private final Path file;
+    /** Where the state lives: {@link #file} with its symbolic links followed, so a save writes through a link, never over it. */
+    private final Path target;
     private final Duration lockTimeout;
 
     /**
@@ -76,8 +85,16 @@ public final class FakeStateStore {
         this(file, DEFAULT_LOCK_TIMEOUT);
     }
 
+    /**
+     * @throws IllegalArgumentException   when {@code file} is the empty path (it would be the working directory)
+     * @throws CorruptStateException       when it is a symbolic link that cannot be followed (a loop)
+     */
     public FakeStateStore(Path file, Duration lockTimeout) {
+        if (file.toString().isEmpty()) {
+            throw new IllegalArgumentException("the fake kernel state file cannot be the empty path");
+        }
         this.file = file.toAbsolutePath();
+        this.target = StateFilePaths.followLinks(this.file);
         this.lockTimeout = lockTimeout;
     }
 
@@ -141,9 +158,10 @@ public final class FakeStateStore {
     /** Locks the state (queueing fairly) and reads it; the lock is held until the session is closed. */
     public Session open() {
         createParent();
-        Path lockPath = file.resolveSibling(file.getFileName() + ".lock");
+        Path lockPath = target.resolveSibling(target.getFileName() + ".lock");
         StateLockFile lockFile;
         try {
+            StateFileFaults.check(lockPath, StateFileFaults.Step.LOCK);
             lockFile = StateLockFile.use(lockPath,
                     posix() ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(FILE_MODE)} : new FileAttribute<?>[0]);
         } catch (IOException e) {
@@ -153,7 +171,7 @@ public final class FakeStateStore {
         LockWait wait = new LockWait(lockPath, lockFile);
         try {
             while (!queue.tryAcquire(POLL_NANOS, TimeUnit.NANOSECONDS)) {
-                wait.check();
+                wait.check(true);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -169,6 +187,7 @@ public final class FakeStateStore {
             FileLock lock = acquire(channel, wait);
             s = new Session(lockFile, lock, queue);
             announceHolder(channel);
+            StateFilePaths.removeStaleTemporaries(target, openNodesFile());
             s.state = readState();
             return s;
         } catch (IOException | RuntimeException e) {
@@ -194,7 +213,7 @@ public final class FakeStateStore {
         if (l != null) {
             return l;
         }
-        wait.check();
+        wait.check(false);
         Thread waiter = Thread.currentThread();
         AtomicBoolean done = new AtomicBoolean();
         AtomicBoolean timedOut = new AtomicBoolean();
@@ -251,6 +270,7 @@ public final class FakeStateStore {
         private final Path lockPath;
         private final StateLockFile lockFile;
         private String holder;
+        private String description;
         private long deadline;
         private long holderCpu = -1;
         private long holderSince = System.nanoTime();
@@ -262,25 +282,51 @@ public final class FakeStateStore {
             this.deadline = System.nanoTime() + lockTimeout.toNanos();
         }
 
-        synchronized void check() {
-            if (queueMoved()) {
-                deadline = System.nanoTime() + lockTimeout.toNanos();
-            }
-            if (!announced) {
-                announced = true;
-                LOG.warn("waiting for the fake kernel state lock {} held by {}", lockPath, HolderInfo.describe(holder));
-            }
+        /**
+         * @param inProcessQueue true while this thread queues behind another thread of its JVM
+         *                       (which may itself wait for another process), false while it waits for the file lock
+         */
+        synchronized void check(boolean inProcessQueue) {
+            look(inProcessQueue);
             if (System.nanoTime() - deadline >= 0) {
                 throw lockedException();
             }
         }
 
         synchronized boolean expired() {
-            if (queueMoved()) {
-                deadline = System.nanoTime() + lockTimeout.toNanos();
-                return false;
+            return look(false) ? false : System.nanoTime() - deadline >= 0;
+        }
+
+        /** Looks who holds the lock now, says once whom it waits for, and restarts the deadline when the queue moved. */
+        private boolean look(boolean inProcessQueue) {
+            long self = ProcessHandle.current().pid();
+            long pid = LockHolders.pidHolding(lockPath);
+            String content = lockFile.content(); // never by opening the file again: closing that would drop our lock
+            String who;
+            if (pid == LockHolders.UNKNOWN) {
+                who = HolderInfo.describe(content);
+                pid = HolderInfo.pidOf(content);
+            } else if (pid == self || pid == LockHolders.NONE && inProcessQueue) {
+                who = "another thread of this process (pid " + self + ")";
+                pid = self;
+            } else if (pid == LockHolders.NONE) {
+                who = null; // released just now: the lock is ours in a moment, or the next holder shows on the next look
+            } else {
+                who = content.startsWith("pid " + pid + " ") ? HolderInfo.describe(content)
+                        : "pid " + pid + " (" + ProcessHandle.of(pid).map(HolderInfo::commandOf).orElse("exited") + ")";
             }
-            return System.nanoTime() - deadline >= 0;
+            boolean moved = queueMoved(pid + " " + content, pid == self ? -1 : HolderInfo.cpuNanosOf(pid));
+            if (moved) {
+                deadline = System.nanoTime() + lockTimeout.toNanos();
+            }
+            if (who != null) {
+                description = who;
+                if (!announced) {
+                    announced = true;
+                    LOG.warn("waiting for the fake kernel state lock {} held by {}", lockPath, who);
+                }
+            }
+            return moved;
         }
 
         /**
@@ -290,9 +336,7 @@ public final class FakeStateStore {
          * works for the whole timeout counts as stuck, and none is waited for longer than
          * {@link #MAX_TIMEOUTS_PER_HOLDER} timeouts.
          */
-        private boolean queueMoved() {
-            String now = lockFile.content(); // never by opening the file again: closing that would drop our lock
-            long cpu = HolderInfo.cpuNanosOf(now);
+        private boolean queueMoved(String now, long cpu) {
             if (!now.equals(holder)) {
                 holder = now;
                 holderCpu = cpu;
@@ -309,7 +353,7 @@ public final class FakeStateStore {
 
         synchronized StateLockedException lockedException() {
             return new StateLockedException("fake kernel state " + file + " is in use by another vdpactl process: "
-                    + HolderInfo.describe(holder) + " has held the lock " + lockPath + " for more than "
+                    + (description == null ? "its holder" : description) + " has held the lock " + lockPath + " for more than "
                     + (lockTimeout.toMillis() % 1000 == 0 ? lockTimeout.toSeconds() + " s" : lockTimeout.toMillis() + " ms"));
         }
     }
@@ -324,18 +368,23 @@ public final class FakeStateStore {
      * the devices, so read-only commands that open one (vhost info) never rewrite the state itself.
      */
     public Path openNodesFile() {
-        return file.resolveSibling(file.getFileName() + ".open");
+        return target.resolveSibling(target.getFileName() + ".open");
     }
 
     private SharedState readState() {
         SharedState main = readMainState();
         Path open = openNodesFile();
-        if (!Files.exists(open)) {
-            return main;
-        }
         try {
-            List<NodeOpenRecord> records = JSON.readValue(open.toFile(),
+            byte[] bytes = readInput(open);
+            if (bytes == null) {
+                return main;
+            }
+            List<NodeOpenRecord> records = JSON.readValue(bytes,
                     JSON.getTypeFactory().constructCollectionType(List.class, NodeOpenRecord.class));
+            String nulls = InventoryValidation.nullEntry("openNodes", records);
+            if (nulls != null) {
+                throw new CorruptStateException("fake kernel state " + open + " is invalid: " + nulls + "; delete it");
+            }
             SharedState state = main.withOpenNodes(records);
             String problem = InventoryValidation.problemOf(state);
             if (problem != null) {
@@ -349,16 +398,47 @@ public final class FakeStateStore {
         }
     }
 
-    private SharedState readMainState() {
-        if (!Files.exists(file)) {
-            return SharedState.of(Inventory.defaults());
-        }
+    /**
+     * The bytes of one of the state's files, or null when it does not exist; a file that is not
+     * regular or too large (a FIFO, /dev/zero) is refused without blocking or filling the heap.
+     */
+    private byte[] readInput(Path path) throws IOException {
         try {
-            StateFile s = JSON.readValue(file.toFile(), StateFile.class);
+            StateFileFaults.check(path, StateFileFaults.Step.READ);
+            return InputFile.read(path);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return null;
+        } catch (InputFile.RefusedException e) {
+            throw new CorruptStateException("fake kernel state " + (path.equals(target) ? file : path)
+                    + " cannot be used: " + e.getReason());
+        } catch (InputFile.ErrnoFileSystemException e) {
+            if (e.errno() == org.vdpactl.sys.Errno.ENOTDIR || e.errno() == org.vdpactl.sys.Errno.ENAMETOOLONG) {
+                // a path no file can have (a component is a regular file): bad input, not an environment problem
+                throw new CorruptStateException("fake kernel state " + (path.equals(target) ? file : path)
+                        + " cannot be used: " + e.getReason());
+            }
+            throw e;
+        }
+    }
+
+    private SharedState readMainState() {
+        try {
+            byte[] bytes = readInput(target);
+            if (bytes == null) {
+                return SharedState.of(Inventory.defaults());
+            }
+            StateFile s = JSON.readValue(bytes, StateFile.class);
             if (s == null || s.version() != VERSION) {
                 throw new CorruptStateException("fake kernel state " + file + " has "
                         + (s == null ? "no content" : "unsupported version " + s.version())
                         + "; delete it to start from the default devices");
+            }
+            for (String nulls : new String[] {InventoryValidation.nullEntry("mgmtdevs", s.mgmtdevs()),
+                    InventoryValidation.nullEntry("devices", s.devices()), InventoryValidation.nullEntry("nodeRules", s.nodeRules())}) {
+                if (nulls != null) {
+                    throw new CorruptStateException("fake kernel state " + file + " is invalid: " + nulls
+                            + "; fix or delete it to start from the default devices");
+                }
             }
             if (kernelVersion == null) {
                 kernelVersion = s.kernel();
@@ -380,10 +460,10 @@ public final class FakeStateStore {
 
     /** Writes what changed from {@code before} to {@code state}: the state file, the open-nodes file, or both. */
     private void write(SharedState before, SharedState state) {
-        if (!state.withOpenNodes(List.of()).equals(before.withOpenNodes(List.of())) || !Files.exists(file) && before.openNodes().equals(state.openNodes())) {
+        if (!state.withOpenNodes(List.of()).equals(before.withOpenNodes(List.of())) || !Files.exists(target) && before.openNodes().equals(state.openNodes())) {
             Inventory inventory = state.inventory();
             try {
-                writeAtomically(file, JSON.writeValueAsBytes(new StateFile(VERSION, inventory.mgmtdevs(), inventory.devices(),
+                writeAtomically(target, JSON.writeValueAsBytes(new StateFile(VERSION, inventory.mgmtdevs(), inventory.devices(),
                         kernelVersion, List.of(), state.nodeRules(), state.vstats())));
             } catch (IOException e) {
                 throw StateIoException.of("cannot save the fake kernel state " + file, e);
@@ -399,8 +479,9 @@ public final class FakeStateStore {
     }
 
     private void writeAtomically(Path target, byte[] bytes) throws IOException {
-        Path tmp = target.resolveSibling(target.getFileName() + ".tmp-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+        Path tmp = StateFilePaths.temporaryFor(target);
         try {
+            StateFileFaults.check(tmp, StateFileFaults.Step.WRITE);
             if (posix()) {
                 Files.createFile(tmp, PosixFilePermissions.asFileAttribute(FILE_MODE));
             }
@@ -425,7 +506,7 @@ public final class FakeStateStore {
     }
 
     private void createParent() {
-        Path dir = file.getParent();
+        Path dir = target.getParent();
         try {
             if (!Files.isDirectory(dir)) {
                 if (posix()) {

@@ -30,17 +30,18 @@ final class HolderInfo {
         return process.info().command().map(c -> Path.of(c).getFileName().toString()).orElse("unknown command");
     }
 
+    /** The pid a holder wrote ("pid 1234 (...)"), or {@link LockHolders#NONE}. */
+    static long pidOf(String content) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^pid (\\d+) ").matcher(content);
+        return m.find() ? Long.parseLong(m.group(1)) : LockHolders.NONE;
+    }
+
     /**
-     * The CPU time the holding process has used so far, or -1 when it is unknown (no such process, or
+     * The CPU time process {@code pid} has used so far, or -1 when it is unknown (no such process, or
      * the holder is this process, whose other threads' work says nothing about the holder thread).
      */
-    static long cpuNanosOf(String content) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^pid (\\d+) ").matcher(content);
-        if (!m.find()) {
-            return -1;
-        }
-        long pid = Long.parseLong(m.group(1));
-        if (pid == ProcessHandle.current().pid()) {
+    static long cpuNanosOf(long pid) {
+        if (pid <= 0 || pid == ProcessHandle.current().pid()) {
             return -1;
         }
         return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(java.time.Duration::toNanos).orElse(-1L);

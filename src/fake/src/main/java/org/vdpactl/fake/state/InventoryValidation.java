@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.vdpactl.sys.VdpaDeviceRules;
 
 /**
  * Checks every field of a loaded state, so a hand-edited or damaged file is refused with the field
@@ -65,8 +66,9 @@ final class InventoryValidation {
             if (d.name() == null || d.name().isEmpty()) {
                 return at + ".name is missing";
             }
-            if (d.name().indexOf('/') >= 0 || d.name().indexOf('\0') >= 0) {
-                return at + ".name " + quoted(d.name()) + " contains '/' or NUL, which no kernel device name can";
+            String nameProblem = VdpaDeviceRules.nameProblem(d.name());
+            if (nameProblem != null) {
+                return at + ".name " + quoted(d.name()) + " " + nameProblem;
             }
             if (!names.add(d.name())) {
                 return at + ".name " + quoted(d.name()) + " is a duplicate";
@@ -82,17 +84,17 @@ final class InventoryValidation {
                     return at + ".minor = " + d.minor() + " is used by another device";
                 }
             }
-            if (d.mtu() != null && (d.mtu() < 68 || d.mtu() > 65535)) {
-                return at + ".mtu = " + d.mtu() + " is out of range (68 to 65535)";
+            if (d.mtu() != null && VdpaDeviceRules.mtuProblem(d.mtu()) != null) {
+                return at + ".mtu = " + d.mtu() + " " + VdpaDeviceRules.mtuProblem(d.mtu());
             }
             if (d.maxVqPairs() != null && (d.maxVqPairs() < 1 || d.maxVqPairs() > 0x8000)) {
                 return at + ".maxVqPairs = " + d.maxVqPairs() + " is out of range (1 to 32768)";
             }
-            String mac = macProblem(d.mac());
+            String mac = unicastMacProblem(d.mac());
             if (mac != null) {
                 return at + ".mac " + mac;
             }
-            String configMac = macProblem(d.configMac());
+            String configMac = unicastMacProblem(d.configMac());
             if (configMac != null) {
                 return at + ".configMac " + configMac;
             }
@@ -103,14 +105,32 @@ final class InventoryValidation {
         return null;
     }
 
-    private static String macProblem(String mac) {
-        if (mac == null || mac.matches("[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}")) {
+    /** What {@code dev add --mac} and {@code dev set --mac} refuse: the syntax, then a multicast, broadcast or zero address. */
+    private static String unicastMacProblem(String mac) {
+        if (mac == null) {
             return null;
         }
-        return quoted(mac) + " is not a MAC address xx:xx:xx:xx:xx:xx";
+        if (!mac.matches("[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}")) {
+            return quoted(mac) + " is not a MAC address xx:xx:xx:xx:xx:xx";
+        }
+        String why = VdpaDeviceRules.unicastMacProblem(Inventory.parseMac(mac));
+        return why == null ? null : quoted(mac) + " " + why;
     }
 
     private static String quoted(String s) {
-        return "\"" + s.replace("\n", "\\n") + "\"";
+        return VdpaDeviceRules.quotedName(s);
+    }
+
+    /** The first null entry of the file's lists ("mgmtdevs[2] is null"), which no record can hold; or null. */
+    static String nullEntry(String list, List<?> entries) {
+        if (entries == null) {
+            return null;
+        }
+        for (int i = 0; i < entries.size(); i++) {
+            if (entries.get(i) == null) {
+                return list + "[" + i + "] is null";
+            }
+        }
+        return null;
     }
 }

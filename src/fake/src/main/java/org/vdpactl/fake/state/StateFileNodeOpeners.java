@@ -32,6 +32,8 @@ public final class StateFileNodeOpeners implements NodeOpeners {
 
     private final FakeStateStore store;
     private final String kernel = UUID.randomUUID().toString();
+    /** Whether this kernel ever recorded an open: one that did not has nothing to drop and must not lock (or create) the state. */
+    private volatile boolean recorded;
 
     public StateFileNodeOpeners(FakeStateStore store) {
         this.store = store;
@@ -40,6 +42,7 @@ public final class StateFileNodeOpeners implements NodeOpeners {
 
     @Override
     public void claim(String device, int minor) {
+        recorded = true;
         store.updateState(s -> {
             List<NodeOpenRecord> live = liveRecords(s.openNodes());
             for (NodeOpenRecord o : live) {
@@ -69,6 +72,7 @@ public final class StateFileNodeOpeners implements NodeOpeners {
     @Override
     public Optional<String> claimForRemoval(String device, int minor) {
         String[] holder = new String[1];
+        recorded = true;
         store.updateState(s -> {
             List<NodeOpenRecord> live = liveRecords(s.openNodes());
             for (NodeOpenRecord o : live) {
@@ -92,6 +96,9 @@ public final class StateFileNodeOpeners implements NodeOpeners {
     /** This kernel is gone: its records no longer count (and are dropped when it can). */
     public void close() {
         LIVE_KERNELS.remove(kernel);
+        if (!recorded) {
+            return;
+        }
         try {
             store.updateState(s -> s.withOpenNodes(liveRecords(s.openNodes())));
         } catch (RuntimeException e) {

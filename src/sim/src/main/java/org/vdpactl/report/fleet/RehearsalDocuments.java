@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -26,14 +25,14 @@ public final class RehearsalDocuments {
     public static HostRehearsal read(Path file) {
         JsonNode doc;
         try {
-            doc = MAPPER.readTree(Files.readString(file));
+            doc = MAPPER.readTree(org.vdpactl.sys.InputFile.readUtf8(file));
         } catch (NoSuchFileException e) {
             throw new BadFleetInputException(file + ": no such file");
         } catch (JsonProcessingException e) {
             throw new BadFleetInputException(file + ": not JSON (" + e.getOriginalMessage() + " at line "
                     + e.getLocation().getLineNr() + ")");
         } catch (IOException e) {
-            throw new BadFleetInputException(file + ": cannot read (" + e.getMessage() + ")");
+            throw new BadFleetInputException(file + ": cannot read (" + org.vdpactl.sys.InputFile.reason(e) + ")");
         }
         return of(doc, file);
     }

@@ -137,6 +137,43 @@ class FakeStateStoreTest {
         assertFalse(StateLockFile.isOpen(lockFile()), "the lock file's descriptor stays open after the last session");
     }
 
+    /**
+     * The waiter names the process the kernel says holds the lock, not what the lock file says: the
+     * file keeps the previous holder's line (here this very process's) until the next holder writes
+     * its own, and a holder that has not written yet left it empty ("held by another process").
+     * The holder here is a process that takes the fcntl lock without writing a line, which is how
+     * every holder looks between its lock() and its line.
+     */
+    @Test
+    void theWaiterNamesTheProcessThatHoldsTheLockNotTheLastLineInTheFile() throws Exception {
+        FakeStateStore store = new FakeStateStore(stateFile(), Duration.ofMillis(500));
+        try (FakeStateStore.Session s = store.open()) {
+            s.inventory(); // leaves "pid <this process> ..." in the lock file
+        }
+        long self = ProcessHandle.current().pid();
+        for (boolean emptied : new boolean[] {false, true}) {
+            if (emptied) {
+                Files.writeString(lockFile(), "");
+            }
+            Process holder = new ProcessBuilder("python3", "-c", "import fcntl, sys\n"
+                    + "f = open(sys.argv[1], 'r+')\n"
+                    + "fcntl.lockf(f, fcntl.LOCK_EX)\n"
+                    + "print('locked', flush=True)\n"
+                    + "sys.stdin.read()\n", lockFile().toString()).redirectErrorStream(true).start();
+            try {
+                java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream()));
+                assertEquals("locked", out.readLine());
+                FakeStateStore.StateLockedException e = org.junit.jupiter.api.Assertions.assertThrows(
+                        FakeStateStore.StateLockedException.class, () -> store.open().close());
+                assertTrue(e.getMessage().contains("pid " + holder.pid() + " (python3"), e.getMessage());
+                assertFalse(e.getMessage().contains("pid " + self + " "), e.getMessage());
+            } finally {
+                holder.getOutputStream().close();
+                holder.waitFor();
+            }
+        }
+    }
+
     private Path lockFile() {
         return stateFile().toAbsolutePath().resolveSibling("fake-state.json.lock");
     }

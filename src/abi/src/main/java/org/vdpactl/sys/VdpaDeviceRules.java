@@ -1,0 +1,81 @@
+package org.vdpactl.sys;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The rules a vDPA device's name and provisioning must follow, in one place for everything that
+ * makes or restores a device: {@code dev add}/{@code dev set} refuse input with them, and the fake
+ * kernel's state file is validated with them on load, so a file cannot hold what the commands refuse.
+ * Each method returns why a value is refused, as the end of a sentence, or null when it is fine.
+ */
+public final class VdpaDeviceRules {
+    /** NAME_MAX: a sysfs directory name (/sys/bus/vdpa/devices/NAME) has at most 255 bytes. */
+    public static final int MAX_NAME_BYTES = 255;
+    public static final int MIN_MTU = 68;
+    public static final int MAX_MTU = 65535;
+
+    private VdpaDeviceRules() {
+    }
+
+    /**
+     * Names the kernel would take but that cannot come back intact: the driver core turns '/' into
+     * '!' (kobject_set_name_vargs), so "a/b" is listed as "a!b" and DEV_GET a/b finds nothing;
+     * "." and ".." cannot be sysfs directories; whitespace and control characters break
+     * `vdpa dev show` lines and shell use. The length counts bytes, as the kernel does; a name that
+     * has no UTF-8 form (an unpaired surrogate) has no bytes to pass and is refused.
+     */
+    public static String nameProblem(String name) {
+        if (name.isEmpty()) {
+            return "must be 1 to " + MAX_NAME_BYTES + " bytes";
+        }
+        if (!StandardCharsets.UTF_8.newEncoder().canEncode(name)) {
+            return "is not valid Unicode text (an unpaired surrogate), so it has no bytes to pass to the kernel";
+        }
+        int bytes = name.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_NAME_BYTES) {
+            return "must be 1 to " + MAX_NAME_BYTES + " bytes (it has " + bytes + ")";
+        }
+        if (name.indexOf('/') >= 0) {
+            return "contains '/', which the kernel's driver core replaces with '!' (the device would be listed as \""
+                    + name.replace('/', '!') + "\")";
+        }
+        if (name.equals(".") || name.equals("..")) {
+            return "is not a possible sysfs directory name";
+        }
+        if (name.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+            return "contains whitespace or a control character, which would break `vdpa dev show` output and sysfs paths";
+        }
+        return null;
+    }
+
+    /** The net config space's MTU range (virtio-net: at least 68, a u16). */
+    public static String mtuProblem(int mtu) {
+        return mtu < MIN_MTU || mtu > MAX_MTU ? "is out of range (" + MIN_MTU + " to " + MAX_MTU + ")" : null;
+    }
+
+    /**
+     * A net device's own address must be unicast and not zero (the kernel's is_valid_ether_addr):
+     * a guest would never receive its frames otherwise.
+     */
+    public static String unicastMacProblem(byte[] mac) {
+        boolean zero = true;
+        boolean broadcast = true;
+        for (byte b : mac) {
+            zero &= b == 0;
+            broadcast &= b == (byte) 0xFF;
+        }
+        if (zero) {
+            return "is all zeros: a network device needs a unicast address";
+        }
+        if ((mac[0] & 1) != 0) {
+            return "is a " + (broadcast ? "broadcast" : "multicast")
+                    + " address (bit 0 of the first octet set): a network device needs a unicast address, like 02:00:00:00:00:07";
+        }
+        return null;
+    }
+
+    /** "device name \"a\\nb\"": a name quoted for a one-line message. */
+    public static String quotedName(String name) {
+        return "\"" + name.replace("\n", "\\n") + "\"";
+    }
+}

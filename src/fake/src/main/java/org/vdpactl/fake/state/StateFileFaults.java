@@ -1,0 +1,53 @@
+package org.vdpactl.fake.state;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.vdpactl.sys.Errno;
+
+/**
+ * The seam through which tests make the state's own files fail as a full disk or an unwritable
+ * directory would (tests run as root, who ignores permissions, and cannot mount a tiny tmpfs).
+ * A fault covers one directory only, so tests running in parallel on other directories are not
+ * touched; without one, {@link #check} does nothing.
+ */
+public final class StateFileFaults {
+    /** Which file operation of the state fails. */
+    public enum Step { LOCK, READ, WRITE }
+
+    private static final Map<Path, Map<Step, Integer>> FAULTS = new ConcurrentHashMap<>();
+
+    private StateFileFaults() {
+    }
+
+    /**
+     * Until closed, {@code step} on files in {@code dir} fails with {@code errno}, thrown as the JDK
+     * throws it (AccessDeniedException for EACCES, else a FileSystemException with the errno's text).
+     */
+    public static AutoCloseable inject(Path dir, Step step, int errno) {
+        Path key = dir.toAbsolutePath().normalize();
+        FAULTS.computeIfAbsent(key, k -> new ConcurrentHashMap<>()).put(step, errno);
+        return () -> FAULTS.computeIfPresent(key, (k, m) -> {
+            m.remove(step);
+            return m.isEmpty() ? null : m;
+        });
+    }
+
+    static void check(Path file, Step step) throws IOException {
+        if (FAULTS.isEmpty()) {
+            return;
+        }
+        Map<Step, Integer> m = FAULTS.get(file.toAbsolutePath().normalize().getParent());
+        Integer errno = m == null ? null : m.get(step);
+        if (errno == null) {
+            return;
+        }
+        if (errno == Errno.EACCES) {
+            throw new AccessDeniedException(file.toString());
+        }
+        throw new FileSystemException(file.toString(), null, org.vdpactl.sys.InputFile.strerror(errno));
+    }
+}
