@@ -44,13 +44,14 @@ public record Mlx5Prior(String name, List<String> params, double low, double poi
             + "admits (a host share of 50 % or more needs a negative VMM residual in window #1 at every sampled corner)");
 
     /**
-     * FW servers for MKEY commands. The driver keeps up to 31 outstanding (mlx5_vdpa_exec_async_cmds on
-     * the regular command slots); how many the firmware serves at once is not published.
+     * FW servers for MKEY commands. The driver issues them asynchronously on the regular command slots;
+     * how many the firmware serves at once is not published.
      */
     public static final Mlx5Prior FW_CONCURRENCY_MKEY = new Mlx5Prior("firmware concurrency of MKEY commands",
             List.of("fwConcurrencyMkey"), 2, 4, 8,
-            "no source (the driver allows 31 outstanding commands; the firmware's concurrency is unpublished): "
-            + "the spec's 4; 2, 4 and 8 sampled");
+            "no source (the driver issues MKEY commands async on the regular command slots, 31 in the model, "
+            + "docs/spec/mlx5-model.md §4.1; how many the firmware serves at once is unpublished): the spec's 4; 2, 4 "
+            + "and 8 sampled");
 
     /** The priors that are sampled, in corner order. */
     public static final List<Mlx5Prior> SAMPLED = List.of(DELETION_SHARE, RELEASE_HOST_SHARE, FW_CONCURRENCY_MKEY);
