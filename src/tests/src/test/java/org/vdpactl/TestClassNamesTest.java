@@ -45,6 +45,43 @@ class TestClassNamesTest {
         assertEquals(List.of(), neverRun, "test classes no Surefire include selects");
     }
 
+    /**
+     * Surefire writes one XML report per class and engine under the same file name, so a class with
+     * both jqwik and Jupiter tests keeps only one engine's part of its report, and anything counting
+     * from the reports sees fewer tests than ran (scripts/check-surefire-reports checks the sum).
+     */
+    @Test
+    void noTestClassMixesJqwikAndJupiter() throws Exception {
+        List<String> mixed = concreteTestClasses().stream()
+                .filter(c -> engines(c).size() > 1)
+                .toList();
+        assertEquals(List.of(), mixed, "test classes with both jqwik and Jupiter tests: split them, one engine each");
+    }
+
+    /** "jqwik" and/or "jupiter": the engines whose test annotations the class's methods carry. */
+    private static Set<String> engines(String name) {
+        Set<String> engines = new java.util.TreeSet<>();
+        for (Class<?> k = load(name); k != null && k != Object.class; k = k.getSuperclass()) {
+            for (Method m : k.getDeclaredMethods()) {
+                for (Annotation a : m.getAnnotations()) {
+                    String type = a.annotationType().getName();
+                    if (TEST_ANNOTATIONS.contains(type)) {
+                        engines.add(type.startsWith("net.jqwik.") ? "jqwik" : "jupiter");
+                    }
+                }
+            }
+        }
+        return engines;
+    }
+
+    private static Class<?> load(String name) {
+        try {
+            return Class.forName(name, false, TestClassNamesTest.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     /** The {@code <include>} patterns of maven-surefire-plugin, as regular expressions on a source path. */
     private static List<Pattern> surefireIncludes(Path pom) throws Exception {
         var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pom.toFile());
@@ -94,24 +131,7 @@ class TestClassNamesTest {
     }
 
     private static boolean isConcreteTestClass(String name) {
-        Class<?> c;
-        try {
-            c = Class.forName(name, false, TestClassNamesTest.class.getClassLoader());
-        } catch (ClassNotFoundException e) {
-            throw new AssertionError(e);
-        }
-        if (c.isInterface() || Modifier.isAbstract(c.getModifiers())) {
-            return false;
-        }
-        for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
-            for (Method m : k.getDeclaredMethods()) {
-                for (Annotation a : m.getAnnotations()) {
-                    if (TEST_ANNOTATIONS.contains(a.annotationType().getName())) {
-                        return true;
-                    }
-                }
-            }
-        }
-        return false;
+        Class<?> c = load(name);
+        return !c.isInterface() && !Modifier.isAbstract(c.getModifiers()) && !engines(name).isEmpty();
     }
 }

@@ -59,8 +59,8 @@ public final class BenchCommand implements Runnable {
 
         @Option(names = "--window", paramLabel = "MODE", defaultValue = "in-place",
                 description = {"The downtime window (default: ${DEFAULT-VALUE}): in-place includes the reset between the "
-                        + "source and the destination role (mlx5: ~450 ms), as issue 16's goal was set; migration leaves it "
-                        + "out as preparation (rehearse's default), so the host CPU of the other phases weighs ~12x more."})
+                        + "source and the destination role (a device restarted in place); migration leaves it out as the "
+                        + "destination's preparation (rehearse's default), so the host CPU of the other phases weighs more."})
         String window;
 
         @Mixin

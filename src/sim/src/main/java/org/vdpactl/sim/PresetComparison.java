@@ -54,7 +54,8 @@ public final class PresetComparison {
      */
     public record Published(double before, double after, String source, Mlx5PublishedFigure.Use use) {
         static Published of(Mlx5PublishedFigure.Scenario scenario) {
-            List<Mlx5PublishedFigure> f = Mlx5PublishedFigure.of(scenario);
+            List<Mlx5PublishedFigure> f = Mlx5PublishedFigure.HELD_OUT_SCENARIOS.contains(scenario)
+                    ? HeldOutFigures.forScoring(scenario) : Mlx5PublishedFigure.of(scenario);
             if (f.get(0).use() != f.get(1).use()) {
                 throw new IllegalStateException(scenario + ": before and after figures must share their use");
             }
@@ -95,9 +96,29 @@ public final class PresetComparison {
      * @param after        simulated after
      * @param published    the cover letter's figures, or null when the presets are not the published pair
      * @param note         remark (e.g. the preset the after-figure was published for)
+     * @param interval     a predicted row: the prediction over the undetermined priors (null otherwise)
      */
     public record Row(String scenario, String beforePreset, String afterPreset, Figure before, Figure after, Published published,
-            String note) {
+            String note, HeldOutPrediction interval) {
+        Row(String scenario, String beforePreset, String afterPreset, Figure before, Figure after, Published published, String note) {
+            this(scenario, beforePreset, afterPreset, before, after, published, note,
+                    published != null && published.predicted() ? HeldOutPrediction.LM_DOWNTIME_2 : null);
+        }
+
+        /**
+         * Relative errors of the interval's ends against the published figures: before, after and change
+         * (each as {low, high}); the goal is judged on the whole interval.
+         */
+        public double[][] intervalErrors() {
+            double pubChange = published.before() - published.after();
+            return new double[][] {
+                {(interval.beforeMs().low() - published.before()) / published.before(),
+                    (interval.beforeMs().high() - published.before()) / published.before()},
+                {(interval.afterMs().low() - published.after()) / published.after(),
+                    (interval.afterMs().high() - published.after()) / published.after()},
+                {(interval.changeMs().low() - pubChange) / pubChange, (interval.changeMs().high() - pubChange) / pubChange}};
+        }
+
         /** before / after. */
         public double speedup() {
             return before.totalMs() / after.totalMs();

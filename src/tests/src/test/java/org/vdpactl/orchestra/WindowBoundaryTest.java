@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -94,10 +95,13 @@ class WindowBoundaryTest {
                 Timeline t = r.lastIteration();
                 assertTrue(resets(t).isEmpty(), mode + ": no reset inside the window");
                 // open (the kernel resets the device) and set-up of the destinations precede the window
-                for (Span s : r.setupSpans()) {
-                    if (s.device().equals("mlx5-2") || s.device().equals("mlx5-3")) {
-                        assertTrue(s.endNanos() <= t.windowStart(), mode + ": destination prepared before the window: " + s);
-                    }
+                List<Span> destinationSetUp = r.setupSpans().stream()
+                        .filter(s -> s.device().equals("mlx5-2") || s.device().equals("mlx5-3")).toList();
+                // without spans the check below proves nothing: both destinations must have been set up
+                assertEquals(Set.of("mlx5-2", "mlx5-3"), destinationSetUp.stream().map(Span::device).collect(Collectors.toSet()),
+                        mode + ": set-up spans of both destinations: " + r.setupSpans());
+                for (Span s : destinationSetUp) {
+                    assertTrue(s.endNanos() <= t.windowStart(), mode + ": destination prepared before the window: " + s);
                 }
                 double perLane = FixedCostModel.SUSPEND + VQS * FixedCostModel.GET_VQ_STATE + FixedCostModel.SET_MAP
                         + FixedCostModel.DRIVER_OK + FixedCostModel.RESUME;

@@ -31,6 +31,8 @@ public final class DeviceNode {
     private boolean opened;
     private boolean removing;
     private long closedAtNanos;
+    /** dev_del threads inside the wait for the close (guarded by the mutex): what a test synchronises on, never time. */
+    private int removalsWaiting;
 
     DeviceNode(String deviceName, int minor, ReentrantLock mutex, Clock clock, NodeOpeners others) {
         this.others = others;
@@ -69,7 +71,12 @@ public final class DeviceNode {
         try {
             while (opened) {
                 LOG.info("{}: dev_del waits for /dev/vhost-vdpa-{} to be closed", deviceName, minor);
-                closed.await(1, TimeUnit.SECONDS);
+                removalsWaiting++;
+                try {
+                    closed.await(1, TimeUnit.SECONDS);
+                } finally {
+                    removalsWaiting--;
+                }
                 if (!opened) {
                     clock.continueAt(Math.max(clock.nanoTime(), closedAtNanos));
                 }
@@ -113,6 +120,16 @@ public final class DeviceNode {
         mutex.lock();
         try {
             return opened && !removing;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** True while a dev_del is parked in the wait for this node's close (a test hook: it changes nothing). */
+    public boolean removalWaitsForClose() {
+        mutex.lock();
+        try {
+            return removalsWaiting > 0;
         } finally {
             mutex.unlock();
         }

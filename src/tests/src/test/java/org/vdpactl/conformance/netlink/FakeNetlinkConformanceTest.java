@@ -5,6 +5,7 @@ import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.abi.KernelProfiles;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.fake.device.DeviceNode;
 import org.vdpactl.fake.netlink.FakeNetlink;
 import org.vdpactl.fake.state.Inventory;
 import org.vdpactl.sys.Syscalls;
@@ -46,6 +47,13 @@ public class FakeNetlinkConformanceTest extends NetlinkConformanceSuite {
             @Override
             public Syscalls unprivileged() {
                 return nobody;
+            }
+
+            @Override
+            public java.util.function.BooleanSupplier deleterParked(String nodePath) {
+                int minor = Integer.parseInt(nodePath.substring(nodePath.lastIndexOf('-') + 1));
+                DeviceNode node = kernel.bus().node(minor).orElseThrow().node();
+                return node::removalWaitsForClose;
             }
 
             @Override

@@ -16,6 +16,16 @@ public interface NetlinkBackend extends AutoCloseable {
     /** A seam whose calls lack CAP_NET_ADMIN (the same kernel, the same devices). */
     Syscalls unprivileged();
 
+    /**
+     * What tells that a DEV_DEL of the device behind {@code nodePath} is parked in vhost_vdpa_remove's
+     * wait for the node's close; asked before the delete starts. A real kernel cannot be asked: there
+     * the removal of the node is the signal (vhost_vdpa_remove removes the node, then waits), so the
+     * default answers true.
+     */
+    default java.util.function.BooleanSupplier deleterParked(String nodePath) {
+        return () -> true;
+    }
+
     @Override
     void close();
 }

@@ -455,6 +455,7 @@ public abstract class NetlinkConformanceSuite {
         nl.addDevice(track(DeviceSpec.of("nlc08", "vdpasim_net")));
         String node = waitForNode("nlc08");
         int fd = sys().open(node, libc_h.O_RDWR());
+        java.util.function.BooleanSupplier parked = backend.deleterParked(node);
         AtomicBoolean closed = new AtomicBoolean();
         CompletableFuture<Boolean> del = CompletableFuture.supplyAsync(() -> {
             try (VdpaNetlink other = VdpaNetlink.open(sys())) {
@@ -466,12 +467,29 @@ public abstract class NetlinkConformanceSuite {
             // vhost_vdpa_remove deletes the node (cdev_device_del) and then waits for the close: once the node
             // is gone the delete is inside that wait, so the close below always comes while it waits
             awaitNodeRemovedWhileOpen(node, del);
+            awaitDeleterParked(parked, del);
         } finally {
             closed.set(true);
             sys().close(fd);
         }
         assertTrue(del.get(), "DEV_DEL returned before the device node was closed");
         assertEquals(Errno.ENODEV, assertThrows(NetlinkException.class, () -> nl.device("nlc08")).errno());
+    }
+
+    /**
+     * Polls until the delete is parked in the wait for the close; fails if it returns first. A delete
+     * that does not wait never parks, so it fails every time, however the threads are scheduled.
+     */
+    private static void awaitDeleterParked(java.util.function.BooleanSupplier parked, CompletableFuture<?> del)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!parked.getAsBoolean()) {
+            assertFalse(del.isDone(), () -> "DEV_DEL returned without waiting for the close: " + del);
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("DEV_DEL neither returned nor waited for the close within " + WAIT);
+            }
+            Thread.sleep(1);
+        }
     }
 
     /** Polls until {@code node} is gone; fails if the delete returns first or the node never goes. */

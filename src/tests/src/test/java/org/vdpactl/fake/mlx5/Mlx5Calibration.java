@@ -35,9 +35,9 @@ final class Mlx5Calibration {
      * "MR deletion is about 30-40% the time of MR creation" ("vdpa/mlx5: Postpone MR deletion",
      * docs/spec/mlx5-model.md §2.4): a documented fact, not one of the ten figures; its middle is used.
      */
-    static final double DELETION_SHARE_OF_CREATION = 0.35;
+    static final double DELETION_SHARE_OF_CREATION = Mlx5Prior.DELETION_SHARE.point();
     private static final long KIB4 = 4096;
-    private static final int MAX_SWEEPS = 30;
+    private static final int MAX_SWEEPS = 100;
 
     /**
      * The fit.
@@ -63,6 +63,16 @@ final class Mlx5Calibration {
     }
 
     static Fit fit(Mlx5Params prior) {
+        return fit(prior, DELETION_SHARE_OF_CREATION);
+    }
+
+    /** The fit from one sample of the undetermined priors ({@link Mlx5Prior}). */
+    static Fit fit(Mlx5Prior.Sample priors) {
+        return fit(priors.params(), priors.deletionShare());
+    }
+
+    /** The fit from {@code prior}, with the MR release scaled to {@code deletionShare} of the MR build. */
+    static Fit fit(Mlx5Params prior, double deletionShare) {
         Mlx5Params p = prior;
         double r1 = 0;
         int sweep = 0;
@@ -80,7 +90,7 @@ final class Mlx5Calibration {
             p = solveScale(p, VQ_CREATE_GROUP, q -> UpstreamScenarios.driverOkMq(preset("mlx5-pre612", q)).driverMs(),
                     target(Scenario.VQ_CREATION, "mlx5-pre612"));
             p = solveScale(p, MR_RELEASE_GROUP, q -> UpstreamScenarios.mrRelease(preset("mlx5-612", q), KIB4).deferredMs()
-                    / UpstreamScenarios.mrBuild(preset("mlx5-612", q), KIB4).driverMs(), DELETION_SHARE_OF_CREATION);
+                    / UpstreamScenarios.mrBuild(preset("mlx5-612", q), KIB4).driverMs(), deletionShare);
             // the VMM residual is the same in both rows, so the difference of the rows fixes the MKEY scale ...
             p = solveScale(p, MR_BUILD_GROUP, q -> window1Driver("mlx5-pre612", q) - window1Driver("mlx5-612", q),
                     target(Scenario.LM_DOWNTIME_1, "mlx5-pre612") - target(Scenario.LM_DOWNTIME_1, "mlx5-612"));
