@@ -312,7 +312,7 @@ class IotlbTest {
      */
     @Test
     void on61The2049thPinnedPageIsPastLinuxsDefaultMemlockNotAnEntryLimit() {
-        try (FakeKernel k = FakeKernel.builder().kernel(org.vdpactl.fake.kernel.KernelProfiles.byName("6.1").orElseThrow()).build();
+        try (FakeKernel k = FakeKernel.builder().kernel(org.vdpactl.abi.KernelProfiles.byName("6.1").orElseThrow()).build();
                 FakeProcess q = k.newProcess(); Vhost m = new Vhost(q, "/dev/vhost-vdpa-0")) {
             m.setOwner();
             MemorySegment page = q.mmap(PAGE, libc_h.PROT_READ() | libc_h.PROT_WRITE(),
