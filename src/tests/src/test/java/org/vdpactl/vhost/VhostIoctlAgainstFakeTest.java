@@ -9,23 +9,24 @@ import java.util.Arrays;
 import java.util.Set;
 import java.util.TreeSet;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.vdpactl.fake.FakeKernel;
-import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.abi.UapiNames;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.SyscallException;
+import org.vdpactl.sys.Syscalls;
+import org.vdpactl.testkit.FakeKernelTest;
 
 /**
  * The client's ioctl table is checked against the fake kernel, not shared with it: the fake
  * dispatches on the request numbers of the generated bindings, so a wrong number in
  * {@link VhostIoctl} reaches the fake's unknown-command path (ENOTTY) instead of the handler the
- * client meant. The fake runs the 6.12 profile (its default).
+ * client meant. The fake runs the 6.12 profile (its default), one fresh kernel per test from the test kit,
+ * which also fails a test that leaves the node open.
  */
+@FakeKernelTest
 class VhostIoctlAgainstFakeTest {
     /**
      * What vhost-vdpa answers ENOTTY on 6.12 whatever the argument (docs/spec/kernel-abi.md §3.2
@@ -37,15 +38,6 @@ class VhostIoctlAgainstFakeTest {
             VhostIoctl.ATTACH_VRING_WORKER, VhostIoctl.GET_VRING_WORKER, VhostIoctl.SET_VRING_ENDIAN,
             VhostIoctl.GET_VRING_ENDIAN, VhostIoctl.GET_FEATURES_ARRAY, VhostIoctl.SET_FEATURES_ARRAY);
 
-    private final FakeKernel kernel = FakeKernel.builder().build();
-    private final FakeProcess p = kernel.newProcess();
-
-    @AfterEach
-    void tearDown() {
-        p.close();
-        kernel.close();
-    }
-
     @Test
     void theClientNamesExactlyTheIoctlsOfTheHeaders() {
         Set<String> client = new TreeSet<>();
@@ -55,8 +47,8 @@ class VhostIoctlAgainstFakeTest {
 
     @ParameterizedTest
     @EnumSource(VhostIoctl.class)
-    void theFakeAnswersTheClientsNumberWithTheHandlerItMeans(VhostIoctl io) {
-        int errno = errnoOf(io);
+    void theFakeAnswersTheClientsNumberWithTheHandlerItMeans(VhostIoctl io, Syscalls p) {
+        int errno = errnoOf(p, io);
         if (NOT_HANDLED_BY_VHOST_VDPA.contains(io)) {
             assertEquals(Errno.ENOTTY, errno, io.kernelName() + " is not a vhost-vdpa ioctl on 6.12");
         } else {
@@ -70,7 +62,7 @@ class VhostIoctlAgainstFakeTest {
      * ownership must succeed (a wrong SET_OWNER number fails here with EPERM); SET_OWNER itself is
      * then asked a second time (EBUSY).
      */
-    private int errnoOf(VhostIoctl io) {
+    private static int errnoOf(Syscalls p, VhostIoctl io) {
         int fd = p.open("/dev/vhost-vdpa-0", libc_h.O_RDWR());
         try (Arena arena = Arena.ofConfined()) {
             assertEquals(0, p.ioctl(fd, VhostIoctl.SET_OWNER.code(), MemorySegment.NULL));
