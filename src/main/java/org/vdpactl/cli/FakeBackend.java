@@ -93,6 +93,11 @@ final class FakeBackend implements Backend {
     }
 
     @Override
+    public String shareableDescription() {
+        return "fake (simulated devices, Linux " + kernel.kernelProfile().version() + ")";
+    }
+
+    @Override
     public Optional<FakeKernelControl> fakeKernel() {
         return Optional.of(new FakeKernelControl() {
             @Override

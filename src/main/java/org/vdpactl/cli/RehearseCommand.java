@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.vdpactl.cli.rehearse.PremapPreflight;
@@ -102,6 +101,11 @@ public final class RehearseCommand implements Callable<Integer> {
     @Option(names = "--report", paramLabel = "FILE.html", description = "Write a self-contained HTML report (timeline and histograms).")
     Path report;
 
+    @Option(names = "--report-details",
+            description = "Keep what is local to this machine in --report and --json: the fake's state file and full file paths"
+                    + " (default: left out, reports get shared).")
+    boolean reportDetails;
+
     @Option(names = "--compare", paramLabel = "PRESET,PRESET",
             description = "Fake only: run the upstream configurations and this rehearsal on two mlx5 latency presets"
                     + " (e.g. mlx5-pre612,mlx5-612) and print before/after with reductions.")
@@ -144,7 +148,9 @@ public final class RehearseCommand implements Callable<Integer> {
         PremapPreflight.refusal(ctx.syscalls(), plan).ifPresent(why -> {
             throw new CliFailure(ExitCode.NOT_SUPPORTED, why);
         });
-        RunInfo info = new RunInfo(ctx.simulated(), backendLabel(ctx, plan), ctx.clock().isVirtual() ? "virtual" : "real", commandLine());
+        Set<String> presets = presets(ctx, plan);
+        RunInfo info = new RunInfo(ctx.simulated(), backendLabel(ctx, presets, reportDetails), ctx.clock().isVirtual() ? "virtual" : "real",
+                ShareableCommandLine.of(spec, reportDetails), kernelRelease(ctx), presets.isEmpty() ? null : String.join(",", presets));
         RehearsalResult result;
         try {
             result = new Rehearsal(ctx.syscalls(), ctx.clock())
@@ -196,23 +202,24 @@ public final class RehearseCommand implements Callable<Integer> {
     }
 
     /** "fake (state …), preset mlx5-612" or "kernel". */
-    private static String backendLabel(CliContext ctx, RehearsalPlan plan) {
-        String label = ctx.backend().description();
-        Optional<FakeKernelControl> fake = ctx.backend().fakeKernel();
-        if (fake.isPresent()) {
-            Set<String> presets = new LinkedHashSet<>();
-            for (DeviceTarget t : plan.sources()) {
-                fake.get().preset(t.name()).ifPresent(presets::add);
-            }
-            if (!presets.isEmpty()) {
-                label += ", preset " + String.join(", ", presets);
-            }
-        }
-        return label;
+    private static String backendLabel(CliContext ctx, Set<String> presets, boolean details) {
+        String label = details ? ctx.backend().description() : ctx.backend().shareableDescription();
+        return presets.isEmpty() ? label : label + ", preset " + String.join(", ", presets);
     }
 
-    private String commandLine() {
-        List<String> args = spec.commandLine().getParseResult().originalArgs();
-        return "vdpactl " + String.join(" ", args);
+    /** The fake's latency presets of the rehearsed devices, in plan order (none on the kernel). */
+    private static Set<String> presets(CliContext ctx, RehearsalPlan plan) {
+        Set<String> presets = new LinkedHashSet<>();
+        ctx.backend().fakeKernel().ifPresent(fake -> {
+            for (DeviceTarget t : plan.sources()) {
+                fake.preset(t.name()).ifPresent(presets::add);
+            }
+        });
+        return presets;
+    }
+
+    /** The kernel the figures are of: the fake's profile, or the running kernel's release (uname -r). */
+    private static String kernelRelease(CliContext ctx) {
+        return ctx.backend().fakeKernel().map(f -> f.kernelProfile().version()).orElse(System.getProperty("os.version"));
     }
 }
