@@ -71,7 +71,7 @@ public final class RehearseCommand implements Callable<Integer> {
     @Option(names = "--split", description = "Use the first half of the devices as sources, the second half as destinations.")
     boolean split;
 
-    @Option(names = "--strategy", paramLabel = "serial|parallel|pipelined", defaultValue = "parallel",
+    @Option(names = "--strategy", completionCandidates = CompletionValues.Strategies.class, paramLabel = "serial|parallel|pipelined", defaultValue = "parallel",
             description = "serial: one device after another (what QEMU does); parallel: all devices per phase with a barrier;"
                     + " pipelined: each device through its phases without waiting (default: ${DEFAULT-VALUE}).")
     String strategy;
@@ -79,7 +79,7 @@ public final class RehearseCommand implements Callable<Integer> {
     @Option(names = "--premap", description = "Map the destination memory before the window (needs IOTLB_PERSIST when a device is its own destination).")
     boolean premap;
 
-    @Option(names = "--window", paramLabel = "migration|in-place", defaultValue = "migration",
+    @Option(names = "--window", completionCandidates = CompletionValues.Windows.class, paramLabel = "migration|in-place", defaultValue = "migration",
             description = "Where the downtime starts and ends for a device that is its own destination: migration "
                     + "(default: its reset is the destination's preparation, shown but not counted) or in-place "
                     + "(stopped and restarted in place, reset inside the window: the window of earlier versions).")
