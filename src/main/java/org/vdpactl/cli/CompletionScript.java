@@ -70,12 +70,12 @@ public final class CompletionScript {
     }
 
     /** {@code vdpactl __complete devices|mgmtdevs}: the names, one a line; nothing on any failure. */
-    @Command(name = "__complete", hidden = true)
+    @Command(name = "__complete", hidden = true, description = "Print the device or management-device names, for the completion script.")
     static final class Names implements Callable<Integer> {
         @Mixin
         CommandContext context;
 
-        @Parameters(paramLabel = "devices|mgmtdevs")
+        @Parameters(paramLabel = "devices|mgmtdevs", description = "Which names: devices or mgmtdevs.")
         String kind;
 
         @Override
