@@ -127,18 +127,23 @@ class CliHabitsTest {
 
     @Test
     void usageLinesDoNotBreakInsideAnOptionsValue() {
-        for (String[] cmd : List.of(new String[] {"--help"}, new String[] {"rehearse", "--help"}, new String[] {"doctor", "--help"},
-                new String[] {"dev", "add", "--help"})) {
-            String help = CliRun.of(cmd).out();
+        java.util.ArrayDeque<picocli.CommandLine> todo = new java.util.ArrayDeque<>(List.of(Main.commandLine()));
+        int checked = 0;
+        while (!todo.isEmpty()) {
+            picocli.CommandLine cl = todo.pop();
+            String help = cl.getUsageMessage(picocli.CommandLine.Help.Ansi.OFF);
             String synopsis = help.substring(0, help.indexOf("\n\n") < 0 ? help.length() : help.indexOf("\n\n"));
             for (String line : synopsis.lines().toList()) {
                 // every option in brackets opened on a line closes on it: "[--fake-kernel=6.1|6." / "12|7.2]" does not
                 for (int at = line.indexOf("[-"); at >= 0; at = line.indexOf("[-", at + 1)) {
                     assertTrue(line.indexOf(']', at) > 0, "an option broken at the end of the line: " + line + "\n" + synopsis);
                 }
+                assertTrue(line.length() <= 80, "usage line of " + line.length() + " characters: " + line);
             }
-            assertFalse(synopsis.contains("6.\n"), synopsis);
+            checked++;
+            cl.getSubcommands().values().stream().distinct().forEach(todo::add);
         }
+        assertTrue(checked > 20, "every command's usage: " + checked);
     }
 
     @Test
