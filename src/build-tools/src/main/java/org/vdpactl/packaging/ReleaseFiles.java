@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.vdpactl.cli.Main;
-import picocli.AutoComplete;
 import picocli.CommandLine;
 
 /**
@@ -36,7 +35,7 @@ public final class ReleaseFiles {
 
     /** The bash completion script for the CLI; zsh sources the same file (it sets up bashcompinit itself). */
     public static String completionScript() {
-        return AutoComplete.bash("vdpactl", commandTree());
+        return org.vdpactl.cli.CompletionScript.bash(commandTree());
     }
 
     public static void main(String[] args) throws Exception {

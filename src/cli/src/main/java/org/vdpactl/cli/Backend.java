@@ -16,6 +16,14 @@ public interface Backend extends AutoCloseable {
     /** One line for logs: "kernel" or "fake (state FILE)". */
     String description();
 
+    /**
+     * What the figures of a shared report come from, without anything local to this machine (no state
+     * file path, which names the user's home directory): "kernel", "fake (simulated devices, Linux 6.12)".
+     */
+    default String shareableDescription() {
+        return description();
+    }
+
     /** The fake kernel behind the seam, for the few fake-only outputs; empty on the kernel. */
     Optional<FakeKernelControl> fakeKernel();
 

@@ -25,11 +25,17 @@ final class Backends {
 
     /** {@code fakeClock}: the --fake-clock value, "real" or "virtual". */
     static Backend open(BackendKind kind, Path fakeState, Path fakeFaults, String fakeKernel, String fakeClock) {
+        return open(kind, fakeState, fakeFaults, fakeKernel, fakeClock, CallerIdentity.ROOT);
+    }
+
+    /** {@code caller}: whose credentials the fake's process has. */
+    static Backend open(BackendKind kind, Path fakeState, Path fakeFaults, String fakeKernel, String fakeClock,
+            CallerIdentity caller) {
         BackendKind chosen = kind == BackendKind.AUTO ? (kernelHasVdpa() ? BackendKind.KERNEL : BackendKind.FAKE) : kind;
         if (chosen == BackendKind.KERNEL) {
             return kernel();
         }
-        return FakeBackend.open(fakeState, fakeFaults, fakeKernel, fakeClock);
+        return FakeBackend.open(fakeState, fakeFaults, fakeKernel, fakeClock, caller);
     }
 
     /**

@@ -38,7 +38,8 @@ public final class CliContext implements AutoCloseable {
     /** The backend, opened now if needed (logs which one on stderr). */
     public Backend backend() {
         if (backend == null) {
-            backend = Backends.open(options.backend, fakeStatePath(), options.fakeFaults, options.fakeKernel, options.fakeClock);
+            backend = Backends.open(options.backend, fakeStatePath(), options.fakeFaults, options.fakeKernel, options.fakeClock,
+                    options.caller);
             if (options.backend == BackendKind.AUTO) {
                 LOG.info("backend: {}", backend.description());
             } else {

@@ -17,7 +17,8 @@ final class Commands {
         list.add(new org.vdpactl.cli.doctor.DoctorCommand());
         list.add(new BenchCommand());
         list.add(new ReportCommand());
-        list.add(new picocli.AutoComplete.GenerateCompletion());
+        list.add(new CompletionScript.Generate());
+        list.add(new CompletionScript.Names());
         return list;
     }
 }

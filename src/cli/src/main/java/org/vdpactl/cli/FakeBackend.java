@@ -4,7 +4,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.fake.Credentials;
 import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.fake.NodePermissionRule;
 import org.vdpactl.fake.fault.FaultRule;
 import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.abi.KernelProfiles;
@@ -26,11 +28,19 @@ final class FakeBackend implements Backend {
     private final FakeProcess process;
     private final Path stateFile;
 
-    private FakeBackend(FakeKernel kernel, Path stateFile) {
+    private FakeBackend(FakeKernel kernel, Path stateFile, CallerIdentity caller) {
         this.kernel = kernel;
         this.stateFile = stateFile;
-        FakeNetlink.install(kernel);
+        FakeNetlink netlink = FakeNetlink.install(kernel);
         this.process = kernel.newProcess();
+        // the caller's own credentials: without CAP_NET_ADMIN, dev add/set/del fail with EPERM as on the kernel
+        process.setCredentials(new Credentials(caller.uid(), caller.gid(), caller.groups()));
+        netlink.setCapNetAdmin(process, caller.capNetAdmin());
+        if (caller.uid() != 0) {
+            // the fake's devices live in the caller's own state file: their nodes are the caller's, as on a host
+            // whose udev rules hand the vhost-vdpa nodes to the user (held for this process only, never saved)
+            kernel.addLocalNodeRule(new NodePermissionRule("vhost-vdpa-*", caller.uid(), caller.gid(), 0600));
+        }
     }
 
     static Backend open(Path stateFile, Path faultsFile) {
@@ -42,6 +52,10 @@ final class FakeBackend implements Backend {
     }
 
     static Backend open(Path stateFile, Path faultsFile, String kernelName, String clockName) {
+        return open(stateFile, faultsFile, kernelName, clockName, CallerIdentity.ROOT);
+    }
+
+    static Backend open(Path stateFile, Path faultsFile, String kernelName, String clockName, CallerIdentity caller) {
         org.vdpactl.time.Clock clock = switch (clockName == null ? "real" : clockName) {
             case "real" -> RealClock.INSTANCE;
             case "virtual" -> new org.vdpactl.time.VirtualClock();
@@ -65,7 +79,7 @@ final class FakeBackend implements Backend {
             throw stateFailure(e);
         }
         try {
-            return new FakeBackend(kernel, stateFile);
+            return new FakeBackend(kernel, stateFile, caller);
         } catch (RuntimeException e) {
             kernel.close();
             throw e;
@@ -90,6 +104,11 @@ final class FakeBackend implements Backend {
     @Override
     public String description() {
         return "fake (simulated devices, Linux " + kernel.kernelProfile().version() + ", state " + stateFile + ")";
+    }
+
+    @Override
+    public String shareableDescription() {
+        return "fake (simulated devices, Linux " + kernel.kernelProfile().version() + ")";
     }
 
     @Override

@@ -25,7 +25,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     /** The context of the command being executed by this command line; null between executions. */
     private CliContext context;
 
-    @Option(names = "--backend", scope = ScopeType.INHERIT, paramLabel = "auto|kernel|fake",
+    @Option(names = "--backend", scope = ScopeType.INHERIT, completionCandidates = CompletionValues.Backends.class, paramLabel = "auto|kernel|fake",
             description = "Kernel to talk to (default: ${DEFAULT-VALUE}): auto uses the kernel when it has vDPA, else the fake.",
             defaultValue = "${env:VDPACTL_BACKEND:-auto}", converter = BackendKindConverter.class)
     BackendKind backend;
@@ -38,18 +38,25 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             description = "Fault-injection rules for the fake backend (JSON, see docs/fake-faults.md).")
     Path fakeFaults;
 
-    @Option(names = "--fake-kernel", scope = ScopeType.INHERIT, paramLabel = "6.1|6.12|7.2",
+    @Option(names = "--fake-kernel", scope = ScopeType.INHERIT, completionCandidates = CompletionValues.FakeKernels.class, paramLabel = "6.1|6.12|7.2",
             description = "Linux version the fake backend speaks (aliases: oldest, lts, newest; default: the version the "
                     + "state file recorded, else 6.12). See docs/kernel-profiles.md.")
     String fakeKernel;
 
-    @Option(names = "--fake-clock", scope = ScopeType.INHERIT, paramLabel = "real|virtual", defaultValue = "real",
+    @Option(names = "--fake-clock", scope = ScopeType.INHERIT, completionCandidates = CompletionValues.FakeClocks.class, paramLabel = "real|virtual", defaultValue = "real",
             description = "Clock of the fake backend: real (its modelled latencies are real waits; default) or virtual "
                     + "(deterministic simulated time, no waiting: for CI and reproducible reports).")
     String fakeClock;
 
     @Option(names = {"-j", "--json"}, scope = ScopeType.INHERIT, description = "Print data as JSON.")
     boolean json;
+
+    /**
+     * Who runs this command line: the fake backend's process takes it. {@link #main} sets the real caller;
+     * an in-process command line (tests, embedding) acts as root unless given another one, so that its
+     * results do not depend on who runs it.
+     */
+    CallerIdentity caller = CallerIdentity.ROOT;
 
     /** Set once the command has printed data: an error after that must not add a second JSON document. */
     boolean dataPrinted;
@@ -104,6 +111,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         for (Object sub : Commands.all()) {
             cl.addSubcommand(sub);
         }
+        SynopsisRenderer.install(cl);
         ErrorReporter reporter = new ErrorReporter(main);
         cl.setExecutionExceptionHandler(reporter);
         cl.setParameterExceptionHandler(reporter);
@@ -134,7 +142,18 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        CommandLine cl = commandLine();
+        ((Main) cl.getCommand()).caller = CallerIdentity.current();
+        System.exit(cl.execute(args));
+    }
+
+    /** As {@link #run(PrintWriter, PrintWriter, String...)}, as {@code caller}. */
+    static int run(PrintWriter out, PrintWriter err, CallerIdentity caller, String... args) {
+        CommandLine cl = commandLine();
+        ((Main) cl.getCommand()).caller = caller;
+        cl.setOut(out);
+        cl.setErr(err);
+        return cl.execute(args);
     }
 
     /** Accepts the backend names in any case. */

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.vdpactl.cli.rehearse.PremapPreflight;
@@ -72,7 +71,7 @@ public final class RehearseCommand implements Callable<Integer> {
     @Option(names = "--split", description = "Use the first half of the devices as sources, the second half as destinations.")
     boolean split;
 
-    @Option(names = "--strategy", paramLabel = "serial|parallel|pipelined", defaultValue = "parallel",
+    @Option(names = "--strategy", completionCandidates = CompletionValues.Strategies.class, paramLabel = "serial|parallel|pipelined", defaultValue = "parallel",
             description = "serial: one device after another (what QEMU does); parallel: all devices per phase with a barrier;"
                     + " pipelined: each device through its phases without waiting (default: ${DEFAULT-VALUE}).")
     String strategy;
@@ -80,7 +79,7 @@ public final class RehearseCommand implements Callable<Integer> {
     @Option(names = "--premap", description = "Map the destination memory before the window (needs IOTLB_PERSIST when a device is its own destination).")
     boolean premap;
 
-    @Option(names = "--window", paramLabel = "migration|in-place", defaultValue = "migration",
+    @Option(names = "--window", completionCandidates = CompletionValues.Windows.class, paramLabel = "migration|in-place", defaultValue = "migration",
             description = "Where the downtime starts and ends for a device that is its own destination: migration "
                     + "(default: its reset is the destination's preparation, shown but not counted) or in-place "
                     + "(stopped and restarted in place, reset inside the window: the window of earlier versions).")
@@ -101,6 +100,11 @@ public final class RehearseCommand implements Callable<Integer> {
 
     @Option(names = "--report", paramLabel = "FILE.html", description = "Write a self-contained HTML report (timeline and histograms).")
     Path report;
+
+    @Option(names = "--report-details",
+            description = "Keep what is local to this machine in --report and --json: the fake's state file and full file paths"
+                    + " (default: left out, reports get shared).")
+    boolean reportDetails;
 
     @Option(names = "--compare", paramLabel = "PRESET,PRESET",
             description = "Fake only: run the upstream configurations and this rehearsal on two mlx5 latency presets"
@@ -144,7 +148,9 @@ public final class RehearseCommand implements Callable<Integer> {
         PremapPreflight.refusal(ctx.syscalls(), plan).ifPresent(why -> {
             throw new CliFailure(ExitCode.NOT_SUPPORTED, why);
         });
-        RunInfo info = new RunInfo(ctx.simulated(), backendLabel(ctx, plan), ctx.clock().isVirtual() ? "virtual" : "real", commandLine());
+        Set<String> presets = presets(ctx, plan);
+        RunInfo info = new RunInfo(ctx.simulated(), backendLabel(ctx, plan, reportDetails), ctx.clock().isVirtual() ? "virtual" : "real",
+                ShareableCommandLine.of(spec, reportDetails), kernelRelease(ctx), presets.isEmpty() ? null : String.join(",", presets));
         RehearsalResult result;
         try {
             result = new Rehearsal(ctx.syscalls(), ctx.clock())
@@ -196,23 +202,30 @@ public final class RehearseCommand implements Callable<Integer> {
     }
 
     /** "fake (state …), preset mlx5-612: the 6.12 kernel profile's mlx5_vdpa" or "kernel". */
-    private static String backendLabel(CliContext ctx, RehearsalPlan plan) {
-        String label = ctx.backend().description();
-        Optional<FakeKernelControl> fake = ctx.backend().fakeKernel();
-        if (fake.isPresent()) {
-            Set<String> presets = new LinkedHashSet<>();
+    private static String backendLabel(CliContext ctx, RehearsalPlan plan, boolean details) {
+        String label = details ? ctx.backend().description() : ctx.backend().shareableDescription();
+        Set<String> reasons = new LinkedHashSet<>();
+        ctx.backend().fakeKernel().ifPresent(fake -> {
             for (DeviceTarget t : plan.sources()) {
-                fake.get().presetWithReason(t.name()).ifPresent(presets::add);
+                fake.presetWithReason(t.name()).ifPresent(reasons::add);
             }
-            if (!presets.isEmpty()) {
-                label += ", preset " + String.join("; ", presets);
-            }
-        }
-        return label;
+        });
+        return reasons.isEmpty() ? label : label + ", preset " + String.join("; ", reasons);
     }
 
-    private String commandLine() {
-        List<String> args = spec.commandLine().getParseResult().originalArgs();
-        return "vdpactl " + String.join(" ", args);
+    /** The fake's latency presets of the rehearsed devices, in plan order (none on the kernel). */
+    private static Set<String> presets(CliContext ctx, RehearsalPlan plan) {
+        Set<String> presets = new LinkedHashSet<>();
+        ctx.backend().fakeKernel().ifPresent(fake -> {
+            for (DeviceTarget t : plan.sources()) {
+                fake.preset(t.name()).ifPresent(presets::add);
+            }
+        });
+        return presets;
+    }
+
+    /** The kernel the figures are of: the fake's profile, or the running kernel's release (uname -r). */
+    private static String kernelRelease(CliContext ctx) {
+        return ctx.backend().fakeKernel().map(f -> f.kernelProfile().version()).orElse(System.getProperty("os.version"));
     }
 }

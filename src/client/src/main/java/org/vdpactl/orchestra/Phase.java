@@ -11,31 +11,31 @@ package org.vdpactl.orchestra;
  */
 public enum Phase {
     /** Open, SET_OWNER, backend features, bring-up of the source as a running guest would have it. */
-    SETUP("setup", Side.NONE, false, "#9e9e9e"),
+    SETUP("setup", Side.NONE, false, "#bbbbbb"),
     /** Destination memory mapped before the downtime (--premap). */
-    PREMAP("premap", Side.DESTINATION, false, "#b39ddb"),
+    PREMAP("premap", Side.DESTINATION, false, "#999999"),
     /** VHOST_VDPA_SUSPEND. */
-    SUSPEND("suspend", Side.SOURCE, true, "#e53935"),
+    SUSPEND("suspend", Side.SOURCE, true, "#D55E00"),
     /** GET_VRING_BASE of every virtqueue, status and config read back. */
-    SAVE_STATE("save state", Side.SOURCE, true, "#fb8c00"),
+    SAVE_STATE("save state", Side.SOURCE, true, "#E69F00"),
     /** Source memory unmapped (stop-and-copy: the source releases guest memory). */
-    UNMAP("unmap", Side.SOURCE, true, "#8d6e63"),
+    UNMAP("unmap", Side.SOURCE, true, "#000000"),
     /** SET_STATUS(0) between the source and the destination role of one device. */
-    RESET("reset", Side.DESTINATION, true, "#fdd835"),
+    RESET("reset", Side.DESTINATION, true, "#999999"),
     /** Status ACK|DRIVER, features, FEATURES_OK, vring num/addr/base/call/enable from the saved state. */
-    CONFIGURE("configure", Side.DESTINATION, true, "#7cb342"),
+    CONFIGURE("configure", Side.DESTINATION, true, "#56B4E9"),
     /** The guest memory layout as IOTLB batches (set_map in set_map drivers). */
-    MAP("set_map", Side.DESTINATION, true, "#1e88e5"),
+    MAP("set_map", Side.DESTINATION, true, "#0072B2"),
     /** SET_STATUS(DRIVER_OK). */
-    DRIVER_OK("DRIVER_OK", Side.DESTINATION, true, "#00acc1"),
+    DRIVER_OK("DRIVER_OK", Side.DESTINATION, true, "#F0E442"),
     /** The control-virtqueue replay of the number of queue pairs (VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET). */
-    CVQ_MQ("CVQ MQ", Side.DESTINATION, true, "#5e35b1"),
+    CVQ_MQ("CVQ MQ", Side.DESTINATION, true, "#CC79A7"),
     /** VHOST_VDPA_RESUME. */
-    RESUME("resume", Side.DESTINATION, true, "#43a047"),
+    RESUME("resume", Side.DESTINATION, true, "#009E73"),
     /** Bringing devices back to a known state after a failure. */
-    ROLLBACK("rollback", Side.NONE, false, "#757575"),
+    ROLLBACK("rollback", Side.NONE, false, "#666666"),
     /** Bringing devices back to the pre-window state between iterations. */
-    RESTORE("restore", Side.NONE, false, "#bdbdbd");
+    RESTORE("restore", Side.NONE, false, "#dddddd");
 
     /** Which role of a migration a phase belongs to. */
     public enum Side {
@@ -68,7 +68,12 @@ public enum Phase {
         return inWindow;
     }
 
-    /** The report colour (CSS hex). */
+    /**
+     * The report colour (CSS hex), shared by the timeline, the histograms and the fleet report: the
+     * Okabe-Ito palette, which stays distinguishable for colour-blind readers; phases that follow one
+     * another (set_map, DRIVER_OK; configure, resume) get colours far apart in hue and lightness. The
+     * grey reset is the destination's preparation in a migration window (drawn hatched there).
+     */
     public String color() {
         return color;
     }

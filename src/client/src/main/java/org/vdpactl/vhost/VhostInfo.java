@@ -120,7 +120,10 @@ public record VhostInfo(String device, int deviceId, String deviceType, String f
         line(sb, "iova range", "[" + iovaFirst + ", " + iovaLast + "]");
         line(sb, "config size", Integer.toString(configSize));
         if (config != null) {
-            line(sb, "config", config.toString());
+            sb.append("config:\n");
+            java.util.Map<String, String> fields = ConfigFields.of(config);
+            int w = fields.keySet().stream().mapToInt(String::length).max().orElse(0) + 1;
+            fields.forEach((k, v) -> sb.append(String.format("  %-" + w + "s %s%n", k + ":", v)));
         }
         if (configError != null) {
             line(sb, "config error", configError);

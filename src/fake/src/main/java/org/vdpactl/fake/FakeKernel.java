@@ -205,7 +205,15 @@ public final class FakeKernel implements AutoCloseable {
     /**
      * Applies a udev-like rule to the /dev nodes (existing and future ones), e.g.
      * {@code NodePermissionRule.group("vhost-vdpa-*", 36, 0660)} for a host whose rules give group
-     * kvm (36) access; open(2) and stat(2) follow it.
+     * kvm (36) access; open(2) and stat(2) follow it. Held by this kernel object only, never saved.
+     */
+    public void addLocalNodeRule(NodePermissionRule rule) {
+        nodePermissions.add(rule);
+    }
+
+    /**
+     * Adds a host rule for every process of this kernel and, on a shared kernel, saves it in the state
+     * for the next vdpactl (see {@link #addLocalNodeRule} for one that is not saved).
      */
     public void addNodeRule(NodePermissionRule rule) {
         if (shared != null) {

@@ -22,10 +22,21 @@ public final class HtmlReport {
     private static final String CSS = Html.BASE_CSS + """
             .simulated { background: #fff3e0; border: 1px solid #fb8c00; }
             .failure { background: #ffebee; border: 1px solid #d50000; padding: 8px 12px; white-space: pre-wrap; }
-            .dev { font-size: 12px; } .tick { font-size: 11px; fill: #424242; }
-            .hists { display: flex; flex-wrap: wrap; gap: 18px; }
-            dl { display: grid; grid-template-columns: max-content auto; gap: 2px 14px; font-size: 14px; }
-            dt { font-weight: bold; }
+            .dev { font-size: 13px; } .tick { font-size: 11px; fill: #424242; } .gap { font-size: 12px; font-weight: bold; }
+            .count { font-size: 9px; fill: #424242; } .htitle { font-size: 13px; font-weight: bold; }
+            figure.timeline { margin: 8px 0; max-width: 1200px; }
+            svg.timeline.narrow { display: none; }
+            @media (max-width: 600px) { svg.timeline.wide { display: none; } svg.timeline.narrow { display: block; } }
+            .legend { font-size: 13px; line-height: 1.9; }
+            .key { white-space: nowrap; margin-right: 12px; }
+            .swatch { display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: -1px;
+                      border: 1px solid #9e9e9e; }
+            .swatch.hatched { background: repeating-linear-gradient(45deg, #999999 0 3px, #ffffff 3px 6px); }
+            .hists { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 300px), 1fr)); gap: 18px;
+                     max-width: 1200px; }
+            dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 14px; font-size: 14px; }
+            dt { font-weight: bold; } dd { margin: 0; overflow-wrap: anywhere; }
+            @media (max-width: 600px) { dl { grid-template-columns: minmax(0, 1fr); } dd { margin-left: 12px; } }
             """;
 
     private HtmlReport() {
@@ -33,8 +44,7 @@ public final class HtmlReport {
 
     public static String render(RehearsalResult r, RunInfo info) {
         StringBuilder sb = new StringBuilder(64 * 1024);
-        sb.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>vdpactl rehearsal")
-                .append(Html.esc(info.simulatedSuffix())).append("</title>\n<style>\n").append(CSS).append("</style>\n</head>\n<body>\n");
+        sb.append(Html.head("vdpactl rehearsal" + info.simulatedSuffix(), CSS));
         sb.append("<h1>vdpactl downtime rehearsal").append(Html.esc(info.simulatedSuffix())).append("</h1>\n");
         if (info.simulated()) {
             sb.append("<p class=\"banner simulated\">SIMULATED: every figure comes from the fake kernel's latency model (")
@@ -105,16 +115,18 @@ public final class HtmlReport {
                 .append("</h2>\n");
         table(sb, RehearsalText.percentileTable(r, info));
         sb.append("<div class=\"hists\">\n");
-        sb.append(SvgHistogram.render("downtime", r.statistics().downtimeHistogram()));
+        sb.append(SvgHistogram.render("downtime", r.statistics().downtimeHistogram(), r.statistics().downtime(), Palette.DOWNTIME));
         for (Map.Entry<Phase, Histogram> e : r.statistics().phaseHistograms().entrySet()) {
-            sb.append(SvgHistogram.render(e.getKey().label(), e.getValue()));
+            Phase p = e.getKey();
+            sb.append(SvgHistogram.render(p.label() + (r.plan().preparationPhases().contains(p) ? " (preparation, not downtime)" : ""),
+                    e.getValue(), r.statistics().phases().get(p), p.color()));
         }
         sb.append("</div>\n");
     }
 
     /** A text table as an HTML table (same cells, numbers right-aligned). */
     private static void table(StringBuilder sb, TextTable t) {
-        sb.append("<table>\n<tr>");
+        sb.append("<div class=\"scroll\"><table>\n<tr>");
         for (String h : t.header()) {
             sb.append("<th>").append(Html.esc(h)).append("</th>");
         }
@@ -126,6 +138,6 @@ public final class HtmlReport {
             }
             sb.append("</tr>\n");
         }
-        sb.append("</table>\n");
+        sb.append("</table></div>\n");
     }
 }

@@ -28,6 +28,8 @@ import org.vdpactl.orchestra.Timeline;
  * @param simulated   true when the figures come from the fake kernel's models
  * @param backend     where the figures come from
  * @param clock       "real" or "virtual"
+ * @param kernel      the kernel release of the figures (the fake's profile, or uname -r); absent when unknown
+ * @param preset      the fake's latency presets of the devices; absent when none
  * @param command     the command line
  * @param plan        what was rehearsed
  * @param outcome     "completed" or "partial"
@@ -41,7 +43,8 @@ import org.vdpactl.orchestra.Timeline;
  *                    (absent when none did; docs/rehearse.md)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record RehearsalJson(String schema, boolean simulated, String backend, String clock, String command, Plan plan,
+public record RehearsalJson(String schema, boolean simulated, String backend, String clock, String kernel, String preset,
+        String command, Plan plan,
         String outcome, Failure failure, Statistics statistics, List<Iteration> iterations, List<JsonSpan> setup,
         List<DeviceReport> devices, List<String> notes, Map<String, List<String>> fallbacks) {
 
@@ -109,7 +112,8 @@ public record RehearsalJson(String schema, boolean simulated, String backend, St
             iterations.add(iteration(t.index() >= 0 ? t.index() : i, failed, t));
         }
         long setupOrigin = r.setupSpans().stream().mapToLong(Span::startNanos).min().orElse(0);
-        return new RehearsalJson(SCHEMA, info.simulated(), info.backend(), info.clock(), info.command(), plan,
+        return new RehearsalJson(SCHEMA, info.simulated(), info.backend(), info.clock(), info.kernel(), info.preset(),
+                info.command(), plan,
                 r.completed() ? "completed" : "partial", failure, stats, iterations, spans(r.setupSpans(), setupOrigin),
                 r.devices(), r.notes(), fallbacks(r));
     }

@@ -2,6 +2,7 @@ package org.vdpactl.report;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.vdpactl.orchestra.Phase;
@@ -10,17 +11,38 @@ import org.vdpactl.orchestra.Timeline;
 
 /**
  * An inline SVG timeline of one iteration: one row per device, one coloured bar per phase (from the
- * device's first call of the phase to its last return), failed calls marked in red, a time axis in
- * milliseconds and a legend. Rollback work after a failure is drawn in grey.
+ * device's first call of the phase to its last return), failed calls marked with a red outline, a
+ * time axis in milliseconds and, below the figure, an HTML legend (it wraps on a phone). Rollback work
+ * after a failure is drawn in grey.
+ *
+ * <p>The downtime fills the chart: a long stretch in which only the destination's preparation runs
+ * (the reset of a migration window) is collapsed into a hatched break labelled "not downtime" with its
+ * real length ({@link BrokenTimeAxis}); preparation bars are hatched wherever they are. The figure
+ * scales with the page (viewBox, width 100 %), from phone width up.
  */
 final class SvgTimeline {
-    private static final int LABEL_WIDTH = 140;
-    private static final int PLOT_WIDTH = 800;
-    private static final int ROW_HEIGHT = 22;
-    private static final int BAR_HEIGHT = 14;
-    private static final int TOP = 10;
-    private static final int AXIS_HEIGHT = 46;
-    private static final int LEGEND_ROW = 20;
+    /**
+     * One drawing of the timeline: the wide one puts the device names left of the rows; the narrow one
+     * (a phone, shown by a CSS media query instead of the wide one) puts them above the bars, so that
+     * the bars keep the whole width and the text stays legible.
+     */
+    private record Layout(String name, int width, int labelWidth, int plotWidth, int breakWidth, int rowHeight,
+            boolean labelsAbove, int ticks) {
+        int plotLeft() {
+            return labelsAbove ? 8 : labelWidth;
+        }
+
+        String hatch() {
+            return "prep-hatch-" + name;
+        }
+    }
+
+    private static final Layout WIDE = new Layout("wide", 800, 100, 676, 64, 24, false, 6);
+    private static final Layout NARROW = new Layout("narrow", 400, 0, 376, 48, 36, true, 4);
+    private static final int BAR_HEIGHT = 16;
+    private static final int BREAK_LABEL_BAND = 34;
+    private static final int AXIS_HEIGHT = 44;
+    private static final int LABEL_CHARS = 14;
 
     private SvgTimeline() {
     }
@@ -32,99 +54,161 @@ final class SvgTimeline {
                 shown.add(s);
             }
         }
-        long t0 = shown.stream().mapToLong(Span::startNanos).min().orElse(0);
-        long t1 = Math.max(t0 + 1, shown.stream().mapToLong(Span::endNanos).max().orElse(t0 + 1));
-        double scale = PLOT_WIDTH / (double) (t1 - t0);
-        List<String> devices = t.devices();
         Set<Phase> used = EnumSet.noneOf(Phase.class);
         shown.forEach(s -> used.add(s.phase()));
-        int legendRows = (used.size() + 4) / 5;
-        int plotBottom = TOP + devices.size() * ROW_HEIGHT;
-        int height = plotBottom + AXIS_HEIGHT + legendRows * LEGEND_ROW + 6;
-        int width = LABEL_WIDTH + PLOT_WIDTH + 30;
-
         StringBuilder sb = new StringBuilder();
-        sb.append("<svg class=\"timeline\" width=\"").append(width).append("\" height=\"").append(height)
-                .append("\" viewBox=\"0 0 ").append(width).append(' ').append(height)
-                .append("\" role=\"img\" aria-label=\"timeline: one row per device, one bar per phase\">\n");
-        for (int i = 0; i < devices.size(); i++) {
-            int y = TOP + i * ROW_HEIGHT;
-            if (i % 2 == 1) {
-                sb.append("<rect x=\"0\" y=\"").append(y).append("\" width=\"").append(width).append("\" height=\"")
-                        .append(ROW_HEIGHT).append("\" fill=\"#f5f5f5\"/>\n");
-            }
-            sb.append("<text x=\"").append(LABEL_WIDTH - 8).append("\" y=\"").append(y + ROW_HEIGHT / 2 + 4)
-                    .append("\" text-anchor=\"end\" class=\"dev\">").append(Html.esc(devices.get(i))).append("</text>\n");
-        }
-        axis(sb, t0, t1, scale, plotBottom);
-        for (int i = 0; i < devices.size(); i++) {
-            String device = devices.get(i);
-            int y = TOP + i * ROW_HEIGHT + (ROW_HEIGHT - BAR_HEIGHT) / 2;
-            for (Phase p : used) {
-                long first = Long.MAX_VALUE;
-                long last = Long.MIN_VALUE;
-                int calls = 0;
-                for (Span s : shown) {
-                    if (s.device().equals(device) && s.phase() == p) {
-                        first = Math.min(first, s.startNanos());
-                        last = Math.max(last, s.endNanos());
-                        calls++;
-                    }
-                }
-                if (calls == 0) {
-                    continue;
-                }
-                double x = LABEL_WIDTH + (first - t0) * scale;
-                double w = Math.max(1.0, (last - first) * scale);
-                sb.append("<rect x=\"").append(Html.num(x)).append("\" y=\"").append(y).append("\" width=\"").append(Html.num(w))
-                        .append("\" height=\"").append(BAR_HEIGHT).append("\" fill=\"").append(p.color()).append("\"><title>")
-                        .append(Html.esc(device + " " + p.label() + ": " + Durations.ms(last - first) + " ms, " + calls
-                                + (calls == 1 ? " call" : " calls")))
-                        .append("</title></rect>\n");
-            }
-            for (Span s : shown) {
-                if (s.device().equals(device) && s.failed()) {
-                    double x = LABEL_WIDTH + (s.startNanos() - t0) * scale;
-                    double w = Math.max(3.0, s.durationNanos() * scale);
-                    sb.append("<rect class=\"fail\" x=\"").append(Html.num(x)).append("\" y=\"").append(y - 2)
-                            .append("\" width=\"").append(Html.num(w)).append("\" height=\"").append(BAR_HEIGHT + 4)
-                            .append("\" fill=\"none\" stroke=\"#d50000\" stroke-width=\"2\"><title>")
-                            .append(Html.esc(device + " " + s.call() + " failed: " + s.errnoName())).append("</title></rect>\n");
-                }
-            }
-        }
-        legend(sb, used, plotBottom + AXIS_HEIGHT);
-        sb.append("</svg>\n");
+        sb.append("<figure class=\"timeline\">\n");
+        svg(sb, t, shown, used, WIDE);
+        svg(sb, t, shown, used, NARROW);
+        legend(sb, t, used);
+        sb.append("</figure>\n");
         return sb.toString();
     }
 
-    private static void axis(StringBuilder sb, long t0, long t1, double scale, int y) {
-        double spanMs = (t1 - t0) / 1e6;
-        double step = niceStep(spanMs / 8);
-        sb.append("<line x1=\"").append(LABEL_WIDTH).append("\" y1=\"").append(y).append("\" x2=\"").append(LABEL_WIDTH + PLOT_WIDTH)
-                .append("\" y2=\"").append(y).append("\" stroke=\"#424242\"/>\n");
-        for (double ms = 0; ms <= spanMs + 1e-9; ms += step) {
-            double x = LABEL_WIDTH + ms * 1e6 * scale;
-            sb.append("<line x1=\"").append(Html.num(x)).append("\" y1=\"").append(TOP).append("\" x2=\"").append(Html.num(x))
-                    .append("\" y2=\"").append(y + 4).append("\" stroke=\"#e0e0e0\"/>\n");
-            sb.append("<text x=\"").append(Html.num(x)).append("\" y=\"").append(y + 16).append("\" text-anchor=\"middle\" class=\"tick\">")
-                    .append(Html.esc(trim(ms))).append("</text>\n");
+    private static void svg(StringBuilder sb, Timeline t, List<Span> shown, Set<Phase> used, Layout l) {
+        BrokenTimeAxis axis = BrokenTimeAxis.of(shown, s -> t.preparation().contains(s.phase()), l.plotLeft(), l.plotWidth(),
+                l.breakWidth());
+        List<String> devices = t.devices();
+        int top = axis.breaks().isEmpty() ? 8 : BREAK_LABEL_BAND;
+        int plotBottom = top + devices.size() * l.rowHeight();
+        int height = plotBottom + AXIS_HEIGHT;
+        sb.append("<svg class=\"timeline ").append(l.name()).append("\" viewBox=\"0 0 ").append(l.width()).append(' ').append(height)
+                .append("\" width=\"100%\" preserveAspectRatio=\"xMinYMin meet\" role=\"img\"")
+                .append(" aria-label=\"timeline: one row per device, one bar per phase\">\n");
+        sb.append("<defs><pattern id=\"").append(l.hatch()).append("\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\"")
+                .append(" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#ffffff\"/>")
+                .append("<rect width=\"3\" height=\"6\" fill=\"").append(Phase.RESET.color()).append("\"/></pattern></defs>\n");
+        sb.append("<rect class=\"plot\" x=\"").append(l.plotLeft()).append("\" y=\"").append(top).append("\" width=\"")
+                .append(l.plotWidth()).append("\" height=\"").append(plotBottom - top).append("\" fill=\"none\"/>\n");
+        for (int i = 0; i < devices.size(); i++) {
+            int y = top + i * l.rowHeight();
+            if (i % 2 == 1) {
+                sb.append("<rect x=\"0\" y=\"").append(y).append("\" width=\"").append(l.width()).append("\" height=\"")
+                        .append(l.rowHeight()).append("\" fill=\"#f5f5f5\"/>\n");
+            }
+            String name = devices.get(i);
+            if (l.labelsAbove()) {
+                sb.append("<text x=\"").append(l.plotLeft()).append("\" y=\"").append(y + 12).append("\" class=\"dev\">")
+                        .append(Html.esc(name)).append("</text>\n");
+            } else {
+                boolean cut = name.length() > LABEL_CHARS;
+                sb.append("<text x=\"").append(l.labelWidth() - 8).append("\" y=\"").append(y + l.rowHeight() / 2 + 5)
+                        .append("\" text-anchor=\"end\" class=\"dev\">")
+                        .append(Html.esc(cut ? name.substring(0, LABEL_CHARS - 1) + "\u2026" : name))
+                        .append(cut ? "<title>" + Html.esc(name) + "</title>" : "").append("</text>\n");
+            }
         }
-        sb.append("<text x=\"").append(LABEL_WIDTH + PLOT_WIDTH).append("\" y=\"").append(y + 30)
-                .append("\" text-anchor=\"end\" class=\"tick\">ms from the first suspend</text>\n");
+        breaks(sb, axis, t, shown, top, plotBottom);
+        ticks(sb, axis, l, top, plotBottom);
+        for (int i = 0; i < devices.size(); i++) {
+            int barTop = top + i * l.rowHeight() + (l.labelsAbove() ? 16 : (l.rowHeight() - BAR_HEIGHT) / 2);
+            bars(sb, t, axis, l, shown, used, devices.get(i), barTop);
+        }
+        sb.append("</svg>\n");
     }
 
-    private static void legend(StringBuilder sb, Set<Phase> used, int y) {
-        int i = 0;
+    private static void bars(StringBuilder sb, Timeline t, BrokenTimeAxis axis, Layout l, List<Span> shown, Set<Phase> used,
+            String device, int y) {
         for (Phase p : used) {
-            int x = LABEL_WIDTH + (i % 5) * 160;
-            int row = y + (i / 5) * LEGEND_ROW;
-            sb.append("<rect x=\"").append(x).append("\" y=\"").append(row).append("\" width=\"12\" height=\"12\" fill=\"")
-                    .append(p.color()).append("\"/>");
-            sb.append("<text x=\"").append(x + 16).append("\" y=\"").append(row + 11).append("\" class=\"tick\">")
-                    .append(Html.esc(p.label())).append("</text>\n");
-            i++;
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            int calls = 0;
+            for (Span s : shown) {
+                if (s.device().equals(device) && s.phase() == p) {
+                    first = Math.min(first, s.startNanos());
+                    last = Math.max(last, s.endNanos());
+                    calls++;
+                }
+            }
+            if (calls == 0) {
+                continue;
+            }
+            boolean prep = t.preparation().contains(p);
+            double x = axis.x(first);
+            double w = Math.max(1.0, axis.x(last) - x);
+            sb.append("<rect class=\"bar ").append(prep ? "prep" : t.inDowntime(p) ? "down" : "other").append("\" x=\"")
+                    .append(Html.num(x)).append("\" y=\"").append(y).append("\" width=\"").append(Html.num(w))
+                    .append("\" height=\"").append(BAR_HEIGHT).append('"')
+                    .append(prep ? " fill=\"url(#" + l.hatch() + ")\" stroke=\"" + Palette.INK + "\" stroke-width=\"0.5\"" : " fill=\"" + p.color() + "\"")
+                    .append("><title>").append(Html.esc(device + " " + p.label() + ": " + Durations.ms(last - first) + " ms, "
+                            + calls + (calls == 1 ? " call" : " calls") + (prep ? " (preparation, not downtime)" : "")))
+                    .append("</title></rect>\n");
         }
+        for (Span s : shown) {
+            if (s.device().equals(device) && s.failed()) {
+                double x = axis.x(s.startNanos());
+                double w = Math.max(3.0, axis.x(s.endNanos()) - x);
+                sb.append("<rect class=\"fail\" x=\"").append(Html.num(x)).append("\" y=\"").append(y - 2)
+                        .append("\" width=\"").append(Html.num(w)).append("\" height=\"").append(BAR_HEIGHT + 4)
+                        .append("\" fill=\"none\" stroke=\"#d50000\" stroke-width=\"2\"><title>")
+                        .append(Html.esc(device + " " + s.call() + " failed: " + s.errnoName())).append("</title></rect>\n");
+            }
+        }
+    }
+
+    /** Each collapsed stretch: a shaded band across the rows, labelled with what ran there and for how long. */
+    private static void breaks(StringBuilder sb, BrokenTimeAxis axis, Timeline t, List<Span> shown, int top, int plotBottom) {
+        for (BrokenTimeAxis.Segment b : axis.breaks()) {
+            Set<String> phases = new LinkedHashSet<>();
+            for (Span s : shown) {
+                if (t.preparation().contains(s.phase()) && s.startNanos() < b.endNanos() && s.endNanos() > b.startNanos()) {
+                    phases.add(s.phase().label());
+                }
+            }
+            String what = String.join(", ", phases) + " " + Durations.ms(b.nanos()) + " ms";
+            double mid = b.x() + b.width() / 2;
+            sb.append("<g class=\"prep-gap\"><rect x=\"").append(Html.num(b.x())).append("\" y=\"").append(top)
+                    .append("\" width=\"").append(Html.num(b.width())).append("\" height=\"").append(plotBottom - top)
+                    .append("\" fill=\"#eeeeee\" stroke=\"").append(Palette.INK).append("\" stroke-dasharray=\"3 3\"><title>")
+                    .append(Html.esc("destination preparation, not downtime: " + what + " (collapsed; not to scale)"))
+                    .append("</title></rect>\n");
+            sb.append("<text x=\"").append(Html.num(mid)).append("\" y=\"").append(top - 20)
+                    .append("\" text-anchor=\"middle\" class=\"gap\">not downtime</text>\n");
+            sb.append("<text x=\"").append(Html.num(mid)).append("\" y=\"").append(top - 6)
+                    .append("\" text-anchor=\"middle\" class=\"tick\">").append(Html.esc(what)).append("</text>\n");
+            // the axis break: two slanted strokes where the time axis is interrupted
+            for (double dx : new double[] {-4, 4}) {
+                sb.append("<line x1=\"").append(Html.num(mid + dx - 4)).append("\" y1=\"").append(plotBottom + 6)
+                        .append("\" x2=\"").append(Html.num(mid + dx + 4)).append("\" y2=\"").append(plotBottom - 6)
+                        .append("\" stroke=\"").append(Palette.INK).append("\" stroke-width=\"1.5\"/>\n");
+            }
+            sb.append("</g>\n");
+        }
+    }
+
+    private static void ticks(StringBuilder sb, BrokenTimeAxis axis, Layout l, int top, int y) {
+        for (BrokenTimeAxis.Segment s : axis.segments()) {
+            if (!s.collapsed()) {
+                sb.append("<line x1=\"").append(Html.num(s.x())).append("\" y1=\"").append(y).append("\" x2=\"")
+                        .append(Html.num(s.x() + s.width())).append("\" y2=\"").append(y).append("\" stroke=\"")
+                        .append(Palette.INK).append("\"/>\n");
+            }
+        }
+        double spanMs = axis.scaledNanos() / 1e6;
+        double step = niceStep(spanMs / l.ticks());
+        for (double ms = 0; ms <= spanMs + 1e-9; ms += step) {
+            double x = axis.xAtScaled(Math.round(ms * 1e6));
+            sb.append("<line x1=\"").append(Html.num(x)).append("\" y1=\"").append(top).append("\" x2=\"").append(Html.num(x))
+                    .append("\" y2=\"").append(y + 4).append("\" stroke=\"#e0e0e0\"/>\n");
+            sb.append("<text x=\"").append(Html.num(x)).append("\" y=\"").append(y + 17).append("\" text-anchor=\"middle\" class=\"tick\">")
+                    .append(Html.esc(trim(ms))).append("</text>\n");
+        }
+        sb.append("<text x=\"").append(l.plotLeft() + l.plotWidth()).append("\" y=\"").append(y + 35)
+                .append("\" text-anchor=\"end\" class=\"tick\">")
+                .append(axis.breaks().isEmpty() ? "ms from the first suspend" : "ms of downtime from the first suspend (preparation collapsed)")
+                .append("</text>\n");
+    }
+
+    /** The legend as HTML under the figure, so that it wraps and stays legible on a narrow screen. */
+    private static void legend(StringBuilder sb, Timeline t, Set<Phase> used) {
+        sb.append("<figcaption class=\"legend\">");
+        for (Phase p : used) {
+            boolean prep = t.preparation().contains(p);
+            sb.append("<span class=\"key\">").append(prep ? "<span class=\"swatch hatched\">"
+                    : "<span class=\"swatch\" style=\"background:" + p.color() + "\">").append("</span>").append(Html.esc(p.label()))
+                    .append(prep ? " (preparation, not downtime)" : "").append("</span> ");
+        }
+        sb.append("</figcaption>\n");
     }
 
     /** 1, 2 or 5 times a power of ten, at least {@code raw}. */
@@ -141,7 +225,7 @@ final class SvgTimeline {
         return 10 * pow;
     }
 
-    private static String trim(double ms) {
+    static String trim(double ms) {
         if (ms == Math.rint(ms)) {
             return String.valueOf((long) ms);
         }

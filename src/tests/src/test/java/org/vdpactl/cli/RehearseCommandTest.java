@@ -100,6 +100,28 @@ class RehearseCommandTest {
     }
 
     @Test
+    void reportsLeaveOutLocalPathsUnlessReportDetailsIsGiven() throws Exception {
+        Path report = dir.resolve("shared.html");
+        Path state = dir.resolve("state.json");
+        CliRun r = fake("--json", "rehearse", "--devices", "1", "--report", report.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode doc = json.readTree(r.out());
+        assertEquals("vdpactl --backend fake --fake-state FILE --json rehearse --devices 1 --report FILE", doc.get("command").asText());
+        assertEquals("fake (simulated devices, Linux 6.12), preset mlx5-612", doc.get("backend").asText());
+        assertEquals("6.12", doc.get("kernel").asText());
+        assertEquals("mlx5-612", doc.get("preset").asText());
+        for (String text : List.of(r.out(), Files.readString(report))) {
+            assertTrue(!text.contains(dir.toString()), "a local path in " + text);
+        }
+        CliRun detailed = fake("--json", "rehearse", "--devices", "1", "--report=" + report, "--report-details");
+        assertEquals(0, detailed.exitCode(), detailed.err());
+        JsonNode full = json.readTree(detailed.out());
+        assertTrue(full.get("command").asText().contains("--report=" + report), full.get("command").asText());
+        assertTrue(full.get("backend").asText().contains("state " + state), full.get("backend").asText());
+        assertTrue(Files.readString(report).contains(state.toString()), "--report-details keeps the state file in the banner");
+    }
+
+    @Test
     void anInjectedFailureEndsPartialWithEveryDeviceReported() throws Exception {
         Path faults = Files.writeString(dir.resolve("faults.json"),
                 "{\"rules\":[{\"device\":\"mlx5-2\",\"call\":\"VHOST_GET_VRING_BASE\",\"occurrence\":3,\"errno\":\"EIO\"}]}");

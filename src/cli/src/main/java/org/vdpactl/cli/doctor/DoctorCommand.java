@@ -23,7 +23,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = {"Check whether this host can drive vhost-vdpa devices, and say why not.",
                        "Checks privileges, memlock, modules, device nodes and their backend features.",
-                       "Exit 0 when ready, 8 when not, 3 for a DEV that does not exist."})
+                       "The exit code judges this host's kernel, not the fake backend: 0 when it can drive vDPA devices",
+                       "(with the kernel backend: and the devices checked are usable), 8 when not, 3 for a DEV that does not",
+                       "exist. The fake backend's checks are shown, simulated, and never change it. The first line says so."})
 public final class DoctorCommand implements Callable<Integer> {
     @Mixin
     CommandContext context;
@@ -40,7 +42,8 @@ public final class DoctorCommand implements Callable<Integer> {
         CliContext ctx = context.get();
         HostFacts host = new HostFacts();
         long memoryBytes = Sizes.parse(memory, "--memory");
-        List<Check> checks = new ArrayList<>(new HostChecks(host).run(memoryBytes));
+        List<Check> hostChecks = new HostChecks(host).run(memoryBytes);
+        List<Check> checks = new ArrayList<>(hostChecks);
         boolean kernelVdpa = host.vdpaBusPresent() || host.charDriverRegistered("vhost-vdpa"); // this host's kernel, whatever the backend
         if (ctx.simulated()) {
             checks.add(Check.info("backend", "backend", ctx.requestedBackend() == BackendKind.AUTO
@@ -60,34 +63,48 @@ public final class DoctorCommand implements Callable<Integer> {
         for (String node : nodes) {
             checks.addAll(dev.check(node));
         }
-        boolean ready = checks.stream().noneMatch(c -> c.status() == Check.Status.FAIL);
+        // the exit code judges this host's kernel: simulated devices say nothing about it
+        boolean ready = (ctx.simulated() ? hostChecks : checks).stream().noneMatch(c -> c.status() == Check.Status.FAIL);
+        String verdict = verdict(ready, ctx.simulated());
         ctx.printData(() -> {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("ready", ready);
+            doc.put("verdict", verdict);
             doc.put("simulated", ctx.simulated());
             doc.put("kernel_vdpa", kernelVdpa);
             doc.put("checks", checks);
             return doc;
-        }, out -> print(out, ctx.simulated(), checks, ready));
+        }, out -> print(out, verdict, ctx.simulated(), checks, ready));
         return ready ? ExitCode.OK.code() : ExitCode.NOT_READY.code();
     }
 
-    private static void print(PrintWriter out, boolean simulated, List<Check> checks, boolean ready) {
-        for (Check c : checks) {
-            out.printf("%-5s %-34s %s%n", c.status(), c.title(), c.detail());
-            if (c.hint() != null && c.status() != Check.Status.OK) {
-                out.printf("      %-34s fix: %s%n", "", c.hint());
-            }
+    /** The first line: what the exit code judges, and its value. */
+    static String verdict(boolean ready, boolean simulated) {
+        if (simulated) {
+            return ready ? "host READY (exit 0): this host's kernel can drive vDPA devices; the fake backend's checks below are"
+                    + " simulated and do not count"
+                    : "host NOT READY (exit 8): this host's kernel cannot drive vDPA devices (FAIL lines below); the fake"
+                    + " backend's checks are simulated and do not count";
         }
+        return ready ? "host READY (exit 0): this host's kernel and the devices below can be driven"
+                : "host NOT READY (exit 8): fix the FAIL lines below (this host's kernel and its devices)";
+    }
+
+    private static void print(PrintWriter out, String verdict, boolean simulated, List<Check> checks, boolean ready) {
+        int width = DoctorTable.terminalWidth(System.getenv("COLUMNS"));
+        DoctorTable.wrap(verdict, width).forEach(out::println);
+        new DoctorTable(width).print(out, checks);
+        String last;
         if (ready) {
-            out.println(simulated ? "ready: the simulated devices above can be used (no real vDPA device is involved)"
-                    : "ready: this host can drive the devices above");
+            last = simulated ? "ready: this host's kernel can drive vDPA devices; the devices above are simulated"
+                    : "ready: this host can drive the devices above";
         } else if (simulated) {
-            out.println("not ready for real devices: fix the FAIL lines above; until then vdpactl uses the fake backend"
-                    + " (the devices above are simulated)");
+            last = "not ready for real devices: fix the FAIL lines above; until then vdpactl uses the fake backend"
+                    + " (the devices above are simulated)";
         } else {
-            out.println("not ready: fix the FAIL lines above");
+            last = "not ready: fix the FAIL lines above";
         }
+        DoctorTable.wrap(last, width).forEach(out::println);
     }
 
     /** The kernel's vhost-vdpa / vdpa feature set (fake profile, or the profile the running release should match). */

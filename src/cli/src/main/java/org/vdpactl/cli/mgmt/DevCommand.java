@@ -189,17 +189,23 @@ public final class DevCommand implements Runnable {
         }
     }
 
-    /** {@code dev config [NAME]}. */
-    @Command(name = "config", mixinStandardHelpOptions = true, description = "Show device configuration (like vdpa dev config show).")
+    /** {@code dev config [show] [NAME]}. */
+    @Command(name = "config", mixinStandardHelpOptions = true, description = {"Show device configuration (like vdpa dev config show).",
+            "iproute2's form works too: dev config show [NAME]."})
     static final class ConfigCommand implements Callable<Integer> {
         @Mixin
         CommandContext context;
 
-        @Parameters(paramLabel = "NAME", arity = "0..1", description = "Device name (default: every device).")
-        String name;
+        @Parameters(paramLabel = "NAME", arity = "0..2", description = "Device name (default: every device), after an optional 'show'.")
+        List<String> words = new ArrayList<>();
 
         @Override
         public Integer call() {
+            List<String> rest = IprouteWords.withoutShow(words);
+            if (rest.size() > 1) {
+                throw new IllegalArgumentException("dev config takes one device name, got " + String.join(" ", rest));
+            }
+            String name = rest.isEmpty() ? null : rest.getFirst();
             CliContext ctx = context.get();
             try (VdpaNetlink nl = Netlink.open(context.get())) {
                 List<DevConfig> configs = name == null ? nl.configs() : List.of(nl.config(name));
@@ -209,14 +215,15 @@ public final class DevCommand implements Runnable {
         }
     }
 
-    /** {@code dev vstats NAME --qidx N | --all}. */
-    @Command(name = "vstats", mixinStandardHelpOptions = true, description = "Vendor statistics of one queue, or of all queues.")
+    /** {@code dev vstats NAME --qidx N | --all}, or iproute2's {@code dev vstats show NAME qidx N}. */
+    @Command(name = "vstats", mixinStandardHelpOptions = true, description = {"Vendor statistics of one queue, or of all queues.",
+            "iproute2's form works too: dev vstats show NAME qidx N."})
     static final class VstatsCommand implements Callable<Integer> {
         @Mixin
         CommandContext context;
 
-        @Parameters(paramLabel = "NAME", description = "Device name.")
-        String name;
+        @Parameters(paramLabel = "NAME", arity = "1..4", description = "Device name, after an optional 'show', then optionally qidx N.")
+        List<String> words = new ArrayList<>();
 
         @Option(names = "--qidx", paramLabel = "N", description = "Queue index.")
         Integer qidx;
@@ -226,6 +233,22 @@ public final class DevCommand implements Runnable {
 
         @Override
         public Integer call() {
+            List<String> rest = IprouteWords.mutable(IprouteWords.withoutShow(words));
+            String keyword = IprouteWords.take(rest, "qidx");
+            if (keyword != null) {
+                if (qidx != null) {
+                    throw new IllegalArgumentException("give the queue once: qidx N or --qidx N");
+                }
+                try {
+                    qidx = Integer.parseInt(keyword);
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("qidx must be a number, got '" + keyword + "'");
+                }
+            }
+            if (rest.size() != 1) {
+                throw new IllegalArgumentException("dev vstats takes one device name, got " + (rest.isEmpty() ? "none" : String.join(" ", rest)));
+            }
+            String name = rest.getFirst();
             if ((qidx == null) == !all) {
                 throw new IllegalArgumentException("give --qidx N or --all");
             }

@@ -4,11 +4,11 @@ import org.vdpactl.cli.CliContext;
 import org.vdpactl.mgmt.VdpaNetlink;
 
 /** Opens the vdpa netlink family on the running command's backend. */
-final class Netlink {
+public final class Netlink {
     private Netlink() {
     }
 
-    static VdpaNetlink open(CliContext ctx) {
+    public static VdpaNetlink open(CliContext ctx) {
         return VdpaNetlink.open(ctx.syscalls());
     }
 }

@@ -19,9 +19,11 @@ import java.util.Set;
  * @param downtime  the spread of the hosts' downtimes (null when no host completed)
  * @param phases    the spread of each phase across the hosts, in rehearsal order
  * @param partial   the hosts whose rehearsal ended PARTIAL
+ * @param differences the setup attributes (strategy, window, kernel, backend, preset, clock) the hosts do not
+ *                  agree on, with the hosts that differ: their figures are not like for like
  */
 public record FleetReport(String schema, String figures, List<HostRehearsal> hosts, Spread downtime, List<Spread> phases,
-        List<String> partial) {
+        List<String> partial, List<SetupDifference> differences) {
 
     public static final String SCHEMA = "vdpactl.fleet/1";
 
@@ -44,7 +46,13 @@ public record FleetReport(String schema, String figures, List<HostRehearsal> hos
                         + " (one document per host)");
             }
         }
-        List<HostRehearsal> hosts = new ArrayList<>(inputs);
+        List<SetupDifference> differences = SetupDifference.of(inputs);
+        List<HostRehearsal> hosts = new ArrayList<>();
+        for (HostRehearsal h : inputs) {
+            List<String> differs = differences.stream().filter(d -> d.hosts().containsKey(h.host())).map(SetupDifference::attribute)
+                    .toList();
+            hosts.add(h.differing(differs));
+        }
         hosts.sort(SLOWEST_FIRST);
         Map<String, Double> downtimes = new LinkedHashMap<>();
         Set<String> phaseNames = new LinkedHashSet<>();
@@ -70,7 +78,7 @@ public record FleetReport(String schema, String figures, List<HostRehearsal> hos
             phases.add(Spread.of(phase, values));
         }
         return new FleetReport(SCHEMA, figures(hosts), List.copyOf(hosts), Spread.of("downtime", downtimes), phases,
-                partial);
+                partial, List.copyOf(differences));
     }
 
     private static String figures(List<HostRehearsal> hosts) {

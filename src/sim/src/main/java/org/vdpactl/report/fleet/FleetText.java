@@ -16,6 +16,15 @@ public final class FleetText {
                 .append(label(r.figures())).append('\n');
         sb.append("Per host: the median over its iterations, in ms; slowest host first.\n\n");
         sb.append(hostTable(r).render());
+        sb.append("\nSetup per host").append(r.differences().isEmpty() ? " (the same on every host):\n\n"
+                : " (* = differs from most hosts):\n\n");
+        sb.append(setupTable(r).render());
+        if (!r.differences().isEmpty()) {
+            sb.append('\n').append(NOT_LIKE_FOR_LIKE).append('\n');
+            for (SetupDifference d : r.differences()) {
+                sb.append("  ").append(d.describe()).append('\n');
+            }
+        }
         if (r.downtime() != null) {
             sb.append("\nSpread across hosts (ms; nearest-rank percentiles of the hosts' medians):\n\n");
             sb.append(spreadTable(r).render());
@@ -40,16 +49,21 @@ public final class FleetText {
         };
     }
 
+    /** The heading of the list of setup differences, in every form of the report. */
+    static final String NOT_LIKE_FOR_LIKE = "NOT LIKE FOR LIKE: the hosts differ in";
+
     static TextTable hostTable(FleetReport r) {
-        List<String> header = new ArrayList<>(List.of("host", "outcome", ">devices", ">downtime", "slowest phase"));
+        List<String> header = new ArrayList<>(List.of("host", "outcome", ">devices", ">downtime", "slowest downtime phase",
+                "setup"));
         for (Spread s : r.phases()) {
-            header.add(">" + s.name());
+            header.add(">" + shownName(r, s.name()));
         }
         TextTable t = new TextTable(header);
         for (HostRehearsal h : r.hosts()) {
             List<String> row = new ArrayList<>(List.of(h.host(), h.outcome() + (h.simulated() ? "" : " (measured)"),
                     String.valueOf(h.devices()), h.downtimeMs() == null ? "-" : Durations.ms(h.downtimeMs()),
-                    h.slowestPhase() == null ? "-" : h.slowestPhase()));
+                    h.slowestPhase() == null ? "-" : h.slowestPhase(),
+                    h.differs().isEmpty() ? "as most" : "differs: " + String.join(", ", h.differs())));
             for (Spread s : r.phases()) {
                 Double v = h.phasesMs().get(s.name());
                 row.add(v == null ? "-" : Durations.ms(v));
@@ -59,13 +73,31 @@ public final class FleetText {
         return t;
     }
 
+    /** One row per host: its setup, a value it does not share with most hosts marked with "*". */
+    static TextTable setupTable(FleetReport r) {
+        List<String> header = new ArrayList<>(List.of("host"));
+        header.addAll(HostSetup.NAMES);
+        TextTable t = new TextTable(header);
+        for (HostRehearsal h : r.hosts()) {
+            List<String> row = new ArrayList<>(List.of(h.host()));
+            h.setup().attributes().forEach((k, v) -> row.add(h.differs().contains(k) ? v + " *" : v));
+            t.row(row);
+        }
+        return t;
+    }
+
+    /** A phase's name, marked when it was some host's preparation (the reset of a migration window): not downtime. */
+    static String shownName(FleetReport r, String phase) {
+        return r.hosts().stream().anyMatch(h -> h.preparation().contains(phase)) ? phase + " (not downtime)" : phase;
+    }
+
     static TextTable spreadTable(FleetReport r) {
         TextTable t = new TextTable(List.of("figure", ">hosts", ">min", ">p50", ">p90", ">max", ">mean", "slowest host"));
         List<Spread> all = new ArrayList<>();
         all.add(r.downtime());
         all.addAll(r.phases());
         for (Spread s : all) {
-            t.row(s.name(), String.valueOf(s.hosts()), Durations.ms(s.minMs()), Durations.ms(s.p50Ms()),
+            t.row(shownName(r, s.name()), String.valueOf(s.hosts()), Durations.ms(s.minMs()), Durations.ms(s.p50Ms()),
                     Durations.ms(s.p90Ms()), Durations.ms(s.maxMs()), Durations.ms(s.meanMs()), s.slowestHost());
         }
         return t;

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.vdpactl.report.RehearsalJson;
 
@@ -66,9 +68,22 @@ public final class RehearsalDocuments {
             failure = f.path("phase").asText("?") + ": " + f.path("call").asText("?") + " on " + f.path("device").asText("?")
                     + " failed with " + f.path("errnoName").asText("?");
         }
+        List<String> preparation = new ArrayList<>();
+        plan.path("preparation").forEach(n -> preparation.add(n.asText()));
         return new HostRehearsal(hostName(doc, file), file.toString(), outcome, doc.path("simulated").asBoolean(false),
-                doc.path("backend").asText(""), plan.path("strategy").asText(""), plan.path("iterations").asInt(0),
-                plan.path("sources").size(), anyCompleted ? number(downtime, "p50Ms", file) : null, phases, failure);
+                setup(doc, plan), plan.path("iterations").asInt(0), plan.path("sources").size(),
+                anyCompleted ? number(downtime, "p50Ms", file) : null, phases, List.copyOf(preparation), failure, List.of());
+    }
+
+    /** The host's setup; the backend is "fake" or "kernel" whether the document gives it as text or as fields. */
+    static HostSetup setup(JsonNode doc, JsonNode plan) {
+        JsonNode backend = doc.path("backend");
+        String kind = backend.isObject() ? backend.path("kind").asText("-")
+                : backend.asText("").startsWith("fake") ? "fake" : backend.asText("").isEmpty() ? "-" : "kernel";
+        String kernel = doc.path("kernel").asText(backend.path("kernel").asText("-"));
+        String preset = doc.path("preset").asText(backend.path("preset").asText("-"));
+        return new HostSetup(plan.path("strategy").asText("-"), plan.path("window").asText("-"), kernel, kind, preset,
+                doc.path("clock").asText("-"));
     }
 
     static String hostName(JsonNode doc, Path file) {

@@ -1,0 +1,105 @@
+package org.vdpactl.cli;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.vdpactl.mgmt.MgmtDevInfo;
+import org.vdpactl.mgmt.VdpaDevInfo;
+import org.vdpactl.mgmt.VdpaNetlink;
+import picocli.AutoComplete;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The bash/zsh completion script: picocli's (commands, options, the values of enumerated options) and,
+ * as iproute2's and git's completions do, the names that exist right now: device names where a
+ * command takes a device and management devices after {@code --mgmtdev} or {@code mgmtdev show},
+ * asked of vdpactl itself ({@code vdpactl __complete devices|mgmtdevs}, hidden, read-only, silent on errors).
+ */
+public final class CompletionScript {
+    /** Wraps picocli's completion function: a name where one is expected, else picocli's answer. */
+    private static final String DYNAMIC = """
+
+            # Names that exist now, asked of vdpactl itself (as git and iproute2 complete refs and devices).
+            _vdpactl_names() {
+                local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" kind=""
+                local before=" ${COMP_WORDS[*]:1:COMP_CWORD-1} "
+                case "$prev" in
+                    --mgmtdev) kind=mgmtdevs ;;
+                    --dest) kind=devices ;;
+                    -*) ;;
+                    *)
+                        case "$before" in
+                            *" mgmtdev show "*) kind=mgmtdevs ;;
+                            *" dev del "*|*" dev show "*|*" dev config "*|*" dev vstats "*|*" dev set "*|*" vhost info "*|\\
+                            *" vhost suspend "*|*" vhost resume "*|*" rehearse "*|*" doctor "*) kind=devices ;;
+                        esac ;;
+                esac
+                if [[ -n "$kind" && "$cur" != -* ]]; then
+                    local IFS=$'\\n'
+                    COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" __complete "$kind" 2>/dev/null)" -- "$cur"))
+                    [[ ${#COMPREPLY[@]} -gt 0 ]] && return 0
+                fi
+                _complete_vdpactl "$@"
+            }
+            complete -F _vdpactl_names -o default vdpactl vdpactl.sh vdpactl.bash
+            """;
+
+    private CompletionScript() {
+    }
+
+    /** The script for the command tree of {@code root}. */
+    public static String bash(CommandLine root) {
+        return AutoComplete.bash("vdpactl", root) + DYNAMIC;
+    }
+
+    /** {@code vdpactl generate-completion}: prints the script (source it, or install it as bash-completion does). */
+    @Command(name = "generate-completion", mixinStandardHelpOptions = true,
+            description = {"Generate a bash/zsh completion script for vdpactl.",
+                    "Run: source <(vdpactl generate-completion)"})
+    static final class Generate implements Runnable {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public void run() {
+            spec.commandLine().getOut().print(bash(spec.root().commandLine()));
+            spec.commandLine().getOut().flush();
+        }
+    }
+
+    /** {@code vdpactl __complete devices|mgmtdevs}: the names, one a line; nothing on any failure. */
+    @Command(name = "__complete", hidden = true, description = "Print the device or management-device names, for the completion script.")
+    static final class Names implements Callable<Integer> {
+        @Mixin
+        CommandContext context;
+
+        @Parameters(paramLabel = "devices|mgmtdevs", description = "Which names: devices or mgmtdevs.")
+        String kind;
+
+        @Override
+        public Integer call() {
+            try {
+                CliContext ctx = context.get();
+                List<String> names;
+                try (VdpaNetlink nl = org.vdpactl.cli.mgmt.Netlink.open(ctx)) {
+                    names = switch (kind) {
+                        case "devices" -> nl.devices().stream().map(VdpaDevInfo::name).toList();
+                        case "mgmtdevs" -> nl.mgmtDevices().stream().map(CompletionScript::name).toList();
+                        default -> List.of();
+                    };
+                }
+                names.forEach(ctx.out()::println);
+                ctx.out().flush();
+            } catch (RuntimeException e) {
+                // completion must never print an error into the user's command line
+            }
+            return 0;
+        }
+    }
+
+    private static String name(MgmtDevInfo m) {
+        return m.busName() == null ? m.devName() : m.busName() + "/" + m.devName();
+    }
+}

@@ -1,0 +1,90 @@
+package org.vdpactl.cli.doctor;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The doctor's checks as a table that keeps its columns at any length of text: the status, the title
+ * (a title longer than its column puts the detail on the next line) and the detail wrapped at word
+ * boundaries to the terminal's width ({@code COLUMNS}, else {@value #DEFAULT_WIDTH}), continued under
+ * itself; a fix hint follows the same way.
+ */
+final class DoctorTable {
+    static final int DEFAULT_WIDTH = 100;
+    private static final int STATUS_WIDTH = 6;
+    private static final int TITLE_WIDTH = 35;
+    private static final int MIN_DETAIL = 30;
+
+    private final int width;
+
+    DoctorTable(int width) {
+        this.width = Math.max(STATUS_WIDTH + TITLE_WIDTH + MIN_DETAIL, width);
+    }
+
+    /** The width of the terminal the output goes to, as the shell exports it, else {@value #DEFAULT_WIDTH}. */
+    static int terminalWidth(String columns) {
+        try {
+            int c = columns == null ? DEFAULT_WIDTH : Integer.parseInt(columns.strip());
+            return c < 40 || c > 400 ? DEFAULT_WIDTH : c;
+        } catch (NumberFormatException e) {
+            return DEFAULT_WIDTH;
+        }
+    }
+
+    void print(PrintWriter out, List<Check> checks) {
+        String indent = " ".repeat(STATUS_WIDTH + TITLE_WIDTH);
+        int detailWidth = width - indent.length();
+        for (Check c : checks) {
+            String head = String.format("%-" + STATUS_WIDTH + "s", c.status());
+            List<String> detail = wrap(c.detail(), detailWidth);
+            if (c.title().length() < TITLE_WIDTH) {
+                out.println(head + String.format("%-" + TITLE_WIDTH + "s", c.title()) + detail.getFirst());
+                detail = detail.subList(1, detail.size());
+            } else {
+                out.println(head + c.title());
+            }
+            detail.forEach(l -> out.println(indent + l));
+            if (c.hint() != null && c.status() != Check.Status.OK) {
+                wrap("fix: " + c.hint(), detailWidth).forEach(l -> out.println(indent + l));
+            }
+        }
+    }
+
+    /**
+     * {@code text} in lines of at most {@code width} characters, broken at spaces; a longer word (a list of
+     * feature names joined by '|') is broken after a '|' or ','.
+     */
+    static List<String> wrap(String text, int width) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        for (String word : words(text, width)) {
+            if (!line.isEmpty() && line.length() + 1 + word.length() > width) {
+                lines.add(line.toString());
+                line.setLength(0);
+            }
+            if (!line.isEmpty()) {
+                line.append(' ');
+            }
+            line.append(word);
+        }
+        lines.add(line.toString());
+        return lines;
+    }
+
+    private static List<String> words(String text, int width) {
+        List<String> out = new ArrayList<>();
+        for (String word : text.split(" ")) {
+            while (word.length() > width) {
+                int cut = Math.max(word.lastIndexOf('|', width - 1), word.lastIndexOf(',', width - 1));
+                if (cut <= 0) {
+                    break;
+                }
+                out.add(word.substring(0, cut + 1));
+                word = word.substring(cut + 1);
+            }
+            out.add(word);
+        }
+        return out;
+    }
+}

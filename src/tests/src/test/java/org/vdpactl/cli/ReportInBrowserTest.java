@@ -1,0 +1,220 @@
+package org.vdpactl.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The HTML reports as a person sees them: rendered by headless Chromium at a phone's width (375 px)
+ * and a wide screen's (1400 px), measured by a script injected into a copy of each report, and kept
+ * as screenshots under target/browser/. Checks that the downtime fills the timeline, that the
+ * destination's preparation is drawn apart and labelled "not downtime", that nothing sticks out of
+ * the window (the page never scrolls sideways), and that no local path, user or host name is in the
+ * reports. Without a Chromium binary the tests are aborted with the reason (scripts/test installs it).
+ */
+class ReportInBrowserTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path OUT = Path.of("target", "browser");
+    private static final int SCREENSHOT_HEIGHT = 2400;
+    private static final Pattern MEASUREMENTS = Pattern.compile("<pre id=\"measurements\">(.*?)</pre>", Pattern.DOTALL);
+
+    @TempDir
+    static Path dir;
+
+    static Path rehearsalReport;
+    static Path fleetReport;
+    static Path state;
+
+    @BeforeAll
+    static void writeReports() throws Exception {
+        Files.createDirectories(OUT);
+        state = dir.resolve("state-of-" + System.getProperty("user.name") + ".json");
+        rehearsalReport = dir.resolve("rehearsal.html");
+        CliRun r = RehearseCommandTest.run("--backend", "fake", "--fake-clock", "virtual", "--fake-state", state.toString(),
+                "rehearse", "--iterations", "12", "--report", rehearsalReport.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        // three hosts, one of which differs (serial, 6.1): the fleet report flags it
+        List<String> docs = new ArrayList<>();
+        docs.add(rehearseJson("rack1-node1", "6.12", "parallel"));
+        docs.add(rehearseJson("rack1-node2", "6.12", "parallel"));
+        docs.add(rehearseJson("rack2-node9", "6.1", "serial"));
+        fleetReport = dir.resolve("fleet.html");
+        List<String> merge = new ArrayList<>(List.of("report", "merge", "--html", fleetReport.toString()));
+        merge.addAll(docs);
+        CliRun m = CliRun.of(merge.toArray(String[]::new));
+        assertEquals(0, m.exitCode(), m.err());
+    }
+
+    private static String rehearseJson(String host, String kernel, String strategy) throws IOException {
+        CliRun r = RehearseCommandTest.run("--backend", "fake", "--fake-clock", "virtual", "--fake-kernel", kernel,
+                "--fake-state", dir.resolve(host + "-state.json").toString(), "--json", "rehearse", "--iterations", "3",
+                "--strategy", strategy);
+        assertEquals(0, r.exitCode(), r.err());
+        ObjectNode doc = (ObjectNode) JSON.readTree(r.out());
+        doc.put("host", host);
+        Path file = dir.resolve(host + ".json");
+        Files.writeString(file, JSON.writeValueAsString(doc));
+        return file.toString();
+    }
+
+    @ParameterizedTest(name = "{0} px")
+    @ValueSource(ints = {375, 1400})
+    void theDowntimeFillsTheTimelineThePreparationIsApartAndNothingOverflows(int width) throws Exception {
+        JsonNode m = measure(rehearsalReport, "rehearsal", width);
+        assertFits(m, width);
+        JsonNode t = m.path("timeline");
+        assertTrue(t.isObject(), "no visible timeline: " + m);
+        assertEquals(width < 600 ? "timeline narrow" : "timeline wide", t.path("svgClass").asText(), "the drawing for this width");
+        assertTrue(t.path("svgRight").asDouble() <= width, "timeline wider than the window: " + t);
+        assertTrue(t.path("downtimeBars").asInt() > 0, t.toString());
+        double share = t.path("downtimeShare").asDouble();
+        assertTrue(share >= 0.80, "the downtime phases cover " + share + " of the timeline's width, want >= 0.80: " + t);
+        JsonNode gaps = t.path("preparationGaps");
+        assertEquals(1, gaps.size(), "the reset of the migration window drawn apart: " + t);
+        assertTrue(gaps.get(0).path("text").asText().contains("not downtime"), t.toString());
+        assertTrue(gaps.get(0).path("text").asText().contains("reset"), t.toString());
+        assertEquals(4, t.path("preparationBars").asInt(), "one hatched reset per device: " + t);
+    }
+
+    @ParameterizedTest(name = "{0} px")
+    @ValueSource(ints = {375, 1400})
+    void theFleetReportFitsAndFlagsTheHostThatDiffers(int width) throws Exception {
+        JsonNode m = measure(fleetReport, "fleet", width);
+        assertFits(m, width);
+        assertEquals(2, m.path("differingCells").asInt(), "rack2-node9's strategy and kernel flagged: " + m);
+    }
+
+    @Test
+    void noLocalPathUserOrHostNameInTheReports() throws Exception {
+        for (Path report : List.of(rehearsalReport, fleetReport)) {
+            String html = Files.readString(report);
+            for (String local : localNames()) {
+                assertFalse(html.contains(local), report.getFileName() + " contains '" + local + "'");
+            }
+        }
+    }
+
+    /** What is this machine's and this user's own: the state file, the temporary directory, $HOME, the user, the host. */
+    private static List<String> localNames() throws IOException {
+        List<String> names = new ArrayList<>(List.of(state.toString(), dir.toString(), System.getProperty("user.home") + "/",
+                "/" + System.getProperty("user.name") + "/", "state-of-" + System.getProperty("user.name")));
+        String host = InetAddress.getLocalHost().getHostName();
+        if (host.length() >= 4 && !host.equals("localhost")) {
+            names.add(host);
+        }
+        return names;
+    }
+
+    private static void assertFits(JsonNode m, int width) {
+        assertEquals(width, m.path("innerWidth").asInt(), "the browser's window is not the width asked for: " + m);
+        assertTrue(m.path("scrollWidth").asInt() <= width, "the page scrolls sideways at " + width + " px: " + m);
+        assertEquals(0, m.path("overflowing").size(), "elements stick out of the window: " + m.path("overflowing"));
+    }
+
+    /**
+     * Renders {@code report} at {@code width} px, keeps a screenshot, and returns what the measuring script found in a
+     * copy of it. The report is shown in an iframe of that width: headless Chromium does not make its window narrower
+     * than 500 px, and the script checks the width it got.
+     */
+    private static JsonNode measure(Path report, String name, int width) throws Exception {
+        String chromium = chromium().orElse(null);
+        assumeTrue(chromium != null, "ABORTED: no Chromium (chromium, chromium-browser) on PATH, so the browser test of the"
+                + " HTML reports did not run; install it (apt-get install chromium; scripts/test does) or set VDPACTL_CHROMIUM");
+        String script;
+        try (InputStream in = ReportInBrowserTest.class.getResourceAsStream("measure-layout.js")) {
+            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        String html = Files.readString(report);
+        Path shown = Files.writeString(OUT.resolve(name + ".html"), html);
+        Path measured = Files.writeString(OUT.resolve(name + "-measured.html"),
+                html.replace("</body>", "<script>\n" + script + "</script>\n</body>"));
+        int window = Math.max(width, 500);
+        Path png = OUT.resolve(name + "-" + width + ".png");
+        run(chromium, window, SCREENSHOT_HEIGHT, List.of("--screenshot=" + png.toAbsolutePath()),
+                OUT.resolve(name + "-" + width + "-screenshot.log"), frame(name + "-" + width + "-frame.html", shown, width,
+                        SCREENSHOT_HEIGHT));
+        cropToWidth(png, width);
+        String dom = run(chromium, window, 900, List.of("--dump-dom", "--virtual-time-budget=10000"),
+                OUT.resolve(name + "-" + width + "-dom.log"), frame(name + "-" + width + "-measure.html", measured, width, 900));
+        Matcher mm = MEASUREMENTS.matcher(dom);
+        assertTrue(mm.find() && !mm.group(1).isBlank(), "the measuring script posted nothing; DOM: " + dom);
+        return JSON.readTree(mm.group(1).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"));
+    }
+
+    /** A page that shows {@code page} in an iframe {@code width} px wide and keeps what it posts. */
+    private static Path frame(String name, Path page, int width, int height) throws IOException {
+        return Files.writeString(OUT.resolve(name), "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"/></head>"
+                + "<body style=\"margin:0\"><iframe src=\"" + page.getFileName() + "\" style=\"border:0;display:block;width:" + width
+                + "px;height:" + height + "px\"></iframe><pre id=\"measurements\"></pre><script>"
+                + "addEventListener('message', function (e) { document.getElementById('measurements').textContent = e.data; });"
+                + "</script></body></html>\n");
+    }
+
+    private static void cropToWidth(Path png, int width) throws IOException {
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertTrue(image != null && image.getWidth() >= width, "no screenshot " + png);
+        if (image.getWidth() > width) {
+            ImageIO.write(image.getSubimage(0, 0, width, image.getHeight()), "png", png.toFile());
+        }
+    }
+
+    private static String run(String chromium, int width, int height, List<String> mode, Path log, Path page) throws Exception {
+        Path profile = Files.createTempDirectory(dir, "chromium-profile");
+        List<String> cmd = new ArrayList<>(List.of(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                "--no-first-run", "--disable-extensions", "--user-data-dir=" + profile, "--window-size=" + width + "," + height,
+                "--force-device-scale-factor=1"));
+        cmd.addAll(mode);
+        cmd.add(page.toAbsolutePath().toUri().toString());
+        Process p = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
+        byte[] out;
+        try (InputStream in = p.getInputStream()) {
+            out = in.readAllBytes();
+        }
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor();
+            throw new AssertionError("chromium did not finish in 120 s: " + cmd);
+        }
+        assertEquals(0, p.exitValue(), "chromium failed, see " + log + ": " + cmd);
+        return new String(out, StandardCharsets.UTF_8);
+    }
+
+    private static Optional<String> chromium() {
+        String given = System.getenv("VDPACTL_CHROMIUM");
+        if (given != null && !given.isBlank()) {
+            return Optional.of(given);
+        }
+        for (String name : List.of("chromium", "chromium-browser")) {
+            for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
+                Path p = Path.of(d.isEmpty() ? "." : d, name);
+                if (Files.isExecutable(p)) {
+                    return Optional.of(p.toString());
+                }
+            }
+        }
+        return Optional.empty();
+    }
+}

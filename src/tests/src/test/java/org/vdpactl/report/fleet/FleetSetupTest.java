@@ -1,0 +1,71 @@
+package org.vdpactl.report.fleet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The fleet report's per-host setup: differing hosts flagged in text and HTML, the slowest phase a downtime phase. */
+class FleetSetupTest {
+    private static HostRehearsal host(String name, String strategy, String kernel, String clock, double resetMs) {
+        Map<String, Double> phases = new LinkedHashMap<>();
+        phases.put("suspend", 2.5);
+        phases.put("reset", resetMs);
+        phases.put("set_map", 14.0);
+        return new HostRehearsal(name, "/home/someone/reports/" + name + ".json", "completed", true,
+                new HostSetup(strategy, "migration", kernel, "fake", "mlx5-612", clock), 3, 4, 40.0, phases, List.of("reset"),
+                null, List.of());
+    }
+
+    private static final FleetReport REPORT = FleetReport.merge(List.of(host("a", "parallel", "6.12", "virtual", 451),
+            host("b", "parallel", "6.12", "virtual", 451), host("c", "serial", "6.1", "real", 80)));
+
+    @Test
+    void theHostsThatDifferAreNamedWithTheAttributeAndTheUsualValue() {
+        assertEquals(List.of("strategy", "kernel", "clock"), REPORT.differences().stream().map(SetupDifference::attribute).toList());
+        SetupDifference strategy = REPORT.differences().getFirst();
+        assertEquals("parallel", strategy.usual());
+        assertEquals(Map.of("c", "serial"), strategy.hosts());
+        HostRehearsal c = REPORT.hosts().stream().filter(h -> h.host().equals("c")).findFirst().orElseThrow();
+        assertEquals(List.of("strategy", "kernel", "clock"), c.differs());
+        assertTrue(REPORT.hosts().stream().filter(h -> !h.host().equals("c")).allMatch(h -> h.differs().isEmpty()));
+    }
+
+    @Test
+    void textAndHtmlFlagTheHostThatDiffers() {
+        String text = FleetText.render(REPORT);
+        assertTrue(text.contains("NOT LIKE FOR LIKE: the hosts differ in\n  strategy: serial on c (the others: parallel)\n"
+                + "  kernel: 6.1 on c (the others: 6.12)\n  clock: real on c (the others: virtual)\n"), text);
+        assertTrue(text.lines().anyMatch(l -> l.matches("c +serial \\* +migration +6\\.1 \\* +fake +mlx5-612 +real \\*")), text);
+        String html = FleetHtml.render(REPORT);
+        assertEquals(3, html.split("<td class=\"differs\">", -1).length - 1, html);
+        assertTrue(html.contains("<li>strategy: serial on c (the others: parallel)</li>"), html);
+    }
+
+    @Test
+    void theSameSetupEverywhereIsSaidAndNothingIsFlagged() {
+        FleetReport same = FleetReport.merge(List.of(host("a", "parallel", "6.12", "virtual", 451),
+                host("b", "parallel", "6.12", "virtual", 451)));
+        assertEquals(List.of(), same.differences());
+        assertTrue(FleetText.render(same).contains("Setup per host (the same on every host):"));
+        String html = FleetHtml.render(same);
+        assertTrue(!html.contains("class=\"differs") && !html.contains("NOT LIKE FOR LIKE"), html);
+    }
+
+    @Test
+    void theSlowestPhaseIsADowntimePhaseNotThePreparation() {
+        HostRehearsal a = REPORT.hosts().getFirst();
+        assertEquals("set_map", a.slowestPhase(), "reset (451 ms) is the preparation, set_map (14 ms) the slowest downtime phase");
+        assertTrue(FleetText.render(REPORT).contains("reset (not downtime)"));
+    }
+
+    @Test
+    void theReportShowsTheFileNameNotItsDirectory() throws Exception {
+        String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(REPORT);
+        assertTrue(json.contains("\"file\":\"a.json\""), json);
+        assertTrue(!json.contains("/home/someone"), json);
+    }
+}
