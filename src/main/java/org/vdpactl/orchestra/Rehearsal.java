@@ -61,12 +61,12 @@ public final class Rehearsal {
             ram = GuestRam.allocate(sys, plan.memory());
             List<IotlbRegion> regions = ram.iotlbRegions();
             IotlbBatchPlanner planner = planner(plan.memory());
-            for (int i = 0; i < plan.sources().size(); i++) {
-                DeviceSession src = open(sessions, plan.sources().get(i));
-                DeviceSession dst = plan.sameDevices() ? src : open(sessions, plan.destinations().get(i));
-                lanes.add(new MigrationLane(plan, src, dst, regions, planner));
-            }
             try {
+                for (int i = 0; i < plan.sources().size(); i++) {
+                    DeviceSession src = open(sessions, plan.sources().get(i));
+                    DeviceSession dst = plan.sameDevices() ? src : open(sessions, plan.destinations().get(i));
+                    lanes.add(new MigrationLane(plan, src, dst, regions, planner));
+                }
                 pool.forEach(lanes, MigrationLane::open);
                 List<GuestRam.RingSpace> rings = new ArrayList<>();
                 for (MigrationLane lane : lanes) {
@@ -158,6 +158,7 @@ public final class Rehearsal {
         for (DeviceSession d : sessions) {
             reports.add(resetAfterSetUp(d, failure));
         }
+        reports.addAll(notOpened(plan, sessions, failure));
         return new RehearsalResult(plan, RehearsalResult.Outcome.PARTIAL, failure, setupSpans, List.of(),
                 new RehearsalStatistics(), reports, drain(sessions), List.of(), 0);
     }
@@ -179,6 +180,35 @@ public final class Rehearsal {
             detail = "set-up stopped (" + failure.summary() + "); " + f.span().call() + " failed: " + f.span().errnoName();
         }
         return new DeviceReport(d.target.name(), d.target.path(), role, state, false, status, detail);
+    }
+
+    /**
+     * The devices of the plan the set-up never held open: the one whose open failed and those after
+     * it. A node that is not held open is closed, which is a known state (the kernel resets a
+     * vhost-vdpa device when its last opener closes it).
+     */
+    private static List<DeviceReport> notOpened(RehearsalPlan plan, List<DeviceSession> sessions, RehearsalFailure failure) {
+        java.util.Set<String> opened = new java.util.HashSet<>();
+        sessions.forEach(s -> opened.add(s.target.path()));
+        java.util.Map<String, DeviceReport> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < plan.sources().size(); i++) {
+            addNotOpened(out, opened, plan.sources().get(i), plan.sameDevices() ? "source+destination" : "source", failure);
+            if (!plan.sameDevices()) {
+                addNotOpened(out, opened, plan.destinations().get(i), "destination", failure);
+            }
+        }
+        return List.copyOf(out.values());
+    }
+
+    private static void addNotOpened(java.util.Map<String, DeviceReport> out, java.util.Set<String> opened, DeviceTarget t,
+            String role, RehearsalFailure failure) {
+        if (opened.contains(t.path()) || out.containsKey(t.path())) {
+            return;
+        }
+        boolean failedHere = t.name().equals(failure.device()) && failure.call().startsWith("open ");
+        String detail = failedHere ? "open failed (" + failure.errnoName() + ") in the " + failure.phase().label()
+                + " phase; the node stays closed" : "not opened: the set-up stopped before (" + failure.summary() + ")";
+        out.put(t.path(), new DeviceReport(t.name(), t.path(), role, DeviceState.CLOSED, false, null, detail));
     }
 
     /** A restore between iterations that failed is a failure too (the devices were then reset). */

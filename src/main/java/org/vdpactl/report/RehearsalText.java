@@ -236,10 +236,14 @@ public final class RehearsalText {
     private static String devicesLine(List<DeviceReport> devices) {
         long running = devices.stream().filter(d -> d.state() == org.vdpactl.orchestra.DeviceState.RUNNING).count();
         long reset = devices.stream().filter(d -> d.state() == org.vdpactl.orchestra.DeviceState.RESET).count();
-        long unknown = devices.size() - running - reset;
+        long closed = devices.stream().filter(d -> d.state() == org.vdpactl.orchestra.DeviceState.CLOSED).count();
+        long unknown = devices.size() - running - reset - closed;
         StringBuilder sb = new StringBuilder("Devices afterwards: ").append(running).append(" running");
         if (reset > 0) {
             sb.append(", ").append(reset).append(" reset (destinations)");
+        }
+        if (closed > 0) {
+            sb.append(", ").append(closed).append(" closed (never opened)");
         }
         if (unknown > 0) {
             sb.append(", ").append(unknown).append(" UNKNOWN");
