@@ -104,6 +104,19 @@ final class FakeBackend implements Backend {
             public Optional<String> preset(String deviceName) {
                 return kernel.device(deviceName).map(d -> d.fakeMgmtDevice().preset());
             }
+
+            @Override
+            public List<String> faultRulesMatchingNone(java.util.Collection<String> deviceNames) {
+                List<String> out = new java.util.ArrayList<>();
+                List<FaultRule> rules = kernel.faults().rules();
+                for (int i = 0; i < rules.size(); i++) {
+                    FaultRule r = rules.get(i);
+                    if (deviceNames.stream().noneMatch(r::concerns)) {
+                        out.add("rule #" + (i + 1) + " (device \"" + r.device() + "\")");
+                    }
+                }
+                return out;
+            }
         });
     }
 

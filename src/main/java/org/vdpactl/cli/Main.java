@@ -93,6 +93,7 @@ public final class Main implements Runnable {
         cl.setExecutionExceptionHandler(reporter);
         cl.setParameterExceptionHandler(reporter);
         cl.setExecutionStrategy(parseResult -> {
+            refuseUnmatched(parseResult);
             CommandLine sub = parseResult.commandSpec().commandLine();
             try (CliContext ctx = CliContext.open(main, sub)) {
                 main.context = ctx;
@@ -108,6 +109,18 @@ public final class Main implements Runnable {
             }
         });
         return cl;
+    }
+
+    /**
+     * picocli lets a help command (generate-completion) ignore arguments it does not know; an
+     * argument that means nothing is a usage error on every command.
+     */
+    private static void refuseUnmatched(CommandLine.ParseResult parseResult) {
+        for (CommandLine.ParseResult pr = parseResult; pr != null; pr = pr.subcommand()) {
+            if (!pr.unmatched().isEmpty()) {
+                throw new CommandLine.UnmatchedArgumentException(pr.commandSpec().commandLine(), pr.unmatched());
+            }
+        }
     }
 
     /** Runs one command line with the given streams; returns the exit code. */

@@ -118,6 +118,9 @@ public final class RehearseCommand implements Callable<Integer> {
         if (compare != null) {
             return compare(ctx, how, layout);
         }
+        if (split && !destinations.isEmpty()) {
+            throw new IllegalArgumentException("--split takes the destinations from the devices, --dest names them: give one of them");
+        }
         ReportFile reportFile = report == null ? null : ReportFile.checked(report);
         List<DeviceTarget> selected = DeviceSelection.select(ctx.syscalls(), devices, count);
         List<DeviceTarget> sources = selected;
@@ -134,6 +137,7 @@ public final class RehearseCommand implements Callable<Integer> {
             sources = selected.subList(0, selected.size() / 2);
             dests = selected.subList(selected.size() / 2, selected.size());
         }
+        refuseFaultRulesThatCannotFire(ctx, sources, dests);
         List<String> notes = new ArrayList<>();
         if (!ctx.simulated()) {
             HostMemoryBudget.Reduced r = HostMemoryBudget.fit(ctx.syscalls(), layout);
@@ -160,6 +164,24 @@ public final class RehearseCommand implements Callable<Integer> {
             ctx.err().flush();
         }
         return (result.completed() ? ExitCode.OK : ExitCode.PARTIAL).code();
+    }
+
+    /** A --fake-faults rule that names none of the rehearsed devices would never fire: a typo, not a quiet pass. */
+    private static void refuseFaultRulesThatCannotFire(CliContext ctx, List<DeviceTarget> sources, List<DeviceTarget> dests) {
+        Optional<FakeKernelControl> fake = ctx.backend().fakeKernel();
+        if (fake.isEmpty()) {
+            return;
+        }
+        Set<String> names = new LinkedHashSet<>();
+        sources.forEach(t -> names.add(t.name()));
+        if (dests != null) {
+            dests.forEach(t -> names.add(t.name()));
+        }
+        List<String> idle = fake.get().faultRulesMatchingNone(names);
+        if (!idle.isEmpty()) {
+            throw new IllegalArgumentException("--fake-faults: " + String.join(", ", idle) + " matches none of the rehearsed devices ("
+                    + String.join(", ", names) + ") and could never fire (nothing was done)");
+        }
     }
 
     private RehearsalPlan.Builder plan(List<DeviceTarget> sources, List<DeviceTarget> dests, Strategy how, GuestMemoryLayout layout) {
