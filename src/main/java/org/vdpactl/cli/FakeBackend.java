@@ -45,18 +45,18 @@ final class FakeBackend implements Backend {
         org.vdpactl.time.Clock clock = switch (clockName == null ? "real" : clockName) {
             case "real" -> RealClock.INSTANCE;
             case "virtual" -> new org.vdpactl.time.VirtualClock();
-            default -> throw new CliFailure(ExitCode.USAGE, "--fake-clock: unknown clock " + clockName + "; use real or virtual", null);
+            default -> throw new CliFailure(ExitCode.USAGE, "--fake-clock: unknown clock " + clockName + "; use real or virtual");
         };
         KernelProfile profile = null;
         if (kernelName != null) {
             profile = KernelProfiles.byName(kernelName).orElseThrow(() -> new CliFailure(ExitCode.USAGE,
-                    "--fake-kernel: unknown kernel " + kernelName + "; use " + KernelProfiles.accepted(), null));
+                    "--fake-kernel: unknown kernel " + kernelName + "; use " + KernelProfiles.accepted()));
         }
         List<FaultRule> faults;
         try {
             faults = faultsFile == null ? List.of() : FaultRules.load(faultsFile);
         } catch (org.vdpactl.fake.fault.FaultRuleException e) {
-            throw new CliFailure(ExitCode.USAGE, "--fake-faults: " + e.getMessage(), e);
+            throw CliFailure.from(e, "--fake-faults: " + e.getMessage());
         }
         FakeKernel kernel;
         try {
@@ -145,11 +145,10 @@ final class FakeBackend implements Backend {
     /** The exit code and one line for a problem with the state file; other exceptions unchanged. */
     static RuntimeException stateFailure(RuntimeException e) {
         return switch (e) {
-            case FakeStateStore.StateLockedException l -> new CliFailure(ExitCode.NOT_READY, l.getMessage(), l);
-            case FakeStateStore.CorruptStateException c -> new CliFailure(ExitCode.USAGE, c.getMessage(), c);
-            case FakeStateStore.StateConflictException c -> new CliFailure(ExitCode.KERNEL_ERROR, c.getMessage(), c);
-            case StateIoException io -> new CliFailure(io.permissionDenied() ? ExitCode.PERMISSION : ExitCode.NOT_READY,
-                    io.getMessage() + "; nothing was saved", io);
+            case FakeStateStore.StateLockedException l -> CliFailure.from(l, l.getMessage());
+            case FakeStateStore.CorruptStateException c -> CliFailure.from(c, c.getMessage());
+            case FakeStateStore.StateConflictException c -> CliFailure.from(c, c.getMessage());
+            case StateIoException io -> CliFailure.from(io, io.getMessage() + "; nothing was saved");
             default -> e;
         };
     }

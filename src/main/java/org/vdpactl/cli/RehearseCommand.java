@@ -15,10 +15,12 @@ import org.vdpactl.cli.rehearse.HostMemoryBudget;
 import org.vdpactl.cli.rehearse.MemoryOptions;
 import org.vdpactl.cli.rehearse.ProgressLine;
 import org.vdpactl.cli.rehearse.ReportFile;
+import org.vdpactl.cli.rehearse.StopSignals;
 import org.vdpactl.orchestra.DeviceTarget;
 import org.vdpactl.orchestra.GuestMemoryLayout;
 import org.vdpactl.orchestra.Phase;
 import org.vdpactl.orchestra.Rehearsal;
+import org.vdpactl.orchestra.RehearsalListener;
 import org.vdpactl.orchestra.RehearsalPlan;
 import org.vdpactl.orchestra.RehearsalResult;
 import org.vdpactl.orchestra.Strategy;
@@ -149,21 +151,57 @@ public final class RehearseCommand implements Callable<Integer> {
             throw new CliFailure(ExitCode.NOT_SUPPORTED, why);
         });
         RunInfo info = new RunInfo(ctx.simulated(), backendLabel(ctx, plan), ctx.clock().isVirtual() ? "virtual" : "real", commandLine());
-        RehearsalResult result;
-        try {
-            result = new Rehearsal(ctx.syscalls(), ctx.clock())
-                    .listener(ProgressLine.forTerminal(ctx.err(), ctx.simulated(), iterations)).run(plan).withNotes(notes);
-        } catch (MissingBackendFeaturesException e) {
-            throw new CliFailure(ExitCode.NOT_SUPPORTED, e.getMessage(), e);
+        try (StopSignals stop = StopSignals.install()) {
+            RehearsalResult result;
+            try {
+                result = new Rehearsal(ctx.syscalls(), ctx.clock()).listener(listener(ctx)).stopWhen(stop::requested).run(plan)
+                        .withNotes(notes);
+            } catch (MissingBackendFeaturesException e) {
+                throw CliFailure.from(e, e.getMessage());
+            }
+            RehearsalResult done = result;
+            ctx.printData(() -> RehearsalJson.of(done, info), out -> out.print(RehearsalText.render(done, info)));
+            if (reportFile != null) {
+                reportFile.write(HtmlReport.render(result, info));
+                ctx.err().println("vdpactl: report written to " + report);
+                ctx.err().flush();
+            }
+            if (result.interrupted()) {
+                ctx.err().println("vdpactl: interrupted by " + stop.signalName() + ": stopped at a safe point after "
+                        + result.iterationsRun() + " of " + iterations + " iterations; every device is in the state reported");
+                ctx.err().flush();
+                return ExitCode.INTERRUPTED.code();
+            }
+            return (result.completed() ? ExitCode.OK : ExitCode.PARTIAL).code();
         }
-        RehearsalResult done = result;
-        ctx.printData(() -> RehearsalJson.of(done, info), out -> out.print(RehearsalText.render(done, info)));
-        if (reportFile != null) {
-            reportFile.write(HtmlReport.render(result, info));
-            ctx.err().println("vdpactl: report written to " + report);
-            ctx.err().flush();
-        }
-        return (result.completed() ? ExitCode.OK : ExitCode.PARTIAL).code();
+    }
+
+    /** The progress line, and a debug line once every device is up (where a signal starts to stop the rehearsal gracefully). */
+    private RehearsalListener listener(CliContext ctx) {
+        RehearsalListener progress = ProgressLine.forTerminal(ctx.err(), ctx.simulated(), iterations);
+        return new RehearsalListener() {
+            @Override
+            public void setUpDone(int devices) {
+                // the logger is looked up here: a static one would initialise SLF4J before --verbose sets the level
+                org.slf4j.LoggerFactory.getLogger(RehearseCommand.class).debug("set-up done on {} devices; SIGINT or SIGTERM now stops the rehearsal at the next safe point", devices);
+                progress.setUpDone(devices);
+            }
+
+            @Override
+            public void windowDone(int index) {
+                progress.windowDone(index);
+            }
+
+            @Override
+            public void iterationDone(int index, int total, org.vdpactl.orchestra.Timeline timeline) {
+                progress.iterationDone(index, total, timeline);
+            }
+
+            @Override
+            public void beforeClose(List<org.vdpactl.orchestra.DeviceReport> reports) {
+                progress.beforeClose(reports);
+            }
+        };
     }
 
     /** A --fake-faults rule that names none of the rehearsed devices would never fire: a typo, not a quiet pass. */

@@ -3,6 +3,7 @@ package org.vdpactl.orchestra;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.sys.Syscalls;
@@ -34,6 +35,7 @@ public final class Rehearsal {
     private final Syscalls sys;
     private final Clock clock;
     private RehearsalListener listener = RehearsalListener.NONE;
+    private BooleanSupplier stopRequested = () -> false;
 
     public Rehearsal(Syscalls sys, Clock clock) {
         this.sys = Objects.requireNonNull(sys, "sys");
@@ -42,6 +44,17 @@ public final class Rehearsal {
 
     public Rehearsal listener(RehearsalListener l) {
         this.listener = Objects.requireNonNull(l, "listener");
+        return this;
+    }
+
+    /**
+     * Asked before each window: once it answers true, no new window starts, the devices stay as the
+     * last restore left them (running sources, reset destinations) and the result is
+     * {@link RehearsalResult.Outcome#INTERRUPTED} with the iterations that ran. A window that has
+     * started always runs to its end and its restore: stopping inside it would leave devices suspended.
+     */
+    public Rehearsal stopWhen(BooleanSupplier requested) {
+        this.stopRequested = Objects.requireNonNull(requested, "requested");
         return this;
     }
 
@@ -96,7 +109,13 @@ public final class Rehearsal {
         List<Phase> phases = plan.orderedPhases();
         RehearsalFailure failure = null;
         Phase endLabel = Phase.RESTORE;
+        boolean stopped = false;
         for (int i = 0; i < plan.iterations() && failure == null; i++) {
+            if (stopRequested.getAsBoolean()) {
+                stopped = true;
+                LOG.info("stop requested: no new window after {} of {} iterations", i, plan.iterations());
+                break;
+            }
             WindowControl control = new WindowControl();
             scheduler.run(plan.strategy(), lanes, phases, control);
             listener.windowDone(i);
@@ -127,7 +146,8 @@ public final class Rehearsal {
         if (failure == null) {
             failure = unknownDevice(reports);
         }
-        RehearsalResult.Outcome outcome = failure == null ? RehearsalResult.Outcome.COMPLETED : RehearsalResult.Outcome.PARTIAL;
+        RehearsalResult.Outcome outcome = failure != null ? RehearsalResult.Outcome.PARTIAL
+                : stopped ? RehearsalResult.Outcome.INTERRUPTED : RehearsalResult.Outcome.COMPLETED;
         List<String> notes = new ArrayList<>();
         lanes.forEach(l -> notes.addAll(l.setupNotes()));
         return new RehearsalResult(plan, outcome, failure, setupSpans, timelines.kept(), stats, reports, drain(sessions), notes,

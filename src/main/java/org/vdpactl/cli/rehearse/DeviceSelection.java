@@ -59,7 +59,7 @@ public final class DeviceSelection {
         try {
             node = VhostDeviceNodes.resolve(sys, arg);
         } catch (VhostNodeException e) {
-            throw new CliFailure(ExitCode.NOT_FOUND, e.getMessage(), e);
+            throw CliFailure.from(e, e.getMessage());
         }
         if (!arg.contains("/") && !arg.startsWith("vhost-vdpa-")) {
             return new DeviceTarget(arg, node.path());

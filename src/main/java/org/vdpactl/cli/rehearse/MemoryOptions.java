@@ -45,7 +45,7 @@ public final class MemoryOptions {
         }
         long total = Sizes.parse(memory, "--memory");
         long region = Sizes.parse(regions, "--regions");
-        if (region > total) {
+        if (region > total && given("--regions")) { // the default 1G with a smaller --memory means one region
             throw new IllegalArgumentException("--regions " + regions + " is larger than --memory " + memory
                     + ": each region is a part of the guest's memory");
         }

@@ -82,10 +82,8 @@ public final class ReportFile {
             String reason = e instanceof FileSystemException fse && fse.getReason() != null ? fse.getReason()
                     : e instanceof NoSuchFileException ? "No such file or directory"
                     : e instanceof AccessDeniedException ? "Permission denied" : String.valueOf(e.getMessage());
-            ExitCode code = e instanceof AccessDeniedException ? ExitCode.PERMISSION
-                    : e instanceof NoSuchFileException ? ExitCode.NOT_FOUND : ExitCode.KERNEL_ERROR;
-            throw new CliFailure(code, "cannot write the report " + path + ": " + reason
-                    + " (the rehearsal ran; its results above are complete)", e);
+            throw CliFailure.from(e, "cannot write the report " + path + ": " + reason
+                    + " (the rehearsal ran; its results above are complete)");
         }
     }
 }
