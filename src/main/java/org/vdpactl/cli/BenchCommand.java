@@ -59,7 +59,7 @@ public final class BenchCommand implements Runnable {
 
         @Option(names = "--window", paramLabel = "MODE", defaultValue = "in-place",
                 description = {"The downtime window (default: ${DEFAULT-VALUE}): in-place includes the reset between the "
-                        + "source and the destination role (mlx5: ~450 ms), as issue 16's goal was set; migration leaves it "
+                        + "source and the destination role (mlx5: ~450 ms), the window the benchmark's goal was set on; migration leaves it "
                         + "out as preparation (rehearse's default), so the host CPU of the other phases weighs ~12x more."})
         String window;
 
