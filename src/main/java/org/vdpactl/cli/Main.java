@@ -133,7 +133,19 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        String[] given;
+        try {
+            given = ArgvBytes.recover(args);
+        } catch (CliFailure f) {
+            System.err.println("vdpactl: " + f.getMessage());
+            if (JsonError.requested(args)) {
+                PrintWriter out = new PrintWriter(System.out, true);
+                JsonError.print(out, f.exitCode(), f.getMessage());
+            }
+            System.exit(f.exitCode().code());
+            return;
+        }
+        System.exit(commandLine().execute(given));
     }
 
     /** Accepts the backend names in any case. */

@@ -40,10 +40,7 @@ class ExitCodeTableTest {
     }
 
     private CliRun fake(String... args) {
-        List<String> full = new ArrayList<>(List.of("--backend", "fake", "--fake-clock", "virtual", "--fake-state",
-                dir.resolve("state.json").toString()));
-        full.addAll(List.of(args));
-        return RehearseCommandTest.run(full.toArray(String[]::new));
+        return RehearseReliabilityTest.onVirtualFake(dir.resolve("state.json"), args);
     }
 
     private String rules(String json) throws IOException {

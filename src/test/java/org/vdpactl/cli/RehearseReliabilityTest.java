@@ -29,8 +29,12 @@ class RehearseReliabilityTest {
     Path dir;
 
     private CliRun fake(String... args) {
-        List<String> full = new ArrayList<>(List.of("--backend", "fake", "--fake-clock", "virtual", "--fake-state",
-                dir.resolve("state.json").toString()));
+        return onVirtualFake(dir.resolve("state.json"), args);
+    }
+
+    /** vdpactl (rehearse and bench registered) on the fake backend with a virtual clock and the given state file. */
+    static CliRun onVirtualFake(Path state, String... args) {
+        List<String> full = new ArrayList<>(List.of("--backend", "fake", "--fake-clock", "virtual", "--fake-state", state.toString()));
         full.addAll(List.of(args));
         return RehearseCommandTest.run(full.toArray(String[]::new));
     }

@@ -76,6 +76,13 @@ public final class DevCommand implements Runnable {
     }
 
     /**
+     * NAME_MAX: the name is a directory of /sys/bus/vdpa/devices, which vdpactl and every path-based
+     * tool reach by name. The kernel itself sets no shorter bound: VDPA_ATTR_DEV_NAME is an NLA_STRING
+     * without .len in vdpa_nl_policy (drivers/vdpa/vdpa.c), handed to dev_set_name as is.
+     */
+    static final int MAX_NAME_BYTES = 255;
+
+    /**
      * Names the kernel would take but that cannot come back intact: the driver core turns '/' into
      * '!' (kobject_set_name_vargs), so "a/b" is listed as "a!b" and DEV_GET a/b finds nothing;
      * "." and ".." cannot be sysfs directories; whitespace and control characters break
@@ -83,8 +90,12 @@ public final class DevCommand implements Runnable {
      */
     static void refuseUnusableName(String name) {
         String why = null;
-        if (name.isEmpty() || name.length() > 255) {
-            why = "must be 1 to 255 characters";
+        int bytes = name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (name.isEmpty() || bytes > MAX_NAME_BYTES) {
+            why = "must be 1 to " + MAX_NAME_BYTES + " bytes in UTF-8 (it has " + bytes + "): the kernel counts bytes, not characters";
+        } else if (name.indexOf('\uFFFD') >= 0) {
+            why = "contains U+FFFD, the character a decoder puts where the bytes were not valid in the locale's charset:"
+                    + " give the name as UTF-8 bytes";
         } else if (name.indexOf('/') >= 0) {
             why = "contains '/', which the kernel's driver core replaces with '!' (the device would be listed as \""
                     + name.replace('/', '!') + "\")";
