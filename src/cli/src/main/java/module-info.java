@@ -8,6 +8,7 @@ module org.vdpactl.cli {
     requires org.vdpactl.fake;
     requires org.vdpactl.sim;
     requires info.picocli;
+    requires jdk.unsupported; // sun.misc.Signal: SIGINT/SIGTERM stop a rehearsal at a safe point
     requires org.slf4j;
     requires org.jnrproject.posix;
     requires com.fasterxml.jackson.databind;

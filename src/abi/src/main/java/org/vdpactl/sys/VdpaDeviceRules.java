@@ -33,7 +33,11 @@ public final class VdpaDeviceRules {
         }
         int bytes = name.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_NAME_BYTES) {
-            return "must be 1 to " + MAX_NAME_BYTES + " bytes (it has " + bytes + ")";
+            return "must be 1 to " + MAX_NAME_BYTES + " bytes in UTF-8 (it has " + bytes + "): the kernel counts bytes, not characters";
+        }
+        if (name.indexOf('\uFFFD') >= 0) {
+            return "contains U+FFFD, the character a decoder puts where the bytes were not valid in the locale's charset:"
+                    + " give the name as UTF-8 bytes";
         }
         if (name.indexOf('/') >= 0) {
             return "contains '/', which the kernel's driver core replaces with '!' (the device would be listed as \""

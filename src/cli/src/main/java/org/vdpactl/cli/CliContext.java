@@ -81,7 +81,7 @@ public final class CliContext implements AutoCloseable {
         if (options.fakeState != null) {
             if (options.fakeState.toString().isEmpty()) {
                 // Path.of("") is the working directory: a typo'd variable must not put the state there
-                throw new CliFailure(ExitCode.USAGE, "--fake-state: the empty path names no file", null);
+                throw new CliFailure(ExitCode.USAGE, "--fake-state: the empty path names no file");
             }
             return options.fakeState;
         }

@@ -3,8 +3,6 @@ package org.vdpactl.cli;
 import java.io.PrintWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vdpactl.sys.Errno;
-import org.vdpactl.sys.SyscallException;
 import picocli.CommandLine;
 
 /**
@@ -43,51 +41,25 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, Com
         PrintWriter err = cmd.getErr();
         err.println("vdpactl: " + ex.getMessage());
         if (JsonError.requested(args)) {
-            JsonError.print(cmd.getOut(), ExitCode.USAGE, ex.getMessage());
+            JsonError.print(cmd.getOut(), ExitCodeMapper.of(ex), ex.getMessage());
         }
         err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");
         err.flush();
-        return ExitCode.USAGE.code();
+        return ExitCodeMapper.of(ex).code();
     }
 
-    /** Maps any exception to the exit code and message the CLI reports. */
+    /** The exit code ({@link ExitCodeMapper}) and message the CLI reports for any exception. */
     static CliFailure classify(Throwable ex) {
         if (ex instanceof CliFailure f) {
             return f;
         }
-        // the fake's state met inside a call (a node's open recorded, a device's removal) ends as when saving
-        for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            CliFailure state = FakeBackend.stateFailureOf(t);
-            if (state != null) {
-                return state;
-            }
+        Throwable deciding = ExitCodeMapper.decidingException(ex);
+        if (deciding != ex) {
+            return classify(deciding);
         }
-        if (ex instanceof org.vdpactl.mgmt.FamilyNotAvailableException) {
-            // no vdpa module: the environment is not ready (README table), not a missing device
-            return new CliFailure(ExitCode.NOT_READY, ex.getMessage(), ex);
-        }
-        if (ex instanceof SyscallException se) {
-            return new CliFailure(exitCodeOf(se.errno()), se.getMessage(), se);
-        }
-        if (ex instanceof IllegalArgumentException) {
-            return new CliFailure(ExitCode.USAGE, ex.getMessage(), ex);
-        }
-        if (ex instanceof java.io.UncheckedIOException || ex instanceof java.io.IOException) {
-            return new CliFailure(ExitCode.USAGE, "I/O error: " + ex.getMessage(), ex);
-        }
-        Throwable cause = ex.getCause();
-        if (cause != null && cause != ex && (cause instanceof SyscallException || cause instanceof CliFailure)) {
-            return classify(cause);
-        }
-        return new CliFailure(ExitCode.FAILURE, "internal error: " + ex, ex);
-    }
-
-    static ExitCode exitCodeOf(int errno) {
-        return switch (errno) {
-            case Errno.EPERM, Errno.EACCES -> ExitCode.PERMISSION;
-            case Errno.ENOENT, Errno.ENODEV, Errno.ENXIO -> ExitCode.NOT_FOUND;
-            case Errno.EOPNOTSUPP, Errno.ENOTTY, Errno.ENOTSUPP, Errno.EPROTONOSUPPORT, Errno.EAFNOSUPPORT -> ExitCode.NOT_SUPPORTED;
-            default -> ExitCode.KERNEL_ERROR;
-        };
+        String message = ExitCodeMapper.of(ex) == ExitCode.FAILURE ? "internal error: " + ex
+                : ex instanceof java.io.UncheckedIOException || ex instanceof java.io.IOException ? "I/O error: " + ex.getMessage()
+                : ex.getMessage();
+        return CliFailure.from(ex, message);
     }
 }

@@ -13,7 +13,9 @@ public enum ExitCode {
     NOT_SUPPORTED(5, "the kernel, driver or device does not support the operation"),
     PARTIAL(6, "a batch failed part-way; every device was rolled back or its final state reported"),
     KERNEL_ERROR(7, "the kernel refused the operation (errno shown)"),
-    NOT_READY(8, "environment not ready (doctor found blocking problems, state file locked or its file system full or read-only, no backend)");
+    NOT_READY(8, "environment not ready (doctor found blocking problems, state file locked or its file system full or read-only, no backend)"),
+    /** 128 + SIGINT, as a shell reports a process that SIGINT ended; SIGTERM ends a command the same way. */
+    INTERRUPTED(130, "stopped by SIGINT or SIGTERM at a safe point; every device was brought to a known state and reported");
 
     private final int code;
     private final String meaning;

@@ -59,18 +59,18 @@ final class FakeBackend implements Backend {
         org.vdpactl.time.Clock clock = switch (clockName == null ? "real" : clockName) {
             case "real" -> RealClock.INSTANCE;
             case "virtual" -> new org.vdpactl.time.VirtualClock();
-            default -> throw new CliFailure(ExitCode.USAGE, "--fake-clock: unknown clock " + clockName + "; use real or virtual", null);
+            default -> throw new CliFailure(ExitCode.USAGE, "--fake-clock: unknown clock " + clockName + "; use real or virtual");
         };
         KernelProfile profile = null;
         if (kernelName != null) {
             profile = KernelProfiles.byName(kernelName).orElseThrow(() -> new CliFailure(ExitCode.USAGE,
-                    "--fake-kernel: unknown kernel " + kernelName + "; use " + KernelProfiles.accepted(), null));
+                    "--fake-kernel: unknown kernel " + kernelName + "; use " + KernelProfiles.accepted()));
         }
         List<FaultRule> faults;
         try {
             faults = faultsFile == null ? List.of() : FaultRules.load(faultsFile);
         } catch (org.vdpactl.fake.fault.FaultRuleException e) {
-            throw new CliFailure(ExitCode.USAGE, "--fake-faults: " + e.getMessage(), e);
+            throw CliFailure.from(e, "--fake-faults: " + e.getMessage());
         }
         FakeKernel kernel;
         try {
@@ -130,6 +130,19 @@ final class FakeBackend implements Backend {
                         .filter(m -> m.preset() != null)
                         .map(m -> m.preset() + ": " + m.presetReason());
             }
+
+            @Override
+            public List<String> faultRulesMatchingNone(java.util.Collection<String> deviceNames) {
+                List<String> out = new java.util.ArrayList<>();
+                List<FaultRule> rules = kernel.faults().rules();
+                for (int i = 0; i < rules.size(); i++) {
+                    FaultRule r = rules.get(i);
+                    if (deviceNames.stream().noneMatch(r::concerns)) {
+                        out.add("rule #" + (i + 1) + " (device \"" + r.device() + "\")");
+                    }
+                }
+                return out;
+            }
         });
     }
 
@@ -157,24 +170,12 @@ final class FakeBackend implements Backend {
 
     /** The exit code and one line for a problem with the state file; other exceptions unchanged. */
     static RuntimeException stateFailure(RuntimeException e) {
-        CliFailure f = stateFailureOf(e);
-        return f == null ? e : f;
-    }
-
-    /**
-     * The exit code and one line for a problem with the state file, decided by the exception's type
-     * alone (whichever command met it: saving a change, locking to record an open, reading), or null
-     * when {@code t} is not one. One errno, one exit code: EACCES/EPERM 4, ENOSPC/EDQUOT/EROFS 8.
-     */
-    static CliFailure stateFailureOf(Throwable t) {
-        return switch (t) {
-            case FakeStateStore.StateLockedException l -> new CliFailure(ExitCode.NOT_READY, l.getMessage(), l);
-            case FakeStateStore.CorruptStateException c -> new CliFailure(ExitCode.USAGE, c.getMessage(), c);
-            case FakeStateStore.StateConflictException c -> new CliFailure(ExitCode.KERNEL_ERROR, c.getMessage(), c);
-            case StateIoException.AccessDenied io -> new CliFailure(ExitCode.PERMISSION, io.getMessage() + "; nothing was saved", io);
-            case StateIoException.StorageUnavailable io -> new CliFailure(ExitCode.NOT_READY, io.getMessage() + "; nothing was saved", io);
-            case StateIoException io -> new CliFailure(ExitCode.NOT_READY, io.getMessage() + "; nothing was saved", io);
-            default -> null;
+        return switch (e) {
+            case FakeStateStore.StateLockedException l -> CliFailure.from(l, l.getMessage());
+            case FakeStateStore.CorruptStateException c -> CliFailure.from(c, c.getMessage());
+            case FakeStateStore.StateConflictException c -> CliFailure.from(c, c.getMessage());
+            case StateIoException io -> CliFailure.from(io, io.getMessage() + "; nothing was saved");
+            default -> e;
         };
     }
 }

@@ -1,5 +1,7 @@
 package org.vdpactl.cli;
 
+import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import org.vdpactl.abi.KernelProfile;
 
@@ -16,4 +18,10 @@ public interface FakeKernelControl {
      * "mlx5-611: named by the inventory"; empty when there is no such device or it has no preset.
      */
     Optional<String> presetWithReason(String deviceName);
+
+    /**
+     * The --fake-faults rules whose device pattern matches none of {@code deviceNames}, as "rule #N
+     * (device "mlx5-99")": rules that could never fire on a run over those devices.
+     */
+    List<String> faultRulesMatchingNone(Collection<String> deviceNames);
 }

@@ -14,7 +14,8 @@ import picocli.CommandLine.ScopeType;
         description = "Drive Linux vhost-vdpa devices and the vdpa netlink family; rehearse live-migration downtime.",
         footerHeading = "%nExit codes:%n",
         footer = {"  0 success, 1 internal failure, 2 usage, 3 not found, 4 permission, 5 not supported,",
-                  "  6 partial batch failure, 7 kernel error, 8 environment not ready (see README)."},
+                  "  6 partial batch failure, 7 kernel error, 8 environment not ready,",
+                  "  130 interrupted by SIGINT or SIGTERM (see README)."},
         subcommands = {CommandLine.HelpCommand.class})
 public final class Main implements java.util.concurrent.Callable<Integer> {
     private static volatile boolean verbose;
@@ -116,6 +117,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         cl.setExecutionExceptionHandler(reporter);
         cl.setParameterExceptionHandler(reporter);
         cl.setExecutionStrategy(parseResult -> {
+            refuseUnmatched(parseResult);
             CommandLine sub = parseResult.commandSpec().commandLine();
             try (CliContext ctx = CliContext.open(main, sub)) {
                 main.context = ctx;
@@ -133,6 +135,18 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         return cl;
     }
 
+    /**
+     * picocli lets a help command (generate-completion) ignore arguments it does not know; an
+     * argument that means nothing is a usage error on every command.
+     */
+    private static void refuseUnmatched(CommandLine.ParseResult parseResult) {
+        for (CommandLine.ParseResult pr = parseResult; pr != null; pr = pr.subcommand()) {
+            if (!pr.unmatched().isEmpty()) {
+                throw new CommandLine.UnmatchedArgumentException(pr.commandSpec().commandLine(), pr.unmatched());
+            }
+        }
+    }
+
     /** Runs one command line with the given streams; returns the exit code. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cl = commandLine();
@@ -142,9 +156,21 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        String[] given;
+        try {
+            given = ArgvBytes.recover(args);
+        } catch (CliFailure f) {
+            System.err.println("vdpactl: " + f.getMessage());
+            if (JsonError.requested(args)) {
+                PrintWriter out = new PrintWriter(System.out, true);
+                JsonError.print(out, f.exitCode(), f.getMessage());
+            }
+            System.exit(f.exitCode().code());
+            return;
+        }
         CommandLine cl = commandLine();
         ((Main) cl.getCommand()).caller = CallerIdentity.current();
-        System.exit(cl.execute(args));
+        System.exit(cl.execute(given));
     }
 
     /** As {@link #run(PrintWriter, PrintWriter, String...)}, as {@code caller}. */

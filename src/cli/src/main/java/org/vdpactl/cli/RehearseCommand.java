@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.vdpactl.cli.rehearse.PremapPreflight;
@@ -14,10 +15,12 @@ import org.vdpactl.cli.rehearse.HostMemoryBudget;
 import org.vdpactl.cli.rehearse.MemoryOptions;
 import org.vdpactl.cli.rehearse.ProgressLine;
 import org.vdpactl.cli.rehearse.ReportFile;
+import org.vdpactl.cli.rehearse.StopSignals;
 import org.vdpactl.orchestra.DeviceTarget;
 import org.vdpactl.orchestra.GuestMemoryLayout;
 import org.vdpactl.orchestra.Phase;
 import org.vdpactl.orchestra.Rehearsal;
+import org.vdpactl.orchestra.RehearsalListener;
 import org.vdpactl.orchestra.RehearsalPlan;
 import org.vdpactl.orchestra.RehearsalResult;
 import org.vdpactl.orchestra.Strategy;
@@ -122,6 +125,9 @@ public final class RehearseCommand implements Callable<Integer> {
         if (compare != null) {
             return compare(ctx, how, layout);
         }
+        if (split && !destinations.isEmpty()) {
+            throw new IllegalArgumentException("--split takes the destinations from the devices, --dest names them: give one of them");
+        }
         ReportFile reportFile = report == null ? null : ReportFile.checked(report);
         List<DeviceTarget> selected = DeviceSelection.select(ctx.syscalls(), devices, count);
         List<DeviceTarget> sources = selected;
@@ -138,6 +144,7 @@ public final class RehearseCommand implements Callable<Integer> {
             sources = selected.subList(0, selected.size() / 2);
             dests = selected.subList(selected.size() / 2, selected.size());
         }
+        refuseFaultRulesThatCannotFire(ctx, sources, dests);
         List<String> notes = new ArrayList<>();
         if (!ctx.simulated()) {
             HostMemoryBudget.Reduced r = HostMemoryBudget.fit(ctx.syscalls(), layout);
@@ -151,21 +158,75 @@ public final class RehearseCommand implements Callable<Integer> {
         Set<String> presets = presets(ctx, plan);
         RunInfo info = new RunInfo(ctx.simulated(), backendLabel(ctx, plan, reportDetails), ctx.clock().isVirtual() ? "virtual" : "real",
                 ShareableCommandLine.of(spec, reportDetails), kernelRelease(ctx), presets.isEmpty() ? null : String.join(",", presets));
-        RehearsalResult result;
-        try {
-            result = new Rehearsal(ctx.syscalls(), ctx.clock())
-                    .listener(ProgressLine.forTerminal(ctx.err(), ctx.simulated(), iterations)).run(plan).withNotes(notes);
-        } catch (MissingBackendFeaturesException e) {
-            throw new CliFailure(ExitCode.NOT_SUPPORTED, e.getMessage(), e);
+        try (StopSignals stop = StopSignals.install()) {
+            RehearsalResult result;
+            try {
+                result = new Rehearsal(ctx.syscalls(), ctx.clock()).listener(listener(ctx)).stopWhen(stop::requested).run(plan)
+                        .withNotes(notes);
+            } catch (MissingBackendFeaturesException e) {
+                throw CliFailure.from(e, e.getMessage());
+            }
+            RehearsalResult done = result;
+            ctx.printData(() -> RehearsalJson.of(done, info), out -> out.print(RehearsalText.render(done, info)));
+            if (reportFile != null) {
+                reportFile.write(HtmlReport.render(result, info));
+                ctx.err().println("vdpactl: report written to " + report);
+                ctx.err().flush();
+            }
+            if (result.interrupted()) {
+                ctx.err().println("vdpactl: interrupted by " + stop.signalName() + ": stopped at a safe point after "
+                        + result.iterationsRun() + " of " + iterations + " iterations; every device is in the state reported");
+                ctx.err().flush();
+                return ExitCode.INTERRUPTED.code();
+            }
+            return (result.completed() ? ExitCode.OK : ExitCode.PARTIAL).code();
         }
-        RehearsalResult done = result;
-        ctx.printData(() -> RehearsalJson.of(done, info), out -> out.print(RehearsalText.render(done, info)));
-        if (reportFile != null) {
-            reportFile.write(HtmlReport.render(result, info));
-            ctx.err().println("vdpactl: report written to " + report);
-            ctx.err().flush();
+    }
+
+    /** The progress line, and a debug line once every device is up (where a signal starts to stop the rehearsal gracefully). */
+    private RehearsalListener listener(CliContext ctx) {
+        RehearsalListener progress = ProgressLine.forTerminal(ctx.err(), ctx.simulated(), iterations);
+        return new RehearsalListener() {
+            @Override
+            public void setUpDone(int devices) {
+                // the logger is looked up here: a static one would initialise SLF4J before --verbose sets the level
+                org.slf4j.LoggerFactory.getLogger(RehearseCommand.class).debug("set-up done on {} devices; SIGINT or SIGTERM now stops the rehearsal at the next safe point", devices);
+                progress.setUpDone(devices);
+            }
+
+            @Override
+            public void windowDone(int index) {
+                progress.windowDone(index);
+            }
+
+            @Override
+            public void iterationDone(int index, int total, org.vdpactl.orchestra.Timeline timeline) {
+                progress.iterationDone(index, total, timeline);
+            }
+
+            @Override
+            public void beforeClose(List<org.vdpactl.orchestra.DeviceReport> reports) {
+                progress.beforeClose(reports);
+            }
+        };
+    }
+
+    /** A --fake-faults rule that names none of the rehearsed devices would never fire: a typo, not a quiet pass. */
+    private static void refuseFaultRulesThatCannotFire(CliContext ctx, List<DeviceTarget> sources, List<DeviceTarget> dests) {
+        Optional<FakeKernelControl> fake = ctx.backend().fakeKernel();
+        if (fake.isEmpty()) {
+            return;
         }
-        return (result.completed() ? ExitCode.OK : ExitCode.PARTIAL).code();
+        Set<String> names = new LinkedHashSet<>();
+        sources.forEach(t -> names.add(t.name()));
+        if (dests != null) {
+            dests.forEach(t -> names.add(t.name()));
+        }
+        List<String> idle = fake.get().faultRulesMatchingNone(names);
+        if (!idle.isEmpty()) {
+            throw new IllegalArgumentException("--fake-faults: " + String.join(", ", idle) + " matches none of the rehearsed devices ("
+                    + String.join(", ", names) + ") and could never fire (nothing was done)");
+        }
     }
 
     private RehearsalPlan.Builder plan(List<DeviceTarget> sources, List<DeviceTarget> dests, Strategy how, GuestMemoryLayout layout) {

@@ -64,7 +64,7 @@ public final class ReportCommand implements Runnable {
                 try {
                     Files.writeString(html, FleetHtml.render(report), StandardCharsets.UTF_8);
                 } catch (IOException e) {
-                    throw new CliFailure(ExitCode.USAGE, "cannot write " + html + ": " + e.getMessage(), e);
+                    throw CliFailure.from(e, "cannot write " + html + ": " + e.getMessage());
                 }
             }
             ctx.printData(() -> report, out -> out.print(FleetText.render(report)));

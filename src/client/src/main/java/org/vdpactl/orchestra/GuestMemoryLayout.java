@@ -17,6 +17,18 @@ public record GuestMemoryLayout(List<Region> regions) {
     public static final long X86_LOW_RAM_LIMIT = 2L << 30;
     /** Start of high RAM on x86. */
     public static final long X86_HIGH_RAM_START = 4L << 30;
+    /**
+     * The most guest RAM a layout may describe: 2^52 bytes (4 PiB), the widest guest-physical address
+     * space of an x86-64 CPU (MAXPHYADDR is at most 52 bits). A larger size cannot be a guest's, and
+     * is refused before anything is allocated.
+     */
+    public static final long MAX_GUEST_RAM = 1L << 52;
+    /**
+     * The most regions {@link #of} cuts: KVM_USER_MEM_SLOTS on x86 (SHRT_MAX - 3 internal slots = 32764;
+     * kvm_vm_ioctl_set_memory_region refuses a slot id beyond it), since a guest's RAM cannot be
+     * split into more memory slots than that. Refused before the regions are built.
+     */
+    public static final long MAX_REGIONS = 32764;
 
     /**
      * One region.
@@ -76,6 +88,16 @@ public record GuestMemoryLayout(List<Region> regions) {
         if (total <= 0 || regionSize <= 0) {
             throw new IllegalArgumentException("memory and region sizes must be positive");
         }
+        if (total > MAX_GUEST_RAM) {
+            throw new IllegalArgumentException("memory of " + total + " bytes is more than a guest can have (at most 2^52 bytes = 4 PiB:"
+                    + " the widest guest-physical address space of an x86-64 CPU)");
+        }
+        long cuts = (x86Hole && total > X86_LOW_RAM_LIMIT ? ceilDiv(X86_LOW_RAM_LIMIT, regionSize) + ceilDiv(total - X86_LOW_RAM_LIMIT,
+                regionSize) : ceilDiv(total, regionSize));
+        if (cuts > MAX_REGIONS) {
+            throw new IllegalArgumentException("memory of " + total + " bytes in regions of " + regionSize + " bytes makes " + cuts
+                    + " regions; a guest has at most " + MAX_REGIONS + " (KVM's memory slots on x86): give larger regions");
+        }
         if (total % pageSize != 0 || regionSize % pageSize != 0) {
             throw new IllegalArgumentException("memory (" + total + ") and region size (" + regionSize
                     + ") must be multiples of the page size " + pageSize);
@@ -88,6 +110,10 @@ public record GuestMemoryLayout(List<Region> regions) {
             cut(out, 0, total, regionSize, pageSize);
         }
         return new GuestMemoryLayout(out);
+    }
+
+    private static long ceilDiv(long bytes, long unit) {
+        return bytes / unit + (bytes % unit == 0 ? 0 : 1);
     }
 
     private static void cut(List<Region> out, long iova, long bytes, long regionSize, long pageSize) {

@@ -3,6 +3,7 @@ package org.vdpactl.orchestra;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.sys.Syscalls;
@@ -34,6 +35,7 @@ public final class Rehearsal {
     private final Syscalls sys;
     private final Clock clock;
     private RehearsalListener listener = RehearsalListener.NONE;
+    private BooleanSupplier stopRequested = () -> false;
 
     public Rehearsal(Syscalls sys, Clock clock) {
         this.sys = Objects.requireNonNull(sys, "sys");
@@ -42,6 +44,17 @@ public final class Rehearsal {
 
     public Rehearsal listener(RehearsalListener l) {
         this.listener = Objects.requireNonNull(l, "listener");
+        return this;
+    }
+
+    /**
+     * Asked before each window: once it answers true, no new window starts, the devices stay as the
+     * last restore left them (running sources, reset destinations) and the result is
+     * {@link RehearsalResult.Outcome#INTERRUPTED} with the iterations that ran. A window that has
+     * started always runs to its end and its restore: stopping inside it would leave devices suspended.
+     */
+    public Rehearsal stopWhen(BooleanSupplier requested) {
+        this.stopRequested = Objects.requireNonNull(requested, "requested");
         return this;
     }
 
@@ -61,12 +74,12 @@ public final class Rehearsal {
             ram = GuestRam.allocate(sys, plan.memory());
             List<IotlbRegion> regions = ram.iotlbRegions();
             IotlbBatchPlanner planner = planner(plan.memory());
-            for (int i = 0; i < plan.sources().size(); i++) {
-                DeviceSession src = open(sessions, plan.sources().get(i));
-                DeviceSession dst = plan.sameDevices() ? src : open(sessions, plan.destinations().get(i));
-                lanes.add(new MigrationLane(plan, src, dst, regions, planner));
-            }
             try {
+                for (int i = 0; i < plan.sources().size(); i++) {
+                    DeviceSession src = open(sessions, plan.sources().get(i));
+                    DeviceSession dst = plan.sameDevices() ? src : open(sessions, plan.destinations().get(i));
+                    lanes.add(new MigrationLane(plan, src, dst, regions, planner));
+                }
                 pool.forEach(lanes, MigrationLane::open);
                 List<GuestRam.RingSpace> rings = new ArrayList<>();
                 for (MigrationLane lane : lanes) {
@@ -96,7 +109,13 @@ public final class Rehearsal {
         List<Phase> phases = plan.orderedPhases();
         RehearsalFailure failure = null;
         Phase endLabel = Phase.RESTORE;
+        boolean stopped = false;
         for (int i = 0; i < plan.iterations() && failure == null; i++) {
+            if (stopRequested.getAsBoolean()) {
+                stopped = true;
+                LOG.info("stop requested: no new window after {} of {} iterations", i, plan.iterations());
+                break;
+            }
             WindowControl control = new WindowControl();
             scheduler.run(plan.strategy(), lanes, phases, control);
             listener.windowDone(i);
@@ -127,7 +146,8 @@ public final class Rehearsal {
         if (failure == null) {
             failure = unknownDevice(reports);
         }
-        RehearsalResult.Outcome outcome = failure == null ? RehearsalResult.Outcome.COMPLETED : RehearsalResult.Outcome.PARTIAL;
+        RehearsalResult.Outcome outcome = failure != null ? RehearsalResult.Outcome.PARTIAL
+                : stopped ? RehearsalResult.Outcome.INTERRUPTED : RehearsalResult.Outcome.COMPLETED;
         List<String> notes = new ArrayList<>();
         lanes.forEach(l -> notes.addAll(l.setupNotes()));
         return new RehearsalResult(plan, outcome, failure, setupSpans, timelines.kept(), stats, reports, drain(sessions), notes,
@@ -158,6 +178,7 @@ public final class Rehearsal {
         for (DeviceSession d : sessions) {
             reports.add(resetAfterSetUp(d, failure));
         }
+        reports.addAll(notOpened(plan, sessions, failure));
         return new RehearsalResult(plan, RehearsalResult.Outcome.PARTIAL, failure, setupSpans, List.of(),
                 new RehearsalStatistics(), reports, drain(sessions), List.of(), 0);
     }
@@ -179,6 +200,35 @@ public final class Rehearsal {
             detail = "set-up stopped (" + failure.summary() + "); " + f.span().call() + " failed: " + f.span().errnoName();
         }
         return new DeviceReport(d.target.name(), d.target.path(), role, state, false, status, detail);
+    }
+
+    /**
+     * The devices of the plan the set-up never held open: the one whose open failed and those after
+     * it. A node that is not held open is closed, which is a known state (the kernel resets a
+     * vhost-vdpa device when its last opener closes it).
+     */
+    private static List<DeviceReport> notOpened(RehearsalPlan plan, List<DeviceSession> sessions, RehearsalFailure failure) {
+        java.util.Set<String> opened = new java.util.HashSet<>();
+        sessions.forEach(s -> opened.add(s.target.path()));
+        java.util.Map<String, DeviceReport> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < plan.sources().size(); i++) {
+            addNotOpened(out, opened, plan.sources().get(i), plan.sameDevices() ? "source+destination" : "source", failure);
+            if (!plan.sameDevices()) {
+                addNotOpened(out, opened, plan.destinations().get(i), "destination", failure);
+            }
+        }
+        return List.copyOf(out.values());
+    }
+
+    private static void addNotOpened(java.util.Map<String, DeviceReport> out, java.util.Set<String> opened, DeviceTarget t,
+            String role, RehearsalFailure failure) {
+        if (opened.contains(t.path()) || out.containsKey(t.path())) {
+            return;
+        }
+        boolean failedHere = t.name().equals(failure.device()) && failure.call().startsWith("open ");
+        String detail = failedHere ? "open failed (" + failure.errnoName() + ") in the " + failure.phase().label()
+                + " phase; the node stays closed" : "not opened: the set-up stopped before (" + failure.summary() + ")";
+        out.put(t.path(), new DeviceReport(t.name(), t.path(), role, DeviceState.CLOSED, false, null, detail));
     }
 
     /** A restore between iterations that failed is a failure too (the devices were then reset). */

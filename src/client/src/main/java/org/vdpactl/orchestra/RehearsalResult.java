@@ -28,11 +28,20 @@ public record RehearsalResult(RehearsalPlan plan, Outcome outcome, RehearsalFail
         /** Every iteration completed and every device is back where it started. */
         COMPLETED,
         /** A call failed; the window stopped and every device was brought back to a known state. */
-        PARTIAL
+        PARTIAL,
+        /**
+         * Stopped on request (the CLI: SIGINT or SIGTERM) at a safe point, between two windows: the
+         * iterations that ran count, and every device was restored as after a completed rehearsal.
+         */
+        INTERRUPTED
     }
 
     public boolean completed() {
         return outcome == Outcome.COMPLETED;
+    }
+
+    public boolean interrupted() {
+        return outcome == Outcome.INTERRUPTED;
     }
 
     /** The last timeline (the failed one after a failure). */

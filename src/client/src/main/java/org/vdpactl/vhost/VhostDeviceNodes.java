@@ -80,7 +80,7 @@ public final class VhostDeviceNodes {
             throw new VhostNodeException(nameOrPath, "not a vDPA device name");
         }
         if (entries == null) {
-            throw new VhostNodeException(nameOrPath, "no vDPA device of that name" + existingDevices(sys));
+            throw new VhostNodeException(nameOrPath, VhostNodeException.Reason.MISSING, 0, "no vDPA device of that name" + existingDevices(sys));
         }
         String dir = SYS_BUS_DEVICES + "/" + nameOrPath;
         BusEntry entry = busEntry(sys, nameOrPath, entries).orElseThrow(() -> new VhostNodeException(nameOrPath,
@@ -160,7 +160,8 @@ public final class VhostDeviceNodes {
         try {
             st = sys.stat(path);
         } catch (SyscallException e) {
-            throw new VhostNodeException(path, "cannot stat: " + Errno.describe(e.errno()));
+            throw new VhostNodeException(path, e.is(Errno.ENOENT) ? VhostNodeException.Reason.MISSING
+                    : VhostNodeException.Reason.STAT_FAILED, e.errno(), "cannot stat: " + Errno.describe(e.errno()));
         }
         if (!st.isCharDevice()) {
             throw new VhostNodeException(path, "not a character device ("
@@ -238,7 +239,7 @@ public final class VhostDeviceNodes {
     private static String charMajorName(Syscalls sys, String path, int major) {
         String devices = attribute(sys, PROC_DEVICES);
         if (devices == null) {
-            throw new VhostNodeException(path, "cannot read " + PROC_DEVICES);
+            throw new VhostNodeException(path, VhostNodeException.Reason.MODULE_NOT_LOADED, 0, "cannot read " + PROC_DEVICES);
         }
         boolean chars = false;
         boolean anyVhost = false;
@@ -259,7 +260,7 @@ public final class VhostDeviceNodes {
             }
         }
         if (found == null && !anyVhost) {
-            throw new VhostNodeException(path, "no \"" + MAJOR_NAME + "\" in " + PROC_DEVICES
+            throw new VhostNodeException(path, VhostNodeException.Reason.MODULE_NOT_LOADED, 0, "no \"" + MAJOR_NAME + "\" in " + PROC_DEVICES
                     + ": the vhost_vdpa module is not loaded (modprobe vhost_vdpa)");
         }
         return found;

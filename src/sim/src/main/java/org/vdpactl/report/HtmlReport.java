@@ -62,7 +62,7 @@ public final class HtmlReport {
         }
         Timeline shown = RehearsalText.representative(r);
         if (shown != null) {
-            sb.append("<h2>Timeline").append(r.completed() ? " (median iteration)" : " (the failed iteration, rollback in grey)")
+            sb.append("<h2>Timeline").append(r.failure() == null ? " (median iteration)" : " (the failed iteration, rollback in grey)")
                     .append("</h2>\n");
             sb.append(SvgTimeline.render(shown));
             sb.append("<h2>Phases</h2>\n");
@@ -85,7 +85,8 @@ public final class HtmlReport {
             int colon = line.indexOf(": ");
             item(sb, line.substring(0, colon), line.substring(colon + 2));
         }
-        item(sb, "Outcome", r.completed() ? "completed" : "partial: stopped by a failure, every device rolled back");
+        item(sb, "Outcome", r.completed() ? "completed" : r.interrupted() ? "interrupted: stopped on request between two windows"
+                : "partial: stopped by a failure, every device rolled back");
         Timeline t = RehearsalText.representative(r);
         if (t != null) {
             item(sb, "Downtime", Durations.ms(t.downtimeNanos()) + " ms" + info.simulatedSuffix() + (t.preparation().isEmpty()

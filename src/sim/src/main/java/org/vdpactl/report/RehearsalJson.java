@@ -114,7 +114,7 @@ public record RehearsalJson(String schema, boolean simulated, String backend, St
         long setupOrigin = r.setupSpans().stream().mapToLong(Span::startNanos).min().orElse(0);
         return new RehearsalJson(SCHEMA, info.simulated(), info.backend(), info.clock(), info.kernel(), info.preset(),
                 info.command(), plan,
-                r.completed() ? "completed" : "partial", failure, stats, iterations, spans(r.setupSpans(), setupOrigin),
+                r.outcome().name().toLowerCase(java.util.Locale.ROOT), failure, stats, iterations, spans(r.setupSpans(), setupOrigin),
                 r.devices(), r.notes(), fallbacks(r));
     }
 

@@ -47,7 +47,7 @@ public final class RehearsalText {
         Timeline shown = representative(r);
         if (shown != null) {
             sb.append('\n');
-            if (r.completedIterations().size() > 1 && r.completed()) {
+            if (r.completedIterations().size() > 1 && r.failure() == null) {
                 int number = shown.index() >= 0 ? shown.index() + 1 : r.iterations().indexOf(shown) + 1;
                 sb.append("Iteration ").append(number).append(" of ").append(Math.max(r.iterationsRun(), r.iterations().size()))
                         .append(r.iterations().size() < r.iterationsRun() ? " (the kept one nearest the median downtime):\n"
@@ -55,7 +55,7 @@ public final class RehearsalText {
             }
             sb.append(phaseTable(shown, info).render());
             sb.append('\n');
-            String label = r.completed() ? "Downtime" : "Downtime until the failure";
+            String label = r.failure() == null ? "Downtime" : "Downtime until the failure";
             sb.append(label).append(shown.preparation().isEmpty() ? " (first suspend -> last resume): "
                     : " (first suspend -> last resume, less the destination's preparation): ").append(Durations.ms(shown.downtimeNanos())).append(" ms")
                     .append(info.simulatedSuffix()).append('\n');
@@ -70,6 +70,10 @@ public final class RehearsalText {
             sb.append('\n').append("FAILED: ").append(f.summary()).append('\n');
             sb.append("  ").append(f.message().replace("\n", "\n  ")).append('\n');
             sb.append("Every device was brought back to a known state:\n");
+            sb.append(deviceTable(r.devices()).render());
+        } else if (r.interrupted()) {
+            sb.append('\n').append("INTERRUPTED: stopped on request after ").append(r.iterationsRun()).append(" of ")
+                    .append(r.plan().iterations()).append(" iterations (at the safe point before a window); every device is in a known state:\n");
             sb.append(deviceTable(r.devices()).render());
         } else {
             sb.append('\n').append(devicesLine(r.devices())).append('\n');
@@ -147,7 +151,7 @@ public final class RehearsalText {
 
     /** The iteration with the median downtime among the completed ones; the failed one after a failure. */
     static Timeline representative(RehearsalResult r) {
-        if (!r.completed() || r.iterations().isEmpty()) {
+        if (r.failure() != null || r.iterations().isEmpty()) {
             return r.lastIteration();
         }
         List<Timeline> sorted = new ArrayList<>(r.iterations());
@@ -236,10 +240,14 @@ public final class RehearsalText {
     private static String devicesLine(List<DeviceReport> devices) {
         long running = devices.stream().filter(d -> d.state() == org.vdpactl.orchestra.DeviceState.RUNNING).count();
         long reset = devices.stream().filter(d -> d.state() == org.vdpactl.orchestra.DeviceState.RESET).count();
-        long unknown = devices.size() - running - reset;
+        long closed = devices.stream().filter(d -> d.state() == org.vdpactl.orchestra.DeviceState.CLOSED).count();
+        long unknown = devices.size() - running - reset - closed;
         StringBuilder sb = new StringBuilder("Devices afterwards: ").append(running).append(" running");
         if (reset > 0) {
             sb.append(", ").append(reset).append(" reset (destinations)");
+        }
+        if (closed > 0) {
+            sb.append(", ").append(closed).append(" closed (never opened)");
         }
         if (unknown > 0) {
             sb.append(", ").append(unknown).append(" UNKNOWN");

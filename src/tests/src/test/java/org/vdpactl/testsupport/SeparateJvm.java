@@ -17,12 +17,20 @@ public final class SeparateJvm {
 
     /** A started JVM running mainClass with args; stdout and stderr go to the given files. */
     public static Process start(Class<?> mainClass, Path stdout, Path stderr, String... args) throws IOException {
+        return start(mainClass, java.util.Map.of(), stdout, stderr, args);
+    }
+
+    /** As {@link #start(Class, Path, Path, String...)} with {@code env} added to (or replacing in) the environment. */
+    public static Process start(Class<?> mainClass, java.util.Map<String, String> env, Path stdout, Path stderr, String... args)
+            throws IOException {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
                 "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
                 "-cp", System.getProperty("java.class.path"), mainClass.getName()));
         cmd.addAll(List.of(args));
-        return new ProcessBuilder(cmd).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
+        pb.environment().putAll(env);
+        return pb.start();
     }
 }

@@ -135,8 +135,7 @@ public final class DoctorCommand implements Callable<Integer> {
             try {
                 org.vdpactl.vhost.VhostDeviceNodes.resolve(ctx.syscalls(), d);
             } catch (org.vdpactl.vhost.VhostNodeException e) {
-                boolean missing = e.getMessage().contains("no vDPA device") || e.getMessage().contains("cannot stat");
-                throw new org.vdpactl.cli.CliFailure(missing ? ExitCode.NOT_FOUND : ExitCode.USAGE, e.getMessage(), e);
+                throw org.vdpactl.cli.CliFailure.from(e, e.getMessage());
             }
         }
     }

@@ -6,6 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.cli.CliFailure;
 import org.vdpactl.cli.ExitCode;
+import org.vdpactl.mgmt.FamilyNotAvailableException;
 import org.vdpactl.mgmt.VdpaDevInfo;
 import org.vdpactl.mgmt.VdpaNetlink;
 import org.vdpactl.orchestra.DeviceTarget;
@@ -58,7 +59,7 @@ public final class DeviceSelection {
         try {
             node = VhostDeviceNodes.resolve(sys, arg);
         } catch (VhostNodeException e) {
-            throw new CliFailure(ExitCode.NOT_FOUND, e.getMessage(), e);
+            throw CliFailure.from(e, e.getMessage());
         }
         if (!arg.contains("/") && !arg.startsWith("vhost-vdpa-")) {
             return new DeviceTarget(arg, node.path());
@@ -75,7 +76,19 @@ public final class DeviceSelection {
             return hardware.isEmpty() ? all.stream().map(VdpaDevInfo::name).toList() : hardware;
         } catch (SyscallException e) {
             LOG.info("vdpa netlink not usable ({}); listing {}", e.getMessage(), VhostDeviceNodes.SYS_BUS_DEVICES);
+            if (e instanceof FamilyNotAvailableException && !busExists(sys)) {
+                throw e; // neither the vdpa family nor the vdpa bus: the environment is not ready, not a missing device
+            }
             return VhostDeviceNodes.vdpaDevices(sys);
+        }
+    }
+
+    private static boolean busExists(Syscalls sys) {
+        try {
+            sys.stat(VhostDeviceNodes.SYS_BUS_DEVICES);
+            return true;
+        } catch (SyscallException e) {
+            return false;
         }
     }
 }

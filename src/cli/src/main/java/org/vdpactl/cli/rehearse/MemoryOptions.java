@@ -1,9 +1,12 @@
 package org.vdpactl.cli.rehearse;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.vdpactl.cli.Sizes;
 import org.vdpactl.orchestra.GuestMemoryLayout;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** The guest memory options of {@code rehearse} and {@code bench orchestration} (a picocli mixin). */
 public final class MemoryOptions {
@@ -26,12 +29,31 @@ public final class MemoryOptions {
             description = "Explicit regions (iova, size, pageSize, split) instead of --memory/--regions/--page-size.")
     Path layoutFile;
 
-    /** The layout the options describe. */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    /** The layout the options describe; options that would be ignored are refused, naming why. */
     public GuestMemoryLayout layout() {
         if (layoutFile != null) {
+            for (String ignored : List.of("--memory", "--regions", "--page-size", "--flat")) {
+                if (given(ignored)) {
+                    throw new IllegalArgumentException(ignored + " has no effect with --memory-layout, whose file gives every region;"
+                            + " drop one of them");
+                }
+            }
             return MemoryLayoutFile.read(layoutFile);
         }
-        return GuestMemoryLayout.of(Sizes.parse(memory, "--memory"), Sizes.parse(regions, "--regions"),
-                Sizes.parse(pageSize, "--page-size"), !flat);
+        long total = Sizes.parse(memory, "--memory");
+        long region = Sizes.parse(regions, "--regions");
+        if (region > total && given("--regions")) { // the default 1G with a smaller --memory means one region
+            throw new IllegalArgumentException("--regions " + regions + " is larger than --memory " + memory
+                    + ": each region is a part of the guest's memory");
+        }
+        return GuestMemoryLayout.of(total, region, Sizes.parse(pageSize, "--page-size"), !flat);
+    }
+
+    private boolean given(String option) {
+        return command != null && command.commandLine() != null && command.commandLine().getParseResult() != null
+                && command.commandLine().getParseResult().hasMatchedOption(option);
     }
 }

@@ -26,6 +26,10 @@ public final class ReportFile {
     public static ReportFile checked(Path path) {
         Path abs = path.toAbsolutePath();
         Path dir = abs.getParent();
+        Path notADirectory = dir == null ? null : firstNonDirectory(dir);
+        if (notADirectory != null) {
+            throw new CliFailure(ExitCode.USAGE, "--report " + path + ": " + notADirectory + " is not a directory (nothing was done)");
+        }
         if (dir == null || !Files.isDirectory(dir)) {
             throw new CliFailure(ExitCode.NOT_FOUND, "--report " + path + ": the directory " + dir + " does not exist (nothing was done)");
         }
@@ -39,6 +43,21 @@ public final class ReportFile {
             throw new CliFailure(ExitCode.PERMISSION, "--report " + path + ": Permission denied (nothing was done)");
         }
         return new ReportFile(path);
+    }
+
+    /** The first component of {@code dir} (from the root) that exists but is not a directory, or null. */
+    private static Path firstNonDirectory(Path dir) {
+        Path p = dir.getRoot();
+        for (Path part : dir) {
+            p = p.resolve(part);
+            if (!Files.exists(p)) {
+                return null;
+            }
+            if (!Files.isDirectory(p)) {
+                return p;
+            }
+        }
+        return null;
     }
 
     /** /proc and /sys files look regular but are the kernel's interfaces, never a report. */
@@ -63,10 +82,8 @@ public final class ReportFile {
             String reason = e instanceof FileSystemException fse && fse.getReason() != null ? fse.getReason()
                     : e instanceof NoSuchFileException ? "No such file or directory"
                     : e instanceof AccessDeniedException ? "Permission denied" : String.valueOf(e.getMessage());
-            ExitCode code = e instanceof AccessDeniedException ? ExitCode.PERMISSION
-                    : e instanceof NoSuchFileException ? ExitCode.NOT_FOUND : ExitCode.KERNEL_ERROR;
-            throw new CliFailure(code, "cannot write the report " + path + ": " + reason
-                    + " (the rehearsal ran; its results above are complete)", e);
+            throw CliFailure.from(e, "cannot write the report " + path + ": " + reason
+                    + " (the rehearsal ran; its results above are complete)");
         }
     }
 }

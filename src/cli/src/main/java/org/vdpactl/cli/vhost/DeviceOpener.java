@@ -1,7 +1,6 @@
 package org.vdpactl.cli.vhost;
 
 import org.vdpactl.cli.CliFailure;
-import org.vdpactl.cli.ExitCode;
 import org.vdpactl.sys.Syscalls;
 import org.vdpactl.vhost.VhostDeviceNodes;
 import org.vdpactl.vhost.VhostNodeException;
@@ -17,8 +16,7 @@ final class DeviceOpener {
         try {
             node = VhostDeviceNodes.resolve(sys, dev);
         } catch (VhostNodeException e) {
-            throw new CliFailure(e.getMessage().contains("no vDPA device") || e.getMessage().contains("cannot stat")
-                    ? ExitCode.NOT_FOUND : ExitCode.USAGE, e.getMessage(), e);
+            throw CliFailure.from(e, e.getMessage());
         }
         return VhostVdpaDevice.open(sys, node.path());
     }

@@ -108,9 +108,9 @@ final class SuspendResumeRun {
             return out;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CliFailure(ExitCode.FAILURE, "interrupted");
+            throw new CliFailure(ExitCode.INTERRUPTED, "interrupted");
         } catch (java.util.concurrent.ExecutionException e) {
-            throw new CliFailure(ExitCode.FAILURE, "internal error: " + e.getCause(), e.getCause());
+            throw CliFailure.from(e.getCause(), "internal error: " + e.getCause());
         } finally {
             pool.shutdownNow();
         }

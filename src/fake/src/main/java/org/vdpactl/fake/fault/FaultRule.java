@@ -57,6 +57,11 @@ public record FaultRule(String device, String call, long occurrence, long count,
         return glob(device, deviceName == null ? "" : deviceName) && glob(call, callName);
     }
 
+    /** Whether the rule's device pattern matches {@code deviceName} (a rule with "*" concerns every device). */
+    public boolean concerns(String deviceName) {
+        return glob(device, deviceName);
+    }
+
     /** Whether the {@code n}th (1-based) matching call fires. */
     boolean firesOn(long n) {
         return every() || (n >= occurrence && n < occurrence + count);

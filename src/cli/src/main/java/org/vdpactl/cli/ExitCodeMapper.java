@@ -1,0 +1,108 @@
+package org.vdpactl.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import org.vdpactl.fake.fault.FaultRuleException;
+import org.vdpactl.fake.state.FakeStateStore;
+import org.vdpactl.fake.state.StateIoException;
+import org.vdpactl.mgmt.FamilyNotAvailableException;
+import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.SyscallException;
+import org.vdpactl.vhost.MissingBackendFeaturesException;
+import org.vdpactl.vhost.VhostNodeException;
+import picocli.CommandLine;
+
+/**
+ * The one place that decides which exit code (README "Exit codes") an exception ends a command
+ * with: from its type and errno, never from its message. Every command path that turns an
+ * exception into a {@link CliFailure} goes through here ({@link CliFailure#from}, {@link ErrorReporter});
+ * a command that detects a condition itself names its code with {@code new CliFailure(code, message)}
+ * and a command's declared results are returned as {@code ExitCode.X.code()}
+ * (ExitCodeSourcesTest keeps it so).
+ */
+public final class ExitCodeMapper {
+    private ExitCodeMapper() {
+    }
+
+    /** The exit code a command that ended with {@code ex} returns. */
+    public static ExitCode of(Throwable ex) {
+        ExitCode code = known(decidingException(ex));
+        return code == null ? ExitCode.FAILURE : code;
+    }
+
+    /**
+     * The exception whose type decides: {@code ex} itself when its type is known here, else the
+     * system call failure or CLI failure it wraps (a recorded call of the rehearsal wraps the
+     * kernel's errno), else {@code ex} (an internal failure).
+     */
+    static Throwable decidingException(Throwable ex) {
+        if (known(ex) != null) {
+            return ex;
+        }
+        // the first cause of a known type decides: a system call's errno, a CLI failure, or the fake's state met
+        // inside a call (a node's open recorded, a device's removal), whichever wrapper carries it
+        for (Throwable c = ex.getCause(); c != null && c != ex; c = c.getCause() == c ? null : c.getCause()) {
+            if (known(c) != null) {
+                return c;
+            }
+        }
+        return ex;
+    }
+
+    private static ExitCode known(Throwable ex) {
+        return switch (ex) {
+            case CliFailure f -> f.exitCode();
+            case CommandLine.ParameterException p -> ExitCode.USAGE;
+            // no vdpa module: the environment is not ready (README table), not a missing device
+            case FamilyNotAvailableException f -> ExitCode.NOT_READY;
+            case SyscallException se -> ofErrno(se.errno());
+            case VhostNodeException n -> switch (n.reason()) {
+                case MISSING -> ExitCode.NOT_FOUND;
+                case STAT_FAILED -> ofErrno(n.errno());
+                case NOT_A_VHOST_NODE -> ExitCode.USAGE;
+                case MODULE_NOT_LOADED -> ExitCode.NOT_READY;
+            };
+            case FaultRuleException f -> ExitCode.USAGE;
+            case MissingBackendFeaturesException m -> ExitCode.NOT_SUPPORTED;
+            case FakeStateStore.StateLockedException l -> ExitCode.NOT_READY;
+            case FakeStateStore.CorruptStateException c -> ExitCode.USAGE;
+            case FakeStateStore.StateConflictException c -> ExitCode.KERNEL_ERROR;
+            case StateIoException.AccessDenied a -> ExitCode.PERMISSION;
+            case StateIoException io -> ExitCode.NOT_READY;
+            case IllegalArgumentException i -> ExitCode.USAGE;
+            case UncheckedIOException u -> u.getCause() == null ? ExitCode.KERNEL_ERROR : ofIo(u.getCause());
+            case IOException io -> ofIo(io);
+            default -> null;
+        };
+    }
+
+    /** The exit code of a failed system call's errno: one errno, one exit code, whichever command meets it. */
+    public static ExitCode ofErrno(int errno) {
+        return switch (errno) {
+            case Errno.EPERM, Errno.EACCES -> ExitCode.PERMISSION;
+            case Errno.ENOENT, Errno.ENODEV, Errno.ENXIO -> ExitCode.NOT_FOUND;
+            case Errno.EOPNOTSUPP, Errno.ENOTTY, Errno.ENOTSUPP, Errno.EPROTONOSUPPORT, Errno.EAFNOSUPPORT -> ExitCode.NOT_SUPPORTED;
+            default -> ExitCode.KERNEL_ERROR;
+        };
+    }
+
+    /**
+     * Java names the errno of a file operation by its exception type for the common ones; an input
+     * file that does not parse is bad input; any other I/O failure is the kernel refusing a read or write.
+     */
+    private static ExitCode ofIo(IOException io) {
+        return switch (io) {
+            case AccessDeniedException a -> ExitCode.PERMISSION;
+            case NoSuchFileException n -> ExitCode.NOT_FOUND;
+            case NotDirectoryException n -> ExitCode.USAGE;
+            case JsonProcessingException j -> ExitCode.USAGE;
+            case CharacterCodingException c -> ExitCode.USAGE;
+            default -> ExitCode.KERNEL_ERROR;
+        };
+    }
+}
