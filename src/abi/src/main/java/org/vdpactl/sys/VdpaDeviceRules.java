@@ -33,7 +33,7 @@ public final class VdpaDeviceRules {
         }
         int bytes = name.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_NAME_BYTES) {
-            return "must be 1 to " + MAX_NAME_BYTES + " bytes in UTF-8 (it has " + bytes + "): the kernel counts bytes, not characters";
+            return "must be 1 to " + MAX_NAME_BYTES + " bytes (it has " + bytes + "): the kernel counts the bytes of UTF-8, not characters";
         }
         if (name.indexOf('\uFFFD') >= 0) {
             return "contains U+FFFD, the character a decoder puts where the bytes were not valid in the locale's charset:"

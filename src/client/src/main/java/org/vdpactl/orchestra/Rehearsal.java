@@ -87,6 +87,11 @@ public final class Rehearsal {
                 }
                 pool.forEach(indices(lanes.size()), i -> lanes.get(i).bringUpSource(rings.get(i)));
             } catch (CallFailedException e) {
+                if (e.getCause() instanceof java.io.UncheckedIOException) {
+                    // not a device's answer but the host's files (the fake's state file): the environment failed, not a device;
+                    // the devices opened so far are closed below, and the caller decides the exit code by its type
+                    throw e;
+                }
                 return setUpFailed(plan, sessions, e);
             }
             List<Span> setupSpans = drain(sessions);

@@ -110,8 +110,9 @@ class ExitCodeTableTest {
 
     /** Sources of the product, for the checks below. */
     private static List<Path> mainSources() throws IOException {
-        try (Stream<Path> s = Files.walk(Path.of("src/main/java/org/vdpactl"))) {
-            return s.filter(p -> p.toString().endsWith(".java")).sorted().toList();
+        // every module's main sources: src/MODULE/src/main/java
+        try (Stream<Path> s = Files.walk(Path.of("src"))) {
+            return s.filter(p -> p.toString().endsWith(".java") && p.toString().contains("/src/main/java/org/vdpactl/")).sorted().toList();
         }
     }
 

@@ -79,9 +79,13 @@ final class RealUser {
         return new Result(p.waitFor(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
     }
 
-    /** vdpactl --backend fake --fake-state STATE ARGS without capabilities, to its end. */
+    /**
+     * vdpactl --backend fake --fake-state STATE ARGS without the capabilities that pass file permissions, to its end.
+     * CAP_NET_ADMIN stays: the fake's process has the caller's credentials, and without it {@code dev add} would be
+     * refused by the vdpa family (EPERM) before the state directory is ever written.
+     */
     static Result runWithoutCapabilities(Path state, Path logDir, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("setpriv", "--bounding-set=-all", "--inh-caps=-all",
+        List<String> cmd = new ArrayList<>(List.of("setpriv", "--bounding-set=-all,+net_admin", "--inh-caps=-all",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto", "--enable-native-access=ALL-UNNAMED",
                 "--sun-misc-unsafe-memory-access=allow", "-cp", System.getProperty("java.class.path"), Main.class.getName(),

@@ -107,7 +107,7 @@ class RehearseCommandTest {
         assertEquals(0, r.exitCode(), r.err());
         JsonNode doc = json.readTree(r.out());
         assertEquals("vdpactl --backend fake --fake-state FILE --json rehearse --devices 1 --report FILE", doc.get("command").asText());
-        assertEquals("fake (simulated devices, Linux 6.12), preset mlx5-612", doc.get("backend").asText());
+        assertEquals("fake (simulated devices, Linux 6.12), preset mlx5-612: the 6.12 kernel profile's mlx5_vdpa", doc.get("backend").asText());
         assertEquals("6.12", doc.get("kernel").asText());
         assertEquals("mlx5-612", doc.get("preset").asText());
         for (String text : List.of(r.out(), Files.readString(report))) {
