@@ -173,4 +173,9 @@ final class RecordingSyscalls implements Syscalls {
     public byte[] readSmallFile(String path) {
         return delegate.readSmallFile(path);
     }
+
+    @Override
+    public List<String> holdersOf(String path) {
+        return delegate.holdersOf(path);
+    }
 }
