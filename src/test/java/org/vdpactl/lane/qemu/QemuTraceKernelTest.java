@@ -17,6 +17,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vdpactl.cli.CliRun;
+import org.vdpactl.cli.ExitCode;
 import org.vdpactl.orchestra.DeviceTarget;
 import org.vdpactl.orchestra.GuestMemoryLayout;
 import org.vdpactl.orchestra.Phase;
@@ -59,6 +61,38 @@ class QemuTraceKernelTest {
         return calls.stream().filter(c -> c.atNanos() >= from && c.atNanos() <= to).toList();
     }
 
+    private static CliRun kernelCli(List<String> args) {
+        List<String> full = new java.util.ArrayList<>(List.of("--backend", "kernel"));
+        full.addAll(args);
+        return CliRun.of(full.toArray(String[]::new));
+    }
+
+    /**
+     * vdpactl next to the QEMU that holds dev's node: each command that would open the node gets
+     * EBUSY from vhost_vdpa_open (before it resets anything), names QEMU by pid and program, and
+     * exits 7; dev del refuses instead of letting the kernel's delete block until QEMU closes; doctor
+     * warns. QEMU's device keeps running.
+     */
+    private static void nextToARunningQemu(QemuUnderTest q, SimulatorDevice dev) throws Exception {
+        long qemuPid = ProcessHandle.of(q.pid()).orElseThrow().descendants()
+                .filter(p -> p.info().command().orElse("").endsWith("qemu-system-x86_64")).findFirst().orElseThrow().pid();
+        String holder = "held open by pid " + qemuPid + " (qemu-system-x86_64)";
+        for (List<String> cmd : List.of(List.of("vhost", "info", dev.name()), List.of("vhost", "suspend", dev.name()),
+                List.of("rehearse", dev.name(), "--memory", "64M"))) {
+            CliRun r = kernelCli(cmd);
+            assertEquals(ExitCode.KERNEL_ERROR.code(), r.exitCode(), cmd + ": " + r.err() + r.out());
+            assertTrue(r.err().contains(holder) && r.noStackTrace(), cmd + ": " + r.err());
+        }
+        CliRun del = kernelCli(List.of("dev", "del", dev.name()));
+        assertEquals(ExitCode.KERNEL_ERROR.code(), del.exitCode(), del.err());
+        assertTrue(del.err().contains("is held open by pid " + qemuPid + " (qemu-system-x86_64) (the kernel's delete would wait"),
+                del.err());
+        CliRun doctor = kernelCli(List.of("doctor"));
+        assertTrue(doctor.out().contains("held open by another process: pid " + qemuPid + " (qemu-system-x86_64)"), doctor.out());
+        assertTrue(Files.exists(Path.of(dev.node())), "the device is still there");
+        assertEquals("running", q.qmp().execute("query-status", null).get("status").asText());
+    }
+
     @Test
     void qemuStopContMatchesTheSerialRehearsalPhaseByPhase() throws Exception {
         long testStart = System.nanoTime();
@@ -95,6 +129,7 @@ class QemuTraceKernelTest {
                 stopNanos = t1 - t0;
                 contNanos = t2 - t1;
                 assertTrue((guest.status() & VirtioPciGuestDriver.STATUS_DRIVER_OK) != 0, "the guest's device runs again");
+                nextToARunningQemu(q, dev);
             }
             StraceCalls trace = StraceCalls.parse(dir.resolve("src.strace"));
             List<NodeCall> all = trace.calls(dev.node());
@@ -134,6 +169,11 @@ class QemuTraceKernelTest {
             IntendedDifferences.STOP_CONT.stream().filter(e -> e.explains(d)).findFirst()
                     .ifPresentOrElse(e -> o.put("id", e.id()).put("reason", e.reason()), () -> o.put("id", "UNEXPLAINED"));
         }
+        ArrayNode intended = record.putArray("intended");
+        for (IntendedDifferences.Entry e : IntendedDifferences.STOP_CONT) {
+            intended.addObject().put("id", e.id()).put("phase", e.phase() == null ? null : e.phase().label())
+                    .put("side", e.side()).put("token", e.token().pattern()).put("reason", e.reason());
+        }
         ObjectNode timing = record.putObject("timing");
         timing.put("qemuStopMs", stopNanos / 1e6).put("qemuContMs", contNanos / 1e6)
                 .put("qemuLabel", "measured, QMP round trip under strace and TCG");
@@ -147,6 +187,9 @@ class QemuTraceKernelTest {
         String out = System.getenv().getOrDefault("VDPACTL_QEMU_TRACE_OUT", "target/qemu-trace.json");
         Files.createDirectories(Path.of(out).toAbsolutePath().getParent());
         Files.writeString(Path.of(out), JSON.writeValueAsString(record));
+        // the raw capture stays next to the record (target/ only) for whoever reads a failure
+        Files.copy(dir.resolve("src.strace"), Path.of(out).resolveSibling("qemu-stop-cont.strace"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         List<TraceComparison.Difference> unexplained = cmp.unexplained(IntendedDifferences.STOP_CONT);
         assertTrue(unexplained.isEmpty(), "differences from --strategy serial that docs/qemu-trace.md does not explain: "
                 + unexplained.stream().map(TraceComparison.Difference::describe).toList() + "\nQEMU " + cmp.qemu()
