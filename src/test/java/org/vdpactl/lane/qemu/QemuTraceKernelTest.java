@@ -195,4 +195,72 @@ class QemuTraceKernelTest {
                 + unexplained.stream().map(TraceComparison.Difference::describe).toList() + "\nQEMU " + cmp.qemu()
                 + "\nvdpactl " + cmp.vdpactl());
     }
+
+    /**
+     * A live migration between two QEMUs on two vdpa_sim devices. Debian 12's QEMU 7.2 refuses to
+     * migrate a vhost-vdpa netdev without VHOST_F_LOG_ALL ("Migration disabled") unless its
+     * virtqueues are shadowed ({@code x-svq=on}): the migration then stops the source's device and,
+     * after {@code cont} on the destination, starts the destination's. Both sides' calls during the
+     * switchover are recorded and written to the lane record; the source's stop and the
+     * destination's start are compared with the serial rehearsal of a separate destination (--split
+     * with a source and a destination device).
+     */
+    @Test
+    void svqMigrationToASecondQemu() throws Exception {
+        ObjectNode record = JSON.createObjectNode();
+        try (SimulatorDevice a = SimulatorDevice.add("vdpa-mig-src", "02:00:00:00:00:61");
+             SimulatorDevice b = SimulatorDevice.add("vdpa-mig-dst", "02:00:00:00:00:62")) {
+            Path sock = dir.resolve("migration.sock");
+            long migrateStart;
+            long migrated;
+            long destStarted;
+            double downtimeMs;
+            try (QemuUnderTest src = QemuUnderTest.start(dir, "msrc", QemuUnderTest.vhostVdpaNetdev(a.node(), true), true);
+                 QemuUnderTest dst = QemuUnderTest.start(dir, "mdst", QemuUnderTest.vhostVdpaNetdev(b.node(), true), true,
+                         "-incoming", "unix:" + sock)) {
+                VirtioPciGuestDriver guest = new VirtioPciGuestDriver(src.qtest());
+                guest.find(0x1041);
+                guest.map();
+                guest.negotiate();
+                guest.driverOk();
+                src.qmp().execute("cont", null);
+                migrateStart = now();
+                src.qmp().execute("migrate", Map.of("uri", "unix:" + sock));
+                String status = "";
+                for (int i = 0; i < 1200 && !status.equals("completed") && !status.equals("failed"); i++) {
+                    Thread.sleep(100);
+                    status = src.qmp().execute("query-migrate", null).path("status").asText();
+                }
+                assertEquals("completed", status, "migration: " + src.qmp().execute("query-migrate", null));
+                downtimeMs = src.qmp().execute("query-migrate", null).path("downtime").asDouble();
+                migrated = now();
+                dst.qmp().execute("cont", null);
+                destStarted = now();
+                assertEquals("running", dst.qmp().execute("query-status", null).get("status").asText());
+            }
+            List<NodeCall> source = between(StraceCalls.parse(dir.resolve("msrc.strace")).calls(a.node()), migrateStart, migrated);
+            List<NodeCall> dest = between(StraceCalls.parse(dir.resolve("mdst.strace")).calls(b.node()), migrated, destStarted);
+            record.put("qemuDowntimeMs", downtimeMs);
+            record.put("qemuDestinationStartMs", (destStarted - migrated) / 1e6);
+            record.set("source", JSON.valueToTree(PhaseNormaliser.byPhase(PhaseNormaliser.place(source)).entrySet().stream()
+                    .collect(java.util.stream.Collectors.toMap(e -> e.getKey().label(), Map.Entry::getValue,
+                            (x, y) -> x, java.util.LinkedHashMap::new))));
+            record.set("destination", JSON.valueToTree(PhaseNormaliser.byPhase(PhaseNormaliser.place(dest)).entrySet().stream()
+                    .collect(java.util.stream.Collectors.toMap(e -> e.getKey().label(), Map.Entry::getValue,
+                            (x, y) -> x, java.util.LinkedHashMap::new))));
+            assertTrue(dest.stream().anyMatch(c -> c.is(VhostIoctl.VDPA_SET_STATUS)
+                    && (c.status() & VirtioPciGuestDriver.STATUS_DRIVER_OK) != 0), "the destination QEMU started its device: " + dest);
+        } finally {
+            String out = System.getenv().getOrDefault("VDPACTL_QEMU_TRACE_OUT", "target/qemu-trace.json");
+            Path file = Path.of(out).resolveSibling("qemu-svq-migration.json");
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.writeString(file, JSON.writeValueAsString(record));
+            for (String n : List.of("msrc", "mdst")) {
+                if (Files.exists(dir.resolve(n + ".strace"))) {
+                    Files.copy(dir.resolve(n + ".strace"), file.resolveSibling("qemu-migration-" + n + ".strace"),
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
 }
