@@ -20,13 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.vdpactl.cli.CliRun;
 import org.vdpactl.cli.ExitCode;
 import org.vdpactl.orchestra.DeviceTarget;
-import org.vdpactl.orchestra.GuestMemoryLayout;
 import org.vdpactl.orchestra.Phase;
 import org.vdpactl.orchestra.PhaseSummary;
-import org.vdpactl.orchestra.Rehearsal;
-import org.vdpactl.orchestra.RehearsalPlan;
 import org.vdpactl.orchestra.RehearsalResult;
-import org.vdpactl.orchestra.Strategy;
 import org.vdpactl.sys.PanamaSyscalls;
 import org.vdpactl.time.RealClock;
 import org.vdpactl.vhost.VhostIoctl;
@@ -137,21 +133,16 @@ class QemuTraceKernelTest {
                             && (c.status() & VirtioPciGuestDriver.STATUS_DRIVER_OK) != 0),
                     "QEMU set DRIVER_OK on " + dev.node() + ": " + all);
             qemuWindow = between(all, windowStart, windowEnd);
+            record.put("windowFromNanosOfDay", windowStart).put("windowToNanosOfDay", windowEnd).put("node", dev.node());
             record.put("qemuStartCalls", all.size() - qemuWindow.size());
         }
 
         // vdpactl: the serial rehearsal on the lane's vdpa0, a vdpasim_net device like QEMU's
-        RecordingSyscalls sys = new RecordingSyscalls(new PanamaSyscalls(VhostIoctl.names()));
-        RehearsalPlan plan = RehearsalPlan.builder(List.of(new DeviceTarget("vdpa0", "/dev/vhost-vdpa-0")))
-                .strategy(Strategy.SERIAL).memory(GuestMemoryLayout.of(64L << 20, 64L << 20, 4096, true)).iterations(1).build();
-        RehearsalResult result = new Rehearsal(sys, RealClock.INSTANCE).run(plan);
+        SerialRehearsalCapture capture = SerialRehearsalCapture.run(new PanamaSyscalls(VhostIoctl.names()), RealClock.INSTANCE,
+                new DeviceTarget("vdpa0", "/dev/vhost-vdpa-0"));
+        RehearsalResult result = capture.result();
         assertTrue(result.completed(), "the rehearsal completed: " + result.failure());
-        List<NodeCall> rehearsed = sys.calls("/dev/vhost-vdpa-0");
-        int first = 0;
-        while (first < rehearsed.size() && !rehearsed.get(first).is(VhostIoctl.VDPA_SUSPEND)) {
-            first++;
-        }
-        List<NodeCall> vdpactlWindow = rehearsed.subList(first, rehearsed.size());
+        List<NodeCall> vdpactlWindow = capture.window();
 
         TraceComparison cmp = new TraceComparison(qemuWindow, vdpactlWindow);
         ObjectNode phases = record.putObject("phases");
@@ -188,8 +179,9 @@ class QemuTraceKernelTest {
         Files.createDirectories(Path.of(out).toAbsolutePath().getParent());
         Files.writeString(Path.of(out), JSON.writeValueAsString(record));
         // the raw capture stays next to the record (target/ only) for whoever reads a failure
-        Files.copy(dir.resolve("src.strace"), Path.of(out).resolveSibling("qemu-stop-cont.strace"),
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        // (without QEMU's qtest replies on stdout: QemuTraceReplayTest's fixture is a copy of it)
+        Files.write(Path.of(out).resolveSibling("qemu-stop-cont.strace"),
+                Files.readAllLines(dir.resolve("src.strace")).stream().filter(l -> !l.contains(" write(1, ")).toList());
         List<TraceComparison.Difference> unexplained = cmp.unexplained(IntendedDifferences.STOP_CONT);
         assertTrue(unexplained.isEmpty(), "differences from --strategy serial that docs/qemu-trace.md does not explain: "
                 + unexplained.stream().map(TraceComparison.Difference::describe).toList() + "\nQEMU " + cmp.qemu()

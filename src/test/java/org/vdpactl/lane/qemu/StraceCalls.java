@@ -146,7 +146,10 @@ final class StraceCalls {
         if (node == null || data.length < IotlbCodec.MESSAGE_SIZE) {
             return;
         }
-        IotlbMessage msg = IotlbCodec.decode(MemorySegment.ofArray(data));
+        // a long[]-backed copy: the codec reads aligned fields, a byte[] segment has alignment 1
+        MemorySegment aligned = MemorySegment.ofArray(new long[(data.length + 7) / 8]);
+        MemorySegment.copy(MemorySegment.ofArray(data), 0, aligned, 0, data.length);
+        IotlbMessage msg = IotlbCodec.decode(aligned);
         calls.get(node).add(NodeCall.iotlb(IotlbMessageType.of(msg.type()), msg.asid(), at));
     }
 
