@@ -21,9 +21,10 @@ VDPACTL_VM_SCRIPTS_DIR="$(dirname "$VDPACTL_VM_LIB_DIR")"
 
 # Debian packages needed to build the guest kernel.
 VDPACTL_VM_KERNEL_BUILD_PKGS=(build-essential bc bison flex libelf-dev libssl-dev xz-utils python3)
-# Debian packages needed to boot it.
+# Debian packages needed to boot it. strace: the lane's QEMU trace test (QemuTraceKernelTest) records
+# the guest-side QEMU's calls on its vhost-vdpa node with the host's strace, seen through the 9p root.
 # shellcheck disable=SC2034 # used by scripts/vm-check-prereqs
-VDPACTL_VM_RUN_PKGS=(qemu-system-x86 busybox-static)
+VDPACTL_VM_RUN_PKGS=(qemu-system-x86 busybox-static strace)
 
 vdpactl_vm_msg() {
     printf '%s: %s\n' "${VDPACTL_PROG:-vdpactl-vm}" "$*" >&2
@@ -165,6 +166,8 @@ vdpactl_vm_prereq_problems() {
         2) echo "busybox is dynamically linked; a static one is needed (Debian package busybox-static)" ;;
         *) echo "busybox not installed (Debian package busybox-static)" ;;
     esac
+    command -v strace >/dev/null 2>&1 ||
+        echo "strace not installed (Debian package strace); the lane's QEMU trace comparison needs it"
     [[ -x /usr/sbin/vdpa || -x /sbin/vdpa ]] || command -v vdpa >/dev/null 2>&1 ||
         echo "iproute2's vdpa tool not installed (Debian package iproute2); the default vDPA devices cannot be created"
     if ! vdpactl_vm_cached_kernel >/dev/null; then

@@ -456,6 +456,11 @@ public final class PanamaSyscalls implements Syscalls {
     }
 
     @Override
+    public java.util.List<String> holdersOf(String path) {
+        return NodeHolders.of(Path.of("/proc"), Path.of(path));
+    }
+
+    @Override
     public String toString() {
         return "kernel";
     }

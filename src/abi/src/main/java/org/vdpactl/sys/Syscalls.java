@@ -100,4 +100,12 @@ public interface Syscalls {
 
     /** The whole content of a small file (sysfs attributes, /proc/modules). */
     byte[] readSmallFile(String path);
+
+    /**
+     * The processes that hold {@code path} open, as "pid N (command)": what an EBUSY open of a
+     * single-opener node (vhost-vdpa) names. Empty when unknown.
+     */
+    default java.util.List<String> holdersOf(String path) {
+        return java.util.List.of();
+    }
 }

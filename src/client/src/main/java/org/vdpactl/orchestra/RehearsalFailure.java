@@ -24,8 +24,10 @@ public record RehearsalFailure(String device, Phase phase, String call, int errn
         return new RehearsalFailure(s.device(), s.phase(), s.call(), s.errno(), cause.getMessage());
     }
 
-    /** "mlx5-2: SUSPEND (suspend) failed: EIO". */
+    /** "mlx5-2: SUSPEND (suspend) failed: EIO", with the call's hint where it has one ("held open by pid 42 (qemu)"). */
     public String summary() {
-        return device + ": " + call + " (" + phase.label() + ") failed: " + errnoName();
+        String base = device + ": " + call + " (" + phase.label() + ") failed: " + errnoName();
+        int hint = message == null ? -1 : message.indexOf("\n  hint: ");
+        return hint < 0 ? base : base + " (" + message.substring(hint + "\n  hint: ".length()).strip() + ")";
     }
 }

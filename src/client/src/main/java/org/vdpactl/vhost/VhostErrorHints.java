@@ -23,9 +23,16 @@ public final class VhostErrorHints {
 
     /** Hint for a failed open(2) of a node. */
     public static String forOpen(String path, int errno) {
+        return forOpen(path, errno, java.util.List.of());
+    }
+
+    /** Hint for a failed open(2) of a node; {@code holders} name who has it open ("pid N (command)"), when known. */
+    public static String forOpen(String path, int errno, java.util.List<String> holders) {
         return switch (errno) {
-            case Errno.EBUSY -> "the device is already open elsewhere (QEMU, another vdpactl, or an earlier handle in this"
-                    + " process): vhost-vdpa allows exactly one open file per node";
+            case Errno.EBUSY -> (holders.isEmpty()
+                    ? "the device is already open elsewhere (QEMU, another vdpactl, or an earlier handle in this process)"
+                    : "held open by " + String.join(", ", holders))
+                    + ": vhost-vdpa allows exactly one open file per node";
             case Errno.ENXIO -> "the node is stale: its vDPA device was deleted (vdpa dev show lists the current ones)";
             case Errno.ENOENT -> "no such node: the vDPA device may not exist or be bound to virtio_vdpa instead of vhost_vdpa"
                     + " (vdpactl resolves names like vdpa0 via /sys/bus/vdpa/devices)";

@@ -124,7 +124,8 @@ public final class VhostVdpaDevice implements AutoCloseable {
         try {
             fd = sys.open(path, libc_h.O_RDWR() | libc_h.O_CLOEXEC());
         } catch (SyscallException e) {
-            throw VhostException.from(e, "open", path, VhostErrorHints.forOpen(path, e.errno()));
+            java.util.List<String> holders = e.is(org.vdpactl.sys.Errno.EBUSY) ? sys.holdersOf(path) : java.util.List.of();
+            throw VhostException.from(e, "open", path, VhostErrorHints.forOpen(path, e.errno(), holders));
         }
         LOG.debug("opened {} as fd {}", path, fd);
         return new VhostVdpaDevice(sys, fd, path, true, true);

@@ -131,6 +131,16 @@ public final class FakeProcess implements Syscalls, AutoCloseable {
         });
     }
 
+    /** The holder of a /dev/vhost-vdpa-N node of this kernel, as the real side's /proc scan names it. */
+    @Override
+    public List<String> holdersOf(String path) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("/dev/vhost-vdpa-(\\d{1,9})").matcher(path);
+        if (!m.matches()) {
+            return List.of();
+        }
+        return kernel.bus().node(Integer.parseInt(m.group(1))).flatMap(d -> d.node().holder()).stream().toList();
+    }
+
     @Override
     public void close(int fd) {
         call("close", () -> {

@@ -71,7 +71,7 @@ final class DeviceChecks {
             out.add(migrationReadiness(id, node + suffix, dev.deviceType().toString(), offered));
         } catch (SyscallException e) {
             if (e.errno() == Errno.EBUSY) {
-                List<String> holders = host.holdersOf(java.nio.file.Path.of(node));
+                List<String> holders = sys.holdersOf(node);
                 out.add(Check.warn(id + ":open", node + " open", "held open by another process"
                         + (holders.isEmpty() ? "" : ": " + String.join(", ", holders)),
                         "vhost-vdpa allows one opener; stop the VMM using it or pick another device"));

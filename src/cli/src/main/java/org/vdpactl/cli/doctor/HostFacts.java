@@ -88,32 +88,6 @@ public class HostFacts {
                 .findFirst();
     }
 
-    /** Names of processes that hold {@code path} open (needs root to see other users' fds). */
-    public java.util.List<String> holdersOf(Path path) {
-        java.util.List<String> holders = new java.util.ArrayList<>();
-        try (var pids = Files.list(proc)) {
-            for (Path p : (Iterable<Path>) pids::iterator) {
-                String pid = p.getFileName().toString();
-                if (!pid.chars().allMatch(Character::isDigit)) {
-                    continue;
-                }
-                try (var fds = Files.list(p.resolve("fd"))) {
-                    for (Path fd : (Iterable<Path>) fds::iterator) {
-                        if (path.equals(Files.readSymbolicLink(fd))) {
-                            holders.add(pid + " (" + lines(p.resolve("comm")).trim() + ")");
-                            break;
-                        }
-                    }
-                } catch (IOException | SecurityException e) {
-                    // process gone or not ours to see
-                }
-            }
-        } catch (IOException e) {
-            return holders;
-        }
-        return holders;
-    }
-
     private static String lines(Path p) {
         try {
             return Files.readString(p, StandardCharsets.UTF_8);

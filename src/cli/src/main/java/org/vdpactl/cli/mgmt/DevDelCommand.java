@@ -54,8 +54,10 @@ final class DevDelCommand implements Callable<Integer> {
             return; // not bound to vhost_vdpa (or no such device: DEV_GET reports it)
         }
         if (VhostDeviceNodes.heldOpen(sys, node)) {
-            throw new CliFailure(ExitCode.KERNEL_ERROR, "device " + name + " is in use: " + node
-                    + " is held open by another process (the kernel would block until it is closed); close it first or pass --wait SECONDS");
+            java.util.List<String> holders = sys.holdersOf(node);
+            throw new CliFailure(ExitCode.KERNEL_ERROR, "device " + name + " is in use: " + node + " is held open by "
+                    + (holders.isEmpty() ? "another process" : String.join(", ", holders))
+                    + " (the kernel's delete would wait until it is closed); close it first or pass --wait SECONDS");
         }
     }
 }

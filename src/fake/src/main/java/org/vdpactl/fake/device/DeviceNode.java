@@ -115,6 +115,22 @@ public final class DeviceNode {
         }
     }
 
+    /**
+     * Who holds the node: another process sharing the state file ("pid N (command)"), or this
+     * process itself when one of its own fake processes has it open.
+     */
+    public java.util.Optional<String> holder() {
+        mutex.lock();
+        try {
+            if (opened && !removing) {
+                return java.util.Optional.of(org.vdpactl.sys.NodeHolders.describe(ProcessHandle.current().pid()));
+            }
+        } finally {
+            mutex.unlock();
+        }
+        return others.holder(deviceName, minor);
+    }
+
     /** True while the node is open by a process (not counting dev_del's final claim). */
     public boolean isOpen() {
         mutex.lock();

@@ -26,6 +26,11 @@ public interface NodeOpeners {
         @Override
         public void removalAbandoned(String device, int minor) {
         }
+
+        @Override
+        public Optional<String> holder(String device, int minor) {
+            return Optional.empty();
+        }
     };
 
     /** Records this kernel's open; KernelError EBUSY when another process has it open, ENOENT when it removes it. */
@@ -42,4 +47,7 @@ public interface NodeOpeners {
 
     /** An interrupted dev_del gives its claim back. */
     void removalAbandoned(String device, int minor);
+
+    /** Which other live process holds the node open ("pid N (command)"), if one does. */
+    Optional<String> holder(String device, int minor);
 }

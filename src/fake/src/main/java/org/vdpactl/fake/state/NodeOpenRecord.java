@@ -16,8 +16,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeOpenRecord(String device, int minor, long pid, Long startMillis, String kernel, boolean removing) {
 
-    /** "pid 123 (kernel 1f2e…)" for messages. */
+    /** "pid 123 (java)" for messages: the pid and its program, as the kernel side's /proc scan names a holder. */
     public String holder() {
-        return "pid " + pid;
+        return org.vdpactl.sys.NodeHolders.describe(pid);
     }
 }

@@ -93,6 +93,13 @@ public final class StateFileNodeOpeners implements NodeOpeners {
         release(device, minor);
     }
 
+    @Override
+    public Optional<String> holder(String device, int minor) {
+        return store.loadState().openNodes().stream()
+                .filter(o -> o.device().equals(device) && o.minor() == minor && !o.kernel().equals(kernel) && alive(o))
+                .map(NodeOpenRecord::holder).findFirst();
+    }
+
     /** This kernel is gone: its records no longer count (and are dropped when it can). */
     public void close() {
         LIVE_KERNELS.remove(kernel);

@@ -1,0 +1,97 @@
+package org.vdpactl.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vdpactl.fake.FakeKernel;
+import org.vdpactl.fake.NodeHolderMain;
+import org.vdpactl.testsupport.SeparateJvm;
+import org.vdpactl.time.VirtualClock;
+
+/**
+ * What vdpactl says next to another OS process that holds /dev/vhost-vdpa-0 on the fake (a second
+ * JVM, as QEMU would hold it on a kernel): every command that opens the node gets EBUSY, names the
+ * holder by pid and program, exits with its documented code, and leaves the holder's node alone.
+ */
+class HeldNodeTwoProcessesTest {
+    @TempDir
+    Path dir;
+    private Process holder;
+    private String holderName;
+
+    private Path state() {
+        return dir.resolve("fake-state.json");
+    }
+
+    @BeforeEach
+    void holdNode() throws Exception {
+        try (FakeKernel k = FakeKernel.openShared(state(), new VirtualClock(), List.of())) {
+            k.saveState();
+        }
+        holder = SeparateJvm.start(NodeHolderMain.class, dir.resolve("holder.out"), dir.resolve("holder.err"),
+                state().toString(), "/dev/vhost-vdpa-0");
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (!Files.readString(dir.resolve("holder.out")).contains("open")) {
+            assertTrue(holder.isAlive(), () -> "the holder exited: " + read(dir.resolve("holder.err")));
+            assertTrue(System.nanoTime() < deadline, "the holder did not open the node");
+            Thread.sleep(50);
+        }
+        holderName = "pid " + holder.pid() + " (java)";
+    }
+
+    @AfterEach
+    void release() throws Exception {
+        holder.destroyForcibly();
+        holder.waitFor();
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
+
+    private CliRun run(String... args) {
+        String[] full = new String[args.length + 4];
+        full[0] = "--backend";
+        full[1] = "fake";
+        full[2] = "--fake-state";
+        full[3] = state().toString();
+        System.arraycopy(args, 0, full, 4, args.length);
+        return RehearseCommandTest.run(full);
+    }
+
+    private void assertRefused(CliRun r, int exit, String what) {
+        assertEquals(exit, r.exitCode(), what + ": " + r.err() + r.out());
+        assertTrue(r.err().contains("held open by " + holderName), what + " names the holder: " + r.err());
+        assertTrue(r.noStackTrace(), r.err());
+        assertEquals(1, r.errorLines(), what + ": one error line: " + r.err());
+    }
+
+    @Test
+    void everyCommandThatOpensTheNodeNamesTheHolderAndExitsWithItsCode() {
+        assertRefused(run("vhost", "info", "vdpa0"), ExitCode.KERNEL_ERROR.code(), "vhost info");
+        assertRefused(run("vhost", "suspend", "vdpa0"), ExitCode.KERNEL_ERROR.code(), "vhost suspend");
+        // a rehearsal reports per device on stdout: the failed open ends the set-up, exit PARTIAL (README's table)
+        CliRun rehearse = run("rehearse", "vdpa0", "--memory", "64M");
+        assertEquals(ExitCode.PARTIAL.code(), rehearse.exitCode(), rehearse.err() + rehearse.out());
+        assertTrue(rehearse.out().contains("held open by " + holderName), "rehearse names the holder: " + rehearse.out());
+        assertTrue(rehearse.noStackTrace(), rehearse.err());
+        assertRefused(run("dev", "del", "vdpa0"), ExitCode.KERNEL_ERROR.code(), "dev del");
+        CliRun doctor = run("doctor");
+        assertTrue(doctor.out().contains("held open by another process: " + holderName), "doctor: " + doctor.out());
+        // nothing vdpactl did took the node away from its holder, nor deleted the device
+        assertTrue(holder.isAlive());
+        assertTrue(run("dev", "list").out().contains("vdpa0"));
+    }
+}
