@@ -5,9 +5,7 @@ import jnr.posix.POSIXFactory;
 
 /**
  * The one JNR-POSIX instance of the process, for the plain POSIX questions no binding of ours needs to
- * answer (uid, rlimits, stat). vdpactl ships without ASM (jnr-ffi's optional code generator, a large
- * dependency for calls this rare): when it is absent, jnr-ffi is told to bind through reflection instead
- * of failing on the missing class. A caller that brings ASM keeps jnr-ffi's default.
+ * answer (uid, rlimits, stat), made in one place.
  */
 public final class JnrPosix {
     private static volatile POSIX posix;
@@ -21,23 +19,11 @@ public final class JnrPosix {
         if (p == null) {
             synchronized (JnrPosix.class) {
                 if (posix == null) {
-                    if (!asmPresent() && System.getProperty("jnr.ffi.asm.enabled") == null) {
-                        System.setProperty("jnr.ffi.asm.enabled", "false");
-                    }
                     posix = POSIXFactory.getNativePOSIX();
                 }
                 p = posix;
             }
         }
         return p;
-    }
-
-    private static boolean asmPresent() {
-        try {
-            Class.forName("org.objectweb.asm.ClassWriter", false, JnrPosix.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
     }
 }
