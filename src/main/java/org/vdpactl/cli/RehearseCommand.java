@@ -24,6 +24,7 @@ import org.vdpactl.orchestra.RehearsalResult;
 import org.vdpactl.orchestra.Strategy;
 import org.vdpactl.orchestra.WindowMode;
 import org.vdpactl.report.HtmlReport;
+import org.vdpactl.report.JsonDocument;
 import org.vdpactl.report.RehearsalJson;
 import org.vdpactl.report.RehearsalText;
 import org.vdpactl.report.RunInfo;
@@ -144,7 +145,8 @@ public final class RehearseCommand implements Callable<Integer> {
         PremapPreflight.refusal(ctx.syscalls(), plan).ifPresent(why -> {
             throw new CliFailure(ExitCode.NOT_SUPPORTED, why);
         });
-        RunInfo info = new RunInfo(ctx.simulated(), backendLabel(ctx, plan), ctx.clock().isVirtual() ? "virtual" : "real", commandLine());
+        RunInfo info = new RunInfo(ctx.simulated(), backendLabel(ctx, plan), ctx.clock().isVirtual() ? "virtual" : "real", commandLine(),
+                ctx.backendFields(presets(ctx, plan)));
         RehearsalResult result;
         try {
             result = new Rehearsal(ctx.syscalls(), ctx.clock())
@@ -153,7 +155,7 @@ public final class RehearseCommand implements Callable<Integer> {
             throw new CliFailure(ExitCode.NOT_SUPPORTED, e.getMessage(), e);
         }
         RehearsalResult done = result;
-        ctx.printData(() -> RehearsalJson.of(done, info), out -> out.print(RehearsalText.render(done, info)));
+        ctx.printDocument(JsonDocument.REHEARSAL, () -> RehearsalJson.of(done, info), out -> out.print(RehearsalText.render(done, info)));
         if (reportFile != null) {
             reportFile.write(HtmlReport.render(result, info));
             ctx.err().println("vdpactl: report written to " + report);
@@ -191,24 +193,30 @@ public final class RehearseCommand implements Callable<Integer> {
         String[] presets = PresetComparison.parsePresets(compare);
         int n = count == null ? UpstreamScenarios.LM_DEVICES : count;
         PresetComparison.Result r = PresetComparison.run(presets[0], presets[1], n, d -> plan(d, null, how, layout).build());
-        ctx.printData(() -> r, out -> out.print(CompareText.render(r)));
+        ctx.printDocument(JsonDocument.COMPARE, () -> r, out -> out.print(CompareText.render(r)));
         return ExitCode.OK.code();
     }
 
     /** "fake (state …), preset mlx5-612" or "kernel". */
     private static String backendLabel(CliContext ctx, RehearsalPlan plan) {
         String label = ctx.backend().description();
+        List<String> presets = presets(ctx, plan);
+        if (!presets.isEmpty()) {
+            label += ", preset " + String.join(", ", presets);
+        }
+        return label;
+    }
+
+    /** The latency presets of the rehearsed fake devices, in device order; none on the kernel. */
+    private static List<String> presets(CliContext ctx, RehearsalPlan plan) {
+        Set<String> presets = new LinkedHashSet<>();
         Optional<FakeKernelControl> fake = ctx.backend().fakeKernel();
         if (fake.isPresent()) {
-            Set<String> presets = new LinkedHashSet<>();
             for (DeviceTarget t : plan.sources()) {
                 fake.get().preset(t.name()).ifPresent(presets::add);
             }
-            if (!presets.isEmpty()) {
-                label += ", preset " + String.join(", ", presets);
-            }
         }
-        return label;
+        return List.copyOf(presets);
     }
 
     private String commandLine() {

@@ -36,7 +36,7 @@ class RehearseCommandTest {
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);
-        return new CliRun(code, out.toString(), err.toString());
+        return CliRun.checked(args, code, out.toString(), err.toString());
     }
 
     /** vdpactl on the fake backend with this test's own state file. */
@@ -78,7 +78,7 @@ class RehearseCommandTest {
         boolean resetOutside = false;
         for (JsonNode ph : doc.at("/iterations/0/phases")) {
             if (ph.get("phase").asText().equals("reset")) {
-                resetOutside = !ph.get("inWindow").asBoolean();
+                resetOutside = !ph.get("in_window").asBoolean();
             }
         }
         assertTrue(resetOutside, "the reset phase is marked outside the downtime");

@@ -9,21 +9,18 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The merged report of {@code vdpactl report merge} (schema {@value #SCHEMA}): one row per host,
+ * The merged report of {@code vdpactl report merge} ({@link org.vdpactl.report.JsonDocument#FLEET}): one row per host,
  * slowest host first, and the per-phase distribution across the hosts. Hosts whose rehearsal ended
  * PARTIAL without a completed iteration have no downtime; they are listed after the others.
  *
- * @param schema    document type and version
  * @param figures   "simulated", "measured" or "mixed" (from each host's own label)
  * @param hosts     one row per host, slowest first
  * @param downtime  the spread of the hosts' downtimes (null when no host completed)
  * @param phases    the spread of each phase across the hosts, in rehearsal order
  * @param partial   the hosts whose rehearsal ended PARTIAL
  */
-public record FleetReport(String schema, String figures, List<HostRehearsal> hosts, Spread downtime, List<Spread> phases,
+public record FleetReport(String figures, List<HostRehearsal> hosts, Spread downtime, List<Spread> phases,
         List<String> partial) {
-
-    public static final String SCHEMA = "vdpactl.fleet/1";
 
     /** Comparator: longest downtime first, hosts without one last, then by name. */
     static final Comparator<HostRehearsal> SLOWEST_FIRST = Comparator
@@ -69,7 +66,7 @@ public record FleetReport(String schema, String figures, List<HostRehearsal> hos
             }
             phases.add(Spread.of(phase, values));
         }
-        return new FleetReport(SCHEMA, figures(hosts), List.copyOf(hosts), Spread.of("downtime", downtimes), phases,
+        return new FleetReport(figures(hosts), List.copyOf(hosts), Spread.of("downtime", downtimes), phases,
                 partial);
     }
 

@@ -2,6 +2,7 @@ package org.vdpactl.report.fleet;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.vdpactl.orchestra.Phase;
 import org.vdpactl.report.Durations;
 import org.vdpactl.report.TextTable;
 
@@ -40,16 +41,21 @@ public final class FleetText {
         };
     }
 
+    /** The display name of a phase id of the JSON documents ("save_state" is shown "save state"); other names as given. */
+    static String phaseLabel(String id) {
+        return Phase.ofId(id).map(Phase::label).orElse(id);
+    }
+
     static TextTable hostTable(FleetReport r) {
         List<String> header = new ArrayList<>(List.of("host", "outcome", ">devices", ">downtime", "slowest phase"));
         for (Spread s : r.phases()) {
-            header.add(">" + s.name());
+            header.add(">" + phaseLabel(s.name()));
         }
         TextTable t = new TextTable(header);
         for (HostRehearsal h : r.hosts()) {
             List<String> row = new ArrayList<>(List.of(h.host(), h.outcome() + (h.simulated() ? "" : " (measured)"),
                     String.valueOf(h.devices()), h.downtimeMs() == null ? "-" : Durations.ms(h.downtimeMs()),
-                    h.slowestPhase() == null ? "-" : h.slowestPhase()));
+                    h.slowestPhase() == null ? "-" : phaseLabel(h.slowestPhase())));
             for (Spread s : r.phases()) {
                 Double v = h.phasesMs().get(s.name());
                 row.add(v == null ? "-" : Durations.ms(v));
@@ -65,7 +71,7 @@ public final class FleetText {
         all.add(r.downtime());
         all.addAll(r.phases());
         for (Spread s : all) {
-            t.row(s.name(), String.valueOf(s.hosts()), Durations.ms(s.minMs()), Durations.ms(s.p50Ms()),
+            t.row(phaseLabel(s.name()), String.valueOf(s.hosts()), Durations.ms(s.minMs()), Durations.ms(s.p50Ms()),
                     Durations.ms(s.p90Ms()), Durations.ms(s.maxMs()), Durations.ms(s.meanMs()), s.slowestHost());
         }
         return t;

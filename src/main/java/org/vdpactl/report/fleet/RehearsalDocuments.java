@@ -7,12 +7,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import org.vdpactl.report.RehearsalJson;
+import org.vdpactl.report.BackendFields;
+import org.vdpactl.report.JsonDocument;
 
 /**
- * Reads the per-host documents of {@code vdpactl rehearse --json} (schema {@value RehearsalJson#SCHEMA})
+ * Reads the per-host documents of {@code vdpactl rehearse --json} ({@link JsonDocument#REHEARSAL}, schema version
+ * {@value JsonDocument#VERSION})
  * for the fleet report. Every problem is a {@link BadFleetInputException} naming the file and what is
  * wrong with it, so that one bad file out of hundreds is easy to find.
  */
@@ -43,9 +47,15 @@ public final class RehearsalDocuments {
             throw new BadFleetInputException(file + ": not a rehearsal document (expected a JSON object)");
         }
         String schema = doc.path("schema").asText("");
-        if (!RehearsalJson.SCHEMA.equals(schema)) {
+        String expected = JsonDocument.REHEARSAL.schemaName();
+        if (!expected.equals(schema)) {
             throw new BadFleetInputException(file + ": not a rehearsal document (schema '" + schema + "', expected '"
-                    + RehearsalJson.SCHEMA + "' from vdpactl rehearse --json)");
+                    + expected + "' from vdpactl rehearse --json)");
+        }
+        JsonNode version = doc.path("schema_version");
+        if (!version.isInt() || version.asInt() != JsonDocument.VERSION) {
+            throw new BadFleetInputException(file + ": rehearsal document of schema_version " + version
+                    + ", this vdpactl reads version " + JsonDocument.VERSION + " (docs/json-schemas.md)");
         }
         String outcome = text(doc, "outcome", file);
         JsonNode plan = object(doc, "plan", file);
@@ -57,7 +67,7 @@ public final class RehearsalDocuments {
             for (JsonNode name : plan.path("phases")) {
                 JsonNode p = stats.path("phases").path(name.asText());
                 if (p.path("count").asLong(0) > 0) {
-                    phases.put(name.asText(), number(p, "p50Ms", file));
+                    phases.put(name.asText(), number(p, "p50_ms", file));
                 }
             }
         }
@@ -65,11 +75,26 @@ public final class RehearsalDocuments {
         JsonNode f = doc.path("failure");
         if (f.isObject()) {
             failure = f.path("phase").asText("?") + ": " + f.path("call").asText("?") + " on " + f.path("device").asText("?")
-                    + " failed with " + f.path("errnoName").asText("?");
+                    + " failed with " + f.path("errno_name").asText("?");
         }
         return new HostRehearsal(hostName(doc, file), file.toString(), outcome, doc.path("simulated").asBoolean(false),
-                doc.path("backend").asText(""), plan.path("strategy").asText(""), plan.path("iterations").asInt(0),
-                plan.path("sources").size(), anyCompleted ? number(downtime, "p50Ms", file) : null, phases, failure);
+                backend(doc.path("backend"), file), plan.path("strategy").asText(""), plan.path("iterations").asInt(0),
+                plan.path("sources").size(), anyCompleted ? number(downtime, "p50_ms", file) : null, phases, failure);
+    }
+
+    private static BackendFields backend(JsonNode backend, Path file) {
+        if (!backend.isObject() || !backend.path("kind").isTextual()) {
+            throw new BadFleetInputException(file + ": not a rehearsal document (no 'backend' object with a 'kind')");
+        }
+        List<String> presets = new ArrayList<>();
+        backend.path("presets").forEach(p -> presets.add(p.asText()));
+        return new BackendFields(backend.path("kind").asText(), textOrNull(backend, "kernel_profile"),
+                textOrNull(backend, "kernel_release"), presets);
+    }
+
+    private static String textOrNull(JsonNode parent, String field) {
+        JsonNode n = parent.path(field);
+        return n.isTextual() ? n.asText() : null;
     }
 
     static String hostName(JsonNode doc, Path file) {
