@@ -1256,82 +1256,12 @@ SCHEMAS = {
       "type": "object",
       "properties": {
         "downtime": {
-          "type": "object",
-          "properties": {
-            "count": {
-              "type": "integer"
-            },
-            "min_ms": {
-              "type": "number"
-            },
-            "p50_ms": {
-              "type": "number"
-            },
-            "p90_ms": {
-              "type": "number"
-            },
-            "p99_ms": {
-              "type": "number"
-            },
-            "max_ms": {
-              "type": "number"
-            },
-            "mean_ms": {
-              "type": "number"
-            }
-          },
-          "required": [
-            "count",
-            "min_ms",
-            "p50_ms",
-            "p90_ms",
-            "p99_ms",
-            "max_ms",
-            "mean_ms"
-          ],
-          "propertyNames": {
-            "pattern": "^[a-z][a-z0-9_]*$"
-          }
+          "$ref": "#/$defs/dist"
         },
         "phases": {
           "type": "object",
           "additionalProperties": {
-            "type": "object",
-            "properties": {
-              "count": {
-                "type": "integer"
-              },
-              "min_ms": {
-                "type": "number"
-              },
-              "p50_ms": {
-                "type": "number"
-              },
-              "p90_ms": {
-                "type": "number"
-              },
-              "p99_ms": {
-                "type": "number"
-              },
-              "max_ms": {
-                "type": "number"
-              },
-              "mean_ms": {
-                "type": "number"
-              }
-            },
-            "required": [
-              "count",
-              "min_ms",
-              "p50_ms",
-              "p90_ms",
-              "p99_ms",
-              "max_ms",
-              "mean_ms"
-            ],
-            "propertyNames": {
-              "pattern": "^[a-z][a-z0-9_]*$"
-            }
+            "$ref": "#/$defs/dist"
           },
           "propertyNames": {
             "$ref": "#/$defs/phase"
@@ -1416,49 +1346,7 @@ SCHEMAS = {
           "spans": {
             "type": "array",
             "items": {
-              "type": "object",
-              "properties": {
-                "device": {
-                  "type": "string"
-                },
-                "phase": {
-                  "$ref": "#/$defs/phase"
-                },
-                "call": {
-                  "type": "string"
-                },
-                "start_ns": {
-                  "type": "integer"
-                },
-                "end_ns": {
-                  "type": "integer"
-                },
-                "duration_ns": {
-                  "type": "integer"
-                },
-                "errno": {
-                  "type": "integer"
-                },
-                "errno_name": {
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                }
-              },
-              "required": [
-                "device",
-                "phase",
-                "call",
-                "start_ns",
-                "end_ns",
-                "duration_ns",
-                "errno",
-                "errno_name"
-              ],
-              "propertyNames": {
-                "pattern": "^[a-z][a-z0-9_]*$"
-              }
+              "$ref": "#/$defs/span"
             }
           }
         },
@@ -1479,49 +1367,7 @@ SCHEMAS = {
     "setup": {
       "type": "array",
       "items": {
-        "type": "object",
-        "properties": {
-          "device": {
-            "type": "string"
-          },
-          "phase": {
-            "$ref": "#/$defs/phase"
-          },
-          "call": {
-            "type": "string"
-          },
-          "start_ns": {
-            "type": "integer"
-          },
-          "end_ns": {
-            "type": "integer"
-          },
-          "duration_ns": {
-            "type": "integer"
-          },
-          "errno": {
-            "type": "integer"
-          },
-          "errno_name": {
-            "type": [
-              "string",
-              "null"
-            ]
-          }
-        },
-        "required": [
-          "device",
-          "phase",
-          "call",
-          "start_ns",
-          "end_ns",
-          "duration_ns",
-          "errno",
-          "errno_name"
-        ],
-        "propertyNames": {
-          "pattern": "^[a-z][a-z0-9_]*$"
-        }
+        "$ref": "#/$defs/span"
       }
     },
     "devices": {
@@ -1669,6 +1515,89 @@ SCHEMAS = {
         "restore"
       ],
       "description": "a phase id"
+    },
+    "span": {
+      "type": "object",
+      "properties": {
+        "device": {
+          "type": "string"
+        },
+        "phase": {
+          "$ref": "#/$defs/phase"
+        },
+        "call": {
+          "type": "string"
+        },
+        "start_ns": {
+          "type": "integer"
+        },
+        "end_ns": {
+          "type": "integer"
+        },
+        "duration_ns": {
+          "type": "integer"
+        },
+        "errno": {
+          "type": "integer"
+        },
+        "errno_name": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
+      },
+      "required": [
+        "device",
+        "phase",
+        "call",
+        "start_ns",
+        "end_ns",
+        "duration_ns",
+        "errno",
+        "errno_name"
+      ],
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      }
+    },
+    "dist": {
+      "type": "object",
+      "properties": {
+        "count": {
+          "type": "integer"
+        },
+        "min_ms": {
+          "type": "number"
+        },
+        "p50_ms": {
+          "type": "number"
+        },
+        "p90_ms": {
+          "type": "number"
+        },
+        "p99_ms": {
+          "type": "number"
+        },
+        "max_ms": {
+          "type": "number"
+        },
+        "mean_ms": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "count",
+        "min_ms",
+        "p50_ms",
+        "p90_ms",
+        "p99_ms",
+        "max_ms",
+        "mean_ms"
+      ],
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      }
     }
   }
 }
