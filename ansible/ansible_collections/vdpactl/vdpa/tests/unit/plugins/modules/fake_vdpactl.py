@@ -43,6 +43,7 @@ class FakeVdpactl(object):
         self.devices = dict(devices or {})
         self.calls = []
         self.fail_next_add = None
+        self.dev_set = True  # False: a kernel before 6.12 (no VDPA_CMD_DEV_ATTR_SET)
 
     def method(self):
         """A replacement for AnsibleModule.run_command."""
@@ -72,6 +73,11 @@ class FakeVdpactl(object):
             if args[2] not in self.devices:
                 return 3, '', 'vdpactl: VDPA_CMD_DEV_GET %s: ENODEV (No such device): vdpa: device not found\n' % args[2]
             del self.devices[args[2]]
+            return 0, '', ''
+        if verb == ('dev', 'set'):
+            if not self.dev_set:
+                return 5, '', ('vdpactl: dev set needs VDPA_CMD_DEV_ATTR_SET, which this kernel lacks (Linux 6.12+)\n')
+            self.devices[args[2]]['mac'] = args[4]
             return 0, '', ''
         if verb == ('mgmtdev', 'list'):
             return 0, json.dumps({'mgmtdev': self.MGMTDEVS}), ''
