@@ -19,7 +19,7 @@ description:
     fails the task; the result then holds the failing call and the rollback report (C(devices)).
   - What C(changed) means here - the task never reports C(changed). The rehearsal suspends, resets and
     reconfigures the devices it uses and brings every one back (resumed and mapped, or reset on a
-    failed rollback, which fails the task): it is a measurement, and no managed state (the device set,
+    failed rollback, which fails the task); it is a measurement, and no managed state (the device set,
     their attributes) differs after it. The document (C(json_dest)) and the report (C(report)) it writes
     are outputs, like a command's log, not state the task converges. So a playbook run twice reports no
     change, and C(changed_when) can say otherwise where a site wants it. In check mode nothing runs.
