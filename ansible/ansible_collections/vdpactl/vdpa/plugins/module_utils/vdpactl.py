@@ -151,7 +151,8 @@ class Vdpactl(object):
                 data = json.loads(out)
             except ValueError as e:
                 raise VdpactlError(what + ' (output is not JSON: %s)' % e, rc, err, cmd, out)
-            schema = schema_for(args)
+            # a command that failed before printing data prints the error document instead (README "Exit codes")
+            schema = 'error.schema.json' if isinstance(data, dict) and data.get('schema') == 'vdpactl.error' else schema_for(args)
             if schema is not None:
                 errors = schema_errors(data, schema)
                 if errors:

@@ -179,4 +179,16 @@ class ReportMergeCommandTest {
         assertEquals(2, r.exitCode());
         assertTrue(r.err().strip().endsWith("host 'h-small' already given by " + small + " (one document per host)"), r.err());
     }
+
+    @Test
+    void aRehearsalOfAnotherSchemaVersionIsRefusedNamingTheFile() throws Exception {
+        ObjectNode doc = (ObjectNode) JSON.readTree(small.toFile());
+        doc.put("schema_version", 2);
+        Path newer = Files.createDirectories(dir.resolve("v2")).resolve("h-newer.json");
+        Files.writeString(newer, JSON.writeValueAsString(doc));
+        CliRun r = merge(small.toString(), newer.toString());
+        assertEquals(ExitCode.USAGE.code(), r.exitCode(), r.err());
+        assertEquals("vdpactl: " + newer + ": rehearsal document of schema_version 2, this vdpactl reads version 1"
+                + " (docs/json-schemas.md)", r.err().strip());
+    }
 }

@@ -92,7 +92,10 @@ class FakeVdpactl(object):
 
     def _show(self, name):
         if name not in self.devices:
-            return 3, '', 'vdpactl: VDPA_CMD_DEV_GET %s: ENODEV (No such device): vdpa: device not found\n' % name
+            # as vdpactl does with --json: the error document on stdout, the line on stderr
+            message = 'VDPA_CMD_DEV_GET %s: ENODEV (No such device): vdpa: device not found' % name
+            error = {'schema': 'vdpactl.error', 'schema_version': 1, 'error': {'exit': 3, 'name': 'NOT_FOUND', 'message': message}}
+            return 3, json.dumps(error), 'vdpactl: %s\n' % message
         return 0, json.dumps({'dev': {name: self._dev(self.devices[name])}}), ''
 
     def _add(self, args):
