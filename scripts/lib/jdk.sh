@@ -11,7 +11,7 @@ VDPACTL_JDK_FOLDERS="/usr/lib/jvm /usr/java /opt/java /opt"
 
 vdpactl_jdk_major() {
     # prints the feature version of the JDK at $1 (e.g. 25), or nothing
-    local home=$1 v=""
+    local home="$1" v=""
     if [ -r "$home/release" ]; then
         v=$(sed -n 's/^JAVA_VERSION="\([0-9][0-9]*\).*/\1/p' "$home/release" | head -n1)
     fi
@@ -65,7 +65,7 @@ vdpactl_find_jdk() {
 # on every run. Returns non-zero, with the message already on stderr, when there is no such JDK.
 vdpactl_use_jdk() {
     vdpactl_find_jdk || return 1
-    export JAVA_HOME=$VDPACTL_JAVA_HOME
+    export JAVA_HOME="$VDPACTL_JAVA_HOME"
     if [ "$(vdpactl_jdk_major "$JAVA_HOME")" -ge 24 ]; then
         export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
     fi

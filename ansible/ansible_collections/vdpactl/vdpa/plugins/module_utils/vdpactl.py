@@ -8,6 +8,17 @@ __metaclass__ = type
 
 import json
 import os
+import traceback
+
+from ansible.module_utils.basic import missing_required_lib
+from ansible_collections.vdpactl.vdpa.plugins.module_utils.vdpactl_schemas import SCHEMAS
+
+try:
+    import jsonschema
+    JSONSCHEMA_IMPORT_ERROR = None
+except ImportError:  # pragma: no cover (Debian: python3-jsonschema)
+    jsonschema = None
+    JSONSCHEMA_IMPORT_ERROR = traceback.format_exc()
 
 try:
     from shlex import quote as _quote
@@ -33,6 +44,30 @@ COMMON_ARGS = dict(
     fake_state=dict(type='path'),
     fake_faults=dict(type='path'),
 )
+
+
+def schema_for(args):
+    """The schema file of what `vdpactl ARGS --json` prints (docs/json-schemas.md); None when it prints nothing."""
+    words = [a for a in args if not a.startswith('-')]
+    verb = words[0] if words else ''
+    sub = words[1] if len(words) > 1 else ''
+    if verb == 'rehearse':
+        return 'compare.schema.json' if any(a == '--compare' or a.startswith('--compare=') for a in args) else 'rehearsal.schema.json'
+    if verb == 'vhost':
+        return 'vhost-info.schema.json' if sub == 'info' else 'vhost-timing.schema.json'
+    if verb == 'dev':
+        if sub == 'del':
+            return None
+        return {'config': 'iproute-config.schema.json', 'vstats': 'iproute-vstats.schema.json'}.get(sub, 'iproute-dev.schema.json')
+    return {'mgmtdev': 'iproute-mgmtdev.schema.json', 'doctor': 'doctor.schema.json', 'bench': 'bench.schema.json',
+            'report': 'fleet.schema.json'}.get(verb)
+
+
+def schema_errors(doc, schema_file):
+    """What in DOC does not match the shipped schema SCHEMA_FILE (jsonschema, draft 2020-12); [] when it conforms."""
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMAS[schema_file]))
+    errors = ['%s: %s' % ('/' + '/'.join(str(p) for p in e.absolute_path), e.message) for e in validator.iter_errors(doc)]
+    return sorted(errors)
 
 
 def exit_name(rc):
@@ -67,6 +102,8 @@ class Vdpactl(object):
 
     def __init__(self, module):
         self.module = module
+        if jsonschema is None:
+            module.fail_json(msg=missing_required_lib('jsonschema (Debian: python3-jsonschema)'), exception=JSONSCHEMA_IMPORT_ERROR)
         self.path = self._find(module.params['executable'] or 'vdpactl')
         self.commands = []
 
@@ -91,10 +128,17 @@ class Vdpactl(object):
             args += ['--fake-state', p['fake_state']]
         if p.get('fake_faults'):
             args += ['--fake-faults', p['fake_faults']]
+        if p.get('fake_kernel'):
+            args += ['--fake-kernel', p['fake_kernel']]
+        if p.get('fake_clock'):
+            args += ['--fake-clock', p['fake_clock']]
         return args
 
     def run(self, args, ok_codes=(0,), as_json=True):
-        """Runs `vdpactl ARGS --json`; returns (rc, parsed JSON or None, stderr). Raises VdpactlError."""
+        """
+        Runs `vdpactl ARGS --json`; returns (rc, parsed JSON or None, stderr). Raises VdpactlError, also when the
+        document does not match its schema (the same schemas as the jar's, module_utils/vdpactl_schemas.py).
+        """
         cmd = [self.path] + self.global_args() + list(args) + (['--json'] if as_json else [])
         self.commands.append(' '.join(_quote(c) for c in cmd))
         rc, out, err = self.module.run_command(cmd, environ_update={'LC_ALL': 'C'})
@@ -107,6 +151,12 @@ class Vdpactl(object):
                 data = json.loads(out)
             except ValueError as e:
                 raise VdpactlError(what + ' (output is not JSON: %s)' % e, rc, err, cmd, out)
+            # a command that failed before printing data prints the error document instead (README "Exit codes")
+            schema = 'error.schema.json' if isinstance(data, dict) and data.get('schema') == 'vdpactl.error' else schema_for(args)
+            if schema is not None:
+                errors = schema_errors(data, schema)
+                if errors:
+                    raise VdpactlError('%s (output does not match %s: %s)' % (what, schema, '; '.join(errors[:5])), rc, err, cmd, out)
         return rc, data, err
 
     def fail(self, error, **extra):

@@ -14,8 +14,10 @@ version_added: "0.1.0"
 description:
   - Makes sure a vDPA device exists with the given attributes (like C(vdpa dev add)), or does not exist
     (like C(vdpa dev del)), by running C(vdpactl dev show|config|add|del --json) on the host.
-  - Idempotent. A device that exists with other attributes than asked for is a failure naming every
-    difference, unless C(force=true); then it is deleted and created again (changed).
+  - Idempotent. A device whose only difference is its C(mac) gets it changed in place with C(vdpactl dev set)
+    (VDPA_CMD_DEV_ATTR_SET, Linux 6.12+; C(method=dev set)), without C(force). Any other difference, or a MAC
+    change on a kernel without C(dev set), is a failure naming every difference, unless C(force=true); then
+    the device is deleted and created again (C(method=recreate), and the diff's C(after) says C(recreated)).
   - Only the attributes given are compared. The C(mgmtdev) comes from C(vdpactl dev show), C(mac), C(mtu)
     and C(max_vq_pairs) from C(vdpactl dev config); a device without C(max_vq_pairs) there has one queue pair.
     C(device_features) given as names are compared with the C(dev_features) the kernel reports, when it
@@ -112,6 +114,13 @@ differences:
   type: list
   elements: str
   sample: ["mac: wanted 02:00:00:00:00:08, device has 02:00:00:00:00:07"]
+method:
+  description:
+    - How an existing device that differed was changed - C(dev set) (in place, the MAC on Linux 6.12+) or C(recreate)
+      (deleted and created again, C(force=true); the diff's C(after) has a C(recreated) line saying why).
+  returned: when an existing device differed and was changed
+  type: str
+  sample: dev set
 commands:
   description: The vdpactl command lines run, in order.
   returned: always
@@ -194,6 +203,17 @@ def differences(wanted, current):
         if wanted[key] != current[key]:
             out.append('%s: wanted %s, device has %s' % (key, fmt(wanted[key]), fmt(current[key])))
     return out
+
+
+# what `vdpactl dev set` changes in place (Linux 6.12+); anything else needs a recreation
+SETTABLE = ('mac',)
+
+
+def set_args(name, keys, wanted):
+    args = ['dev', 'set', name]
+    for key in keys:
+        args += ['--' + key, wanted[key]]
+    return args
 
 
 def fmt(value):
@@ -297,12 +317,26 @@ def run_module():
             result['device'] = current
             result['diff'] = dict(before=diff_view(current), after=diff_view(current))
             module.exit_json(**result)
-        if not p['force']:
-            module.fail_json(msg='device %s exists with other attributes: %s (force: true recreates it)'
-                                 % (name, '; '.join(diffs)), differences=diffs, device=current, commands=cli.commands)
-        result.update(changed=True, differences=diffs)
+        keys = [k for k in sorted(wanted) if k in current and wanted[k] != current[k]]
         after = dict(current)
         after.update(wanted)
+        why_not_set = None
+        if all(k in SETTABLE for k in keys):
+            try:
+                if not module.check_mode:
+                    cli.run(set_args(name, keys, wanted))
+                result.update(changed=True, differences=diffs, method='dev set', device=after,
+                              diff=dict(before=diff_view(current), after=diff_view(after)))
+                module.exit_json(**result)
+            except VdpactlError as e:
+                if e.rc != 5:  # NOT_SUPPORTED: the kernel lacks dev set (before 6.12) or ignored it
+                    raise
+                why_not_set = e.cli_message
+        if not p['force']:
+            module.fail_json(msg='device %s exists with other attributes: %s (%sforce: true recreates it)'
+                                 % (name, '; '.join(diffs), 'the kernel cannot change it in place: %s; ' % why_not_set
+                                    if why_not_set else ''), differences=diffs, device=current, commands=cli.commands)
+        result.update(changed=True, differences=diffs, method='recreate')
         if not module.check_mode:
             cli.run(['dev', 'del', name])
             try:
@@ -311,7 +345,9 @@ def run_module():
                 restored = restore(cli, name, current)
                 cli.fail(e, device=current if restored else {}, restored=restored, differences=diffs)
         result['device'] = after
-        result['diff'] = dict(before=diff_view(current), after=diff_view(after))
+        after_view = diff_view(after)
+        after_view['recreated'] = 'deleted and created again: ' + (why_not_set or 'attributes that dev set cannot change')
+        result['diff'] = dict(before=diff_view(current), after=after_view)
         module.exit_json(**result)
     except VdpactlError as e:
         cli.fail(e, device=result['device'])

@@ -17,8 +17,12 @@ description:
     with C(json_dest) and fetched to the controller with C(fetch_dir)).
   - A rehearsal that ended PARTIAL (vdpactl exit code 6, a call failed and every device was rolled back)
     fails the task; the result then holds the failing call and the rollback report (C(devices)).
-  - The rehearsal suspends and resets the devices it uses and brings them back; the device configuration
-    does not change, so the task never reports C(changed). In check mode nothing runs.
+  - What C(changed) means here - the task never reports C(changed). The rehearsal suspends, resets and
+    reconfigures the devices it uses and brings every one back (resumed and mapped, or reset on a
+    failed rollback, which fails the task); it is a measurement, and no managed state (the device set,
+    their attributes) differs after it. The document (C(json_dest)) and the report (C(report)) it writes
+    are outputs, like a command's log, not state the task converges. So a playbook run twice reports no
+    change, and C(changed_when) can say otherwise where a site wants it. In check mode nothing runs.
   - Figures from the fake backend are simulated (C(simulated=true)).
 options:
   devices:
@@ -59,6 +63,26 @@ options:
     description: Queue pairs of net devices (0, all the device offers).
     type: int
     default: 0
+  window:
+    description:
+      - Where the downtime starts and ends for a device that is its own destination (C(--window)).
+      - C(migration) (vdpactl's default) counts its reset as the destination's preparation, outside the downtime;
+        C(in-place) counts it (a device restarted in place).
+    type: str
+    choices: [migration, in-place]
+  fake_kernel:
+    description: Linux version the fake backend speaks (C(--fake-kernel)); the fake's default is the state file's, else 6.12.
+    type: str
+    choices: ['6.1', '6.12', '7.2']
+  fake_clock:
+    description:
+      - Clock of the fake backend (C(--fake-clock)). C(virtual) is deterministic simulated time (reproducible fleet
+        comparisons, no waiting); C(real) waits the modelled latencies.
+    type: str
+    choices: [real, virtual]
+  memory_layout:
+    description: A guest memory layout file on the host (C(--memory-layout FILE.json)), instead of C(memory)/C(regions).
+    type: path
   memory:
     description: Guest memory size (C(4G), C(256G), ...).
     type: str
@@ -132,16 +156,16 @@ simulated:
   returned: when the rehearsal ran
   type: bool
 backend:
-  description: Where the figures come from.
+  description: Where the figures come from, as fields (kind, kernel_profile or kernel_release, presets).
   returned: when the rehearsal ran
-  type: str
-  sample: fake (simulated devices, state /var/tmp/state.json), preset mlx5-612
+  type: dict
+  sample: {"kind": "fake", "kernel_profile": "6.12", "presets": ["mlx5-612"]}
 plan:
-  description: What was rehearsed (sources, destinations, paths, strategy, premap, phases, iterations, queuePairs, memory).
+  description: What was rehearsed (sources, destinations, paths, strategy, premap, phases, iterations, queue_pairs, memory, window).
   returned: when the rehearsal ran
   type: dict
 downtime:
-  description: Percentiles of the downtime over the completed iterations (count, minMs, p50Ms, p90Ms, p99Ms, maxMs, meanMs).
+  description: Percentiles of the downtime over the completed iterations (count, min_ms, p50_ms, p90_ms, p99_ms, max_ms, mean_ms).
   returned: when the rehearsal ran
   type: dict
 downtime_ms:
@@ -150,10 +174,10 @@ downtime_ms:
   type: float
   sample: 408.68
 phases:
-  description: Per phase, the percentiles over the completed iterations (count, minMs, p50Ms, p90Ms, p99Ms, maxMs, meanMs).
+  description: Per phase, the percentiles over the completed iterations (count, min_ms, p50_ms, p90_ms, p99_ms, max_ms, mean_ms).
   returned: when the rehearsal ran
   type: dict
-  sample: {"suspend": {"count": 1, "p50Ms": 2.56, "maxMs": 2.56}}
+  sample: {"suspend": {"count": 1, "p50_ms": 2.56, "max_ms": 2.56}, "save_state": {"count": 1, "p50_ms": 4.48, "max_ms": 4.48}}
 last_iteration:
   description: The last iteration's phases (wall time, slowest device, per-device ms) and downtime.
   returned: when the rehearsal ran
@@ -164,7 +188,7 @@ devices:
   type: list
   elements: dict
 failure:
-  description: The failing call (device, phase, call, errno, errnoName, message).
+  description: The failing call (device, phase id, call, errno, errno_name, message).
   returned: when the rehearsal ended PARTIAL
   type: dict
 notes:
@@ -208,13 +232,16 @@ def rehearse_args(p):
     if p['split']:
         args.append('--split')
     args += ['--strategy', p['strategy'], '--iterations', str(p['iterations'])]
+    if p.get('window'):
+        args += ['--window', p['window']]
     if p['premap']:
         args.append('--premap')
     if p['stop_and_copy']:
         args.append('--stop-and-copy')
     if p['queue_pairs']:
         args += ['--queue-pairs', str(p['queue_pairs'])]
-    for key, opt in (('memory', '--memory'), ('regions', '--regions'), ('page_size', '--page-size'), ('report', '--report')):
+    for key, opt in (('memory', '--memory'), ('regions', '--regions'), ('page_size', '--page-size'),
+                     ('memory_layout', '--memory-layout'), ('report', '--report')):
         if p.get(key):
             args += [opt, p[key]]
     return args
@@ -231,11 +258,11 @@ def summary(doc):
         simulated=bool(doc.get('simulated')),
         backend=doc.get('backend'),
         plan=doc.get('plan', {}),
-        downtime_ms=downtime.get('p50Ms') if downtime.get('count') else None,
+        downtime_ms=downtime.get('p50_ms') if downtime.get('count') else None,
         downtime=downtime,
         phases=stats.get('phases', {}),
-        last_iteration=dict(downtime_ms=last.get('downtimeMs'), critical_path_ms=last.get('criticalPathMs'),
-                            phases=last.get('phases', []), device_ms=last.get('deviceMs', {})),
+        last_iteration=dict(downtime_ms=last.get('downtime_ms'), critical_path_ms=last.get('critical_path_ms'),
+                            phases=last.get('phases', []), device_ms=last.get('device_ms', {})),
         devices=doc.get('devices', []),
         failure=doc.get('failure'),
         notes=doc.get('notes', []),
@@ -269,13 +296,17 @@ def run_module():
             memory=dict(type='str'),
             regions=dict(type='str'),
             page_size=dict(type='str'),
+            memory_layout=dict(type='path'),
+            window=dict(type='str', choices=['migration', 'in-place']),
+            fake_kernel=dict(type='str', choices=['6.1', '6.12', '7.2']),
+            fake_clock=dict(type='str', choices=['real', 'virtual']),
             report=dict(type='path'),
             json_dest=dict(type='path'),
             host_label=dict(type='str'),
             fetch_dir=dict(type='path'),
             **COMMON_ARGS
         ),
-        mutually_exclusive=[('dest', 'split')],
+        mutually_exclusive=[('dest', 'split'), ('memory_layout', 'memory'), ('memory_layout', 'regions')],
         supports_check_mode=True,
     )
     p = module.params
@@ -302,7 +333,7 @@ def run_module():
         f = doc.get('failure') or {}
         states = ', '.join('%s %s (%s)' % (d.get('name'), d.get('state'), d.get('detail')) for d in doc.get('devices', []))
         module.fail_json(msg='rehearsal PARTIAL: %s %s on %s failed with %s (%s); rolled back: %s'
-                             % (f.get('phase'), f.get('call'), f.get('device'), f.get('errnoName'), f.get('message'), states),
+                             % (f.get('phase'), f.get('call'), f.get('device'), f.get('errno_name'), f.get('message'), states),
                          rc=rc, exit_name=exit_name(rc), **result)
     module.exit_json(**result)
 

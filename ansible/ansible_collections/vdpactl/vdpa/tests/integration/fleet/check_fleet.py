@@ -78,17 +78,17 @@ def main(root, run1_path, run2_path):
     with open(os.path.join(controller, 'fleet.json')) as f:
         fleet = json.load(f)
     hosts = fleet['hosts']
-    downtimes = [h['downtimeMs'] for h in hosts]
+    downtimes = [h['downtime_ms'] for h in hosts]
     c.check([h['host'] for h in hosts if True] and sorted(h['host'] for h in hosts) == HOSTS, 'fleet report: a row per host')
     c.check(downtimes == sorted(downtimes, reverse=True), 'fleet report: slowest host first (%s)'
-            % ', '.join('%s %.1f' % (h['host'], h['downtimeMs']) for h in hosts))
+            % ', '.join('%s %.1f' % (h['host'], h['downtime_ms']) for h in hosts))
     by_host = dict((h['host'], h) for h in hosts)
-    c.check(all(abs(by_host[h]['downtimeMs'] - rehearsed[h]['downtime_ms']) < 1e-6 for h in HOSTS),
+    c.check(all(abs(by_host[h]['downtime_ms'] - rehearsed[h]['downtime_ms']) < 1e-6 for h in HOSTS),
             "fleet report: each host's downtime is the one its module returned")
     c.check(fleet['figures'] == 'simulated' and fleet['partial'] == [], 'fleet report: simulated, no PARTIAL host')
-    c.check(fleet['downtime']['hosts'] == 8 and fleet['downtime']['slowestHost'] == hosts[0]['host'],
+    c.check(fleet['downtime']['hosts'] == 8 and fleet['downtime']['slowest_host'] == hosts[0]['host'],
             'fleet report: downtime spread over 8 hosts, slowest host named')
-    c.check([p['name'] for p in fleet['phases']][:2] == ['suspend', 'save state'] and all(p['hosts'] == 8 for p in fleet['phases']),
+    c.check([p['name'] for p in fleet['phases']][:2] == ['suspend', 'save_state'] and all(p['hosts'] == 8 for p in fleet['phases']),
             'fleet report: per-phase spread across the 8 hosts')
     with open(os.path.join(controller, 'fleet.html')) as f:
         html = f.read()

@@ -43,6 +43,7 @@ class FakeVdpactl(object):
         self.devices = dict(devices or {})
         self.calls = []
         self.fail_next_add = None
+        self.dev_set = True  # False: a kernel before 6.12 (no VDPA_CMD_DEV_ATTR_SET)
 
     def method(self):
         """A replacement for AnsibleModule.run_command."""
@@ -73,6 +74,11 @@ class FakeVdpactl(object):
                 return 3, '', 'vdpactl: VDPA_CMD_DEV_GET %s: ENODEV (No such device): vdpa: device not found\n' % args[2]
             del self.devices[args[2]]
             return 0, '', ''
+        if verb == ('dev', 'set'):
+            if not self.dev_set:
+                return 5, '', ('vdpactl: dev set needs VDPA_CMD_DEV_ATTR_SET, which this kernel lacks (Linux 6.12+)\n')
+            self.devices[args[2]]['mac'] = args[4]
+            return 0, '', ''
         if verb == ('mgmtdev', 'list'):
             return 0, json.dumps({'mgmtdev': self.MGMTDEVS}), ''
         if verb == ('dev', 'list'):
@@ -86,7 +92,10 @@ class FakeVdpactl(object):
 
     def _show(self, name):
         if name not in self.devices:
-            return 3, '', 'vdpactl: VDPA_CMD_DEV_GET %s: ENODEV (No such device): vdpa: device not found\n' % name
+            # as vdpactl does with --json: the error document on stdout, the line on stderr
+            message = 'VDPA_CMD_DEV_GET %s: ENODEV (No such device): vdpa: device not found' % name
+            error = {'schema': 'vdpactl.error', 'schema_version': 1, 'error': {'exit': 3, 'name': 'NOT_FOUND', 'message': message}}
+            return 3, json.dumps(error), 'vdpactl: %s\n' % message
         return 0, json.dumps({'dev': {name: self._dev(self.devices[name])}}), ''
 
     def _add(self, args):

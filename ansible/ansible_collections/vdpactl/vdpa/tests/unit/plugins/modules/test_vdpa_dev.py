@@ -68,17 +68,49 @@ def test_other_attributes_fail_naming_each_difference_and_touch_nothing(cli):
     assert cli.devices['vdpa7'] == SIM
 
 
-def test_force_recreates_with_the_new_attributes(cli):
+def test_a_new_mac_is_set_in_place_without_force(cli):
     cli.devices['vdpa7'] = dict(SIM)
+    r = run(dict(name='vdpa7', mgmtdev='vdpasim_net', mac='02:00:00:00:00:08'))
+    assert r['changed'] is True and r['method'] == 'dev set'
+    assert [c[:2] for c in cli.calls] == [['dev', 'show'], ['dev', 'config'], ['dev', 'set']]
+    assert cli.calls[-1] == ['dev', 'set', 'vdpa7', '--mac', '02:00:00:00:00:08']
+    assert cli.devices['vdpa7']['mac'] == '02:00:00:00:00:08'
+    assert r['diff']['after']['mac'] == '02:00:00:00:00:08' and 'recreated' not in r['diff']['after']
+
+
+def test_a_new_mac_on_a_kernel_without_dev_set_fails_without_force(cli):
+    cli.devices['vdpa7'] = dict(SIM)
+    cli.dev_set = False
+    r = run(dict(name='vdpa7', mgmtdev='vdpasim_net', mac='02:00:00:00:00:08'))
+    assert r['failed'] is True
+    assert r['msg'] == ('device vdpa7 exists with other attributes: mac: wanted 02:00:00:00:00:08, device has 02:00:00:00:00:07 '
+                        '(the kernel cannot change it in place: dev set needs VDPA_CMD_DEV_ATTR_SET, which this kernel lacks '
+                        '(Linux 6.12+); force: true recreates it)')
+    assert cli.devices['vdpa7'] == SIM
+
+
+def test_force_recreates_with_the_new_attributes_where_the_kernel_lacks_dev_set(cli):
+    cli.devices['vdpa7'] = dict(SIM)
+    cli.dev_set = False
     r = run(dict(name='vdpa7', mgmtdev='vdpasim_net', mac='02:00:00:00:00:08', force=True))
-    assert r['changed'] is True
+    assert r['changed'] is True and r['method'] == 'recreate'
+    assert ['dev', 'del', 'vdpa7'] in cli.calls
     assert cli.devices['vdpa7']['mac'] == '02:00:00:00:00:08'
     assert r['differences'] == ['mac: wanted 02:00:00:00:00:08, device has 02:00:00:00:00:07']
     assert r['diff']['before']['mac'] == '02:00:00:00:00:07' and r['diff']['after']['mac'] == '02:00:00:00:00:08'
+    assert r['diff']['after']['recreated'].startswith('deleted and created again: dev set needs VDPA_CMD_DEV_ATTR_SET')
+
+
+def test_force_recreates_for_attributes_dev_set_cannot_change(cli):
+    cli.devices['vdpa7'] = dict(SIM)
+    r = run(dict(name='vdpa7', mgmtdev='vdpasim_net', mac='02:00:00:00:00:08', mtu=9000, force=True))
+    assert r['method'] == 'recreate' and not any(c[:2] == ['dev', 'set'] for c in cli.calls)
+    assert r['diff']['after']['recreated'] == 'deleted and created again: attributes that dev set cannot change'
 
 
 def test_force_puts_the_old_device_back_when_creating_fails(cli):
     cli.devices['vdpa7'] = dict(SIM)
+    cli.dev_set = False
     cli.fail_next_add = (7, 'vdpactl: VDPA_CMD_DEV_NEW vdpa7: ENOMEM (Cannot allocate memory)\n')
     r = run(dict(name='vdpa7', mgmtdev='vdpasim_net', mac='02:00:00:00:00:08', force=True))
     assert r['failed'] is True

@@ -6,6 +6,7 @@ from __future__ import (absolute_import, division, print_function)
 __metaclass__ = type
 
 import json
+import os
 
 import pytest
 
@@ -15,20 +16,19 @@ from ansible_collections.vdpactl.vdpa.tests.unit.plugins.modules.fake_vdpactl im
     ExitJson, FailJson, FakeVdpactl, exit_json, fail_json, set_module_args)
 
 
+FIXTURE = os.path.join(os.path.dirname(__file__), 'fixtures', 'rehearsal.json')
+
+
 def document(outcome='completed'):
-    doc = {
-        'schema': 'vdpactl.rehearsal/1', 'simulated': True, 'backend': 'fake', 'clock': 'virtual', 'command': 'vdpactl rehearse',
-        'plan': {'sources': ['mlx5-0'], 'phases': ['suspend', 'resume'], 'strategy': 'parallel', 'iterations': 1},
-        'outcome': outcome,
-        'statistics': {'downtime': {'count': 1, 'p50Ms': 12.5}, 'phases': {'suspend': {'count': 1, 'p50Ms': 2.5}}},
-        'iterations': [{'index': 0, 'downtimeMs': 12.5, 'criticalPathMs': 12.0, 'phases': [], 'deviceMs': {}, 'spans': []}],
-        'devices': [{'name': 'mlx5-0', 'state': 'RUNNING', 'detail': 'untouched'}], 'notes': [],
-    }
+    """A real `vdpactl rehearse --json` document (fixtures/rehearsal.json, which AnsibleSchemaCopyTest validates)."""
+    with open(FIXTURE) as f:
+        doc = json.load(f)
     if outcome == 'partial':
-        doc['statistics']['downtime'] = {'count': 0}
-        doc['failure'] = {'device': 'mlx5-0', 'phase': 'suspend', 'call': 'VHOST_VDPA_SUSPEND', 'errno': 5, 'errnoName': 'EIO',
+        doc['outcome'] = 'partial'
+        doc['statistics']['downtime'] = dict(doc['statistics']['downtime'], count=0)
+        doc['failure'] = {'device': 'mlx5-0', 'phase': 'suspend', 'call': 'VHOST_VDPA_SUSPEND', 'errno': 5, 'errno_name': 'EIO',
                           'message': 'VHOST_VDPA_SUSPEND: EIO'}
-        doc['devices'] = [{'name': 'mlx5-0', 'state': 'RUNNING', 'detail': 'resumed'}]
+        doc['devices'][0]['detail'] = 'resumed'
     return doc
 
 
@@ -70,11 +70,32 @@ def test_options_become_the_cli_arguments_and_the_summary_is_returned(patched, t
     assert fake.calls[0] == ['/opt/bin/vdpactl', '--backend', 'fake', '--fake-state', '/s.json', 'rehearse', 'mlx5-0', 'mlx5-1',
                              '--strategy', 'serial', '--iterations', '3', '--premap', '--memory', '8G', '--json']
     assert r['changed'] is False
-    assert r['downtime_ms'] == 12.5 and r['simulated'] is True
-    assert r['phases']['suspend']['p50Ms'] == 2.5
+    doc = document()
+    assert r['downtime_ms'] == doc['statistics']['downtime']['p50_ms'] and r['simulated'] is True
+    assert r['phases']['save_state'] == doc['statistics']['phases']['save_state']
+    assert r['backend'] == {'kind': 'fake', 'kernel_profile': '6.12', 'presets': ['mlx5-612']}
     with open(dest) as f:
         saved = json.load(f)
-    assert saved['host'] == 'node3' and saved['schema'] == 'vdpactl.rehearsal/1'
+    assert saved['host'] == 'node3' and saved['schema'] == 'vdpactl.rehearsal' and saved['schema_version'] == 1
+
+
+def test_window_fake_kernel_fake_clock_and_memory_layout_become_the_cli_arguments(patched):
+    fake = Rehearsals(0, document())
+    patched.setattr(AnsibleModule, 'run_command', fake.method())
+    run(vdpa_rehearse, dict(window='in-place', fake_kernel='6.1', fake_clock='virtual', memory_layout='/etc/layout.json'))
+    assert fake.calls[0] == ['/opt/bin/vdpactl', '--fake-kernel', '6.1', '--fake-clock', 'virtual', 'rehearse', '--strategy',
+                             'parallel', '--iterations', '1', '--window', 'in-place', '--memory-layout', '/etc/layout.json', '--json']
+    r = run(vdpa_rehearse, dict(memory_layout='/etc/layout.json', memory='8G'))
+    assert r['failed'] is True and 'mutually exclusive' in r['msg']
+
+
+def test_a_document_that_does_not_match_the_schema_fails_the_task(patched):
+    doc = document()
+    doc['plan']['queuePairs'] = doc['plan'].pop('queue_pairs')
+    patched.setattr(AnsibleModule, 'run_command', Rehearsals(0, doc).method())
+    r = run(vdpa_rehearse, dict())
+    assert r['failed'] is True
+    assert 'output does not match rehearsal.schema.json' in r['msg'] and 'queuePairs' in r['msg'], r['msg']
 
 
 def test_partial_fails_with_the_failing_call_and_the_rollback_report(patched, tmp_path):
@@ -99,8 +120,11 @@ def test_check_mode_runs_no_rehearsal(patched):
 
 def test_info_reports_a_not_ready_host_as_data_unless_readiness_is_required(patched):
     fake = FakeVdpactl()
-    doctor = {'ready': False, 'checks': [{'status': 'FAIL', 'title': 'vhost_vdpa', 'detail': 'not loaded', 'hint': 'modprobe vhost_vdpa'},
-                                         {'status': 'OK', 'title': 'privileges', 'detail': 'euid 0', 'hint': None}]}
+    doctor = {'schema': 'vdpactl.doctor', 'schema_version': 1, 'ready': False, 'simulated': False,
+              'backend': {'kind': 'kernel', 'kernel_release': '6.12.5', 'presets': []}, 'kernel_vdpa': False,
+              'checks': [{'id': 'module:vhost_vdpa', 'status': 'FAIL', 'title': 'vhost_vdpa', 'detail': 'not loaded',
+                          'hint': 'modprobe vhost_vdpa'},
+                         {'id': 'privileges', 'status': 'OK', 'title': 'privileges', 'detail': 'euid 0', 'hint': None}]}
 
     def cli(module_self, cmd, **kwargs):
         if 'doctor' in cmd:

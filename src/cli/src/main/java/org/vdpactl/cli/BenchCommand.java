@@ -2,10 +2,12 @@ package org.vdpactl.cli;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.vdpactl.cli.rehearse.MemoryOptions;
 import org.vdpactl.orchestra.WindowMode;
+import org.vdpactl.report.JsonDocument;
 import org.vdpactl.report.TextTable;
 import org.vdpactl.sim.OrchestrationBench;
 import picocli.CommandLine.Command;
@@ -76,7 +78,7 @@ public final class BenchCommand implements Runnable {
                 ctx.err().println("bench: " + line);
                 ctx.err().flush();
             });
-            ctx.printData(() -> rows, out -> out.print(render(rows, preset)));
+            ctx.printDocument(JsonDocument.BENCH, () -> Map.of("rows", rows), out -> out.print(render(rows, preset)));
             return ExitCode.OK.code();
         }
     }

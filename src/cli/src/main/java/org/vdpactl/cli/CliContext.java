@@ -5,11 +5,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vdpactl.report.BackendFields;
+import org.vdpactl.report.JsonDocument;
 import org.vdpactl.sys.Syscalls;
 import org.vdpactl.time.Clock;
 import picocli.CommandLine;
@@ -90,6 +93,13 @@ public final class CliContext implements AutoCloseable {
         return base.resolve("vdpactl").resolve("fake-state.json");
     }
 
+    /** The backend as JSON fields ({@code presets}: the latency presets of the devices a document covers). */
+    public BackendFields backendFields(List<String> presets) {
+        String profile = backend().fakeKernel().map(f -> f.kernelProfile().version()).orElse(null);
+        // the JVM's os.version is uname's release
+        return new BackendFields(simulated() ? "fake" : "kernel", profile, simulated() ? null : System.getProperty("os.version"), presets);
+    }
+
     public boolean json() {
         return options.json;
     }
@@ -103,12 +113,9 @@ public final class CliContext implements AutoCloseable {
         return commandLine.getErr();
     }
 
-    /** The mapper every command prints JSON with (never hand-written JSON). */
+    /** The mapper every command prints JSON with (never hand-written JSON): {@link JsonDocument#mapper()}'s keys. */
     public ObjectMapper mapper() {
-        ObjectMapper m = new ObjectMapper().findAndRegisterModules();
-        // Durations inside plans print as ISO-8601 ("PT2S"): unambiguous units, no extra module needed
-        m.registerModule(new com.fasterxml.jackson.databind.module.SimpleModule("durations")
-                .addSerializer(java.time.Duration.class, com.fasterxml.jackson.databind.ser.std.ToStringSerializer.instance));
+        ObjectMapper m = JsonDocument.mapper();
         if (options.pretty) {
             m.enable(SerializationFeature.INDENT_OUTPUT);
         }
@@ -123,6 +130,14 @@ public final class CliContext implements AutoCloseable {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("cannot render JSON", e);
         }
+    }
+
+    /**
+     * Prints one of vdpactl's own documents: with --json {@code {"schema": ..., "schema_version": ..., ...}}
+     * followed by the fields of {@code body} (a record or map), else what {@code text} writes.
+     */
+    public void printDocument(JsonDocument kind, Supplier<?> body, Consumer<PrintWriter> text) {
+        printData(() -> kind.of(body.get()), text);
     }
 
     /**

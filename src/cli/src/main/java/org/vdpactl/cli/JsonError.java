@@ -4,23 +4,25 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.util.List;
+import org.vdpactl.report.JsonDocument;
 
 /**
  * With --json, a command that fails before printing data prints one JSON document on stdout as
  * well as its stderr line, so that a script parsing stdout gets a document either way:
- * {@code {"error":{"exit":5,"name":"NOT_SUPPORTED","message":"..."}}} (README "Exit codes").
+ * {@code {"schema":"vdpactl.error","schema_version":1,"error":{"exit":5,"name":"NOT_SUPPORTED","message":"..."}}}
+ * (README "Exit codes", {@link JsonDocument#ERROR}).
  */
 final class JsonError {
     private JsonError() {
     }
 
     static void print(PrintWriter out, ExitCode code, String message) {
-        ObjectNode doc = new ObjectMapper().createObjectNode();
-        ObjectNode error = doc.putObject("error");
+        ObjectNode body = new ObjectMapper().createObjectNode();
+        ObjectNode error = body.putObject("error");
         error.put("exit", code.code());
         error.put("name", code.name());
         error.put("message", message);
-        out.println(doc.toString());
+        out.println(JsonDocument.ERROR.of(body).toString());
         out.flush();
     }
 

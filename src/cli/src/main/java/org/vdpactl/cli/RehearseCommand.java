@@ -26,6 +26,7 @@ import org.vdpactl.orchestra.RehearsalResult;
 import org.vdpactl.orchestra.Strategy;
 import org.vdpactl.orchestra.WindowMode;
 import org.vdpactl.report.HtmlReport;
+import org.vdpactl.report.JsonDocument;
 import org.vdpactl.report.RehearsalJson;
 import org.vdpactl.report.RehearsalText;
 import org.vdpactl.report.RunInfo;
@@ -157,7 +158,7 @@ public final class RehearseCommand implements Callable<Integer> {
         });
         Set<String> presets = presets(ctx, plan);
         RunInfo info = new RunInfo(ctx.simulated(), backendLabel(ctx, plan, reportDetails), ctx.clock().isVirtual() ? "virtual" : "real",
-                ShareableCommandLine.of(spec, reportDetails), kernelRelease(ctx), presets.isEmpty() ? null : String.join(",", presets));
+                ShareableCommandLine.of(spec, reportDetails), ctx.backendFields(List.copyOf(presets)));
         try (StopSignals stop = StopSignals.install()) {
             RehearsalResult result;
             try {
@@ -167,7 +168,7 @@ public final class RehearseCommand implements Callable<Integer> {
                 throw CliFailure.from(e, e.getMessage());
             }
             RehearsalResult done = result;
-            ctx.printData(() -> RehearsalJson.of(done, info), out -> out.print(RehearsalText.render(done, info)));
+            ctx.printDocument(JsonDocument.REHEARSAL, () -> RehearsalJson.of(done, info), out -> out.print(RehearsalText.render(done, info)));
             if (reportFile != null) {
                 reportFile.write(HtmlReport.render(result, info));
                 ctx.err().println("vdpactl: report written to " + report);
@@ -258,7 +259,7 @@ public final class RehearseCommand implements Callable<Integer> {
         String[] presets = PresetComparison.parsePresets(compare);
         int n = count == null ? UpstreamScenarios.LM_DEVICES : count;
         PresetComparison.Result r = PresetComparison.run(presets[0], presets[1], n, d -> plan(d, null, how, layout).build());
-        ctx.printData(() -> r, out -> out.print(CompareText.render(r)));
+        ctx.printDocument(JsonDocument.COMPARE, () -> r, out -> out.print(CompareText.render(r)));
         return ExitCode.OK.code();
     }
 
@@ -283,10 +284,5 @@ public final class RehearseCommand implements Callable<Integer> {
             }
         });
         return presets;
-    }
-
-    /** The kernel the figures are of: the fake's profile, or the running kernel's release (uname -r). */
-    private static String kernelRelease(CliContext ctx) {
-        return ctx.backend().fakeKernel().map(f -> f.kernelProfile().version()).orElse(System.getProperty("os.version"));
     }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.vdpactl.report.JsonDocument;
 import org.vdpactl.report.fleet.FleetHtml;
 import org.vdpactl.report.fleet.FleetReport;
 import org.vdpactl.report.fleet.FleetText;
@@ -67,7 +68,7 @@ public final class ReportCommand implements Runnable {
                     throw CliFailure.from(e, "cannot write " + html + ": " + e.getMessage());
                 }
             }
-            ctx.printData(() -> report, out -> out.print(FleetText.render(report)));
+            ctx.printDocument(JsonDocument.FLEET, () -> report, out -> out.print(FleetText.render(report)));
             if (html != null) {
                 ctx.err().println("vdpactl: fleet report written to " + html);
                 ctx.err().flush();

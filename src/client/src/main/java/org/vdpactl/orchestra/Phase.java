@@ -1,5 +1,8 @@
 package org.vdpactl.orchestra;
 
+import java.util.Locale;
+import java.util.Optional;
+
 /**
  * The steps of a live-migration downtime as the rehearsal drives them, plus the bookkeeping phases
  * around the window. The window phases run in declaration order; a plan uses a subset of them.
@@ -57,6 +60,24 @@ public enum Phase {
     /** Display name ("suspend", "set_map"). */
     public String label() {
         return label;
+    }
+
+    /**
+     * The name in JSON documents: lower-case snake_case, no spaces ("save_state", "driver_ok", "cvq_mq"),
+     * so that a phase can be a key as well as a value.
+     */
+    public String id() {
+        return name().equals("MAP") ? "set_map" : name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The phase of a JSON {@link #id()}, if any. */
+    public static Optional<Phase> ofId(String id) {
+        for (Phase p : values()) {
+            if (p.id().equals(id)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
     }
 
     public Side side() {

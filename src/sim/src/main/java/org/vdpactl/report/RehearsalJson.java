@@ -19,17 +19,16 @@ import org.vdpactl.orchestra.Span;
 import org.vdpactl.orchestra.Timeline;
 
 /**
- * The JSON document of {@code vdpactl rehearse --json} (schema {@value #SCHEMA}): the plan, the
- * outcome, every span of every iteration, per-phase summaries, percentiles and the devices' final
- * states. Span times are nanoseconds relative to the iteration's window start (negative for calls
- * before it); durations in the summaries are milliseconds. Serialise with Jackson.
+ * The JSON document of {@code vdpactl rehearse --json} ({@link JsonDocument#REHEARSAL}, which adds the
+ * schema keys): the plan, the outcome, every span of every iteration, per-phase summaries, percentiles and
+ * the devices' final states. Span times are nanoseconds relative to the iteration's window start (negative
+ * for calls before it); durations in the summaries are milliseconds. Phases are named by
+ * {@link Phase#id()}. Serialise with Jackson and snake_case names (the CLI's mapper).
  *
- * @param schema      document type and version
  * @param simulated   true when the figures come from the fake kernel's models
- * @param backend     where the figures come from
+ * @param backend     where the figures come from, as fields: kind, the kernel of the figures (kernel_profile on the
+ *                    fake, kernel_release on the kernel) and the fake's latency presets of the devices
  * @param clock       "real" or "virtual"
- * @param kernel      the kernel release of the figures (the fake's profile, or uname -r); absent when unknown
- * @param preset      the fake's latency presets of the devices; absent when none
  * @param command     the command line
  * @param plan        what was rehearsed
  * @param outcome     "completed" or "partial"
@@ -43,12 +42,9 @@ import org.vdpactl.orchestra.Timeline;
  *                    (absent when none did; docs/rehearse.md)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record RehearsalJson(String schema, boolean simulated, String backend, String clock, String kernel, String preset,
-        String command, Plan plan,
+public record RehearsalJson(boolean simulated, BackendFields backend, String clock, String command, Plan plan,
         String outcome, Failure failure, Statistics statistics, List<Iteration> iterations, List<JsonSpan> setup,
         List<DeviceReport> devices, List<String> notes, Map<String, List<String>> fallbacks) {
-
-    public static final String SCHEMA = "vdpactl.rehearsal/1";
 
     /** The plan as JSON. */
     public record Plan(List<String> sources, List<String> destinations, List<String> paths, String strategy, boolean premap,
@@ -93,16 +89,16 @@ public record RehearsalJson(String schema, boolean simulated, String backend, St
         RehearsalPlan p = r.plan();
         Plan plan = new Plan(names(p.sources()), names(p.destinations()),
                 p.sources().stream().map(DeviceTarget::path).toList(), p.strategy().label(), p.premap(),
-                p.orderedPhases().stream().map(Phase::label).toList(), p.iterations(), p.queuePairs(),
+                p.orderedPhases().stream().map(Phase::id).toList(), p.iterations(), p.queuePairs(),
                 p.memory().totalBytes(), p.memory().regions(), p.window().label(),
-                p.orderedPhases().stream().filter(ph -> p.preparationPhases().contains(ph)).map(Phase::label).toList());
+                p.orderedPhases().stream().filter(ph -> p.preparationPhases().contains(ph)).map(Phase::id).toList());
         Failure failure = null;
         RehearsalFailure f = r.failure();
         if (f != null) {
-            failure = new Failure(f.device(), f.phase().label(), f.call(), f.errno(), f.errnoName(), f.message());
+            failure = new Failure(f.device(), f.phase().id(), f.call(), f.errno(), f.errnoName(), f.message());
         }
         Map<String, Dist> phases = new LinkedHashMap<>();
-        r.statistics().phases().forEach((ph, pc) -> phases.put(ph.label(), Dist.of(pc)));
+        r.statistics().phases().forEach((ph, pc) -> phases.put(ph.id(), Dist.of(pc)));
         Statistics stats = new Statistics(Dist.of(r.statistics().downtime()), phases);
         List<Iteration> iterations = new ArrayList<>();
         for (int i = 0; i < r.iterations().size(); i++) {
@@ -112,8 +108,7 @@ public record RehearsalJson(String schema, boolean simulated, String backend, St
             iterations.add(iteration(t.index() >= 0 ? t.index() : i, failed, t));
         }
         long setupOrigin = r.setupSpans().stream().mapToLong(Span::startNanos).min().orElse(0);
-        return new RehearsalJson(SCHEMA, info.simulated(), info.backend(), info.clock(), info.kernel(), info.preset(),
-                info.command(), plan,
+        return new RehearsalJson(info.simulated(), info.backendFields(), info.clock(), info.command(), plan,
                 r.outcome().name().toLowerCase(java.util.Locale.ROOT), failure, stats, iterations, spans(r.setupSpans(), setupOrigin),
                 r.devices(), r.notes(), fallbacks(r));
     }
@@ -122,14 +117,14 @@ public record RehearsalJson(String schema, boolean simulated, String backend, St
         List<Span> all = new ArrayList<>(r.setupSpans());
         r.iterations().forEach(t -> all.addAll(t.spans()));
         Map<String, List<String>> out = new LinkedHashMap<>();
-        PhaseFallbacks.of(all).forEach((phase, marks) -> out.put(phase.label(), List.copyOf(marks)));
+        PhaseFallbacks.of(all).forEach((phase, marks) -> out.put(phase.id(), List.copyOf(marks)));
         return out.isEmpty() ? null : out;
     }
 
     private static Iteration iteration(int index, boolean failed, Timeline t) {
         List<PhaseJson> phases = new ArrayList<>();
         for (PhaseSummary s : t.phases()) {
-            phases.add(new PhaseJson(s.phase().label(), t.inDowntime(s.phase()), Durations.millis(s.wallNanos()), s.slowestDevice(),
+            phases.add(new PhaseJson(s.phase().id(), t.inDowntime(s.phase()), Durations.millis(s.wallNanos()), s.slowestDevice(),
                     Durations.millis(s.slowestNanos()), millis(s.deviceNanos()), s.failedCalls(),
                     PhaseFallbacks.describe(t.spans(), s.phase())));
         }
@@ -146,7 +141,7 @@ public record RehearsalJson(String schema, boolean simulated, String backend, St
     private static List<JsonSpan> spans(List<Span> spans, long origin) {
         List<JsonSpan> out = new ArrayList<>(spans.size());
         for (Span s : spans) {
-            out.add(new JsonSpan(s.device(), s.phase().label(), s.call(), s.startNanos() - origin, s.endNanos() - origin,
+            out.add(new JsonSpan(s.device(), s.phase().id(), s.call(), s.startNanos() - origin, s.endNanos() - origin,
                     s.durationNanos(), s.errno(), s.errnoName()));
         }
         return out;

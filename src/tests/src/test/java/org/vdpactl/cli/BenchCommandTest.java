@@ -23,25 +23,25 @@ class BenchCommandTest {
         CliRun r = RehearseCommandTest.run("--json", "bench", "orchestration", "--sizes", "1,2", "--queue-pairs", "1", "--memory", "1G",
                 "--repeat", "1", "--window", "migration");
         assertEquals(0, r.exitCode(), r.err());
-        JsonNode rows = new ObjectMapper().readTree(r.out());
+        JsonNode rows = new ObjectMapper().readTree(r.out()).get("rows");
         assertEquals(2, rows.size());
         assertEquals(1, rows.get(0).get("devices").asInt());
         assertEquals(2, rows.get(1).get("devices").asInt());
         assertEquals(2, rows.get(1).get("vqs").asInt());
         for (JsonNode row : rows) {
-            assertTrue(row.get("criticalPathMs").asDouble() > 0 && row.get("parallelMs").asDouble() > 0
-                    && row.get("serialMs").asDouble() > 0 && row.get("pipelinedCriticalPathMs").asDouble() > 0, row.toString());
+            assertTrue(row.get("critical_path_ms").asDouble() > 0 && row.get("parallel_ms").asDouble() > 0
+                    && row.get("serial_ms").asDouble() > 0 && row.get("pipelined_critical_path_ms").asDouble() > 0, row.toString());
             for (String strategy : List.of("parallel", "pipelined", "serial", "replay")) {
                 JsonNode s = row.get(strategy);
                 assertEquals(1, s.get("runs").asInt(), row.toString());
-                assertTrue(s.get("minMs").asDouble() <= s.get("medianMs").asDouble()
-                        && s.get("medianMs").asDouble() <= s.get("maxMs").asDouble(), row.toString());
+                assertTrue(s.get("min_ms").asDouble() <= s.get("median_ms").asDouble()
+                        && s.get("median_ms").asDouble() <= s.get("max_ms").asDouble(), row.toString());
             }
-            assertEquals(row.get("parallelMs").asDouble(), row.get("parallel").get("medianMs").asDouble());
+            assertEquals(row.get("parallel_ms").asDouble(), row.get("parallel").get("median_ms").asDouble());
             assertEquals("migration", row.get("window").asText());
-            assertTrue(row.get("windowCalls").asInt() > 0 && row.get("cpuPerCallUs").asDouble() >= 0, row.toString()); // CPU time ticks in 10 ms
+            assertTrue(row.get("window_calls").asInt() > 0 && row.get("cpu_per_call_us").asDouble() >= 0, row.toString()); // CPU time ticks in 10 ms
             // the floor is never below the model: each phase lasts at least its model time
-            assertTrue(row.get("predictedFloorMs").asDouble() >= row.get("criticalPathMs").asDouble() - 1e-9, row.toString());
+            assertTrue(row.get("predicted_floor_ms").asDouble() >= row.get("critical_path_ms").asDouble() - 1e-9, row.toString());
         }
         assertTrue(r.err().contains("bench: 2 devices: serial"), r.err());
         assertTrue(r.err().contains("bench: 2 devices: pipelined"), r.err());

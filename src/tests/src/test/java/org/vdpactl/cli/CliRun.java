@@ -3,14 +3,21 @@ package org.vdpactl.cli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 
-/** Runs vdpactl in-process and captures what it printed. */
+/** Runs vdpactl in-process and captures what it printed (its JSON checked against the shipped schemas). */
 public record CliRun(int exitCode, String out, String err) {
 
+    /** Runs vdpactl; every JSON document it printed is checked against its shipped schema ({@link CliJsonValidation}). */
     public static CliRun of(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Main.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
-        return new CliRun(code, out.toString(), err.toString());
+        return checked(args, code, out.toString(), err.toString());
+    }
+
+    /** What a run of {@code args} printed, once its JSON documents passed their schemas. */
+    static CliRun checked(String[] args, int code, String out, String err) {
+        CliJsonValidation.check(args, out);
+        return new CliRun(code, out, err);
     }
 
     /** Runs vdpactl on the fake backend with the given state file. */

@@ -23,7 +23,7 @@ class KernelVhostInfoE2ETest {
         CliRun r = CliRun.of("--backend", "kernel", "--json", "vhost", "info", "vdpa0");
         assertEquals(0, r.exitCode(), r.err());
         JsonNode info = json.readTree(r.out());
-        assertEquals(1, info.get("deviceId").asInt());
+        assertEquals(1, info.get("device_id").asInt());
         // vdpasim_net's features on the running kernel: 6.1's driver has no VIRTIO_NET_F_STATUS (bit 16)
         long features = RunningKernel.profile().driverFeatures("vdpasim_net", 0x308830028L);
         assertEquals("0x" + Long.toHexString(features), info.get("features").asText());
@@ -42,9 +42,9 @@ class KernelVhostInfoE2ETest {
         CliRun r = CliRun.of("--backend", "kernel", "--json", "vhost", "info", "vdpa1");
         assertEquals(0, r.exitCode(), r.err());
         JsonNode info = json.readTree(r.out());
-        assertEquals(2, info.get("deviceId").asInt());
+        assertEquals(2, info.get("device_id").asInt());
         // sizeof(struct virtio_blk_config) of the running kernel: 72 on 6.1, 96 from 6.3 (zoned fields)
-        assertEquals(RunningKernel.profile().driverConfigSize("vdpasim_blk", 96), info.get("configSize").asInt());
+        assertEquals(RunningKernel.profile().driverConfigSize("vdpasim_blk", 96), info.get("config_size").asInt());
         assertEquals(0x40000, info.get("config").get("capacity").asLong());
     }
 }

@@ -36,7 +36,7 @@ class RehearseCommandTest {
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);
-        return new CliRun(code, out.toString(), err.toString());
+        return CliRun.checked(args, code, out.toString(), err.toString());
     }
 
     /** vdpactl on the fake backend with this test's own state file. */
@@ -90,7 +90,7 @@ class RehearseCommandTest {
         boolean resetOutside = false;
         for (JsonNode ph : doc.at("/iterations/0/phases")) {
             if (ph.get("phase").asText().equals("reset")) {
-                resetOutside = !ph.get("inWindow").asBoolean();
+                resetOutside = !ph.get("in_window").asBoolean();
             }
         }
         assertTrue(resetOutside, "the reset phase is marked outside the downtime");
@@ -107,9 +107,12 @@ class RehearseCommandTest {
         assertEquals(0, r.exitCode(), r.err());
         JsonNode doc = json.readTree(r.out());
         assertEquals("vdpactl --backend fake --fake-state FILE --json rehearse --devices 1 --report FILE", doc.get("command").asText());
-        assertEquals("fake (simulated devices, Linux 6.12), preset mlx5-612: the 6.12 kernel profile's mlx5_vdpa", doc.get("backend").asText());
-        assertEquals("6.12", doc.get("kernel").asText());
-        assertEquals("mlx5-612", doc.get("preset").asText());
+        // the backend is fields (docs/json-schemas.md); the sentence is the text and HTML reports'
+        assertEquals("fake", doc.at("/backend/kind").asText());
+        assertEquals("6.12", doc.at("/backend/kernel_profile").asText());
+        assertEquals("mlx5-612", doc.at("/backend/presets/0").asText());
+        assertTrue(Files.readString(report).contains("fake (simulated devices, Linux 6.12), preset mlx5-612"),
+                "the HTML report's banner names the backend");
         for (String text : List.of(r.out(), Files.readString(report))) {
             assertTrue(!text.contains(dir.toString()), "a local path in " + text);
         }
@@ -117,7 +120,8 @@ class RehearseCommandTest {
         assertEquals(0, detailed.exitCode(), detailed.err());
         JsonNode full = json.readTree(detailed.out());
         assertTrue(full.get("command").asText().contains("--report=" + report), full.get("command").asText());
-        assertTrue(full.get("backend").asText().contains("state " + state), full.get("backend").asText());
+        assertTrue(full.get("backend").isObject() && !full.get("backend").toString().contains(state.toString()),
+                "the JSON's backend is fields, never a local path: " + full.get("backend"));
         assertTrue(Files.readString(report).contains(state.toString()), "--report-details keeps the state file in the banner");
     }
 

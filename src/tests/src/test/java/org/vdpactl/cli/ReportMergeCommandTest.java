@@ -69,7 +69,7 @@ class ReportMergeCommandTest {
     }
 
     private static double downtime(Path file) throws Exception {
-        return JSON.readTree(file.toFile()).path("statistics").path("downtime").path("p50Ms").asDouble();
+        return JSON.readTree(file.toFile()).path("statistics").path("downtime").path("p50_ms").asDouble();
     }
 
     @Test
@@ -78,30 +78,31 @@ class ReportMergeCommandTest {
         CliRun r = merge("--json", small.toString(), failed.toString(), large.toString());
         assertEquals(0, r.exitCode(), r.err());
         JsonNode doc = JSON.readTree(r.out());
-        assertEquals("vdpactl.fleet/1", doc.path("schema").asText());
+        assertEquals("vdpactl.fleet", doc.path("schema").asText());
+        assertEquals(1, doc.path("schema_version").asInt());
         assertEquals("simulated", doc.path("figures").asText());
         JsonNode hosts = doc.path("hosts");
         assertEquals(3, hosts.size());
         assertEquals("rack2-node7", hosts.get(0).path("host").asText(), "slowest first, named by its 'host' field");
         assertEquals("h-small", hosts.get(1).path("host").asText(), "named by its file");
         assertEquals("h-failed", hosts.get(2).path("host").asText(), "PARTIAL without a completed window: last");
-        assertEquals(downtime(large), hosts.get(0).path("downtimeMs").asDouble(), 1e-9);
-        assertTrue(hosts.get(2).path("downtimeMs").isNull());
+        assertEquals(downtime(large), hosts.get(0).path("downtime_ms").asDouble(), 1e-9);
+        assertTrue(hosts.get(2).path("downtime_ms").isNull());
         assertEquals("partial", hosts.get(2).path("outcome").asText());
         assertTrue(hosts.get(2).path("failure").asText().contains("VHOST_VDPA_SUSPEND on mlx5-1 failed with EIO"),
                 hosts.get(2).toString());
         assertEquals(List.of("h-failed"), List.of(JSON.treeToValue(doc.path("partial"), String[].class)));
         JsonNode downtimeSpread = doc.path("downtime");
         assertEquals(2, downtimeSpread.path("hosts").asInt());
-        assertEquals("rack2-node7", downtimeSpread.path("slowestHost").asText());
-        assertEquals(downtime(small), downtimeSpread.path("minMs").asDouble(), 1e-9);
-        assertEquals(downtime(large), downtimeSpread.path("maxMs").asDouble(), 1e-9);
+        assertEquals("rack2-node7", downtimeSpread.path("slowest_host").asText());
+        assertEquals(downtime(small), downtimeSpread.path("min_ms").asDouble(), 1e-9);
+        assertEquals(downtime(large), downtimeSpread.path("max_ms").asDouble(), 1e-9);
         List<String> phases = new ArrayList<>();
         doc.path("phases").forEach(p -> phases.add(p.path("name").asText()));
-        assertEquals(List.of("suspend", "save state", "reset", "configure", "set_map", "DRIVER_OK", "CVQ MQ", "resume"), phases);
+        assertEquals(List.of("suspend", "save_state", "reset", "configure", "set_map", "driver_ok", "cvq_mq", "resume"), phases);
         JsonNode setMap = doc.path("phases").get(4);
-        assertEquals("rack2-node7", setMap.path("slowestHost").asText(), "the larger memory maps longer");
-        assertTrue(setMap.path("maxMs").asDouble() > setMap.path("minMs").asDouble());
+        assertEquals("rack2-node7", setMap.path("slowest_host").asText(), "the larger memory maps longer");
+        assertTrue(setMap.path("max_ms").asDouble() > setMap.path("min_ms").asDouble());
     }
 
     @Test
@@ -177,5 +178,17 @@ class ReportMergeCommandTest {
         CliRun r = merge(small.toString(), copy.toString());
         assertEquals(2, r.exitCode());
         assertTrue(r.err().strip().endsWith("host 'h-small' already given by " + small + " (one document per host)"), r.err());
+    }
+
+    @Test
+    void aRehearsalOfAnotherSchemaVersionIsRefusedNamingTheFile() throws Exception {
+        ObjectNode doc = (ObjectNode) JSON.readTree(small.toFile());
+        doc.put("schema_version", 2);
+        Path newer = Files.createDirectories(dir.resolve("v2")).resolve("h-newer.json");
+        Files.writeString(newer, JSON.writeValueAsString(doc));
+        CliRun r = merge(small.toString(), newer.toString());
+        assertEquals(ExitCode.USAGE.code(), r.exitCode(), r.err());
+        assertEquals("vdpactl: " + newer + ": rehearsal document of schema_version 2, this vdpactl reads version 1"
+                + " (docs/json-schemas.md)", r.err().strip());
     }
 }

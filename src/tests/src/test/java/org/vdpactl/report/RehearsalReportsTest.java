@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -84,8 +83,9 @@ class RehearsalReportsTest {
 
     @Test
     void jsonHasEverySpanOfEveryIteration() throws Exception {
-        JsonNode doc = new ObjectMapper().readTree(new ObjectMapper().writeValueAsString(RehearsalJson.of(completed, INFO)));
-        assertEquals(RehearsalJson.SCHEMA, doc.get("schema").asText());
+        JsonNode doc = JsonDocument.REHEARSAL.of(RehearsalJson.of(completed, INFO));
+        assertEquals("vdpactl.rehearsal", doc.get("schema").asText());
+        assertEquals(1, doc.get("schema_version").asInt());
         assertTrue(doc.get("simulated").asBoolean());
         assertEquals("completed", doc.get("outcome").asText());
         assertEquals(3, doc.get("iterations").size());
@@ -97,18 +97,18 @@ class RehearsalReportsTest {
             Set<String> inJson = new HashSet<>();
             for (JsonNode s : spans) {
                 inJson.add(s.get("device").asText() + "|" + s.get("phase").asText() + "|" + s.get("call").asText() + "|"
-                        + (s.get("startNs").asLong() + t.windowStart()) + "|" + s.get("durationNs").asLong());
-                assertEquals(s.get("endNs").asLong() - s.get("startNs").asLong(), s.get("durationNs").asLong());
+                        + (s.get("start_ns").asLong() + t.windowStart()) + "|" + s.get("duration_ns").asLong());
+                assertEquals(s.get("end_ns").asLong() - s.get("start_ns").asLong(), s.get("duration_ns").asLong());
             }
             for (Span s : t.spans()) {
-                assertTrue(inJson.contains(s.device() + "|" + s.phase().label() + "|" + s.call() + "|" + s.startNanos() + "|"
+                assertTrue(inJson.contains(s.device() + "|" + s.phase().id() + "|" + s.call() + "|" + s.startNanos() + "|"
                         + s.durationNanos()), "span missing from JSON: " + s);
             }
-            assertEquals(t.downtimeNanos() / 1e6, it.get("downtimeMs").asDouble(), 1e-9);
+            assertEquals(t.downtimeNanos() / 1e6, it.get("downtime_ms").asDouble(), 1e-9);
             long firstSuspend = Long.MAX_VALUE;
             for (JsonNode s : spans) {
                 if (s.get("phase").asText().equals("suspend")) {
-                    firstSuspend = Math.min(firstSuspend, s.get("startNs").asLong());
+                    firstSuspend = Math.min(firstSuspend, s.get("start_ns").asLong());
                 }
             }
             assertEquals(0, firstSuspend, "span times are relative to the first suspend");
@@ -121,11 +121,11 @@ class RehearsalReportsTest {
 
     @Test
     void jsonOfAFailureNamesTheCallAndErrno() throws Exception {
-        JsonNode doc = new ObjectMapper().readTree(new ObjectMapper().writeValueAsString(RehearsalJson.of(failed, INFO)));
+        JsonNode doc = JsonDocument.REHEARSAL.of(RehearsalJson.of(failed, INFO));
         assertEquals("partial", doc.get("outcome").asText());
         assertEquals("mlx5-1", doc.at("/failure/device").asText());
         assertEquals("VHOST_VDPA_SUSPEND", doc.at("/failure/call").asText());
-        assertEquals("EBUSY", doc.at("/failure/errnoName").asText());
+        assertEquals("EBUSY", doc.at("/failure/errno_name").asText());
         boolean failedSpan = false;
         for (JsonNode s : doc.at("/iterations/0/spans")) {
             failedSpan |= s.get("errno").asInt() == Errno.EBUSY && s.get("call").asText().equals("VHOST_VDPA_SUSPEND");

@@ -13,6 +13,7 @@ import org.vdpactl.cli.BackendKind;
 import org.vdpactl.cli.CliContext;
 import org.vdpactl.cli.ExitCode;
 import org.vdpactl.cli.Sizes;
+import org.vdpactl.report.JsonDocument;
 import org.vdpactl.vhost.MemlockLimit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -66,11 +67,12 @@ public final class DoctorCommand implements Callable<Integer> {
         // the exit code judges this host's kernel: simulated devices say nothing about it
         boolean ready = (ctx.simulated() ? hostChecks : checks).stream().noneMatch(c -> c.status() == Check.Status.FAIL);
         String verdict = verdict(ready, ctx.simulated());
-        ctx.printData(() -> {
+        ctx.printDocument(JsonDocument.DOCTOR, () -> {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("ready", ready);
             doc.put("verdict", verdict);
             doc.put("simulated", ctx.simulated());
+            doc.put("backend", ctx.backendFields(List.of()));
             doc.put("kernel_vdpa", kernelVdpa);
             doc.put("checks", checks);
             return doc;

@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import org.vdpactl.cli.CliContext;
 import org.vdpactl.cli.CliFailure;
 import org.vdpactl.cli.ExitCode;
+import org.vdpactl.report.JsonDocument;
 import org.vdpactl.sys.SyscallException;
 import org.vdpactl.time.Clock;
 import org.vdpactl.vhost.DeviceStatus;
@@ -117,7 +118,7 @@ final class SuspendResumeRun {
     }
 
     private static void print(CliContext ctx, List<Result> results) {
-        ctx.printData(() -> {
+        ctx.printDocument(JsonDocument.VHOST_TIMING, () -> {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("simulated", ctx.simulated());
             doc.put("results", results);

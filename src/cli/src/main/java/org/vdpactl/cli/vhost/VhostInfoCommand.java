@@ -11,6 +11,7 @@ import org.vdpactl.vhost.BackendFeatures;
 
 import java.util.concurrent.Callable;
 import org.vdpactl.cli.CliContext;
+import org.vdpactl.report.JsonDocument;
 import org.vdpactl.sys.SyscallException;
 import org.vdpactl.vhost.VhostInfo;
 import org.vdpactl.vhost.VhostVdpaDevice;
@@ -56,7 +57,7 @@ final class VhostInfoCommand implements Callable<Integer> {
             List<String> absent = profile.map(KernelFeatures::absent).orElse(List.of());
             String kernel = profile.map(p -> "Linux " + p.version() + (ctx.simulated() ? " (fake kernel profile)"
                     : " profile (running " + release + ")")).orElse("unknown");
-            ctx.printData(() -> {
+            ctx.printDocument(JsonDocument.VHOST_INFO, () -> {
                 // the info document plus a "kernel" object: what this kernel lacks and what the device's gaps cost
                 Map<String, Object> doc = new LinkedHashMap<>(ctx.mapper().convertValue(info, new TypeReference<Map<String, Object>>() { }));
                 Map<String, Object> k = new LinkedHashMap<>();

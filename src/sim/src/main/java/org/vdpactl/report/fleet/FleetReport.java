@@ -9,11 +9,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The merged report of {@code vdpactl report merge} (schema {@value #SCHEMA}): one row per host,
+ * The merged report of {@code vdpactl report merge} ({@link org.vdpactl.report.JsonDocument#FLEET}): one row per host,
  * slowest host first, and the per-phase distribution across the hosts. Hosts whose rehearsal ended
  * PARTIAL without a completed iteration have no downtime; they are listed after the others.
  *
- * @param schema    document type and version
  * @param figures   "simulated", "measured" or "mixed" (from each host's own label)
  * @param hosts     one row per host, slowest first
  * @param downtime  the spread of the hosts' downtimes (null when no host completed)
@@ -22,10 +21,8 @@ import java.util.Set;
  * @param differences the setup attributes (strategy, window, kernel, backend, preset, clock) the hosts do not
  *                  agree on, with the hosts that differ: their figures are not like for like
  */
-public record FleetReport(String schema, String figures, List<HostRehearsal> hosts, Spread downtime, List<Spread> phases,
+public record FleetReport(String figures, List<HostRehearsal> hosts, Spread downtime, List<Spread> phases,
         List<String> partial, List<SetupDifference> differences) {
-
-    public static final String SCHEMA = "vdpactl.fleet/1";
 
     /** Comparator: longest downtime first, hosts without one last, then by name. */
     static final Comparator<HostRehearsal> SLOWEST_FIRST = Comparator
@@ -77,7 +74,7 @@ public record FleetReport(String schema, String figures, List<HostRehearsal> hos
             }
             phases.add(Spread.of(phase, values));
         }
-        return new FleetReport(SCHEMA, figures(hosts), List.copyOf(hosts), Spread.of("downtime", downtimes), phases,
+        return new FleetReport(figures(hosts), List.copyOf(hosts), Spread.of("downtime", downtimes), phases,
                 partial, List.copyOf(differences));
     }
 

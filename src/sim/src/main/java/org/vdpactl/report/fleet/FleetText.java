@@ -2,6 +2,7 @@ package org.vdpactl.report.fleet;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.vdpactl.orchestra.Phase;
 import org.vdpactl.report.Durations;
 import org.vdpactl.report.TextTable;
 
@@ -51,6 +52,10 @@ public final class FleetText {
 
     /** The heading of the list of setup differences, in every form of the report. */
     static final String NOT_LIKE_FOR_LIKE = "NOT LIKE FOR LIKE: the hosts differ in";
+    /** The display name of a phase id of the JSON documents ("save_state" is shown "save state"); other names as given. */
+    static String phaseLabel(String id) {
+        return Phase.ofId(id).map(Phase::label).orElse(id);
+    }
 
     static TextTable hostTable(FleetReport r) {
         List<String> header = new ArrayList<>(List.of("host", "outcome", ">devices", ">downtime", "slowest downtime phase",
@@ -62,7 +67,7 @@ public final class FleetText {
         for (HostRehearsal h : r.hosts()) {
             List<String> row = new ArrayList<>(List.of(h.host(), h.outcome() + (h.simulated() ? "" : " (measured)"),
                     String.valueOf(h.devices()), h.downtimeMs() == null ? "-" : Durations.ms(h.downtimeMs()),
-                    h.slowestPhase() == null ? "-" : h.slowestPhase(),
+                    h.slowestPhase() == null ? "-" : phaseLabel(h.slowestPhase()),
                     h.differs().isEmpty() ? "as most" : "differs: " + String.join(", ", h.differs())));
             for (Spread s : r.phases()) {
                 Double v = h.phasesMs().get(s.name());
@@ -88,7 +93,7 @@ public final class FleetText {
 
     /** A phase's name, marked when it was some host's preparation (the reset of a migration window): not downtime. */
     static String shownName(FleetReport r, String phase) {
-        return r.hosts().stream().anyMatch(h -> h.preparation().contains(phase)) ? phase + " (not downtime)" : phase;
+        return r.hosts().stream().anyMatch(h -> h.preparation().contains(phase)) ? phaseLabel(phase) + " (not downtime)" : phaseLabel(phase);
     }
 
     static TextTable spreadTable(FleetReport r) {

@@ -16,7 +16,7 @@ import java.util.Map;
  * @param iterations  windows rehearsed
  * @param devices     source devices rehearsed
  * @param downtimeMs  the median downtime over the host's completed iterations; null when none completed
- * @param phasesMs    per phase (in plan order) the median over the host's completed iterations
+ * @param phasesMs    per phase id (in plan order) the median over the host's completed iterations
  * @param preparation the phases that were the destination's preparation, not downtime (the reset of a migration window)
  * @param failure     one line naming the failing call (null when completed)
  * @param differs     the setup attributes in which this host differs from most of the merged hosts
@@ -37,7 +37,7 @@ public record HostRehearsal(String host, @JsonIgnore String file, String outcome
     }
 
     /** The downtime phase this host spent longest in (the preparation is not downtime), or null. */
-    @JsonProperty("slowestPhase")
+    @JsonProperty
     public String slowestPhase() {
         return phasesMs.entrySet().stream().filter(e -> !preparation.contains(e.getKey())).max(Map.Entry.comparingByValue())
                 .map(Map.Entry::getKey).orElse(null);

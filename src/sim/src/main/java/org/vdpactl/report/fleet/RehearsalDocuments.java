@@ -10,10 +10,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.vdpactl.report.RehearsalJson;
+import org.vdpactl.report.BackendFields;
+import org.vdpactl.report.JsonDocument;
 
 /**
- * Reads the per-host documents of {@code vdpactl rehearse --json} (schema {@value RehearsalJson#SCHEMA})
+ * Reads the per-host documents of {@code vdpactl rehearse --json} ({@link JsonDocument#REHEARSAL}, schema version
+ * {@value JsonDocument#VERSION})
  * for the fleet report. Every problem is a {@link BadFleetInputException} naming the file and what is
  * wrong with it, so that one bad file out of hundreds is easy to find.
  */
@@ -44,9 +46,15 @@ public final class RehearsalDocuments {
             throw new BadFleetInputException(file + ": not a rehearsal document (expected a JSON object)");
         }
         String schema = doc.path("schema").asText("");
-        if (!RehearsalJson.SCHEMA.equals(schema)) {
+        String expected = JsonDocument.REHEARSAL.schemaName();
+        if (!expected.equals(schema)) {
             throw new BadFleetInputException(file + ": not a rehearsal document (schema '" + schema + "', expected '"
-                    + RehearsalJson.SCHEMA + "' from vdpactl rehearse --json)");
+                    + expected + "' from vdpactl rehearse --json)");
+        }
+        JsonNode version = doc.path("schema_version");
+        if (!version.isInt() || version.asInt() != JsonDocument.VERSION) {
+            throw new BadFleetInputException(file + ": rehearsal document of schema_version " + version
+                    + ", this vdpactl reads version " + JsonDocument.VERSION + " (docs/json-schemas.md)");
         }
         String outcome = text(doc, "outcome", file);
         JsonNode plan = object(doc, "plan", file);
@@ -58,7 +66,7 @@ public final class RehearsalDocuments {
             for (JsonNode name : plan.path("phases")) {
                 JsonNode p = stats.path("phases").path(name.asText());
                 if (p.path("count").asLong(0) > 0) {
-                    phases.put(name.asText(), number(p, "p50Ms", file));
+                    phases.put(name.asText(), number(p, "p50_ms", file));
                 }
             }
         }
@@ -66,24 +74,39 @@ public final class RehearsalDocuments {
         JsonNode f = doc.path("failure");
         if (f.isObject()) {
             failure = f.path("phase").asText("?") + ": " + f.path("call").asText("?") + " on " + f.path("device").asText("?")
-                    + " failed with " + f.path("errnoName").asText("?");
+                    + " failed with " + f.path("errno_name").asText("?");
         }
         List<String> preparation = new ArrayList<>();
         plan.path("preparation").forEach(n -> preparation.add(n.asText()));
         return new HostRehearsal(hostName(doc, file), file.toString(), outcome, doc.path("simulated").asBoolean(false),
-                setup(doc, plan), plan.path("iterations").asInt(0), plan.path("sources").size(),
-                anyCompleted ? number(downtime, "p50Ms", file) : null, phases, List.copyOf(preparation), failure, List.of());
+                setup(doc, plan, backend(doc.path("backend"), file)), plan.path("iterations").asInt(0), plan.path("sources").size(),
+                anyCompleted ? number(downtime, "p50_ms", file) : null, phases, List.copyOf(preparation), failure, List.of());
     }
 
-    /** The host's setup; the backend is "fake" or "kernel" whether the document gives it as text or as fields. */
-    static HostSetup setup(JsonNode doc, JsonNode plan) {
-        JsonNode backend = doc.path("backend");
-        String kind = backend.isObject() ? backend.path("kind").asText("-")
-                : backend.asText("").startsWith("fake") ? "fake" : backend.asText("").isEmpty() ? "-" : "kernel";
-        String kernel = doc.path("kernel").asText(backend.path("kernel").asText("-"));
-        String preset = doc.path("preset").asText(backend.path("preset").asText("-"));
-        return new HostSetup(plan.path("strategy").asText("-"), plan.path("window").asText("-"), kernel, kind, preset,
-                doc.path("clock").asText("-"));
+    /**
+     * The host's setup. The backend is the document's fields (kind, kernel_profile on the fake or kernel_release
+     * on the kernel, presets); the kernel is the one the figures are of.
+     */
+    static HostSetup setup(JsonNode doc, JsonNode plan, BackendFields backend) {
+        String kernel = backend.kernelProfile() != null ? backend.kernelProfile() : backend.kernelRelease();
+        return new HostSetup(plan.path("strategy").asText("-"), plan.path("window").asText("-"), kernel == null ? "-" : kernel,
+                backend.kind(), backend.presets().isEmpty() ? "-" : String.join(",", backend.presets()), doc.path("clock").asText("-"));
+    }
+
+    /** The document's backend fields; a document without them is no rehearsal document. */
+    static BackendFields backend(JsonNode backend, Path file) {
+        if (!backend.isObject() || !backend.path("kind").isTextual()) {
+            throw new BadFleetInputException(file + ": not a rehearsal document (no 'backend' object with a 'kind')");
+        }
+        List<String> presets = new ArrayList<>();
+        backend.path("presets").forEach(p -> presets.add(p.asText()));
+        return new BackendFields(backend.path("kind").asText(), textOrNull(backend, "kernel_profile"),
+                textOrNull(backend, "kernel_release"), presets);
+    }
+
+    private static String textOrNull(JsonNode parent, String field) {
+        JsonNode n = parent.path(field);
+        return n.isTextual() ? n.asText() : null;
     }
 
     static String hostName(JsonNode doc, Path file) {

@@ -1,0 +1,1986 @@
+# -*- coding: utf-8 -*-
+# Copyright: vdpactl project
+# Apache License 2.0 (see LICENSE)
+# GENERATED from src/sim/src/main/resources/org/vdpactl/schemas/*.schema.json by AnsibleSchemaCopyTest; do not edit.
+"""The JSON Schemas of vdpactl's documents (docs/json-schemas.md), as the jar ships them."""
+
+from __future__ import (absolute_import, division, print_function)
+__metaclass__ = type
+
+# schema file name -> its text
+SCHEMAS = {
+    'bench.schema.json': r'''{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:vdpactl:schema:bench:1",
+  "title": "vdpactl bench orchestration --json",
+  "description": "The orchestration benchmark: one row per device count (real clock, simulated latencies).",
+  "type": "object",
+  "properties": {
+    "schema": {
+      "const": "vdpactl.bench",
+      "description": "which document this is"
+    },
+    "schema_version": {
+      "const": 1,
+      "description": "the version of its key set (docs/json-schemas.md)"
+    },
+    "rows": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "devices": {
+            "type": "integer"
+          },
+          "vqs": {
+            "type": "integer"
+          },
+          "critical_path_ms": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "parallel_ms": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "serial_ms": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "pipelined_critical_path_ms": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "parallel": {
+            "type": "object",
+            "properties": {
+              "min_ms": {
+                "type": "number"
+              },
+              "median_ms": {
+                "type": "number"
+              },
+              "max_ms": {
+                "type": "number"
+              },
+              "runs": {
+                "type": "integer"
+              }
+            },
+            "required": [
+              "min_ms",
+              "median_ms",
+              "max_ms",
+              "runs"
+            ],
+            "propertyNames": {
+              "pattern": "^[a-z][a-z0-9_]*$"
+            }
+          },
+          "pipelined": {
+            "type": [
+              "object",
+              "null"
+            ],
+            "properties": {
+              "min_ms": {
+                "type": "number"
+              },
+              "median_ms": {
+                "type": "number"
+              },
+              "max_ms": {
+                "type": "number"
+              },
+              "runs": {
+                "type": "integer"
+              }
+            },
+            "required": [
+              "min_ms",
+              "median_ms",
+              "max_ms",
+              "runs"
+            ],
+            "propertyNames": {
+              "pattern": "^[a-z][a-z0-9_]*$"
+            }
+          },
+          "serial": {
+            "type": "object",
+            "properties": {
+              "min_ms": {
+                "type": "number"
+              },
+              "median_ms": {
+                "type": "number"
+              },
+              "max_ms": {
+                "type": "number"
+              },
+              "runs": {
+                "type": "integer"
+              }
+            },
+            "required": [
+              "min_ms",
+              "median_ms",
+              "max_ms",
+              "runs"
+            ],
+            "propertyNames": {
+              "pattern": "^[a-z][a-z0-9_]*$"
+            }
+          },
+          "window": {
+            "type": "string"
+          },
+          "window_calls": {
+            "type": "integer"
+          },
+          "cpu_per_call_us": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "predicted_floor_ms": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "load_before": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "load_after": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "replay": {
+            "type": [
+              "object",
+              "null"
+            ],
+            "properties": {
+              "min_ms": {
+                "type": "number"
+              },
+              "median_ms": {
+                "type": "number"
+              },
+              "max_ms": {
+                "type": "number"
+              },
+              "runs": {
+                "type": "integer"
+              }
+            },
+            "required": [
+              "min_ms",
+              "median_ms",
+              "max_ms",
+              "runs"
+            ],
+            "propertyNames": {
+              "pattern": "^[a-z][a-z0-9_]*$"
+            }
+          }
+        },
+        "required": [
+          "devices",
+          "vqs",
+          "critical_path_ms",
+          "parallel_ms",
+          "serial_ms",
+          "pipelined_critical_path_ms",
+          "parallel",
+          "pipelined",
+          "serial",
+          "window",
+          "window_calls",
+          "cpu_per_call_us",
+          "predicted_floor_ms",
+          "load_before",
+          "load_after",
+          "replay"
+        ],
+        "propertyNames": {
+          "pattern": "^[a-z][a-z0-9_]*$"
+        },
+        "description": "one device count; a figure that could not be measured is null"
+      }
+    }
+  },
+  "required": [
+    "schema",
+    "schema_version",
+    "rows"
+  ],
+  "propertyNames": {
+    "pattern": "^[a-z][a-z0-9_]*$"
+  }
+}
+''',
+    'compare.schema.json': r'''{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:vdpactl:schema:compare:1",
+  "title": "vdpactl rehearse --compare --json",
+  "description": "The upstream mlx5_vdpa scenarios and this rehearsal on two fake latency presets, before and after (simulated figures).",
+  "type": "object",
+  "properties": {
+    "schema": {
+      "const": "vdpactl.compare",
+      "description": "which document this is"
+    },
+    "schema_version": {
+      "const": 1,
+      "description": "the version of its key set (docs/json-schemas.md)"
+    },
+    "before": {
+      "type": "string"
+    },
+    "after": {
+      "type": "string"
+    },
+    "upstream": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "scenario": {
+            "type": "string"
+          },
+          "before_preset": {
+            "type": "string"
+          },
+          "after_preset": {
+            "type": "string"
+          },
+          "before": {
+            "type": "object",
+            "properties": {
+              "driver_ms": {
+                "type": "number"
+              },
+              "residual_ms": {
+                "type": "number"
+              },
+              "commands": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "driver_ms",
+              "residual_ms",
+              "commands"
+            ],
+            "propertyNames": {
+              "pattern": "^[a-z][a-z0-9_]*$"
+            }
+          },
+          "after": {
+            "type": "object",
+            "properties": {
+              "driver_ms": {
+                "type": "number"
+              },
+              "residual_ms": {
+                "type": "number"
+              },
+              "commands": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "driver_ms",
+              "residual_ms",
+              "commands"
+            ],
+            "propertyNames": {
+              "pattern": "^[a-z][a-z0-9_]*$"
+            }
+          },
+          "published": {
+            "type": "object",
+            "properties": {
+              "before": {
+                "type": "number"
+              },
+              "after": {
+                "type": "number"
+              },
+              "source": {
+                "type": "string"
+              },
+              "use": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "before",
+              "after",
+              "source",
+              "use"
+            ],
+            "propertyNames": {
+              "pattern": "^[a-z][a-z0-9_]*$"
+            }
+          },
+          "note": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "scenario",
+          "before_preset",
+          "after_preset",
+          "before",
+          "after",
+          "published",
+          "note"
+        ],
+        "propertyNames": {
+          "pattern": "^[a-z][a-z0-9_]*$"
+        }
+      }
+    },
+    "plan": {
+      "type": "object",
+      "properties": {
+        "sources": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "path": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "name",
+              "path"
+            ],
+            "propertyNames": {
+              "pattern": "^[a-z][a-z0-9_]*$"
+            }
+          }
+        },
+        "destinations": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "path": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "name",
+              "path"
+            ],
+            "propertyNames": {
+              "pattern": "^[a-z][a-z0-9_]*$"
+            }
+          }
+        },
+        "strategy": {
+          "type": "string"
+        },
+        "premap": {
+          "type": "boolean"
+        },
+        "memory": {
+          "type": "object",
+          "properties": {
+            "regions": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "iova": {
+                    "type": "integer"
+                  },
+                  "size": {
+                    "type": "integer"
+                  },
+                  "page_size": {
+                    "type": "integer"
+                  }
+                },
+                "required": [
+                  "iova",
+                  "size",
+                  "page_size"
+                ],
+                "propertyNames": {
+                  "pattern": "^[a-z][a-z0-9_]*$"
+                }
+              }
+            }
+          },
+          "required": [
+            "regions"
+          ],
+          "propertyNames": {
+            "pattern": "^[a-z][a-z0-9_]*$"
+          }
+        },
+        "iterations": {
+          "type": "integer"
+        },
+        "phases": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "queue_pairs": {
+          "type": "integer"
+        },
+        "cvq_timeout": {
+          "type": "string"
+        },
+        "window": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "sources",
+        "destinations",
+        "strategy",
+        "premap",
+        "memory",
+        "iterations",
+        "phases",
+        "queue_pairs",
+        "cvq_timeout",
+        "window"
+      ],
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      }
+    },
+    "phases": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "phase": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "before_ms": {
+            "type": "number"
+          },
+          "after_ms": {
+            "type": "number"
+          },
+          "preparation": {
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "phase",
+          "before_ms",
+          "after_ms",
+          "preparation"
+        ],
+        "propertyNames": {
+          "pattern": "^[a-z][a-z0-9_]*$"
+        }
+      }
+    }
+  },
+  "required": [
+    "schema",
+    "schema_version",
+    "before",
+    "after",
+    "upstream",
+    "plan",
+    "phases"
+  ],
+  "propertyNames": {
+    "pattern": "^[a-z][a-z0-9_]*$"
+  }
+}
+''',
+    'doctor.schema.json': r'''{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:vdpactl:schema:doctor:1",
+  "title": "vdpactl doctor --json",
+  "description": "Whether this host can drive vhost-vdpa devices: one entry per check.",
+  "type": "object",
+  "properties": {
+    "schema": {
+      "const": "vdpactl.doctor",
+      "description": "which document this is"
+    },
+    "schema_version": {
+      "const": 1,
+      "description": "the version of its key set (docs/json-schemas.md)"
+    },
+    "ready": {
+      "type": "boolean"
+    },
+    "verdict": {
+      "type": "string",
+      "description": "one line saying what ready means here (the exit code judges this host's kernel)"
+    },
+    "simulated": {
+      "type": "boolean"
+    },
+    "backend": {
+      "type": "object",
+      "properties": {
+        "kind": {
+          "type": "string",
+          "enum": [
+            "fake",
+            "kernel"
+          ]
+        },
+        "kernel_profile": {
+          "type": "string",
+          "description": "the Linux version the fake speaks (fake only)"
+        },
+        "presets": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "kernel_release": {
+          "type": "string",
+          "description": "the running kernel's release (kernel only)"
+        }
+      },
+      "required": [
+        "kind",
+        "presets"
+      ],
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      },
+      "description": "the backend as fields, not a sentence"
+    },
+    "kernel_vdpa": {
+      "type": "boolean"
+    },
+    "checks": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "enum": [
+              "OK",
+              "WARN",
+              "FAIL",
+              "INFO"
+            ]
+          },
+          "title": {
+            "type": "string"
+          },
+          "detail": {
+            "type": "string"
+          },
+          "hint": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "id",
+          "status",
+          "title",
+          "detail",
+          "hint"
+        ],
+        "propertyNames": {
+          "pattern": "^[a-z][a-z0-9_]*$"
+        }
+      }
+    }
+  },
+  "required": [
+    "schema",
+    "schema_version",
+    "ready",
+    "simulated",
+    "backend",
+    "kernel_vdpa",
+    "checks"
+  ],
+  "propertyNames": {
+    "pattern": "^[a-z][a-z0-9_]*$"
+  }
+}
+''',
+    'error.schema.json': r'''{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:vdpactl:schema:error:1",
+  "title": "error document of any vdpactl command with --json",
+  "description": "What a command prints on stdout with --json when it fails before printing data (exit codes: README \"Exit codes\").",
+  "type": "object",
+  "properties": {
+    "schema": {
+      "const": "vdpactl.error",
+      "description": "which document this is"
+    },
+    "schema_version": {
+      "const": 1,
+      "description": "the version of its key set (docs/json-schemas.md)"
+    },
+    "error": {
+      "type": "object",
+      "properties": {
+        "exit": {
+          "type": "integer"
+        },
+        "name": {
+          "type": "string"
+        },
+        "message": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "exit",
+        "name",
+        "message"
+      ],
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      }
+    }
+  },
+  "required": [
+    "schema",
+    "schema_version",
+    "error"
+  ],
+  "propertyNames": {
+    "pattern": "^[a-z][a-z0-9_]*$"
+  }
+}
+''',
+    'fleet.schema.json': r'''{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:vdpactl:schema:fleet:1",
+  "title": "vdpactl report merge --json",
+  "description": "Per-host rehearsal documents merged: one row per host, slowest first, and each phase's spread across the hosts.",
+  "type": "object",
+  "properties": {
+    "schema": {
+      "const": "vdpactl.fleet",
+      "description": "which document this is"
+    },
+    "schema_version": {
+      "const": 1,
+      "description": "the version of its key set (docs/json-schemas.md)"
+    },
+    "figures": {
+      "type": "string",
+      "enum": [
+        "simulated",
+        "measured",
+        "mixed"
+      ]
+    },
+    "hosts": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "host": {
+            "type": "string"
+          },
+          "file": {
+            "type": "string"
+          },
+          "outcome": {
+            "type": "string",
+            "enum": [
+              "completed",
+              "partial",
+              "interrupted"
+            ]
+          },
+          "simulated": {
+            "type": "boolean"
+          },
+          "setup": {
+            "type": "object",
+            "description": "what the host's figures depend on besides its hardware; \"-\" where the document does not give it",
+            "properties": {
+              "strategy": {
+                "type": "string",
+                "description": "serial, parallel or pipelined"
+              },
+              "window": {
+                "type": "string",
+                "description": "migration or in-place"
+              },
+              "kernel": {
+                "type": "string",
+                "description": "the kernel the figures are of: the fake's kernel profile or the running kernel's release"
+              },
+              "backend": {
+                "type": "string",
+                "enum": [
+                  "fake",
+                  "kernel",
+                  "-"
+                ]
+              },
+              "preset": {
+                "type": "string",
+                "description": "the fake's latency presets, comma-separated"
+              },
+              "clock": {
+                "type": "string",
+                "description": "real or virtual"
+              }
+            },
+            "required": [
+              "strategy",
+              "window",
+              "kernel",
+              "backend",
+              "preset",
+              "clock"
+            ],
+            "propertyNames": {
+              "pattern": "^[a-z][a-z0-9_]*$"
+            }
+          },
+          "iterations": {
+            "type": "integer"
+          },
+          "devices": {
+            "type": "integer"
+          },
+          "downtime_ms": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "phases_ms": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
+          "preparation": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "the phase ids that were the destination's preparation, not downtime"
+          },
+          "failure": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "slowest_phase": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "the downtime phase (its id) the host spent longest in"
+          },
+          "differs": {
+            "type": "array",
+            "items": {
+              "type": "string",
+              "enum": [
+                "strategy",
+                "window",
+                "kernel",
+                "backend",
+                "preset",
+                "clock"
+              ]
+            },
+            "description": "the setup attributes in which this host differs from most of the merged hosts"
+          }
+        },
+        "required": [
+          "host",
+          "file",
+          "outcome",
+          "simulated",
+          "setup",
+          "iterations",
+          "devices",
+          "downtime_ms",
+          "phases_ms",
+          "preparation",
+          "failure",
+          "slowest_phase",
+          "differs"
+        ],
+        "propertyNames": {
+          "pattern": "^[a-z][a-z0-9_]*$"
+        }
+      }
+    },
+    "downtime": {
+      "type": "object",
+      "properties": {
+        "name": {
+          "type": "string"
+        },
+        "hosts": {
+          "type": "integer"
+        },
+        "min_ms": {
+          "type": "number"
+        },
+        "p50_ms": {
+          "type": "number"
+        },
+        "p90_ms": {
+          "type": "number"
+        },
+        "max_ms": {
+          "type": "number"
+        },
+        "mean_ms": {
+          "type": "number"
+        },
+        "slowest_host": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "name",
+        "hosts",
+        "min_ms",
+        "p50_ms",
+        "p90_ms",
+        "max_ms",
+        "mean_ms",
+        "slowest_host"
+      ],
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      }
+    },
+    "phases": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "hosts": {
+            "type": "integer"
+          },
+          "min_ms": {
+            "type": "number"
+          },
+          "p50_ms": {
+            "type": "number"
+          },
+          "p90_ms": {
+            "type": "number"
+          },
+          "max_ms": {
+            "type": "number"
+          },
+          "mean_ms": {
+            "type": "number"
+          },
+          "slowest_host": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "name",
+          "hosts",
+          "min_ms",
+          "p50_ms",
+          "p90_ms",
+          "max_ms",
+          "mean_ms",
+          "slowest_host"
+        ],
+        "propertyNames": {
+          "pattern": "^[a-z][a-z0-9_]*$"
+        }
+      }
+    },
+    "partial": {
+      "type": "array",
+      "items": {
+        "type": "string"
+      }
+    },
+    "differences": {
+      "type": "array",
+      "description": "the setup attributes the hosts do not agree on: their figures are not like for like",
+      "items": {
+        "type": "object",
+        "properties": {
+          "attribute": {
+            "type": "string",
+            "enum": [
+              "strategy",
+              "window",
+              "kernel",
+              "backend",
+              "preset",
+              "clock"
+            ]
+          },
+          "usual": {
+            "type": "string",
+            "description": "the value most hosts have"
+          },
+          "hosts": {
+            "type": "object",
+            "description": "each host with another value (host name -> its value)",
+            "additionalProperties": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "attribute",
+          "usual",
+          "hosts"
+        ]
+      }
+    }
+  },
+  "required": [
+    "schema",
+    "schema_version",
+    "figures",
+    "hosts",
+    "downtime",
+    "phases",
+    "partial",
+    "differences"
+  ],
+  "propertyNames": {
+    "pattern": "^[a-z][a-z0-9_]*$"
+  }
+}
+''',
+    'iproute-config.schema.json': r'''{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:vdpactl:schema:iproute-config:1",
+  "title": "vdpactl dev config --json",
+  "description": "iproute2's `vdpa -j dev config show` shape (docs/json-compat.md).",
+  "type": "object",
+  "properties": {
+    "config": {
+      "type": "object",
+      "additionalProperties": {
+        "type": "object",
+        "properties": {
+          "mac": {
+            "type": "string"
+          },
+          "mtu": {
+            "type": "integer"
+          },
+          "link": {
+            "type": "string"
+          },
+          "link_announce": {
+            "type": "boolean"
+          }
+        },
+        "description": "the config space as iproute2 prints it: only the fields the device has (no mac on a block device)"
+      }
+    }
+  },
+  "required": [
+    "config"
+  ]
+}
+''',
+    'iproute-dev.schema.json': r'''{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:vdpactl:schema:iproute-dev:1",
+  "title": "vdpactl dev list|show --json",
+  "description": "iproute2's `vdpa -j dev show` shape (docs/json-compat.md).",
+  "type": "object",
+  "properties": {
+    "dev": {
+      "type": "object",
+      "additionalProperties": {
+        "type": "object",
+        "properties": {
+          "type": {
+            "type": "string"
+          },
+          "mgmtdev": {
+            "type": "string"
+          },
+          "vendor_id": {
+            "type": "integer"
+          },
+          "max_vqs": {
+            "type": "integer"
+          },
+          "max_vq_size": {
+            "type": "integer"
+          }
+        },
+        "required": [
+          "type",
+          "mgmtdev",
+          "vendor_id",
+          "max_vqs",
+          "max_vq_size"
+        ]
+      }
+    }
+  },
+  "required": [
+    "dev"
+  ]
+}
+''',
+    'iproute-mgmtdev.schema.json': r'''{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:vdpactl:schema:iproute-mgmtdev:1",
+  "title": "vdpactl mgmtdev list --json",
+  "description": "iproute2's `vdpa -j mgmtdev show` shape (docs/json-compat.md): iproute2's keys, no schema keys.",
+  "type": "object",
+  "properties": {
+    "mgmtdev": {
+      "type": "object",
+      "additionalProperties": {
+        "type": "object",
+        "properties": {
+          "supported_classes": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "max_supported_vqs": {
+            "type": "integer"
+          },
+          "dev_features": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "supported_classes",
+          "max_supported_vqs",
+          "dev_features"
+        ]
+      }
+    }
+  },
+  "required": [
+    "mgmtdev"
+  ]
+}
+''',
+    'iproute-vstats.schema.json': r'''{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:vdpactl:schema:iproute-vstats:1",
+  "title": "vdpactl dev vstats --json",
+  "description": "iproute2's `vdpa -j dev vstats show` shape (docs/json-compat.md): the kernel's counter names, with spaces.",
+  "type": "object",
+  "properties": {
+    "vstats": {
+      "type": "object",
+      "minProperties": 1,
+      "maxProperties": 1,
+      "additionalProperties": {
+        "type": "object",
+        "properties": {
+          "queue_type": {
+            "enum": ["rx", "tx", "control_vq"]
+          }
+        },
+        "additionalProperties": {
+          "type": "integer",
+          "minimum": 0
+        }
+      }
+    }
+  },
+  "required": [
+    "vstats"
+  ]
+}
+''',
+    'rehearsal.schema.json': r'''{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:vdpactl:schema:rehearsal:1",
+  "title": "vdpactl rehearse --json",
+  "description": "A downtime rehearsal: plan, outcome, spans, per-phase percentiles, final device states (docs/rehearse.md).",
+  "type": "object",
+  "properties": {
+    "schema": {
+      "const": "vdpactl.rehearsal",
+      "description": "which document this is"
+    },
+    "schema_version": {
+      "const": 1,
+      "description": "the version of its key set (docs/json-schemas.md)"
+    },
+    "simulated": {
+      "type": "boolean"
+    },
+    "backend": {
+      "type": "object",
+      "properties": {
+        "kind": {
+          "type": "string",
+          "enum": [
+            "fake",
+            "kernel"
+          ]
+        },
+        "kernel_profile": {
+          "type": "string",
+          "description": "the Linux version the fake speaks (fake only)"
+        },
+        "presets": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "kernel_release": {
+          "type": "string",
+          "description": "the running kernel's release (kernel only)"
+        }
+      },
+      "required": [
+        "kind",
+        "presets"
+      ],
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      },
+      "description": "the backend as fields, not a sentence"
+    },
+    "clock": {
+      "type": "string",
+      "enum": [
+        "real",
+        "virtual"
+      ]
+    },
+    "command": {
+      "type": "string"
+    },
+    "plan": {
+      "type": "object",
+      "properties": {
+        "sources": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "destinations": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "paths": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "strategy": {
+          "type": "string",
+          "enum": [
+            "serial",
+            "parallel",
+            "pipelined"
+          ]
+        },
+        "premap": {
+          "type": "boolean"
+        },
+        "phases": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/phase"
+          }
+        },
+        "iterations": {
+          "type": "integer"
+        },
+        "queue_pairs": {
+          "type": "integer"
+        },
+        "memory_bytes": {
+          "type": "integer"
+        },
+        "memory": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "iova": {
+                "type": "integer"
+              },
+              "size": {
+                "type": "integer"
+              },
+              "page_size": {
+                "type": "integer"
+              }
+            },
+            "required": [
+              "iova",
+              "size",
+              "page_size"
+            ],
+            "propertyNames": {
+              "pattern": "^[a-z][a-z0-9_]*$"
+            }
+          }
+        },
+        "window": {
+          "type": "string",
+          "enum": [
+            "migration",
+            "in-place"
+          ]
+        },
+        "preparation": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/phase"
+          }
+        }
+      },
+      "required": [
+        "sources",
+        "destinations",
+        "paths",
+        "strategy",
+        "premap",
+        "phases",
+        "iterations",
+        "queue_pairs",
+        "memory_bytes",
+        "memory",
+        "window",
+        "preparation"
+      ],
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      }
+    },
+    "outcome": {
+      "type": "string",
+      "enum": [
+        "completed",
+        "partial",
+        "interrupted"
+      ]
+    },
+    "statistics": {
+      "type": "object",
+      "properties": {
+        "downtime": {
+          "$ref": "#/$defs/dist"
+        },
+        "phases": {
+          "type": "object",
+          "additionalProperties": {
+            "$ref": "#/$defs/dist"
+          },
+          "propertyNames": {
+            "$ref": "#/$defs/phase"
+          }
+        }
+      },
+      "required": [
+        "downtime",
+        "phases"
+      ],
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      }
+    },
+    "iterations": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "index": {
+            "type": "integer"
+          },
+          "failed": {
+            "type": "boolean"
+          },
+          "downtime_ms": {
+            "type": "number"
+          },
+          "critical_path_ms": {
+            "type": "number"
+          },
+          "phases": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "phase": {
+                  "$ref": "#/$defs/phase"
+                },
+                "in_window": {
+                  "type": "boolean"
+                },
+                "wall_ms": {
+                  "type": "number"
+                },
+                "slowest_device": {
+                  "type": "string"
+                },
+                "slowest_ms": {
+                  "type": "number"
+                },
+                "device_ms": {
+                  "type": "object",
+                  "additionalProperties": {
+                    "type": "number"
+                  }
+                },
+                "failed_calls": {
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "phase",
+                "in_window",
+                "wall_ms",
+                "slowest_device",
+                "slowest_ms",
+                "device_ms",
+                "failed_calls"
+              ],
+              "propertyNames": {
+                "pattern": "^[a-z][a-z0-9_]*$"
+              }
+            }
+          },
+          "device_ms": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
+          "spans": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/span"
+            }
+          }
+        },
+        "required": [
+          "index",
+          "failed",
+          "downtime_ms",
+          "critical_path_ms",
+          "phases",
+          "device_ms",
+          "spans"
+        ],
+        "propertyNames": {
+          "pattern": "^[a-z][a-z0-9_]*$"
+        }
+      }
+    },
+    "setup": {
+      "type": "array",
+      "items": {
+        "$ref": "#/$defs/span"
+      }
+    },
+    "devices": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "path": {
+            "type": "string"
+          },
+          "role": {
+            "type": "string"
+          },
+          "state": {
+            "type": "string"
+          },
+          "mapped": {
+            "type": "boolean"
+          },
+          "status": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "the status byte read back at the end; null when it could not be read"
+          },
+          "detail": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "name",
+          "path",
+          "role",
+          "state",
+          "mapped",
+          "status",
+          "detail"
+        ],
+        "propertyNames": {
+          "pattern": "^[a-z][a-z0-9_]*$"
+        }
+      }
+    },
+    "notes": {
+      "type": "array",
+      "items": {
+        "type": "string"
+      }
+    },
+    "failure": {
+      "type": "object",
+      "properties": {
+        "device": {
+          "type": "string"
+        },
+        "phase": {
+          "$ref": "#/$defs/phase"
+        },
+        "call": {
+          "type": "string"
+        },
+        "errno": {
+          "type": "integer"
+        },
+        "errno_name": {
+          "type": "string"
+        },
+        "message": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "device",
+        "phase",
+        "call",
+        "errno",
+        "errno_name",
+        "message"
+      ],
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      }
+    },
+    "fallbacks": {
+      "type": "object",
+      "additionalProperties": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "propertyNames": {
+        "$ref": "#/$defs/phase"
+      }
+    },
+    "error": {
+      "type": "object",
+      "properties": {
+        "exit": {
+          "type": "integer"
+        },
+        "name": {
+          "type": "string"
+        },
+        "message": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "exit",
+        "name",
+        "message"
+      ],
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      }
+    },
+    "host": {
+      "type": "string",
+      "description": "the host's name, added by the Ansible module vdpa_rehearse (report merge names the host by it)"
+    }
+  },
+  "required": [
+    "schema",
+    "schema_version"
+  ],
+  "propertyNames": {
+    "pattern": "^[a-z][a-z0-9_]*$"
+  },
+  "$defs": {
+    "phase": {
+      "enum": [
+        "setup",
+        "premap",
+        "suspend",
+        "save_state",
+        "unmap",
+        "reset",
+        "configure",
+        "set_map",
+        "driver_ok",
+        "cvq_mq",
+        "resume",
+        "rollback",
+        "restore"
+      ],
+      "description": "a phase id"
+    },
+    "span": {
+      "type": "object",
+      "properties": {
+        "device": {
+          "type": "string"
+        },
+        "phase": {
+          "$ref": "#/$defs/phase"
+        },
+        "call": {
+          "type": "string"
+        },
+        "start_ns": {
+          "type": "integer"
+        },
+        "end_ns": {
+          "type": "integer"
+        },
+        "duration_ns": {
+          "type": "integer"
+        },
+        "errno": {
+          "type": "integer"
+        },
+        "errno_name": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
+      },
+      "required": [
+        "device",
+        "phase",
+        "call",
+        "start_ns",
+        "end_ns",
+        "duration_ns",
+        "errno",
+        "errno_name"
+      ],
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      }
+    },
+    "dist": {
+      "type": "object",
+      "properties": {
+        "count": {
+          "type": "integer"
+        },
+        "min_ms": {
+          "type": "number"
+        },
+        "p50_ms": {
+          "type": "number"
+        },
+        "p90_ms": {
+          "type": "number"
+        },
+        "p99_ms": {
+          "type": "number"
+        },
+        "max_ms": {
+          "type": "number"
+        },
+        "mean_ms": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "count",
+        "min_ms",
+        "p50_ms",
+        "p90_ms",
+        "p99_ms",
+        "max_ms",
+        "mean_ms"
+      ],
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      }
+    }
+  }
+}
+''',
+    'vhost-info.schema.json': r'''{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:vdpactl:schema:vhost-info:1",
+  "title": "vdpactl vhost info --json",
+  "description": "Every vhost-vdpa ioctl's view of one device, plus what its kernel lacks.",
+  "type": "object",
+  "properties": {
+    "schema": {
+      "const": "vdpactl.vhost-info",
+      "description": "which document this is"
+    },
+    "schema_version": {
+      "const": 1,
+      "description": "the version of its key set (docs/json-schemas.md)"
+    },
+    "device": {
+      "type": "string"
+    },
+    "device_id": {
+      "type": "integer"
+    },
+    "device_type": {
+      "type": "string"
+    },
+    "features": {
+      "type": "string"
+    },
+    "feature_names": {
+      "type": "array",
+      "items": {
+        "type": "string"
+      }
+    },
+    "backend_features": {
+      "type": "string"
+    },
+    "backend_feature_names": {
+      "type": "array",
+      "items": {
+        "type": "string"
+      }
+    },
+    "status": {
+      "type": "integer"
+    },
+    "status_names": {
+      "type": "array",
+      "items": {
+        "type": "string"
+      }
+    },
+    "vq_count": {
+      "type": "integer"
+    },
+    "vring_num_max": {
+      "type": "integer"
+    },
+    "group_count": {
+      "type": [
+        "integer",
+        "null"
+      ]
+    },
+    "address_space_count": {
+      "type": [
+        "integer",
+        "null"
+      ]
+    },
+    "iova_first": {
+      "type": "string"
+    },
+    "iova_last": {
+      "type": "string"
+    },
+    "config_size": {
+      "type": "integer"
+    },
+    "config": {
+      "type": [
+        "object",
+        "null"
+      ],
+      "properties": {
+        "length": {
+          "type": "integer"
+        },
+        "mac": {
+          "type": "string"
+        },
+        "status": {
+          "type": "integer"
+        },
+        "max_virtqueue_pairs": {
+          "type": "integer"
+        },
+        "mtu": {
+          "type": "integer"
+        },
+        "speed": {
+          "type": "integer"
+        },
+        "duplex": {
+          "type": "integer"
+        },
+        "rss_max_key_size": {
+          "type": "integer"
+        },
+        "rss_max_indirection_table_length": {
+          "type": "integer"
+        },
+        "supported_hash_types": {
+          "type": "integer"
+        }
+      },
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      },
+      "description": "the decoded config space (net or block fields); null when it did not decode (see config_error)"
+    },
+    "config_error": {
+      "type": [
+        "string",
+        "null"
+      ]
+    },
+    "vqs": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "index": {
+            "type": "integer"
+          },
+          "group": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "desc_group": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "size": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "index",
+          "group",
+          "desc_group",
+          "size"
+        ],
+        "propertyNames": {
+          "pattern": "^[a-z][a-z0-9_]*$"
+        }
+      }
+    },
+    "unavailable": {
+      "type": "array",
+      "items": {
+        "type": "string"
+      }
+    },
+    "kernel": {
+      "type": "object",
+      "properties": {
+        "profile": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "simulated": {
+          "type": "boolean"
+        },
+        "absent": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "costs": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "required": [
+        "profile",
+        "simulated",
+        "absent",
+        "costs"
+      ],
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      }
+    }
+  },
+  "required": [
+    "schema",
+    "schema_version",
+    "device",
+    "device_id",
+    "device_type",
+    "features",
+    "feature_names",
+    "backend_features",
+    "backend_feature_names",
+    "status",
+    "status_names",
+    "vq_count",
+    "vring_num_max",
+    "group_count",
+    "address_space_count",
+    "iova_first",
+    "iova_last",
+    "config_size",
+    "config",
+    "config_error",
+    "vqs",
+    "unavailable",
+    "kernel"
+  ],
+  "propertyNames": {
+    "pattern": "^[a-z][a-z0-9_]*$"
+  }
+}
+''',
+    'vhost-timing.schema.json': r'''{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:vdpactl:schema:vhost-timing:1",
+  "title": "vdpactl vhost suspend|resume --json",
+  "description": "The time of one suspend or resume per device.",
+  "type": "object",
+  "properties": {
+    "schema": {
+      "const": "vdpactl.vhost-timing",
+      "description": "which document this is"
+    },
+    "schema_version": {
+      "const": 1,
+      "description": "the version of its key set (docs/json-schemas.md)"
+    },
+    "simulated": {
+      "type": "boolean"
+    },
+    "results": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "device": {
+            "type": "string"
+          },
+          "operation": {
+            "type": "string"
+          },
+          "millis": {
+            "type": "number"
+          },
+          "error": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "device",
+          "operation",
+          "millis",
+          "error"
+        ],
+        "propertyNames": {
+          "pattern": "^[a-z][a-z0-9_]*$"
+        }
+      }
+    }
+  },
+  "required": [
+    "schema",
+    "schema_version",
+    "simulated",
+    "results"
+  ],
+  "propertyNames": {
+    "pattern": "^[a-z][a-z0-9_]*$"
+  }
+}
+''',
+}
