@@ -328,5 +328,6 @@ class IotlbTest {
             assertTrue(past.reason().contains("failed with ENOMEM") && past.reason().contains("RLIMIT_MEMLOCK"), past.reason());
             q.setMemlockLimit(FakeProcess.UNLIMITED);
             assertEquals(72, m.iotlb(0, UPDATE, 1024 * 2 * PAGE, PAGE, page.address()));
+        }
     }
 }
