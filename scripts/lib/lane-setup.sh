@@ -61,12 +61,14 @@ vdpactl_lane_setup() {
     fi
     # nothing to install and apt knows every source: the download needs no root
     ((${#missing[@]} + update)) || return 0
-    local install_cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+    # the printed command waits for a dpkg lock another apt holds (DPkg::Lock::Timeout), as vdpactl_apt_get does
+    local apt="apt-get -o DPkg::Lock::Timeout=${VDPACTL_APT_LOCK_TIMEOUT:-600}"
+    local install_cmd="$apt install -y --no-install-recommends ${missing[*]}"
     local cmd
     if ((update)) && ((${#missing[@]})); then
-        cmd="apt-get update && $install_cmd"
+        cmd="$apt update && $install_cmd"
     elif ((update)); then
-        cmd="apt-get update"
+        cmd="$apt update"
     else
         cmd="$install_cmd"
     fi

@@ -177,6 +177,6 @@ class FreshMachineSetupTest {
         String err = finish(setup);
         assertEquals(1, setup.exitValue(), err);
         assertTrue(err.contains("(apt does not know: linux-source-6.12)"), err);
-        assertTrue(err.contains("run this once, then scripts/test again:  sudo sh -c 'apt-get update'\n"), err);
+        assertTrue(err.contains("run this once, then scripts/test again:  sudo sh -c 'apt-get -o DPkg::Lock::Timeout=600 update'\n"), err);
     }
 }
