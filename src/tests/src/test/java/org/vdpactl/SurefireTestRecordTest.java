@@ -1,0 +1,79 @@
+package org.vdpactl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's test count is generated from docs/test-records/mvn-test.json, and
+ * scripts/check-surefire-reports --record fails a run whose total is not the recorded one: the
+ * count in the README cannot drift from what Surefire runs.
+ */
+class SurefireTestRecordTest {
+    private static final String LOG = """
+            [INFO] Results:
+            [INFO]
+            [INFO] Tests run: 5, Failures: 0, Errors: 0, Skipped: 0
+            """;
+
+    @Test
+    void aRunWhoseTotalIsNotTheRecordedOneFails(@TempDir Path dir) throws Exception {
+        Path reports = reports(dir);
+        Path record = dir.resolve("record.json");
+        Run written = run(dir, "--write-record", record.toString());
+        assertEquals(0, written.status, written.output);
+        String json = Files.readString(record);
+        assertTrue(json.contains("\"total\": 5"), json);
+        assertTrue(json.contains("\"m/tests\": 5"), json);
+
+        Run same = run(dir, "--record", record.toString());
+        assertEquals(0, same.status, same.output);
+
+        Files.writeString(record, json.replace("\"total\": 5", "\"total\": 6"));
+        Run other = run(dir, "--record", record.toString());
+        assertEquals(1, other.status, other.output);
+        assertTrue(other.output.contains("this run ran 5 tests, the record " + record + " (and the README's count"), other.output);
+        assertTrue(Files.exists(reports));
+    }
+
+    @Test
+    void theReadmeBlockShowsTheRecordedTotal() throws Exception {
+        Path root = RepositoryRoot.find();
+        Process p = new ProcessBuilder(root.resolve("scripts/test-record").toString(), "block", "readme-tests")
+                .directory(root.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+        String record = Files.readString(root.resolve("docs/test-records/mvn-test.json"));
+        String total = record.replaceAll("(?s).*\"total\": (\\d+).*", "$1");
+        assertTrue(out.contains(String.format("**%,d tests**", Integer.parseInt(total))), out);
+    }
+
+    private static Path reports(Path dir) throws Exception {
+        Path reports = Files.createDirectories(dir.resolve("m/tests/target/surefire-reports"));
+        Files.writeString(reports.resolve("TEST-a.B.xml"), "<testsuite name=\"a.B\" tests=\"5\"/>");
+        Files.writeString(dir.resolve("mvn.log"), LOG);
+        return reports;
+    }
+
+    private record Run(int status, String output) {
+    }
+
+    private static Run run(Path dir, String... options) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(RepositoryRoot.find().resolve("scripts/check-surefire-reports").toString(),
+                dir.resolve("mvn.log").toString(), dir.toString()));
+        cmd.addAll(List.of(options));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        return new Run(p.exitValue(), out);
+    }
+}
