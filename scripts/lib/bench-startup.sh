@@ -14,7 +14,6 @@ mkdir -p "$work"
 
 # the launchers' own flags (scripts/vdpactl, src/dist/bin/vdpactl)
 base=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
-[ "$major" -ge 24 ] && base+=(--sun-misc-unsafe-memory-access=allow)
 jdk_bin=$(dirname "$java")
 args=(--backend fake --fake-state "$work/fake-state.json" dev list)
 if "$java" "${base[@]}" -jar "$jar" "${args[@]}" >"$work/probe.log" 2>&1; then
