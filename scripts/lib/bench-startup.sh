@@ -66,6 +66,8 @@ variants+=(
     "xshare-off=$(join "$java" "${base[@]}" -Xshare:off -jar "$jar" "${args[@]}")"
     "release-launcher=$(join "${release_env[@]}" "$launcher" "${args[@]}")"
     "release-launcher-no-cds=$(join "${release_env[@]}" VDPACTL_NO_CDS=1 "$launcher" "${args[@]}")"
+    "release-launcher-version=$(join "${release_env[@]}" "$launcher" --version)"
+    "release-launcher-version-no-cds=$(join "${release_env[@]}" VDPACTL_NO_CDS=1 "$launcher" --version)"
 )
 
 # how many classes each variant still loads and verifies from jar files (not from an archive)
