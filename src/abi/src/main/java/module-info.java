@@ -10,8 +10,8 @@
  */
 module org.vdpactl.abi {
     requires transitive org.slf4j;
-    requires transitive org.jnrproject.posix;
-    requires transitive org.jnrproject.constants;
+    // errno and open(2) flag names only: a table of constants, no native code
+    requires org.jnrproject.constants;
     requires com.fasterxml.jackson.databind;
 
     exports org.vdpactl.abi;

@@ -10,7 +10,6 @@ module org.vdpactl.cli {
     requires info.picocli;
     requires jdk.unsupported; // sun.misc.Signal: SIGINT/SIGTERM stop a rehearsal at a safe point
     requires org.slf4j;
-    requires org.jnrproject.posix;
     requires com.fasterxml.jackson.databind;
 
     exports org.vdpactl.cli;

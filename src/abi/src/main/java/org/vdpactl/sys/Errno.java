@@ -31,6 +31,7 @@ public final class Errno {
     public static final int EROFS = 30;
     public static final int ERANGE = 34;
     public static final int ENAMETOOLONG = 36;
+    public static final int ELOOP = 40;
     public static final int ENODATA = 61;
     public static final int EMSGSIZE = 90;
     public static final int EPROTONOSUPPORT = 93;
@@ -102,9 +103,15 @@ public final class Errno {
             return ENOENT;
         }
         String text = e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
+        if (text != null && text.endsWith(JDK_ELOOP_SUFFIX)) {
+            text = text.substring(0, text.length() - JDK_ELOOP_SUFFIX.length());
+        }
         Integer n = text == null ? null : ByText.TABLE.get(text);
         return n == null ? -1 : n;
     }
+
+    /** What the JDK appends to ELOOP's strerror text (sun.nio.fs.UnixException). */
+    private static final String JDK_ELOOP_SUFFIX = " or unable to access attributes of symbolic link";
 
     private static final class ByText {
         static final java.util.Map<String, Integer> TABLE = table();

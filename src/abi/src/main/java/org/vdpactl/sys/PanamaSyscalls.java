@@ -16,7 +16,6 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import jnr.posix.POSIX;
 import org.vdpactl.ffi.gen.libc.libc_h;
 
 /**
@@ -27,7 +26,7 @@ import org.vdpactl.ffi.gen.libc.libc_h;
  * The variadic {@code ioctl} and {@code open} get exact, non-variadic-looking handles with
  * {@code firstVariadicArg}: the generated invoker's {@code apply} boxes every argument, which the
  * benchmarks show is measurably slower than an exact {@code invokeExact}.
- * POSIX questions without a hot path (stat) go through JNR-POSIX.
+ * stat(2), which has no hot path, goes through the JDK ({@link PathStat}).
  */
 public final class PanamaSyscalls implements Syscalls {
     private final IoctlNames ioctlNames;
@@ -130,10 +129,6 @@ public final class PanamaSyscalls implements Syscalls {
             throw e;
         }
         return new IllegalStateException(t);
-    }
-
-    private static POSIX posix() {
-        return JnrPosix.get();
     }
 
     @Override
@@ -390,41 +385,7 @@ public final class PanamaSyscalls implements Syscalls {
 
     @Override
     public FileStat stat(String path) {
-        jnr.posix.FileStat st;
-        try {
-            st = posix().allocateStat();
-            int r = posix().stat(path, st);
-            if (r < 0) {
-                throw new SyscallException("stat " + path, posix().errno());
-            }
-        } catch (SyscallException e) {
-            throw e;
-        }
-        long rdev = st.rdev();
-        // glibc's gnu_dev_major/minor encoding of dev_t
-        int major = (int) (((rdev >>> 8) & 0xFFF) | ((rdev >>> 32) & ~0xFFFL));
-        int minor = (int) ((rdev & 0xFF) | ((rdev >>> 12) & ~0xFFL));
-        return new FileStat(typeOf(st), st.mode() & 07777, st.uid(), st.gid(),
-                st.isCharDev() || st.isBlockDev() ? major : 0, st.isCharDev() || st.isBlockDev() ? minor : 0);
-    }
-
-    private static FileStat.Type typeOf(jnr.posix.FileStat st) {
-        if (st.isCharDev()) {
-            return FileStat.Type.CHAR_DEVICE;
-        } else if (st.isBlockDev()) {
-            return FileStat.Type.BLOCK_DEVICE;
-        } else if (st.isDirectory()) {
-            return FileStat.Type.DIRECTORY;
-        } else if (st.isFile()) {
-            return FileStat.Type.REGULAR;
-        } else if (st.isFifo()) {
-            return FileStat.Type.FIFO;
-        } else if (st.isSocket()) {
-            return FileStat.Type.SOCKET;
-        } else if (st.isSymlink()) {
-            return FileStat.Type.SYMLINK;
-        }
-        return FileStat.Type.OTHER;
+        return PathStat.of(path);
     }
 
     @Override

@@ -18,7 +18,9 @@ import picocli.CommandLine;
  *   <li>writes the bash/zsh completion script ({@code OUT/completion/vdpactl}, picocli's AutoComplete);</li>
  *   <li>writes the man pages ({@code OUT/man/man1/*.1}, {@link ManPages});</li>
  *   <li>trains the start-up archive next to the jar: {@code vdpactl.aot} (JDK 25+, AOT cache) or
- *       {@code vdpactl.jsa} (JDK 22-24, dynamic CDS); scripts/vdpactl uses whichever exists.</li>
+ *       {@code vdpactl.jsa} (JDK 22-24, dynamic CDS); scripts/vdpactl uses whichever exists. Beside an AOT cache,
+ *       {@code vdpactl.aot.jdk} names the JDK that trained it ({@link #jdkIdentity}): the release ships both, and
+ *       its launcher uses the cache only on that very JDK (the JVM refuses a cache of any other build).</li>
  * </ol>
  * Usage: {@code ReleaseFiles --jar JAR --out DIR --version V --date YYYY-MM-DD [--java JAVA]
  * [--jvm-flag FLAG]... [--skip-archive[=true|false]]}. The {@code --jvm-flag}s must be the launcher's own, since an
@@ -69,12 +71,30 @@ public final class ReleaseFiles {
         writeManPages(out.resolve("man").resolve("man1"), version, date);
         Path dir = jar.toAbsolutePath().getParent();
         Files.deleteIfExists(dir.resolve("vdpactl.aot"));
+        Files.deleteIfExists(dir.resolve(AOT_JDK));
         Files.deleteIfExists(dir.resolve("vdpactl.jsa"));
         if (archive) {
             trainArchive(java, jvmFlags, jar.toAbsolutePath(), dir, out.resolve("aot-training"));
         } else {
             say("start-up archive skipped (--skip-archive)");
         }
+    }
+
+    /** Beside the AOT cache: the {@link #jdkIdentity} of the JDK that trained it. */
+    static final String AOT_JDK = "vdpactl.aot.jdk";
+
+    /**
+     * Who a JDK is, as its {@code release} file says: the IMPLEMENTOR and JAVA_RUNTIME_VERSION lines, in the
+     * file's order. The release launcher takes the same lines of the JDK it found (grep) and compares the text.
+     */
+    static String jdkIdentity(Path javaHome) throws IOException {
+        StringBuilder id = new StringBuilder();
+        for (String line : Files.readAllLines(javaHome.resolve("release"), StandardCharsets.UTF_8)) {
+            if (line.startsWith("IMPLEMENTOR=") || line.startsWith("JAVA_RUNTIME_VERSION=")) {
+                id.append(line).append('\n');
+            }
+        }
+        return id.toString();
     }
 
     private static void writeCompletion(Path dir) throws IOException {
@@ -126,6 +146,10 @@ public final class ReleaseFiles {
         Path written = Files.exists(dir.resolve("vdpactl.aot")) ? dir.resolve("vdpactl.aot") : dir.resolve("vdpactl.jsa");
         if (!Files.exists(written)) {
             throw new IOException("the training run wrote no archive (exit " + p.exitValue() + "); see " + log);
+        }
+        if (written.getFileName().toString().equals("vdpactl.aot")) {
+            Path javaHome = Path.of(java).toAbsolutePath().getParent().getParent();
+            Files.writeString(dir.resolve(AOT_JDK), jdkIdentity(javaHome), StandardCharsets.UTF_8);
         }
         say("start-up archive: " + written + " (" + Files.size(written) / 1024 + " KiB), training log " + log);
     }

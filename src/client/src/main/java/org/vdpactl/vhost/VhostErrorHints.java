@@ -139,11 +139,11 @@ public final class VhostErrorHints {
                 if (range != null && m.messageType() == IotlbMessageType.UPDATE && !range.contains(m.iova(), m.size())) {
                     likely.append("the range is outside the IOVA range ").append(range).append("; ");
                 }
-                String memlock = m.messageType() == IotlbMessageType.UPDATE ? "; " + MemlockLimit.hint(mapBytes) : "";
+                String memlock = m.messageType() == IotlbMessageType.UPDATE ? "; " + MemlockHint.of(mapBytes) : "";
                 return (likely.isEmpty() ? "" : "most likely: " + likely) + IOTLB_EFAULT_CAUSES + memlock;
             }
             case Errno.ENOMEM:
-                return MemlockLimit.hint(mapBytes);
+                return MemlockHint.of(mapBytes);
             case Errno.EINVAL:
                 return "malformed IOTLB message: shorter than 40 bytes, top-level type not VHOST_IOTLB_MSG/_V2,"
                         + " or UPDATE with size 0";

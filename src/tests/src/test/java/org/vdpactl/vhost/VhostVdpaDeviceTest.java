@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.MemlockLimit;
 
 /**
  * Client-side behaviour of {@link VhostVdpaDevice} that does not depend on the device: argument

@@ -14,7 +14,6 @@ import org.vdpactl.cli.CliContext;
 import org.vdpactl.cli.ExitCode;
 import org.vdpactl.cli.Sizes;
 import org.vdpactl.report.JsonDocument;
-import org.vdpactl.vhost.MemlockLimit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -140,10 +139,5 @@ public final class DoctorCommand implements Callable<Integer> {
                 throw org.vdpactl.cli.CliFailure.from(e, e.getMessage());
             }
         }
-    }
-
-    /** For --memlock hints elsewhere. */
-    static String memlockHint(long bytes) {
-        return MemlockLimit.hint(bytes);
     }
 }

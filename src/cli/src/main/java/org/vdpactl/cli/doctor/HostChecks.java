@@ -3,7 +3,8 @@ package org.vdpactl.cli.doctor;
 import java.util.ArrayList;
 import java.util.List;
 import org.vdpactl.cli.Sizes;
-import org.vdpactl.vhost.MemlockLimit;
+import org.vdpactl.sys.MemlockLimit;
+import org.vdpactl.vhost.MemlockHint;
 
 /** The host half of the doctor: who we are, limits, modules, kernel, hugepages. */
 final class HostChecks {
@@ -28,7 +29,7 @@ final class HostChecks {
     private Check privileges() {
         int euid = host.euid();
         boolean netAdmin = host.hasCapability(HostFacts.CAP_NET_ADMIN);
-        String detail = "euid " + euid + (netAdmin ? ", CAP_NET_ADMIN" : ", no CAP_NET_ADMIN");
+        String detail = (euid < 0 ? "euid unknown" : "euid " + euid) + (netAdmin ? ", CAP_NET_ADMIN" : ", no CAP_NET_ADMIN");
         if (euid == 0 || netAdmin) {
             return Check.ok("privileges", "privileges", detail);
         }
@@ -44,7 +45,7 @@ final class HostChecks {
             if (l.soft() < 0 || l.soft() >= memoryBytes) {
                 return Check.ok("memlock", title, detail);
             }
-            return Check.warn("memlock", title, detail, MemlockLimit.hint(memoryBytes)
+            return Check.warn("memlock", title, detail, MemlockHint.of(memoryBytes)
                     + " (vhost-vdpa ignores CAP_IPC_LOCK for this limit)");
         }).orElse(Check.warn("memlock", title, "cannot read the limit", null));
     }

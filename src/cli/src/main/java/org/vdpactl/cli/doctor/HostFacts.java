@@ -5,19 +5,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-import jnr.posix.POSIX;
+import org.vdpactl.sys.EffectiveUid;
 
 /**
- * Plain POSIX and procfs facts about the host the doctor reports on. These are questions about
- * this machine's process and kernel, not about vDPA devices, so they go through JNR-POSIX and
- * /proc directly rather than through the syscall seam.
+ * Plain procfs and sysfs facts about the host the doctor reports on. These are questions about
+ * this machine's process and kernel, not about vDPA devices, so they read /proc and /sys directly
+ * rather than through the syscall seam; a question the library also asks (the effective uid,
+ * RLIMIT_MEMLOCK) is answered by the library's one class for it.
  */
 public class HostFacts {
     /** Linux capability numbers (linux/capability.h). */
     public static final int CAP_NET_ADMIN = 12;
     public static final int CAP_IPC_LOCK = 14;
 
-    private final POSIX posix = org.vdpactl.sys.JnrPosix.get();
     private final Path proc;
     private final Path sys;
 
@@ -31,8 +31,9 @@ public class HostFacts {
         this.sys = sys;
     }
 
+    /** The effective uid, or -1 when procfs does not say. */
     public int euid() {
-        return posix.geteuid();
+        return EffectiveUid.in(proc).orElse(-1);
     }
 
     /** The effective capability set of this process (CapEff of /proc/self/status). */

@@ -1,6 +1,7 @@
 package org.vdpactl.cli.mgmt;
 
 import org.vdpactl.cli.CommandContext;
+import org.vdpactl.cli.CommandGroup;
 import org.vdpactl.mgmt.VdpaCommand;
 
 import org.vdpactl.mgmt.VdpaAttribute;
@@ -34,18 +35,8 @@ import org.vdpactl.vhost.VirtioDeviceId;
         description = "vDPA devices: list, show, add, del, config, vstats, set.",
         subcommands = {DevCommand.ListCommand.class, DevCommand.ShowCommand.class, DevCommand.AddCommand.class,
             DevDelCommand.class, DevCommand.ConfigCommand.class, DevCommand.VstatsCommand.class, DevCommand.SetCommand.class})
-public final class DevCommand implements Runnable {
+public final class DevCommand extends CommandGroup {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DevCommand.class);
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
-
-    /** A group without its subcommand is a usage error (exit 2): scripts must not mistake the usage for data. */
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getErr());
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing subcommand: give one of "
-                + String.join(", ", spec.subcommands().keySet().stream().filter(n -> !n.equals("ls")).toList()));
-    }
 
     /**
      * The --mac value read as iproute2's vdpa reads it; a form that can hide a typo (such as "02:00",
@@ -79,10 +70,8 @@ public final class DevCommand implements Runnable {
         }
     }
 
-    static int printDevs(CliContext ctx, List<VdpaDevInfo> devs) {
-        ctx.printData(() -> IprouteJson.devs(devs), out -> out.print(IprouteText.devs(devs)));
-        return 0;
-    }
+    private static final NetlinkListing<VdpaDevInfo> DEVICES = new NetlinkListing<>(VdpaNetlink::devices,
+            VdpaNetlink::device, IprouteJson::devs, IprouteText::devs);
 
     /** {@code dev list}. */
     @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true, description = "List the vDPA devices.")
@@ -92,9 +81,7 @@ public final class DevCommand implements Runnable {
 
         @Override
         public Integer call() {
-            try (VdpaNetlink nl = Netlink.open(context.get())) {
-                return printDevs(context.get(), nl.devices());
-            }
+            return DEVICES.show(context.get(), null);
         }
     }
 
@@ -109,9 +96,7 @@ public final class DevCommand implements Runnable {
 
         @Override
         public Integer call() {
-            try (VdpaNetlink nl = Netlink.open(context.get())) {
-                return printDevs(context.get(), name == null ? nl.devices() : List.of(nl.device(name)));
-            }
+            return DEVICES.show(context.get(), name);
         }
     }
 
@@ -173,7 +158,7 @@ public final class DevCommand implements Runnable {
                 if (!context.get().json()) {
                     context.get().err().println("vdpactl: created " + name + " on " + m.handle());
                 }
-                return printDevs(context.get(), List.of(nl.device(name)));
+                return DEVICES.print(context.get(), List.of(nl.device(name)));
             }
         }
 

@@ -1,9 +1,8 @@
 package org.vdpactl.cli.mgmt;
 
-import java.util.List;
 import java.util.concurrent.Callable;
-import org.vdpactl.cli.CliContext;
 import org.vdpactl.cli.CommandContext;
+import org.vdpactl.cli.CommandGroup;
 import org.vdpactl.mgmt.IprouteJson;
 import org.vdpactl.mgmt.IprouteText;
 import org.vdpactl.mgmt.MgmtDevInfo;
@@ -16,22 +15,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "mgmtdev", mixinStandardHelpOptions = true,
         description = "vDPA management devices (drivers that can create devices).",
         subcommands = {MgmtdevCommand.ListCommand.class, MgmtdevCommand.ShowCommand.class})
-public final class MgmtdevCommand implements Runnable {
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
-
-    /** A group without its subcommand is a usage error (exit 2): scripts must not mistake the usage for data. */
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getErr());
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing subcommand: give one of "
-                + String.join(", ", spec.subcommands().keySet().stream().filter(n -> !n.equals("ls")).toList()));
-    }
-
-    static int print(CliContext ctx, List<MgmtDevInfo> list) {
-        ctx.printData(() -> IprouteJson.mgmtdevs(list), out -> out.print(IprouteText.mgmtdevs(list)));
-        return 0;
-    }
+public final class MgmtdevCommand extends CommandGroup {
+    private static final NetlinkListing<MgmtDevInfo> MGMTDEVS = new NetlinkListing<>(VdpaNetlink::mgmtDevices,
+            VdpaNetlink::mgmtDevice, IprouteJson::mgmtdevs, IprouteText::mgmtdevs);
 
     /** {@code mgmtdev list}. */
     @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true, description = "List every management device.")
@@ -41,9 +27,7 @@ public final class MgmtdevCommand implements Runnable {
 
         @Override
         public Integer call() {
-            try (VdpaNetlink nl = Netlink.open(context.get())) {
-                return print(context.get(), nl.mgmtDevices());
-            }
+            return MGMTDEVS.show(context.get(), null);
         }
     }
 
@@ -58,9 +42,7 @@ public final class MgmtdevCommand implements Runnable {
 
         @Override
         public Integer call() {
-            try (VdpaNetlink nl = Netlink.open(context.get())) {
-                return print(context.get(), handle == null ? nl.mgmtDevices() : List.of(nl.mgmtDevice(handle)));
-            }
+            return MGMTDEVS.show(context.get(), handle);
         }
     }
 }

@@ -40,9 +40,12 @@ public final class BenchReport {
                 + " the JDK cannot keep linked classes that old in an archive, so most of the CLI still loads and verifies from the jar;"
                 + " this is why the build rewrites them (org.vdpactl.packaging.ClassFileModernizer)");
         STARTUP_VARIANTS.put("xshare-off", "no class-data sharing at all (`-Xshare:off`), for scale");
-        STARTUP_VARIANTS.put("release-launcher", "`bin/vdpactl` of the release tar.gz (bash, JDK discovery, then `-XX:+AutoCreateSharedArchive`"
+        STARTUP_VARIANTS.put("release-launcher", "`bin/vdpactl` of the release tar.gz (bash, JDK discovery, then the archive's"
+                + " `lib/vdpactl.aot` with `-XX:AOTCache` when the JDK is the one that trained it, else `-XX:+AutoCreateSharedArchive`"
                 + " into `$XDG_CACHE_HOME/vdpactl`, written by an earlier first run)");
         STARTUP_VARIANTS.put("release-launcher-no-cds", "the same launcher with `VDPACTL_NO_CDS=1`");
+        STARTUP_VARIANTS.put("release-launcher-version", "`bin/vdpactl --version` of the release tar.gz, as release-launcher");
+        STARTUP_VARIANTS.put("release-launcher-version-no-cds", "`bin/vdpactl --version` with `VDPACTL_NO_CDS=1`");
     }
 
     private static final Map<String, String> IOTLB_BENCHMARKS = Map.of(
@@ -396,6 +399,18 @@ public final class BenchReport {
                     Markdown.percent(1 - s.median() / base.median()), classes.getProperty(e.getKey(), "?")));
         }
         md.table(List.of("Variant", "wall ms min / median / max", "runs", "÷ default", "cut", "classes not from an archive"), rows);
+        // each variant against the same command line without any start-up archive (its "-no-cds" twin)
+        for (Map.Entry<String, Summary> e : byName.entrySet()) {
+            Summary without = byName.get(e.getKey() + "-no-cds");
+            if (without != null) {
+                Summary with = e.getValue();
+                String measured = Markdown.ratio(with.median() / without.median()) + " (medians " + Markdown.num(with.median())
+                        + " vs " + Markdown.num(without.median()) + " ms, " + with.n() + " and " + without.n() + " runs, interleaved)";
+                md.line("- **" + e.getKey() + "** ÷ **" + e.getKey() + "-no-cds**: " + measured);
+                goal("`" + e.getKey() + "` with its start-up archive ÷ without", measured, null);
+            }
+        }
+        md.blank();
         md.line("Variants (all with the launchers' flags `-XX:TieredStopAtLevel=1 -XX:+UseSerialGC`, run interleaved round by round):").blank();
         STARTUP_VARIANTS.forEach((k, v) -> {
             if (byName.containsKey(k)) {

@@ -19,7 +19,7 @@ final class FsuidThreadSyscalls extends OneThreadSyscalls {
     FsuidThreadSyscalls(Syscalls delegate, int uid, int gid) {
         super(delegate, "fsuid-unprivileged");
         onThread(() -> {
-            // load what stat(2) needs (jnr-posix's native stub) while this thread may still read it
+            // load the classes stat(2) goes through (the JDK's unix attribute view) while this thread may still read them
             delegate.stat("/");
             setFsIds(uid, gid);
             return null;
