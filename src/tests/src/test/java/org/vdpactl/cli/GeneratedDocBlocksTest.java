@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.RepositoryRoot;
+import org.vdpactl.bench.report.BenchReport;
 
 /**
  * Figures come from records, never typed: every block of README.md and docs/ marked
@@ -114,6 +115,10 @@ class GeneratedDocBlocksTest {
                 throw new AssertionError("DocExcerpts has no block " + id);
             }
             return block;
+        }
+        if (generator.equals(BenchReport.GENERATOR)) {
+            // docs/benchmarks.md: the latest run and the history of each part, from docs/bench-records
+            return BenchReport.block(root.resolve("docs/bench-records"), id);
         }
         if (generator.equals("SupportTable")) {
             return org.vdpactl.fake.kernel.SupportTable.markdown().stripTrailing();
