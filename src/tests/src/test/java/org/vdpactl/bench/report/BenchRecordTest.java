@@ -28,7 +28,7 @@ class BenchRecordTest {
 
         List<Path> written = BenchRecord.write(results, records);
 
-        assertEquals(List.of(records.resolve("netlink/20261202T1000Z.json")), written, "only the netlink part ran");
+        assertEquals(List.of(records.resolve("netlink/20261202T1000Z.json")), written, "only the netlink part ran to the end");
         String json = Files.readString(written.getFirst());
         assertFalse(json.contains("/x/"), "no path of the measuring machine in the record:\n" + json);
         assertTrue(json.contains("$JAVA_HOME/bin/java"), json);
@@ -63,7 +63,10 @@ class BenchRecordTest {
         assertTrue(BenchReport.block(records, "ioctl").startsWith("No run of this part has written a record yet"));
     }
 
-    /** A results directory of scripts/bench in which only the netlink part ran (one benchmark, three samples). */
+    /**
+     * A results directory of scripts/bench in which only the netlink part ran (one benchmark, three samples); the
+     * VM part began but its JMH runs all failed.
+     */
     private Path results(String date, double... samples) throws IOException {
         Path dir = Files.createDirectories(tmp.resolve("results-" + date.replace(":", "")));
         Files.writeString(dir.resolve("machine.properties"), """
@@ -98,6 +101,9 @@ class BenchRecordTest {
                   "primaryMetric": {"scoreUnit": "us/op", "rawData": [[%s, %s, %s]]}, "secondaryMetrics": {}}]
                 """.formatted(samples[0], samples[1], samples[2]));
         Files.writeString(dir.resolve("jmh-netlink-1.json.log"), "log of /x/repo, not part of the record");
+        // part 5 started but every JMH run failed (an empty result file): its C timings alone are no record
+        Files.writeString(dir.resolve("vm-c.txt"), "getFeatures 780.05\n");
+        Files.writeString(dir.resolve("vm-jmh-1.json"), "");
         return dir;
     }
 }
