@@ -70,6 +70,15 @@ enum BenchPart {
         return parameterKeys;
     }
 
+    boolean usesJmh() {
+        return jmhPrefix != null;
+    }
+
+    /** Parts 1, 2 and 5 compare with C programs built by the machine's gcc. */
+    boolean usesC() {
+        return this == IOCTL || this == IOTLB || this == VM;
+    }
+
     static BenchPart of(String id) {
         for (BenchPart p : values()) {
             if (p.id.equals(id)) {

@@ -156,9 +156,10 @@ public final class BenchReport {
         Map<String, String> m = latest.machine();
         md.line("**Latest run** (" + latest.kind() + "): " + latest.date() + ", `" + latest.command() + "` at commit `" + latest.commit() + "`.")
                 .blank();
-        md.line("Machine: " + machine(m) + "; JMH " + m.getOrDefault("jmh", "?") + "; C compiler " + m.getOrDefault("gcc", "?")
-                + " (`" + m.getOrDefault("cflags", "?") + "`); load average (1 min) before / after the run: "
-                + m.getOrDefault("load_before", "?") + " / " + m.getOrDefault("load_after", "?") + ".").blank();
+        md.line("Machine: " + machine(m) + (part.usesJmh() ? "; JMH " + m.getOrDefault("jmh", "?") : "")
+                + (part.usesC() ? "; C compiler " + m.getOrDefault("gcc", "?") + " (`" + m.getOrDefault("cflags", "?") + "`)" : "")
+                + "; load average (1 min) before / after the whole run: " + m.getOrDefault("load_before", "?") + " / "
+                + m.getOrDefault("load_after", "?") + ".").blank();
         md.line("Parameters: " + parameters(latest) + ".").blank();
         new BenchReport(latest.results()).section(part, md);
         if (!latest.commands().isEmpty()) {
@@ -454,7 +455,7 @@ public final class BenchReport {
                     ms(r.path("pipelined_critical_path_ms").asDouble(Double.NaN)), spread(r.path("pipelined")), spread(r.path("replay")),
                     spread(r.path("serial")), Markdown.num(serialOverParallel), ms(r.path("cpu_per_call_us").asDouble(Double.NaN)),
                     ratio3(r.path("predicted_floor_ms").asDouble(Double.NaN) / cp),
-                    r.path("load_before").asText("?") + " / " + r.path("load_after").asText("?")));
+                    load(r.path("load_before")) + " / " + load(r.path("load_after"))));
         }
         md.line("Window: `" + window + "`. Columns: the critical paths are **simulated** (the same rehearsal on a virtual clock, the"
                 + " model alone); parallel, pipelined, replay and serial are **measured** on the real clock (min / median / max over"
@@ -474,6 +475,10 @@ public final class BenchReport {
         }
         return ms(s.path("min_ms").asDouble()) + " / " + ms(s.path("median_ms").asDouble()) + " / " + ms(s.path("max_ms").asDouble())
                 + " (" + s.path("runs").asInt() + ")";
+    }
+
+    private static String load(JsonNode v) {
+        return v.isNumber() && v.asDouble() >= 0 ? String.format(Locale.ROOT, "%.1f", v.asDouble()) : "n/a";
     }
 
     private static String ms(double v) {
