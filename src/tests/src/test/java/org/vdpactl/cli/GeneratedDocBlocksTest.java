@@ -78,7 +78,8 @@ class GeneratedDocBlocksTest {
         assertTrue(blocks >= 5, "found the generated blocks: " + blocks);
         if (!write) {
             assertEquals(List.of(), stale, "generated blocks that differ from their generators (regenerate them: "
-                    + "scripts/lane-report docs; mvn test -Dtest=GeneratedDocBlocksTest -Dvdpactl.docs.write=true)");
+                    + "scripts/lane-report docs or scripts/bench after a run; from the committed records: "
+                    + "mvn test -Dtest=GeneratedDocBlocksTest -Dvdpactl.docs.write=true)");
         }
     }
 

@@ -55,7 +55,7 @@ record BenchRecord(BenchPart part, String date, String commit, Map<String, Strin
 
     /** What the figures are: every record's are measured; the VM part's on an emulated CPU. */
     String kind() {
-        return part == BenchPart.VM ? "measured (in a QEMU TCG guest: an emulated CPU)" : "measured";
+        return part == BenchPart.VM ? "measured in a QEMU TCG guest, an emulated CPU" : "measured";
     }
 
     /** The record of each part that ran in scripts/bench's results directory {@code results}, written under {@code recordsDir}. */
