@@ -262,10 +262,10 @@ public final class BenchReport {
                 + (cThreaded == null ? "" : "; against C with 2 threads (" + Markdown.num(cThreaded.median()) + " ns): seam "
                         + Markdown.ratio(seam.median() / cThreaded.median()) + ", bare FFM " + Markdown.ratio(bare.median() / cThreaded.median())),
                 null);
-        jmh.run("generatedInvokerApply").ifPresent(g -> md.line("The generated variadic invoker costs "
-                + Markdown.ratio(g.summary().median() / bare.median()) + " the exact handle: `apply` spreads a boxed `Object[]`"
-                + " through `asSpreader`, which is why the seam builds its own exact handle on `libc_h.ioctl.address()`"
-                + " and calls it with `invokeExact`.").blank());
+        jmh.run("generatedInvokerApply").ifPresent(g -> md.line("The generated variadic invoker took "
+                + Markdown.ratio(g.summary().median() / bare.median()) + " the exact handle in this run. Its `apply` spreads a boxed"
+                + " `Object[]` through `asSpreader`; the seam builds its own exact handle on `libc_h.ioctl.address()` and calls it"
+                + " with `invokeExact`.").blank());
         jmh.run("bareFfmNoCapture").ifPresent(n -> md.line("Errno capture: " + difference(bare.median() - n.summary().median())
                 + " per call (median with minus median without); the seam needs it to name the kernel's error.").blank());
         jmh.run("bareFfmCritical").ifPresent(t -> md.line("The thread-state transition (critical minus normal handle): "
