@@ -59,9 +59,10 @@ if missed "IOTLB into the real device" && [ -d "$build/vm-profiles" ]; then
     {
         echo "### Profile: IOTLB writes into the real device (VM lane)"
         echo
-        echo "Recorded in the guest by \`VhostDeviceBench.iotlbMapUnmap\` with \`-prof jfr\`: the benchmark thread is inside the"
-        echo "write downcall in nearly every sample, so the gap to C is not Java code (encoding, plan walking: the few Java"
-        echo "samples) but the call itself. Sections 1 and 2 take it apart on real hardware: the \"C, 2 threads\" yardsticks"
+        echo "Recorded in the guest by the JDK's flight recorder on the JMH process running \`VhostDeviceBench.iotlbMapUnmap\`"
+        echo "(\`-f 0\`: the guest has no TCP/IP for JMH's forks, so the process's start-up and JMH's own work are sampled too)."
+        echo "Where the benchmark thread spends its samples in native code, it is the write downcall; its Java samples are"
+        echo "encoding and plan walking. Sections 1 and 2 take the downcall apart on real hardware: the \"C, 2 threads\" yardsticks"
         echo "are what the kernel charges any multi-threaded writer (fdget takes a file reference), \`bareFfmCritical\` what"
         echo "the thread-state transition costs; what remains is the downcall's own work (segment checks, session"
         echo "acquire/release, errno capture). Under TCG every instruction of it is emulated, so the ratio is an emulated"

@@ -14,6 +14,7 @@ mkdir -p "$work"
 
 # the launchers' own flags (scripts/vdpactl, src/dist/bin/vdpactl)
 base=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
+[ "$major" -ge 24 ] && base+=(--sun-misc-unsafe-memory-access=allow)
 jdk_bin=$(dirname "$java")
 args=(--backend fake --fake-state "$work/fake-state.json" dev list)
 if "$java" "${base[@]}" -jar "$jar" "${args[@]}" >"$work/probe.log" 2>&1; then
@@ -42,12 +43,15 @@ mkdir -p "$work/picocli"
 (cd "$work/picocli" && "$jdk_bin/jar" xf "$picocli_jar" picocli)
 "$jdk_bin/jar" uf "$old_jar" -C "$work/picocli" picocli
 old_archive=()
-if [ "$major" -ge 25 ]; then
-    # the build's own training (org.vdpactl.packaging.ReleaseFiles: the CLI's --batch of AotTraining's command lines);
-    # as there, a failing command is still training, so the cache's file, not the exit status, says it worked
-    "$java" "${base[@]}" -XX:AOTCacheOutput="$work/java5-picocli.aot" -cp "$old_jar" org.vdpactl.cli.Main \
-        --batch "$build/release/aot-training/training.batch" --force >"$work/java5-picocli-training.log" 2>&1 || true
-    [ -f "$work/java5-picocli.aot" ] && old_archive=(-XX:AOTCache="$work/java5-picocli.aot")
+# trained as the build trains its own (org.vdpactl.packaging.ReleaseFiles): the CLI runs the build's batch of commands
+batch="$build/release/aot-training/training.batch"
+if [ "$major" -ge 25 ] && [ -f "$batch" ]; then
+    # a failing command of the batch is still training (--force), as in the build: the archive decides
+    "$java" "${base[@]}" -XX:AOTCacheOutput="$work/java5-picocli.aot" -cp "$old_jar" \
+        org.vdpactl.cli.Main --batch "$batch" --force >"$work/java5-picocli-training.log" 2>&1 || true
+    if [ -f "$work/java5-picocli.aot" ]; then
+        old_archive=(-XX:AOTCache="$work/java5-picocli.aot")
+    fi
 fi
 
 # the release archive as a user unpacks it; its launcher writes its CDS archive on the first run
@@ -67,8 +71,6 @@ variants+=(
     "xshare-off=$(join "$java" "${base[@]}" -Xshare:off -jar "$jar" "${args[@]}")"
     "release-launcher=$(join "${release_env[@]}" "$launcher" "${args[@]}")"
     "release-launcher-no-cds=$(join "${release_env[@]}" VDPACTL_NO_CDS=1 "$launcher" "${args[@]}")"
-    "release-launcher-version=$(join "${release_env[@]}" "$launcher" --version)"
-    "release-launcher-version-no-cds=$(join "${release_env[@]}" VDPACTL_NO_CDS=1 "$launcher" --version)"
 )
 
 # how many classes each variant still loads and verifies from jar files (not from an archive)

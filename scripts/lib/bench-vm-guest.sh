@@ -18,24 +18,25 @@ fi
 mkdir -p "$results/vm-crashes"
 cd "$results/vm-crashes"
 cp="$build/classes:$(cat "$build/jmh.classpath")"
+# with -f 0 (no TCP/IP in the guest for JMH's forks) the benchmarks run in this JVM: give it what
+# VhostDeviceBench's @Fork would give the fork
+jvm=(--enable-native-access=ALL-UNNAMED)
 c_run="$build/c/vhost_loop $device 5"
 {
     echo "vm.c=$c_run  # in the guest, before and after the JMH run"
-    echo "vm.jmh=\$JAVA_HOME/bin/java -cp \"\$BUILD/classes:\$(cat \$BUILD/jmh.classpath)\" org.openjdk.jmh.Main org.vdpactl.bench.VhostDeviceBench $* -rf json -rff $results/vm-jmh-N.json  # in the guest; N > 1: benchmarks whose fork crashed, again"
+    echo "vm.jmh=\$JAVA_HOME/bin/java ${jvm[*]} -cp \"\$BUILD/classes:\$(cat \$BUILD/jmh.classpath)\" org.openjdk.jmh.Main org.vdpactl.bench.VhostDeviceBench $* -rf json -rff $results/vm-jmh-N.json  # in the guest; N > 1: benchmarks whose JVM crashed, again"
 } >>"$results/commands.properties"
 
 echo "== bench (guest): C: $c_run" >&2
 $c_run >"$results/vm-c.txt"
-# JMH; a benchmark whose forked JVM died is run again (up to $attempts times in all): under TCG, JIT-compiled
+# JMH; a benchmark whose JVM died is run again (up to $attempts times in all): under TCG, JIT-compiled
 # code now and then crashes right after it was installed, which the same code never does on the host
 missing=("${benchmarks[@]}")
-crashed=0
 for ((n = 1; n <= attempts && ${#missing[@]} > 0; n++)); do
     regex="VhostDeviceBench\\.($(IFS='|'; echo "${missing[*]}"))\$"
     echo "== bench (guest): JMH attempt $n: ${missing[*]}" >&2
-    "$java" -cp "$cp" org.openjdk.jmh.Main "$regex" "$@" -rf json -rff "$results/vm-jmh-$n.json" >"$results/vm-jmh-$n.json.log" 2>&1 || true
+    "$java" "${jvm[@]}" -cp "$cp" org.openjdk.jmh.Main "$regex" "$@" -rf json -rff "$results/vm-jmh-$n.json" >"$results/vm-jmh-$n.json.log" 2>&1 || true
     grep -E '^VhostDeviceBench\.' "$results/vm-jmh-$n.json.log" >&2 || true
-    crashed=$((crashed + $(grep -c '<forked VM failed' "$results/vm-jmh-$n.json.log" || true)))
     still=()
     for b in "${missing[@]}"; do
         grep -q "\"org.vdpactl.bench.VhostDeviceBench.$b\"" "$results/vm-jmh-$n.json" 2>/dev/null || still+=("$b")
@@ -43,11 +44,13 @@ for ((n = 1; n <= attempts && ${#missing[@]} > 0; n++)); do
     missing=("${still[@]+"${still[@]}"}")
 done
 $c_run >>"$results/vm-c.txt"
+# a JVM that crashes leaves its hs_err file here (the working directory)
+crashed=$(find . -maxdepth 1 -name 'hs_err_pid*.log' | wc -l)
 
 if ((crashed == 0)); then
-    crash_note="No JMH fork crashed in this run."
+    crash_note="No JMH run crashed in this run."
 else
-    crash_note="JMH forks whose JVM crashed in this run: $crashed (SIGSEGV at the entry of freshly JIT-compiled JDK methods such as
+    crash_note="JMH runs whose JVM crashed in this run: $crashed (SIGSEGV at the entry of freshly JIT-compiled JDK methods such as
 \`ThreadLocal.get\` or \`SharedUtils.checkNative\`; hs_err files in \`\$BUILD/results/vm-crashes\`); each such benchmark ran again, up
 to $attempts times in all. The same code runs billions of calls on the host without a crash, which points at the emulator's
 handling of freshly written code, not at vdpactl.${missing[*]:+ Still missing after $attempts attempts: ${missing[*]}.}"
@@ -63,12 +66,10 @@ clock, single-threaded and then with a second (idle) thread; Java = \`VhostDevic
 $crash_note
 NOTES
 
-# a JFR recording of the IOTLB writes, which the host summarises if that goal was missed (bench-profile.sh)
+# a JFR recording of the IOTLB writes, which the host summarises if that goal was missed (bench-profile.sh);
+# the JDK's own recorder on the JMH process, since JMH's JFR profiler needs a fork
 rm -rf "$build/vm-profiles"
-for ((n = 1; n <= attempts; n++)); do
-    echo "== bench (guest): JFR recording of VhostDeviceBench.iotlbMapUnmap, attempt $n" >&2
-    "$java" -cp "$cp" org.openjdk.jmh.Main 'VhostDeviceBench\.iotlbMapUnmap$' -f 1 -i 3 \
-        -prof "jfr:dir=$build/vm-profiles" >"$results/vm-jfr.log" 2>&1 || true
-    [ -n "$(find "$build/vm-profiles" -name '*.jfr' -size +0 2>/dev/null | head -n1)" ] && break
-    rm -rf "$build/vm-profiles"
-done
+mkdir -p "$build/vm-profiles/VhostDeviceBench.iotlbMapUnmap"
+echo "== bench (guest): JFR recording of VhostDeviceBench.iotlbMapUnmap" >&2
+"$java" "${jvm[@]}" -XX:StartFlightRecording:filename="$build/vm-profiles/VhostDeviceBench.iotlbMapUnmap/recording.jfr",settings=profile \
+    -cp "$cp" org.openjdk.jmh.Main 'VhostDeviceBench\.iotlbMapUnmap$' -f 0 -i 3 >"$results/vm-jfr.log" 2>&1 || true

@@ -3,8 +3,6 @@ package org.vdpactl.bench.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,22 +44,17 @@ public final class JmhResults {
     }
 
     /**
-     * Every {@code PREFIX.json} and {@code PREFIX-N.json} in {@code dir} (scripts/bench runs JMH in rounds, one
+     * Every {@code PREFIX.json} and {@code PREFIX-N.json} of a run (scripts/bench runs JMH in rounds, one
      * fork per benchmark per round, so that drifting load on the machine spreads over every variant), merged:
      * the samples of the same benchmark and parameters from all rounds together.
      */
-    public static JmhResults read(Path dir, String prefix) throws IOException {
-        List<Path> files;
-        try (var s = Files.list(dir)) {
-            files = s.filter(p -> {
-                String n = p.getFileName().toString();
-                return n.equals(prefix + ".json") || n.matches(java.util.regex.Pattern.quote(prefix) + "-\\d+\\.json");
-            }).sorted().toList();
-        }
+    static JmhResults read(ResultFiles files, String prefix) throws IOException {
         Map<String, Run> merged = new LinkedHashMap<>();
-        for (Path f : files) {
-            for (Run r : read(f).runs) {
-                merged.merge(r.label(), r, JmhResults::merge);
+        for (String n : files.names()) {
+            if (n.equals(prefix + ".json") || n.matches(java.util.regex.Pattern.quote(prefix) + "-\\d+\\.json")) {
+                for (Run r : parse(files.text(n).orElseThrow()).runs) {
+                    merged.merge(r.label(), r, JmhResults::merge);
+                }
             }
         }
         return new JmhResults(new ArrayList<>(merged.values()));
@@ -78,13 +71,10 @@ public final class JmhResults {
         return new Run(a.method(), a.params(), a.unit(), samples, secondary, units);
     }
 
-    /** One JMH JSON file. */
-    public static JmhResults read(Path file) throws IOException {
+    /** The text of one JMH JSON file. */
+    static JmhResults parse(String json) throws IOException {
         List<Run> runs = new ArrayList<>();
-        if (!Files.exists(file)) {
-            return new JmhResults(runs);
-        }
-        JsonNode root = new ObjectMapper().readTree(file.toFile());
+        JsonNode root = new ObjectMapper().readTree(json);
         for (JsonNode b : root) {
             String name = b.get("benchmark").asText();
             String method = name.substring(name.lastIndexOf('.') + 1);

@@ -1,0 +1,194 @@
+package org.vdpactl.bench.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.function.UnaryOperator;
+
+/**
+ * One part of one scripts/bench run as committed (docs/bench-records/PART/DATE.json): when and on what
+ * machine it ran (CPU model, cores, kernel, JDK), the command and its parameters, the commands it ran and
+ * the raw results (JMH's JSON as JMH wrote it, the C programs' and start-up timer's own output). The
+ * document's figures are rendered from these and nothing else.
+ *
+ * <p>This machine's paths never enter a record: the build directory, the checkout and the JDK are written
+ * {@code $BUILD}, {@code .} and {@code $JAVA_HOME} wherever they occur, in the raw results too.
+ */
+record BenchRecord(BenchPart part, String date, String commit, Map<String, String> machine, String command,
+                   Map<String, String> parameters, List<String> commands, JsonNode files) {
+    static final String SCHEMA = "vdpactl-bench-record/1";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** machine.properties key -> the record's key. */
+    private static final Map<String, String> MACHINE = new LinkedHashMap<>();
+
+    static {
+        MACHINE.put("cpu", "cpu");
+        MACHINE.put("nproc", "cores");
+        MACHINE.put("kernel", "kernel");
+        MACHINE.put("jdk", "jdk");
+        MACHINE.put("gcc", "gcc");
+        MACHINE.put("cflags", "cflags");
+        MACHINE.put("jmh", "jmh");
+        MACHINE.put("load.before", "load_before");
+        MACHINE.put("load.after", "load_after");
+    }
+
+    ResultFiles results() {
+        return ResultFiles.of(files);
+    }
+
+    /** What the figures are: every record's are measured; the VM part's on an emulated CPU. */
+    String kind() {
+        return part == BenchPart.VM ? "measured in a QEMU TCG guest, an emulated CPU" : "measured";
+    }
+
+    /** The record of each part that ran in scripts/bench's results directory {@code results}, written under {@code recordsDir}. */
+    static List<Path> write(Path results, Path recordsDir) throws IOException {
+        Properties machine = properties(results.resolve("machine.properties"));
+        Properties run = properties(results.resolve("run.properties"));
+        Properties commands = properties(results.resolve("commands.properties"));
+        UnaryOperator<String> shown = shown(machine);
+        ResultFiles files = ResultFiles.of(results);
+        String date = machine.getProperty("date", "?");
+        List<Path> written = new ArrayList<>();
+        for (BenchPart part : BenchPart.values()) {
+            if (!part.ran(files)) {
+                continue;
+            }
+            ObjectNode record = JSON.createObjectNode();
+            record.put("schema", SCHEMA);
+            record.put("part", part.id());
+            record.put("date", date);
+            record.put("commit", machine.getProperty("commit", "?"));
+            ObjectNode m = record.putObject("machine");
+            MACHINE.forEach((k, v) -> m.put(v, shown.apply(machine.getProperty(k, "?"))));
+            record.put("command", run.getProperty("command", "scripts/bench"));
+            ObjectNode p = record.putObject("parameters");
+            for (String k : part.parameterKeys()) {
+                if (run.containsKey(k)) {
+                    p.put(k, run.getProperty(k));
+                }
+            }
+            p.put("reduced", run.getProperty("reduced." + part.id(), run.getProperty("reduced", "no")));
+            ArrayNode c = record.putArray("commands");
+            for (String k : part.commandKeys()) {
+                if (commands.containsKey(k)) {
+                    c.add(shown.apply(commands.getProperty(k)));
+                }
+            }
+            ObjectNode f = record.putObject("files");
+            for (String name : files.names()) {
+                if (part.owns(name)) {
+                    String text = files.text(name).orElseThrow();
+                    f.set(name, name.endsWith(".json") ? sanitized(JSON.readTree(text), shown) : TextNode.valueOf(shown.apply(text)));
+                }
+            }
+            Path out = recordsDir.resolve(part.id()).resolve(date.replace("-", "").replace(":", "") + ".json");
+            Files.createDirectories(out.getParent());
+            Files.writeString(out, JSON.writeValueAsString(record) + "\n", StandardCharsets.UTF_8);
+            written.add(out);
+        }
+        return written;
+    }
+
+    /** Every record of {@code part} under {@code recordsDir}, oldest first. */
+    static List<BenchRecord> readAll(Path recordsDir, BenchPart part) throws IOException {
+        Path dir = recordsDir.resolve(part.id());
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<BenchRecord> out = new ArrayList<>();
+        try (var s = Files.list(dir)) {
+            for (Path f : s.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+                out.add(read(f, part));
+            }
+        }
+        out.sort(Comparator.comparing(BenchRecord::date));
+        return out;
+    }
+
+    static Optional<BenchRecord> latest(Path recordsDir, BenchPart part) throws IOException {
+        List<BenchRecord> all = readAll(recordsDir, part);
+        return all.isEmpty() ? Optional.empty() : Optional.of(all.getLast());
+    }
+
+    private static BenchRecord read(Path file, BenchPart part) throws IOException {
+        JsonNode r = JSON.readTree(file.toFile());
+        if (!SCHEMA.equals(r.path("schema").asText()) || !part.id().equals(r.path("part").asText())) {
+            throw new IOException(file + ": not a " + SCHEMA + " record of part " + part.id());
+        }
+        List<String> commands = new ArrayList<>();
+        r.path("commands").forEach(c -> commands.add(c.asText()));
+        return new BenchRecord(part, r.path("date").asText(), r.path("commit").asText(), strings(r.path("machine")),
+                r.path("command").asText(), strings(r.path("parameters")), commands, r.path("files"));
+    }
+
+    private static Map<String, String> strings(JsonNode object) {
+        Map<String, String> out = new LinkedHashMap<>();
+        object.fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+        return out;
+    }
+
+    /** This machine's build directory, checkout and JDK as $BUILD, . and $JAVA_HOME (the build directory may lie inside the checkout). */
+    static UnaryOperator<String> shown(Properties machine) {
+        String build = machine.getProperty("path.build", "");
+        String root = machine.getProperty("path.root", "");
+        String javaHome = machine.getProperty("path.java_home", "");
+        return s -> {
+            String out = s;
+            if (!build.isEmpty()) {
+                out = out.replace(build, "$BUILD");
+            }
+            if (!javaHome.isEmpty()) {
+                out = out.replace(javaHome, "$JAVA_HOME");
+            }
+            if (!root.isEmpty()) {
+                out = out.replace(root + "/", "").replace(root, ".");
+            }
+            return out;
+        };
+    }
+
+    private static JsonNode sanitized(JsonNode node, UnaryOperator<String> shown) {
+        if (node.isTextual()) {
+            return TextNode.valueOf(shown.apply(node.asText()));
+        }
+        if (node.isArray()) {
+            ArrayNode a = (ArrayNode) node;
+            for (int i = 0; i < a.size(); i++) {
+                a.set(i, sanitized(a.get(i), shown));
+            }
+        } else if (node.isObject()) {
+            ObjectNode o = (ObjectNode) node;
+            for (Iterator<String> it = o.fieldNames(); it.hasNext(); ) {
+                String k = it.next();
+                o.set(k, sanitized(o.get(k), shown));
+            }
+        }
+        return node;
+    }
+
+    static Properties properties(Path file) throws IOException {
+        Properties p = new Properties();
+        if (Files.exists(file)) {
+            p.load(new StringReader(Files.readString(file, StandardCharsets.UTF_8)));
+        }
+        return p;
+    }
+}

@@ -1,0 +1,109 @@
+package org.vdpactl.bench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * scripts/bench's records and what docs/benchmarks.md makes of them: one record per part that ran, with the
+ * run's date, machine, command and parameters and the raw results, none of this machine's paths in it; the
+ * document's block shows the latest record's figures, computed from the raw samples, and one history row per
+ * record.
+ */
+class BenchRecordTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aRunWritesOneRecordPerPartThatRanWithoutThisMachinesPaths() throws IOException {
+        Path results = results("2026-12-02T10:00Z", 100, 200, 300);
+        Path records = tmp.resolve("records");
+
+        List<Path> written = BenchRecord.write(results, records);
+
+        assertEquals(List.of(records.resolve("netlink/20261202T1000Z.json")), written, "only the netlink part ran to the end");
+        String json = Files.readString(written.getFirst());
+        assertFalse(json.contains("/x/"), "no path of the measuring machine in the record:\n" + json);
+        assertTrue(json.contains("$JAVA_HOME/bin/java"), json);
+        assertTrue(json.contains("$BUILD/results/jmh-netlink-N.json"), json);
+        BenchRecord r = BenchRecord.readAll(records, BenchPart.NETLINK).getFirst();
+        assertEquals("2026-12-02T10:00Z", r.date());
+        assertEquals("scripts/bench --only netlink --jmh-opts -f 1 -i 3", r.command());
+        assertEquals("Test CPU", r.machine().get("cpu"));
+        assertEquals("2", r.machine().get("cores"));
+        assertEquals("Linux 6.12", r.machine().get("kernel"));
+        assertEquals("Test JDK 25", r.machine().get("jdk"));
+        assertEquals("yes: fewer iterations", r.parameters().get("reduced"));
+        assertEquals("-f 1 -i 3", r.parameters().get("jmh_options"));
+    }
+
+    @Test
+    void theBlockShowsTheLatestRecordAndTheHistoryOfAll() throws IOException {
+        Path records = tmp.resolve("records");
+        BenchRecord.write(results("2026-12-02T10:00Z", 100, 200, 300), records);
+        BenchRecord.write(results("2026-12-03T09:30Z", 400, 500, 600), records);
+
+        String block = BenchReport.block(records, "netlink");
+
+        assertTrue(block.contains("**Latest run** (measured): 2026-12-03T09:30Z"), block);
+        assertTrue(block.contains("| dump1000Devices | "), block);
+        assertTrue(block.contains("| 400 / 500 / 600 us/op | 3 |"), "min / median / max of the latest raw samples:\n" + block);
+        assertFalse(block.contains("100 / 200 / 300"), "the older run is history, not the latest:\n" + block);
+        assertTrue(block.contains("| 2026-12-02T10:00Z | `abc1234` |"), block);
+        assertTrue(block.contains("| 2026-12-03T09:30Z | `abc1234` |"), block);
+        assertTrue(block.contains("200 us/op median"), "the older run's figure in its history row:\n" + block);
+        assertTrue(block.indexOf("2026-12-02T10:00Z") < block.lastIndexOf("2026-12-03T09:30Z"), "oldest first");
+        assertTrue(BenchReport.block(records, "ioctl").startsWith("No run of this part has written a record yet"));
+    }
+
+    /**
+     * A results directory of scripts/bench in which only the netlink part ran (one benchmark, three samples); the
+     * VM part began but its JMH runs all failed.
+     */
+    private Path results(String date, double... samples) throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("results-" + date.replace(":", "")));
+        Files.writeString(dir.resolve("machine.properties"), """
+                date=%s
+                commit=abc1234
+                nproc=2
+                cpu=Test CPU
+                kernel=Linux 6.12
+                jdk=Test JDK 25
+                gcc=gcc 12
+                cflags=-O2
+                jmh=1.37
+                load.before=0.5
+                load.after=0.7
+                path.java_home=/x/jdk
+                path.build=/x/repo/target/bench
+                path.root=/x/repo
+                """.formatted(date));
+        Files.writeString(dir.resolve("run.properties"), """
+                command=scripts/bench --only netlink --jmh-opts -f 1 -i 3
+                jmh_options=-f 1 -i 3
+                rounds=1
+                reduced=no
+                reduced.netlink=yes: fewer iterations
+                """);
+        Files.writeString(dir.resolve("commands.properties"), """
+                build=mvn -Pbench package
+                jmh.netlink=$JAVA_HOME/bin/java -cp x org.openjdk.jmh.Main NetlinkBench -rff /x/repo/target/bench/results/jmh-netlink-N.json
+                """);
+        Files.writeString(dir.resolve("jmh-netlink-1.json"), """
+                [{"benchmark": "org.vdpactl.bench.NetlinkBench.dump1000Devices", "jvm": "/x/jdk/bin/java",
+                  "primaryMetric": {"scoreUnit": "us/op", "rawData": [[%s, %s, %s]]}, "secondaryMetrics": {}}]
+                """.formatted(samples[0], samples[1], samples[2]));
+        Files.writeString(dir.resolve("jmh-netlink-1.json.log"), "log of /x/repo, not part of the record");
+        // part 5 started but every JMH run failed (an empty result file): its C timings alone are no record
+        Files.writeString(dir.resolve("vm-c.txt"), "getFeatures 780.05\n");
+        Files.writeString(dir.resolve("vm-jmh-1.json"), "");
+        return dir;
+    }
+}
