@@ -1773,37 +1773,46 @@ SCHEMAS = {
           "type": "integer"
         },
         "mac": {
-          "type": "string"
+          "type": "string",
+          "description": "only with VIRTIO_NET_F_MAC among the device features"
         },
         "status": {
-          "type": "integer"
+          "type": "integer",
+          "description": "only with VIRTIO_NET_F_STATUS"
         },
         "max_virtqueue_pairs": {
-          "type": "integer"
+          "type": "integer",
+          "description": "only with VIRTIO_NET_F_MQ or VIRTIO_NET_F_RSS"
         },
         "mtu": {
-          "type": "integer"
+          "type": "integer",
+          "description": "only with VIRTIO_NET_F_MTU"
         },
         "speed": {
-          "type": "integer"
+          "type": "integer",
+          "description": "Mbit/s (4294967295 = unknown); only with VIRTIO_NET_F_SPEED_DUPLEX"
         },
         "duplex": {
-          "type": "integer"
+          "type": "integer",
+          "description": "0 half, 1 full, 255 unknown; only with VIRTIO_NET_F_SPEED_DUPLEX"
         },
         "rss_max_key_size": {
-          "type": "integer"
+          "type": "integer",
+          "description": "only with VIRTIO_NET_F_RSS or VIRTIO_NET_F_HASH_REPORT"
         },
         "rss_max_indirection_table_length": {
-          "type": "integer"
+          "type": "integer",
+          "description": "only with VIRTIO_NET_F_RSS"
         },
         "supported_hash_types": {
-          "type": "integer"
+          "type": "integer",
+          "description": "only with VIRTIO_NET_F_RSS or VIRTIO_NET_F_HASH_REPORT"
         }
       },
       "propertyNames": {
         "pattern": "^[a-z][a-z0-9_]*$"
       },
-      "description": "the decoded config space (net or block fields); null when it did not decode (see config_error)"
+      "description": "decoded config; a net field only when its feature bit is offered (else left out); null when undecodable"
     },
     "config_error": {
       "type": [

@@ -11,12 +11,16 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * galaxy.yml's links are absolute (Galaxy refuses relative ones) and lead into this repository: the
- * repository itself, then files of it (the documentation, the README) under {@code blob/main/}, which must
- * exist; and the collection ships the repository's LICENSE.
+ * galaxy.yml's links are absolute and lead into this repository: the repository itself, then files of it (the
+ * documentation, the README) under {@code blob/main/}, which must exist, and its issue tracker. No public address
+ * of the repository is recorded anywhere, so their base is the documented placeholder in the reserved .invalid
+ * domain until publication (docs/fleet.md, "Publishing"), never a guessed host. The collection ships the
+ * repository's LICENSE.
  */
 class AnsibleGalaxyLinksTest {
     static final Path COLLECTION = Path.of("ansible/ansible_collections/vdpactl/vdpa");
+    /** The placeholder base, to be replaced at publication (RFC 2606: .invalid never resolves). */
+    static final String PLACEHOLDER = "https://vdpactl.invalid/vdpactl";
 
     @Test
     void everyLinkIsAbsoluteAndItsPathExistsInTheRepository() throws Exception {
@@ -31,6 +35,9 @@ class AnsibleGalaxyLinksTest {
         assertEquals(List.of("repository", "documentation", "homepage", "issues"), List.copyOf(links.keySet()));
         String repository = links.get("repository");
         assertTrue(repository.matches("https://[^ ]+[^/]"), "absolute, no trailing slash: " + repository);
+        // no public address is recorded (docs/fleet.md "Publishing" says where it will be set): no guessed host
+        assertEquals(PLACEHOLDER, repository, "the repository's address is the placeholder until publication");
+        assertTrue(Files.readString(Path.of("docs/fleet.md")).contains(PLACEHOLDER), "docs/fleet.md names the placeholder");
         assertEquals(repository + "/issues", links.get("issues"));
         for (String key : List.of("documentation", "homepage")) {
             String link = links.get(key);

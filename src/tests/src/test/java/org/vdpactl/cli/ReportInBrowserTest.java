@@ -32,6 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The HTML reports as a person sees them: rendered by headless Chromium at a phone's width (375 px)
  * and a wide screen's (1400 px), measured by a script injected into a copy of each report, and kept
  * as screenshots under target/browser/. Checks that the downtime fills the timeline, that the
+ * histograms of equal values (the virtual clock) or of one iteration are one centred bar with its count and value, that the
  * destination's preparation is drawn apart and labelled "not downtime", that nothing sticks out of
  * the window (the page never scrolls sideways), and that no local path, user or host name is in the
  * reports. Without a Chromium binary the tests are aborted with the reason (scripts/test installs it).
@@ -41,6 +42,8 @@ class ReportInBrowserTest {
     private static final Path OUT = Path.of("target", "browser");
     private static final int SCREENSHOT_HEIGHT = 2400;
     private static final Pattern MEASUREMENTS = Pattern.compile("<pre id=\"measurements\">(.*?)</pre>", Pattern.DOTALL);
+
+    private static final java.util.Map<String, JsonNode> MEASURED = new java.util.HashMap<>();
 
     @TempDir
     static Path dir;
@@ -102,6 +105,49 @@ class ReportInBrowserTest {
 
     @ParameterizedTest(name = "{0} px")
     @ValueSource(ints = {375, 1400})
+    void onTheVirtualClockEveryHistogramIsOneBarWithItsCountValueAndPercentiles(int width) throws Exception {
+        // every iteration of the virtual clock takes the same time: no range to bin
+        assertOneValueHistograms(measure(rehearsalReport, "rehearsal", width), 12, "ms (12 iterations, all equal)");
+    }
+
+    @Test
+    void aSingleIterationsHistogramsShowItsValue() throws Exception {
+        Path report = dir.resolve("one-iteration.html");
+        CliRun r = RehearseCommandTest.run("--backend", "fake", "--fake-clock", "virtual", "--fake-state",
+                dir.resolve("one-iteration-state.json").toString(), "rehearse", "--iterations", "1", "--report", report.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode m = measure(report, "rehearsal-one-iteration", 375);
+        assertFits(m, 375);
+        assertOneValueHistograms(m, 1, "ms (1 iteration)");
+    }
+
+    /** Every histogram one bar in the middle of its axis, its count on it, its value under it, one percentile mark, no text on another. */
+    private static void assertOneValueHistograms(JsonNode m, int count, String caption) {
+        JsonNode hists = m.path("histograms");
+        assertTrue(hists.size() >= 8, "the downtime and each phase: " + hists);
+        for (JsonNode h : hists) {
+            String what = h.path("title").asText() + ": " + h;
+            assertTrue(h.path("oneValue").asBoolean(), what);
+            assertEquals(1, h.path("bars").asInt(), what);
+            assertTrue(Math.abs(h.path("barCenterOffset").asDouble()) < 0.02, "the bar in the middle of the axis: " + what);
+            assertTrue(h.path("barShare").asDouble() >= 0.1, "a bar wide enough to see: " + what);
+            assertEquals(List.of(Integer.toString(count)), texts(h.path("barCounts")), what);
+            assertEquals(1, h.path("xticks").size(), "the value, once: " + what);
+            assertTrue(h.path("xticks").get(0).asText().matches("\\d+\\.\\d\\d"), what);
+            assertEquals(List.of("p50 = p90 = p99"), texts(h.path("percentiles")), what);
+            assertEquals(caption, h.path("caption").asText(), what);
+            assertEquals(0, h.path("overlaps").size(), "texts drawn over each other: " + what);
+        }
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    @ParameterizedTest(name = "{0} px")
+    @ValueSource(ints = {375, 1400})
     void theFleetReportFitsAndFlagsTheHostThatDiffers(int width) throws Exception {
         JsonNode m = measure(fleetReport, "fleet", width);
         assertFits(m, width);
@@ -142,6 +188,16 @@ class ReportInBrowserTest {
      * than 500 px, and the script checks the width it got.
      */
     private static JsonNode measure(Path report, String name, int width) throws Exception {
+        // one Chromium run per report and width, whichever tests ask
+        JsonNode known = MEASURED.get(name + "-" + width);
+        if (known == null) {
+            known = render(report, name, width);
+            MEASURED.put(name + "-" + width, known);
+        }
+        return known;
+    }
+
+    private static JsonNode render(Path report, String name, int width) throws Exception {
         String chromium = chromium().orElse(null);
         assumeTrue(chromium != null, "ABORTED: no Chromium (chromium, chromium-browser) on PATH, so the browser test of the"
                 + " HTML reports did not run; install it (apt-get install chromium; scripts/test does) or set VDPACTL_CHROMIUM");

@@ -53,6 +53,37 @@
       })
     };
   }
+  // each histogram: its bars against its axis, the labels, and whether any two of its texts overlap
+  r.histograms = Array.prototype.filter.call(document.querySelectorAll('svg.hist'), shown).map(function (h) {
+    var axis = h.querySelector('line.axis').getBoundingClientRect();
+    var bars = Array.prototype.map.call(h.querySelectorAll('rect.bin'), function (b) { return b.getBoundingClientRect(); });
+    var texts = Array.prototype.slice.call(h.querySelectorAll('text'));
+    var boxes = texts.map(function (t) { return t.getBoundingClientRect(); });
+    var overlaps = [];
+    for (var i = 0; i < boxes.length; i++) {
+      for (var j = i + 1; j < boxes.length; j++) {
+        var a = boxes[i], b = boxes[j];
+        if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) {
+          overlaps.push(texts[i].textContent + ' / ' + texts[j].textContent);
+        }
+      }
+    }
+    function labels(selector) {
+      return Array.prototype.map.call(h.querySelectorAll(selector), function (t) { return t.textContent; });
+    }
+    return {
+      title: h.querySelector('text.htitle').textContent,
+      oneValue: h.classList.contains('one-value'),
+      bars: bars.length,
+      barCenterOffset: bars.length ? ((bars[0].left + bars[0].right) / 2 - (axis.left + axis.right) / 2) / axis.width : null,
+      barShare: bars.length ? bars[0].width / axis.width : null,
+      barCounts: labels(':scope > text.count').filter(function (t) { return t !== 'count'; }),
+      xticks: labels('text.xtick'),
+      percentiles: labels('g.pct text'),
+      caption: texts[texts.length - 1].textContent,
+      overlaps: overlaps
+    };
+  });
   r.differingCells = document.querySelectorAll('td.differs').length;
   parent.postMessage(JSON.stringify(r), '*');
 })();

@@ -60,6 +60,10 @@ final class VhostInfoCommand implements Callable<Integer> {
             ctx.printDocument(JsonDocument.VHOST_INFO, () -> {
                 // the info document plus a "kernel" object: what this kernel lacks and what the device's gaps cost
                 Map<String, Object> doc = new LinkedHashMap<>(ctx.mapper().convertValue(info, new TypeReference<Map<String, Object>>() { }));
+                // a config field the device's features do not make valid is left out, as in `vdpa -j dev config show`
+                if (doc.get("config") instanceof Map<?, ?> config) {
+                    config.values().removeIf(java.util.Objects::isNull);
+                }
                 Map<String, Object> k = new LinkedHashMap<>();
                 k.put("profile", profile.map(p -> p.version()).orElse(null));
                 k.put("simulated", ctx.simulated());
