@@ -68,9 +68,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT, description = "Log more and show stack traces of failures.")
     void setVerbose(boolean v) {
         verbose = v;
-        if (v) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "debug");
-        }
+        org.vdpactl.cli.log.LogThreshold.verbose(v);
     }
 
     static boolean verbose() {
