@@ -117,7 +117,11 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         cl.setExecutionStrategy(parseResult -> {
             refuseUnmatched(parseResult);
             CommandLine sub = parseResult.commandSpec().commandLine();
-            try (CliContext ctx = CliContext.open(main, sub)) {
+            CommandLine.ParseResult leaf = parseResult;
+            while (leaf.hasSubcommand()) {
+                leaf = leaf.subcommand();
+            }
+            try (CliContext ctx = CliContext.open(main, sub, leaf.commandSpec().userObject())) {
                 main.context = ctx;
                 return new CommandLine.RunLast().execute(parseResult);
             } catch (RuntimeException e) {

@@ -68,6 +68,7 @@ public final class FakeStateStore {
     /** Where the state lives: {@link #file} with its symbolic links followed, so a save writes through a link, never over it. */
     private final Path target;
     private final Duration lockTimeout;
+    private final StateWrites writes;
 
     /**
      * The on-disk form. {@code kernel} is the fake kernel version ("6.1", "6.12", "7.2"); absent in
@@ -90,12 +91,18 @@ public final class FakeStateStore {
      * @throws CorruptStateException       when it is a symbolic link that cannot be followed (a loop)
      */
     public FakeStateStore(Path file, Duration lockTimeout) {
+        this(file, lockTimeout, StateWrites.CREATE);
+    }
+
+    /** {@link #FakeStateStore(Path, Duration)} whose node-open records create only what {@code writes} allows. */
+    public FakeStateStore(Path file, Duration lockTimeout, StateWrites writes) {
         if (file.toString().isEmpty()) {
             throw new IllegalArgumentException("the fake kernel state file cannot be the empty path");
         }
         this.file = file.toAbsolutePath();
         this.target = StateFilePaths.followLinks(this.file);
         this.lockTimeout = lockTimeout;
+        this.writes = writes;
     }
 
     /** {@code $XDG_STATE_HOME/vdpactl/fake-state.json}, falling back to {@code ~/.local/state}. */
@@ -148,6 +155,20 @@ public final class FakeStateStore {
             }
             return next;
         }
+    }
+
+    /**
+     * {@link #updateState} of the node-open records: the one place where {@link StateWrites} decides what a
+     * command may create. With {@link StateWrites#EXISTING_STATE_ONLY} and no state on the path (neither the
+     * file nor its {@code .open} file exists) nothing is written or created, and false is returned: there is no
+     * other process's record to respect, and a read-only command leaves no directory, lock or open file behind.
+     */
+    public boolean updateOpenRecords(UnaryOperator<SharedState> change) {
+        if (writes == StateWrites.EXISTING_STATE_ONLY && !Files.exists(target) && !Files.exists(openNodesFile())) {
+            return false;
+        }
+        updateState(change);
+        return true;
     }
 
     /** The whole state as saved last (no lock); a missing file yields the default inventory and nothing else. */
