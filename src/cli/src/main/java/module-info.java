@@ -12,6 +12,8 @@ module org.vdpactl.cli {
     requires org.slf4j;
     requires com.fasterxml.jackson.databind;
 
+    provides org.slf4j.spi.SLF4JServiceProvider with org.vdpactl.cli.log.StderrLoggerProvider;
+
     exports org.vdpactl.cli;
     exports org.vdpactl.cli.doctor;
     exports org.vdpactl.cli.mgmt;

@@ -40,10 +40,35 @@ public record KernelProfile(String version, List<String> aliases, String source,
      * @param iotlbEntryLimit       entries an address space's IOTLB holds before UPDATE fails (ENOSPC, EFAULT to
      *                                userspace); 0: no limit (6.1.176's vhost_vdpa_alloc_as calls
      *                                {@code vhost_iotlb_init(&as->iotlb, 0, 0)}; measured in the 6.1 lane)
+     * @param pinnedRuns            how a pinned (PA-mode) UPDATE is cut into IOTLB entries; null: one entry per UPDATE
      */
     public record Vhost(List<UapiIoctl> ioctls, List<String> backendFeaturesOffered, List<String> backendFeaturesAccepted,
                         boolean suspendNeedsDriverOk, boolean vringNumChecksMax, boolean ringChangeNeedsStop,
-                        boolean groupAsidChecksGroup, boolean groupAsidBusyAfterDriverOk, int iotlbEntryLimit) {
+                        boolean groupAsidChecksGroup, boolean groupAsidBusyAfterDriverOk, int iotlbEntryLimit,
+                        PinnedRuns pinnedRuns) {
+        public Vhost {
+            pinnedRuns = pinnedRuns == null ? PinnedRuns.ONE_PER_UPDATE : pinnedRuns;
+        }
+    }
+
+    /**
+     * vhost_vdpa_pa_map makes one IOTLB entry per physically contiguous run of the pages it pinned, and an
+     * INVALIDATE removes every whole entry it touches (vhost_vdpa_pa_unmap). Where the runs end is the page
+     * allocator's doing, so this is the fake's model of the common placement, written next to its source.
+     *
+     * @param scatteredUpToPages a pinned range of at most this many pages is taken as scattered, one entry per
+     *                           page (the pages come from the per-CPU free lists, the most recently freed first);
+     *                           a larger one as one run; 0: every range is one run (one entry per UPDATE)
+     * @param source             the kernel lines the rule and the model rest on
+     */
+    public record PinnedRuns(int scatteredUpToPages, String source) {
+        /** No splitting: the model of the profiles whose only PA-mode device is mlx5 (see the JSON's source). */
+        public static final PinnedRuns ONE_PER_UPDATE = new PinnedRuns(0, "");
+
+        /** The pages in each IOTLB entry a pinned range of {@code npages} pages becomes: 1 (scattered) or all of them. */
+        public long pagesPerEntry(long npages) {
+            return scatteredUpToPages > 0 && npages <= scatteredUpToPages ? 1 : npages;
+        }
     }
 
     /**

@@ -31,11 +31,17 @@ final class Backends {
     /** {@code caller}: whose credentials the fake's process has. */
     static Backend open(BackendKind kind, Path fakeState, Path fakeFaults, String fakeKernel, String fakeClock,
             CallerIdentity caller) {
+        return open(kind, fakeState, fakeFaults, fakeKernel, fakeClock, caller, org.vdpactl.fake.state.StateWrites.CREATE);
+    }
+
+    /** {@code writes}: what the fake may create on the state path (less for a {@link ReadOnlyCommand}). */
+    static Backend open(BackendKind kind, Path fakeState, Path fakeFaults, String fakeKernel, String fakeClock,
+            CallerIdentity caller, org.vdpactl.fake.state.StateWrites writes) {
         BackendKind chosen = kind == BackendKind.AUTO ? (kernelHasVdpa() ? BackendKind.KERNEL : BackendKind.FAKE) : kind;
         if (chosen == BackendKind.KERNEL) {
             return kernel();
         }
-        return FakeBackend.open(fakeState, fakeFaults, fakeKernel, fakeClock, caller);
+        return FakeBackend.open(fakeState, fakeFaults, fakeKernel, fakeClock, caller, writes);
     }
 
     /**

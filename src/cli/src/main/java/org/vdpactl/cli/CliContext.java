@@ -27,22 +27,31 @@ public final class CliContext implements AutoCloseable {
 
     private final Main options;
     private final CommandLine commandLine;
+    /** What the fake may create on the state path: decided here, once, from the command being run. */
+    private final org.vdpactl.fake.state.StateWrites stateWrites;
     private Backend backend;
 
-    private CliContext(Main options, CommandLine commandLine) {
+    private CliContext(Main options, CommandLine commandLine, org.vdpactl.fake.state.StateWrites stateWrites) {
         this.options = options;
         this.commandLine = commandLine;
+        this.stateWrites = stateWrites;
     }
 
     static CliContext open(Main options, CommandLine commandLine) {
-        return new CliContext(options, commandLine);
+        return open(options, commandLine, commandLine.getCommand());
+    }
+
+    /** {@code command}: the (sub)command being run; a {@link ReadOnlyCommand} creates nothing on a path without state. */
+    static CliContext open(Main options, CommandLine commandLine, Object command) {
+        return new CliContext(options, commandLine, command instanceof ReadOnlyCommand
+                ? org.vdpactl.fake.state.StateWrites.EXISTING_STATE_ONLY : org.vdpactl.fake.state.StateWrites.CREATE);
     }
 
     /** The backend, opened now if needed (logs which one on stderr). */
     public Backend backend() {
         if (backend == null) {
             backend = Backends.open(options.backend, fakeStatePath(), options.fakeFaults, options.fakeKernel, options.fakeClock,
-                    options.caller);
+                    options.caller, stateWrites);
             if (options.backend == BackendKind.AUTO) {
                 LOG.info("backend: {}", backend.description());
             } else {

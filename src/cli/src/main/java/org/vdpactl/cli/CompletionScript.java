@@ -71,7 +71,7 @@ public final class CompletionScript {
 
     /** {@code vdpactl __complete devices|mgmtdevs}: the names, one a line; nothing on any failure. */
     @Command(name = "__complete", hidden = true, description = "Print the device or management-device names, for the completion script.")
-    static final class Names implements Callable<Integer> {
+    static final class Names implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
         @Mixin
         CommandContext context;
 

@@ -56,6 +56,11 @@ final class FakeBackend implements Backend {
     }
 
     static Backend open(Path stateFile, Path faultsFile, String kernelName, String clockName, CallerIdentity caller) {
+        return open(stateFile, faultsFile, kernelName, clockName, caller, org.vdpactl.fake.state.StateWrites.CREATE);
+    }
+
+    static Backend open(Path stateFile, Path faultsFile, String kernelName, String clockName, CallerIdentity caller,
+                        org.vdpactl.fake.state.StateWrites writes) {
         org.vdpactl.time.Clock clock = switch (clockName == null ? "real" : clockName) {
             case "real" -> RealClock.INSTANCE;
             case "virtual" -> new org.vdpactl.time.VirtualClock();
@@ -74,7 +79,7 @@ final class FakeBackend implements Backend {
         }
         FakeKernel kernel;
         try {
-            kernel = FakeKernel.openShared(stateFile, clock, faults, profile);
+            kernel = FakeKernel.openShared(stateFile, clock, faults, profile, writes);
         } catch (RuntimeException e) {
             throw stateFailure(e);
         }

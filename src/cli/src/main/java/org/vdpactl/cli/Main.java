@@ -68,9 +68,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT, description = "Log more and show stack traces of failures.")
     void setVerbose(boolean v) {
         verbose = v;
-        if (v) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "debug");
-        }
+        org.vdpactl.cli.log.LogThreshold.verbose(v);
     }
 
     static boolean verbose() {
@@ -119,7 +117,11 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         cl.setExecutionStrategy(parseResult -> {
             refuseUnmatched(parseResult);
             CommandLine sub = parseResult.commandSpec().commandLine();
-            try (CliContext ctx = CliContext.open(main, sub)) {
+            CommandLine.ParseResult leaf = parseResult;
+            while (leaf.hasSubcommand()) {
+                leaf = leaf.subcommand();
+            }
+            try (CliContext ctx = CliContext.open(main, sub, leaf.commandSpec().userObject())) {
                 main.context = ctx;
                 return new CommandLine.RunLast().execute(parseResult);
             } catch (RuntimeException e) {

@@ -190,7 +190,6 @@ public final class RehearseCommand implements Callable<Integer> {
         return new RehearsalListener() {
             @Override
             public void setUpDone(int devices) {
-                // the logger is looked up here: a static one would initialise SLF4J before --verbose sets the level
                 org.slf4j.LoggerFactory.getLogger(RehearseCommand.class).debug("set-up done on {} devices; SIGINT or SIGTERM now stops the rehearsal at the next safe point", devices);
                 progress.setUpDone(devices);
             }

@@ -122,7 +122,17 @@ public final class FakeKernel implements AutoCloseable {
      * (and then recorded in the state file), else the version the state file recorded, else 6.12.
      */
     public static FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults, KernelProfile kernel) {
-        FakeStateStore store = new FakeStateStore(stateFile);
+        return openShared(stateFile, clock, faults, kernel, org.vdpactl.fake.state.StateWrites.CREATE);
+    }
+
+    /**
+     * {@link #openShared(Path, Clock, List, KernelProfile)} for a command that may create only what {@code writes}
+     * allows ({@link org.vdpactl.fake.state.StateWrites#EXISTING_STATE_ONLY}: a read-only command, which on a path
+     * holding no state records no node open and creates nothing).
+     */
+    public static FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults, KernelProfile kernel,
+                                        org.vdpactl.fake.state.StateWrites writes) {
+        FakeStateStore store = new FakeStateStore(stateFile, FakeStateStore.DEFAULT_LOCK_TIMEOUT, writes);
         SharedState loaded = store.loadState();
         try {
             KernelProfile k = kernel != null ? kernel : store.kernelVersion()

@@ -71,6 +71,35 @@ class FakeStateFileReliabilityTest {
         assertFalse(Files.exists(dir.resolve("nonexistent-dir")), "a read-only command created the state's directory");
     }
 
+    /** Read-only commands that open a node: their open is recorded only in a state that exists. */
+    @Test
+    void readOnlyCommandsThatOpenANodeCreateNothing(@TempDir Path dir) throws Exception {
+        Path state = dir.resolve("nonexistent-dir").resolve("sub").resolve("state.json");
+        CliRun info = CliRun.onFake(state, "vhost", "info", "/dev/vhost-vdpa-0");
+        assertEquals(0, info.exitCode(), info.err());
+        CliRun doctor = CliRun.onFake(state, "doctor");
+        assertTrue(doctor.noStackTrace(), doctor.err());
+        CliRun vstats = CliRun.onFake(state, "dev", "vstats", "vdpa0");
+        assertTrue(vstats.noStackTrace(), vstats.err());
+        assertFalse(Files.exists(dir.resolve("nonexistent-dir")), "a read-only command created the state's directory");
+    }
+
+    /**
+     * A rehearsal drives the devices, and what it changes (the vendor statistics its control-queue commands
+     * count) is kept like any change of the fake kernel: on a path that holds no state it creates the state,
+     * directory mode 0700, so the counters are there for the next command (the file's {@code vstats}), as a kernel
+     * keeps them.
+     */
+    @Test
+    void aRehearsalOnAPathWithoutStateCreatesItWithWhatItCounted(@TempDir Path dir) throws Exception {
+        Path state = dir.resolve("nonexistent-dir").resolve("sub").resolve("state.json");
+        CliRun r = CliRun.onFake(state, "--fake-clock", "virtual", "rehearse", "--iterations", "1");
+        assertEquals(0, r.exitCode(), r.err());
+        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(state.getParent())));
+        assertTrue(Files.readString(state).contains("\"cvq requests\""), Files.readString(state));
+    }
+
     @Test
     void theEmptyStatePathIsRefused() {
         assertOneLine(CliRun.of("--backend", "fake", "--fake-state", "", "dev", "list"), ExitCode.USAGE, "--fake-state: the empty path");

@@ -56,7 +56,7 @@ class RehearseSignalTest {
         Path out = dir.resolve("out.json");
         Path err = dir.resolve("err.txt");
         // the set-up line is a debug line: the level comes from the environment, as an operator would set it
-        Process p = SeparateJvm.start(Main.class, java.util.Map.of("JAVA_TOOL_OPTIONS", "-Dorg.slf4j.simpleLogger.defaultLogLevel=debug"),
+        Process p = SeparateJvm.start(Main.class, java.util.Map.of("JAVA_TOOL_OPTIONS", "-Dvdpactl.log.level=debug"),
                 out, err, "--backend", "fake", "--fake-state", dir.resolve("state.json").toString(),
                 "--fake-faults", faults.toString(), "--json", "rehearse", "--iterations", "100000");
         try {

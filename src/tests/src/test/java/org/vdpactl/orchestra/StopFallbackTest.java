@@ -83,7 +83,7 @@ class StopFallbackTest {
         KernelProfile noBatch = new KernelProfile("test", List.of(), "test", new KernelProfile.Vhost(v.ioctls(),
                 List.of("VHOST_BACKEND_F_IOTLB_MSG_V2", "VHOST_BACKEND_F_IOTLB_ASID"), v.backendFeaturesAccepted(),
                 v.suspendNeedsDriverOk(), v.vringNumChecksMax(), v.ringChangeNeedsStop(), v.groupAsidChecksGroup(),
-                v.groupAsidBusyAfterDriverOk(), v.iotlbEntryLimit()),
+                v.groupAsidBusyAfterDriverOk(), v.iotlbEntryLimit(), v.pinnedRuns()),
                 k612.configOps(), k612.netlink(), k612.drivers(), k612.vduseClasses());
         try (FakeKernel k = FakeKernel.builder().kernel(noBatch).build(); FakeProcess p = k.newProcess()) {
             RehearsalPlan plan = RehearsalPlan.builder(List.of(new DeviceTarget("vdpa0", "/dev/vhost-vdpa-0"))).build();

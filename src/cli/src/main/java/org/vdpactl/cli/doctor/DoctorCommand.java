@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
                        "The exit code judges this host's kernel, not the fake backend: 0 when it can drive vDPA devices",
                        "(with the kernel backend: and the devices checked are usable), 8 when not, 3 for a DEV that does not",
                        "exist. The fake backend's checks are shown, simulated, and never change it. The first line says so."})
-public final class DoctorCommand implements Callable<Integer> {
+public final class DoctorCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
     @Mixin
     CommandContext context;
 

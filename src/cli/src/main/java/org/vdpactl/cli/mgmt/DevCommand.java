@@ -75,7 +75,7 @@ public final class DevCommand extends CommandGroup {
 
     /** {@code dev list}. */
     @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true, description = "List the vDPA devices.")
-    static final class ListCommand implements Callable<Integer> {
+    static final class ListCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
         @Mixin
         CommandContext context;
 
@@ -87,7 +87,7 @@ public final class DevCommand extends CommandGroup {
 
     /** {@code dev show [NAME]}. */
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one vDPA device (or all).")
-    static final class ShowCommand implements Callable<Integer> {
+    static final class ShowCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
         @Mixin
         CommandContext context;
 
@@ -177,7 +177,7 @@ public final class DevCommand extends CommandGroup {
     /** {@code dev config [show] [NAME]}. */
     @Command(name = "config", mixinStandardHelpOptions = true, description = {"Show device configuration (like vdpa dev config show).",
             "iproute2's form works too: dev config show [NAME]."})
-    static final class ConfigCommand implements Callable<Integer> {
+    static final class ConfigCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
         @Mixin
         CommandContext context;
 
@@ -203,7 +203,7 @@ public final class DevCommand extends CommandGroup {
     /** {@code dev vstats NAME --qidx N | --all}, or iproute2's {@code dev vstats show NAME qidx N}. */
     @Command(name = "vstats", mixinStandardHelpOptions = true, description = {"Vendor statistics of one queue, or of all queues.",
             "iproute2's form works too: dev vstats show NAME qidx N."})
-    static final class VstatsCommand implements Callable<Integer> {
+    static final class VstatsCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
         @Mixin
         CommandContext context;
 

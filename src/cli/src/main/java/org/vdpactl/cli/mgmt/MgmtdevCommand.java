@@ -21,7 +21,7 @@ public final class MgmtdevCommand extends CommandGroup {
 
     /** {@code mgmtdev list}. */
     @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true, description = "List every management device.")
-    static final class ListCommand implements Callable<Integer> {
+    static final class ListCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
         @Mixin
         CommandContext context;
 
@@ -33,7 +33,7 @@ public final class MgmtdevCommand extends CommandGroup {
 
     /** {@code mgmtdev show [HANDLE]}. */
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one management device (or all).")
-    static final class ShowCommand implements Callable<Integer> {
+    static final class ShowCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
         @Mixin
         CommandContext context;
 

@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
         description = {"Show everything the vhost-vdpa ioctls say about one device.",
                        "Id, features, backend features, status, queues, groups, address spaces, IOVA range",
                        "and the decoded config space."})
-final class VhostInfoCommand implements Callable<Integer> {
+final class VhostInfoCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
     @Mixin
     CommandContext context;
 

@@ -68,6 +68,8 @@ public final class FakeStateStore {
     /** Where the state lives: {@link #file} with its symbolic links followed, so a save writes through a link, never over it. */
     private final Path target;
     private final Duration lockTimeout;
+    private final StateWrites writes;
+    private final HolderWatch watch;
 
     /**
      * The on-disk form. {@code kernel} is the fake kernel version ("6.1", "6.12", "7.2"); absent in
@@ -90,12 +92,24 @@ public final class FakeStateStore {
      * @throws CorruptStateException       when it is a symbolic link that cannot be followed (a loop)
      */
     public FakeStateStore(Path file, Duration lockTimeout) {
+        this(file, lockTimeout, StateWrites.CREATE);
+    }
+
+    /** {@link #FakeStateStore(Path, Duration)} whose node-open records create only what {@code writes} allows. */
+    public FakeStateStore(Path file, Duration lockTimeout, StateWrites writes) {
+        this(file, lockTimeout, writes, HolderWatch.SYSTEM);
+    }
+
+    /** {@code watch}: the time and holder CPU a lock waiter decides from (tests move their own). */
+    FakeStateStore(Path file, Duration lockTimeout, StateWrites writes, HolderWatch watch) {
         if (file.toString().isEmpty()) {
             throw new IllegalArgumentException("the fake kernel state file cannot be the empty path");
         }
         this.file = file.toAbsolutePath();
         this.target = StateFilePaths.followLinks(this.file);
         this.lockTimeout = lockTimeout;
+        this.writes = writes;
+        this.watch = watch;
     }
 
     /** {@code $XDG_STATE_HOME/vdpactl/fake-state.json}, falling back to {@code ~/.local/state}. */
@@ -148,6 +162,20 @@ public final class FakeStateStore {
             }
             return next;
         }
+    }
+
+    /**
+     * {@link #updateState} of the node-open records: the one place where {@link StateWrites} decides what a
+     * command may create. With {@link StateWrites#EXISTING_STATE_ONLY} and no state on the path (neither the
+     * file nor its {@code .open} file exists) nothing is written or created, and false is returned: there is no
+     * other process's record to respect, and a read-only command leaves no directory, lock or open file behind.
+     */
+    public boolean updateOpenRecords(UnaryOperator<SharedState> change) {
+        if (writes == StateWrites.EXISTING_STATE_ONLY && !Files.exists(target) && !Files.exists(openNodesFile())) {
+            return false;
+        }
+        updateState(change);
+        return true;
     }
 
     /** The whole state as saved last (no lock); a missing file yields the default inventory and nothing else. */
@@ -273,13 +301,13 @@ public final class FakeStateStore {
         private String description;
         private long deadline;
         private long holderCpu = -1;
-        private long holderSince = System.nanoTime();
+        private long holderSince = watch.nanoTime();
         private boolean announced;
 
         LockWait(Path lockPath, StateLockFile lockFile) {
             this.lockPath = lockPath;
             this.lockFile = lockFile;
-            this.deadline = System.nanoTime() + lockTimeout.toNanos();
+            this.deadline = watch.nanoTime() + lockTimeout.toNanos();
         }
 
         /**
@@ -288,13 +316,13 @@ public final class FakeStateStore {
          */
         synchronized void check(boolean inProcessQueue) {
             look(inProcessQueue);
-            if (System.nanoTime() - deadline >= 0) {
+            if (watch.nanoTime() - deadline >= 0) {
                 throw lockedException();
             }
         }
 
         synchronized boolean expired() {
-            return look(false) ? false : System.nanoTime() - deadline >= 0;
+            return look(false) ? false : watch.nanoTime() - deadline >= 0;
         }
 
         /** Looks who holds the lock now, says once whom it waits for, and restarts the deadline when the queue moved. */
@@ -315,9 +343,9 @@ public final class FakeStateStore {
                 who = content.startsWith("pid " + pid + " ") ? HolderInfo.describe(content)
                         : "pid " + pid + " (" + ProcessHandle.of(pid).map(HolderInfo::commandOf).orElse("exited") + ")";
             }
-            boolean moved = queueMoved(pid + " " + content, pid == self ? -1 : HolderInfo.cpuNanosOf(pid));
+            boolean moved = queueMoved(pid + " " + content, pid == self ? -1 : watch.cpuNanosOf(pid));
             if (moved) {
-                deadline = System.nanoTime() + lockTimeout.toNanos();
+                deadline = watch.nanoTime() + lockTimeout.toNanos();
             }
             if (who != null) {
                 description = who;
@@ -340,11 +368,11 @@ public final class FakeStateStore {
             if (!now.equals(holder)) {
                 holder = now;
                 holderCpu = cpu;
-                holderSince = System.nanoTime();
+                holderSince = watch.nanoTime();
                 return true;
             }
             boolean working = cpu >= 0 && holderCpu >= 0 && cpu - holderCpu >= WORKING_CPU_NANOS
-                    && System.nanoTime() - holderSince < MAX_TIMEOUTS_PER_HOLDER * lockTimeout.toNanos();
+                    && watch.nanoTime() - holderSince < MAX_TIMEOUTS_PER_HOLDER * lockTimeout.toNanos();
             if (working) {
                 holderCpu = cpu;
             }

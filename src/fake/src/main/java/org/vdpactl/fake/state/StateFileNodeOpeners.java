@@ -32,7 +32,10 @@ public final class StateFileNodeOpeners implements NodeOpeners {
 
     private final FakeStateStore store;
     private final String kernel = UUID.randomUUID().toString();
-    /** Whether this kernel ever recorded an open: one that did not has nothing to drop and must not lock (or create) the state. */
+    /**
+     * Whether this kernel ever recorded an open: one that did not has nothing to drop and must not lock (or create)
+     * the state. What a record may create is the store's decision ({@link FakeStateStore#updateOpenRecords}).
+     */
     private volatile boolean recorded;
 
     public StateFileNodeOpeners(FakeStateStore store) {
@@ -43,7 +46,7 @@ public final class StateFileNodeOpeners implements NodeOpeners {
     @Override
     public void claim(String device, int minor) {
         recorded = true;
-        store.updateState(s -> {
+        store.updateOpenRecords(s -> {
             List<NodeOpenRecord> live = liveRecords(s.openNodes());
             for (NodeOpenRecord o : live) {
                 if (o.device().equals(device) && o.minor() == minor && !o.kernel().equals(kernel)) {
@@ -61,7 +64,7 @@ public final class StateFileNodeOpeners implements NodeOpeners {
     @Override
     public void release(String device, int minor) {
         try {
-            store.updateState(s -> s.withOpenNodes(liveRecords(s.openNodes()).stream()
+            store.updateOpenRecords(s -> s.withOpenNodes(liveRecords(s.openNodes()).stream()
                     .filter(o -> !(o.kernel().equals(kernel) && o.device().equals(device) && o.minor() == minor)).toList()));
         } catch (RuntimeException e) {
             // the record dies with this process; another process then ignores it
@@ -73,7 +76,7 @@ public final class StateFileNodeOpeners implements NodeOpeners {
     public Optional<String> claimForRemoval(String device, int minor) {
         String[] holder = new String[1];
         recorded = true;
-        store.updateState(s -> {
+        store.updateOpenRecords(s -> {
             List<NodeOpenRecord> live = liveRecords(s.openNodes());
             for (NodeOpenRecord o : live) {
                 if (o.device().equals(device) && o.minor() == minor && !o.kernel().equals(kernel)) {
@@ -107,7 +110,7 @@ public final class StateFileNodeOpeners implements NodeOpeners {
             return;
         }
         try {
-            store.updateState(s -> s.withOpenNodes(liveRecords(s.openNodes())));
+            store.updateOpenRecords(s -> s.withOpenNodes(liveRecords(s.openNodes())));
         } catch (RuntimeException e) {
             LOG.debug("could not drop this kernel's node records: {}", e.getMessage());
         }

@@ -141,8 +141,11 @@ final class IotlbProcessor {
     /**
      * vhost_vdpa_pa_map: checks RLIMIT_MEMLOCK, pins {@code [uaddr, uaddr+size)} (all of it must be
      * mapped, and writable when the permission includes write: FOLL_WRITE; a page that cannot be pinned
-     * at the start of a pin chunk is EFAULT, later in it a short pin = ENOMEM) and maps
-     * one entry (the fake treats pinned memory as physically contiguous, so it never splits).
+     * at the start of a pin chunk is EFAULT, later in it a short pin = ENOMEM) and maps one entry per
+     * physically contiguous run of the pinned pages. Where runs end is the page allocator's choice; the
+     * kernel profile's {@code pinnedRuns} says how the fake places them (6.1: a small pin is scattered, one
+     * entry per page from the page-aligned IOVA, as the kernel's {@code iova &= PAGE_MASK}; a larger one is
+     * one run).
      */
     private void paMap(FakeProcess caller, IotlbTable table, IotlbMessage m) {
         long offsetInPage = m.iova() & (PAGE - 1);
@@ -166,7 +169,16 @@ final class IotlbProcessor {
                 throw KernelError.of(chunkStart ? Errno.EFAULT : Errno.ENOMEM,
                         String.format("cannot pin page %d of %d at %#x", hole.get(), npages, base));
             }
-            map(caller, table, m.asid(), new MapEntry(m.iova(), m.size(), m.uaddr(), m.perm()), null);
+            long pagesPerEntry = v.kernel().vhost().pinnedRuns().pagesPerEntry(npages);
+            if (pagesPerEntry >= npages) {
+                map(caller, table, m.asid(), new MapEntry(m.iova(), m.size(), m.uaddr(), m.perm()), null);
+            } else {
+                long iova = m.iova() & -PAGE;
+                for (long page = 0; page < npages; page += pagesPerEntry) {
+                    map(caller, table, m.asid(), new MapEntry(iova + page * PAGE, pagesPerEntry * PAGE,
+                            base + page * PAGE, m.perm()), null);
+                }
+            }
         } catch (KernelError e) {
             unmap(caller, table, m.asid(), m.iova(), m.size());
             throw e;

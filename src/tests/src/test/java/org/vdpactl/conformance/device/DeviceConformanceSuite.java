@@ -1006,6 +1006,38 @@ public abstract class DeviceConformanceSuite {
         d.unmap(0, 0x900000, PAGE); // nothing mapped there: still fine
     }
 
+    /**
+     * A 4 KiB INVALIDATE inside a 64 KiB UPDATE, then an UPDATE of the first 4 KiB. VA mode (6.12, 7.2:
+     * vhost_vdpa_va_map) made one entry of the one VMA, so the INVALIDATE removed all of it and the first
+     * page maps again. PA mode (6.1's vdpa_sim) made one entry per physically contiguous run of the pinned
+     * pages and the INVALIDATE removes only the runs it touches (vhost_vdpa_pa_unmap), so the first page's
+     * entry survives: EEXIST, EFAULT to userspace. To make the runs certain on a real kernel the pages are
+     * the shared zero page: a read-only pin of never-written private anonymous memory maps the zero page
+     * for every page (mm/memory.c do_anonymous_page, pinned by mm/gup.c follow_page_pte), so no page follows
+     * its predecessor physically and each is an entry of its own. The fake's 6.1 profile models a small
+     * pin of any memory as scattered (docs/kernel-profiles.md, {@code pinnedRuns}).
+     */
+    @Test
+    void invalidateInsideAnEntryRemovesOnlyTheRunsItTouches() {
+        VhostVdpaDevice d = ownedNet();
+        long iova = 0x200000;
+        if (simVaMode()) {
+            GuestMemory mem = memory(16 * PAGE);
+            d.map(0, iova, 16 * PAGE, mem.address(), IotlbPermission.RW);
+            d.unmap(0, iova + 4 * PAGE, PAGE);
+            d.map(0, iova, PAGE, mem.address(), IotlbPermission.RW); // the whole entry went
+            assertErrno(Errno.EFAULT, () -> d.map(0, iova, PAGE, mem.address(), IotlbPermission.RW)); // and this one is there
+            return;
+        }
+        MemorySegment zero = sys().mmap(16 * PAGE, libc_h.PROT_READ(), libc_h.MAP_PRIVATE() | libc_h.MAP_ANONYMOUS(), -1, 0);
+        track(() -> sys().munmap(zero));
+        d.map(0, iova, 16 * PAGE, zero.address(), IotlbPermission.RO);
+        d.unmap(0, iova + 4 * PAGE, PAGE);
+        assertErrno(Errno.EFAULT, () -> d.map(0, iova, PAGE, zero.address(), IotlbPermission.RO)); // page 0's entry survived
+        assertErrno(Errno.EFAULT, () -> d.map(0, iova + 5 * PAGE, PAGE, zero.address() + 5 * PAGE, IotlbPermission.RO));
+        d.map(0, iova + 4 * PAGE, PAGE, zero.address() + 4 * PAGE, IotlbPermission.RO); // only the page invalidated went
+    }
+
     @Test
     void invalidateOfSizeZeroClearsTheWholeSpace() {
         VhostVdpaDevice d = ownedNet();

@@ -79,35 +79,143 @@ class FakeStateStoreTest {
     /**
      * A holder in another process that keeps working for longer than the timeout is waited for (the
      * queue is slow, not stuck); one that holds the lock without running times out with exit 8's
-     * message, as before.
+     * message, as before. The holder is a real process holding the real lock; the waiter's clock and
+     * its reading of the holder's CPU time are the test's ({@link SteppedWatch}), and the test moves
+     * them only between two looks of the waiter, so the outcome does not depend on the machine's load.
      */
     @Test
     void aWorkingHolderInAnotherProcessIsWaitedForAnIdleOneTimesOut() throws Exception {
-        assertEquals(List.of(), waitBehindAnotherProcess("work"), "a working holder must be waited for");
-        List<String> idle = waitBehindAnotherProcess("sleep");
-        assertEquals(1, idle.size(), "an idle holder must time out");
-        assertTrue(idle.get(0).contains("in use by another vdpactl process"), idle.get(0));
+        try (Holder holder = Holder.start(stateFile())) {
+            SteppedWatch watch = new SteppedWatch();
+            Waiter waiter = Waiter.start(stateFile(), watch);
+            watch.awaitLooksAfterNow(waiter.thread);
+            for (int i = 0; i < 5; i++) { // 3 s of the waiter's time, three times its 1 s timeout
+                watch.cpu += 200_000_000L; // the holder worked 200 ms (a "working" holder uses 100 ms or more)
+                watch.awaitLooksAfterNow(waiter.thread); // the waiter saw it: its deadline restarts from now
+                watch.now += 600_000_000L; // less than the timeout since that restart
+                watch.awaitLooksAfterNow(waiter.thread);
+                assertTrue(waiter.thread.isAlive(), "a working holder must be waited for: " + waiter.failure);
+            }
+            holder.close(); // the holder's lock goes with it
+            waiter.thread.join();
+            assertEquals(null, waiter.failure, "a working holder must be waited for");
+        }
+        try (Holder holder = Holder.start(stateFile())) {
+            SteppedWatch watch = new SteppedWatch();
+            Waiter waiter = Waiter.start(stateFile(), watch);
+            watch.awaitLooksAfterNow(waiter.thread);
+            watch.now += 1_100_000_000L; // past the timeout, and the holder used no CPU
+            // the look that began before this change and the one after it, which gives up: a third is a waiter still waiting
+            watch.awaitLooks(waiter.thread, 3);
+            assertFalse(waiter.thread.isAlive(), "an idle holder must time out");
+            waiter.thread.join();
+            assertTrue(waiter.failure instanceof FakeStateStore.StateLockedException, String.valueOf(waiter.failure));
+            assertTrue(waiter.failure.getMessage().contains("in use by another vdpactl process"), waiter.failure.getMessage());
+        }
     }
 
-    /** Opens the store behind a holder process that keeps the lock 3 s; the waiter's timeout is 1 s. */
-    private List<String> waitBehindAnotherProcess(String how) throws Exception {
+    /** The real CPU reading the waiter uses by default sees a working holder work (waited for by state, not by time). */
+    @Test
+    void theSystemWatchSeesAWorkingHolderUseCpu() throws Exception {
         Files.createDirectories(stateFile().getParent());
-        Path out = stateFile().resolveSibling("holder-" + how + ".out");
-        Process holder = org.vdpactl.testsupport.SeparateJvm.start(LockHolderMain.class, out,
-                stateFile().resolveSibling("holder-" + how + ".err"), stateFile().toString(), "3000", how);
+        Path out = stateFile().resolveSibling("worker.out");
+        Process worker = org.vdpactl.testsupport.SeparateJvm.start(LockHolderMain.class, out,
+                stateFile().resolveSibling("worker.err"), stateFile().toString(), "600000", "work");
         try {
-            while (!Files.exists(out) || !Files.readString(out).contains("locked")) {
-                assertTrue(holder.isAlive(), "the holder exited early");
+            Holder.awaitLocked(worker, out);
+            long start = HolderWatch.SYSTEM.cpuNanosOf(worker.pid());
+            assertTrue(start >= 0, "no CPU time for the holder");
+            while (HolderWatch.SYSTEM.cpuNanosOf(worker.pid()) - start < 200_000_000L) {
+                assertTrue(worker.isAlive(), "the worker exited early");
                 Thread.sleep(20);
             }
-            try (FakeStateStore.Session s = new FakeStateStore(stateFile(), Duration.ofSeconds(1)).open()) {
-                return List.of();
-            } catch (FakeStateStore.StateLockedException e) {
-                return List.of(e.getMessage());
-            }
+            assertEquals(-1, HolderWatch.SYSTEM.cpuNanosOf(ProcessHandle.current().pid()), "its own JVM is not a holder to measure");
         } finally {
-            holder.destroyForcibly();
-            holder.waitFor();
+            worker.destroyForcibly();
+            worker.waitFor();
+        }
+    }
+
+    /** The waiter's time and its reading of the holder's CPU, moved by the test; counts the waiter's looks. */
+    static final class SteppedWatch implements HolderWatch {
+        volatile long now;
+        volatile long cpu;
+        private final java.util.concurrent.atomic.AtomicLong looks = new java.util.concurrent.atomic.AtomicLong();
+
+        @Override
+        public long nanoTime() {
+            return now;
+        }
+
+        @Override
+        public long cpuNanosOf(long pid) {
+            long c = cpu;
+            looks.incrementAndGet(); // after the read: a look counted later than a change surely saw it...
+            return c;
+        }
+
+        /**
+         * ...so two looks counted after this call include one that began after every change made before it;
+         * returns early when the waiter has ended (an expired wait looks no more).
+         */
+        void awaitLooksAfterNow(Thread waiter) throws InterruptedException {
+            awaitLooks(waiter, 2);
+        }
+
+        /** Until {@code n} more looks are counted or the waiter has ended. */
+        void awaitLooks(Thread waiter, int n) throws InterruptedException {
+            long target = looks.get() + n;
+            while (looks.get() < target && waiter.isAlive()) {
+                Thread.sleep(5);
+            }
+        }
+    }
+
+    /** A thread opening the store behind the holder with a 1 s timeout on {@code watch}'s clock. */
+    static final class Waiter {
+        final Thread thread;
+        volatile Throwable failure;
+
+        private Waiter(Path state, HolderWatch watch) {
+            thread = Thread.ofPlatform().unstarted(() -> {
+                try (FakeStateStore.Session s = new FakeStateStore(state, Duration.ofSeconds(1), StateWrites.CREATE, watch).open()) {
+                    s.inventory();
+                } catch (RuntimeException e) {
+                    failure = e;
+                }
+            });
+        }
+
+        static Waiter start(Path state, HolderWatch watch) {
+            Waiter w = new Waiter(state, watch);
+            w.thread.start();
+            return w;
+        }
+    }
+
+    /** Another process holding the state lock until it is closed (killed). */
+    record Holder(Process process) implements AutoCloseable {
+        static Holder start(Path state) throws Exception {
+            Files.createDirectories(state.getParent());
+            Path out = state.resolveSibling("holder.out");
+            Files.deleteIfExists(out);
+            Process p = org.vdpactl.testsupport.SeparateJvm.start(LockHolderMain.class, out,
+                    state.resolveSibling("holder.err"), state.toString(), "600000", "sleep");
+            awaitLocked(p, out);
+            return new Holder(p);
+        }
+
+        static void awaitLocked(Process p, Path out) throws Exception {
+            while (!Files.exists(out) || !Files.readString(out).contains("locked")) {
+                assertTrue(p.isAlive(), "the holder exited early");
+                Thread.sleep(20);
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.destroyForcibly();
+            process.waitFor();
         }
     }
 

@@ -330,4 +330,36 @@ class IotlbTest {
             assertEquals(72, m.iotlb(0, UPDATE, 1024 * 2 * PAGE, PAGE, page.address()));
         }
     }
+
+    /**
+     * The sequence a real 6.1.176 answered (docs/kernel-profiles.md, pinnedRuns): a 4 KiB INVALIDATE inside a
+     * 64 KiB UPDATE of memfd memory leaves the other pages mapped, because vhost_vdpa_pa_map made one entry per
+     * physically contiguous run and a pin of 16 pages is modelled as scattered; one of more than a per-CPU batch
+     * (63 pages) is modelled as one run, which the INVALIDATE removes whole. 6.12 (VA mode) is one entry either way.
+     */
+    @Test
+    void on61ASmallPinIsOneEntryPerPageAndALargeOneIsOneRun() {
+        try (FakeKernel k = FakeKernel.builder().kernel(org.vdpactl.abi.KernelProfiles.byName("6.1").orElseThrow()).build();
+                FakeProcess q = k.newProcess(); Vhost m = new Vhost(q, "/dev/vhost-vdpa-0")) {
+            m.setOwner();
+            int memfd = q.memfdCreate("guest", 0);
+            q.ftruncate(memfd, 128 * PAGE);
+            MemorySegment mem = q.mmap(128 * PAGE, libc_h.PROT_READ() | libc_h.PROT_WRITE(), libc_h.MAP_SHARED(), memfd, 0);
+            q.close(memfd);
+            VhostVdpa sim = VhostVdpaDriver.of(k).vhost(k.device("vdpa0").orElseThrow());
+            assertEquals(72, m.iotlb(0, UPDATE, 0x100000, 16 * PAGE, mem.address()));
+            assertEquals(16, sim.iotlbEntries(0).size(), "one entry per page");
+            assertEquals(72, m.iotlb(0, INVALIDATE, 0x100000 + 4 * PAGE, PAGE, 0));
+            assertEquals(Errno.EFAULT, errno(() -> m.iotlb(0, UPDATE, 0x100000, PAGE, mem.address())), "page 0's entry survived");
+            assertEquals(72, m.iotlb(0, UPDATE, 0x100000 + 4 * PAGE, PAGE, mem.address() + 4 * PAGE));
+            assertEquals(16, q.pinnedPages());
+
+            assertEquals(72, m.iotlb(0, UPDATE, 0x800000, 64 * PAGE, mem.address() + 64 * PAGE));
+            assertEquals(17, sim.iotlbEntries(0).size(), "64 pages: one run");
+            assertEquals(72, m.iotlb(0, INVALIDATE, 0x800000 + 4 * PAGE, PAGE, 0));
+            assertEquals(72, m.iotlb(0, UPDATE, 0x800000, 64 * PAGE, mem.address() + 64 * PAGE), "the whole run went");
+        }
+        assertEquals(72, v.iotlb(0, UPDATE, 0x100000, 16 * PAGE, ua(0)));
+        assertEquals(1, table(0).size(), "6.12's vdpa_sim maps in VA mode: one entry per VMA piece");
+    }
 }
