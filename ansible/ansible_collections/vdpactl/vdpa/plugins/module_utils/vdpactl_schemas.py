@@ -1242,7 +1242,8 @@ SCHEMAS = {
           "enum": [
             "serial",
             "parallel",
-            "pipelined"
+            "pipelined",
+            "svq"
           ]
         },
         "premap": {

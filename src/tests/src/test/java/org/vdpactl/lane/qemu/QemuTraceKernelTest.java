@@ -119,11 +119,14 @@ class QemuTraceKernelTest {
         record.put("qemuOrder", TraceComparison.labels(cmp.qemuOrder()));
         record.put("vdpactlOrder", TraceComparison.labels(cmp.vdpactlOrder()));
         ArrayNode diffs = record.putArray("differences");
-        for (TraceComparison.Difference d : cmp.differences()) {
+        for (TraceComparison.Explained x : cmp.explain(IntendedDifferences.STOP_CONT)) {
             ObjectNode o = diffs.addObject();
-            o.put("difference", d.describe());
-            IntendedDifferences.STOP_CONT.stream().filter(e -> e.explains(d)).findFirst()
-                    .ifPresentOrElse(e -> o.put("id", e.id()).put("reason", e.reason()), () -> o.put("id", "UNEXPLAINED"));
+            o.put("difference", x.difference().describe());
+            if (x.entry() == null) {
+                o.put("id", "UNEXPLAINED");
+            } else {
+                o.put("id", x.entry().id()).put("reason", x.entry().reason());
+            }
         }
         ArrayNode intended = record.putArray("intended");
         for (IntendedDifferences.Entry e : IntendedDifferences.STOP_CONT) {
