@@ -104,7 +104,7 @@ final class TraceComparison {
 
     /**
      * Each difference with the first entry that explains it; an entry marked once explains each
-     * distinct (phase, token) once only, so a call the rehearsal drops cannot hide behind it.
+     * distinct (phase, side, token) once only, so a call the rehearsal drops cannot hide behind it.
      */
     List<Explained> explain(List<IntendedDifferences.Entry> intended) {
         Set<String> used = new java.util.HashSet<>();
@@ -112,7 +112,7 @@ final class TraceComparison {
         for (Difference d : differences()) {
             IntendedDifferences.Entry match = null;
             for (IntendedDifferences.Entry e : intended) {
-                if (e.explains(d) && (!e.once() || used.add(e.id() + " " + d.phase() + " " + d.token()))) {
+                if (e.explains(d) && (!e.once() || used.add(e.id() + " " + d.phase() + " " + d.side() + " " + d.token()))) {
                     match = e;
                     break;
                 }
