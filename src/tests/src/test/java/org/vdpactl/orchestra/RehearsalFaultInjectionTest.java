@@ -48,6 +48,13 @@ class RehearsalFaultInjectionTest {
     }
 
     @Test
+    void svqRollsBackToTheGuestsRingsToo() {
+        // the shadowed start's loose maps, the control queue's address space and the switch back in every rollback
+        runAllPositions(Strategy.SVQ, false, p -> p.index() % 4 == 1);
+        runAllPositions(Strategy.SVQ, true, p -> p.index() % 4 == 3);
+    }
+
+    @Test
     void separateDestinationsAreResetAndSourcesResumed() {
         runAllPositions(Strategy.PARALLEL, true, p -> p.index() % 3 == 0);
     }

@@ -99,14 +99,13 @@ final class IntendedDifferences {
     /** Against QEMU's SVQ migration (x-svq=on: source stop, destination start) and --strategy svq. */
     static final List<Entry> SVQ = List.of(
             of("svq-switch-order", null, "order",
-                    "QEMU save state, configure, unmap, reset, configure, unmap, configure, set_map, configure, set_map, configure,"
-                            + " set_map, configure, set_map, configure, set_map, DRIVER_OK / vdpactl suspend, save state, reset, unmap,"
-                            + " configure, set_map, configure, set_map, configure, set_map, DRIVER_OK(, resume)?",
+                    "QEMU save state, configure, reset, configure, unmap, configure, set_map, DRIVER_OK"
+                            + " / vdpactl suspend, save state, reset, configure, set_map, DRIVER_OK(, resume)?",
                     "the lane's QEMU migrates with x-svq=on, so its source runs shadowed from the start and its stop is 7.2's"
-                            + " reset (see qemu72-stop-is-a-reset); the rehearsal's svq window switches a device that runs on the"
-                            + " guest's rings: suspend, state from the device, reset, its own address spaces dropped, then the"
-                            + " shadowed start; both then interleave each shadow vring's set-up with its two ring maps (configure,"
-                            + " set_map, ...) before the guest memory's batch and DRIVER_OK"),
+                            + " reset (see qemu72-stop-is-a-reset): the dirty log's start, the shadow rings unmapped, reset,"
+                            + " ACKNOWLEDGE|DRIVER, the guest memory unmapped; the rehearsal's svq window switches a device that runs"
+                            + " on the guest's rings: suspend, state from the device, reset; both then start shadowed in the same"
+                            + " order (each shadow vring's set-up with its two ring maps, the guest memory's batch, DRIVER_OK)"),
             NO_SUSPEND_CALL,
             NO_RESUME_CALL,
             STATE_READ_BACK,
@@ -121,7 +120,7 @@ final class IntendedDifferences {
                             + " the rehearsal has no dirty log. Explains the source's reads and ack before its stop and the"
                             + " control queue's vhost_dev read at the destination's start"),
             UNMAPS_AT_STOP,
-            of("svq-cvq-own-address-space", Phase.UNMAP, "vdpactl", "IOTLB INVALIDATE asid1",
+            of("svq-cvq-own-address-space", Phase.RESET, "vdpactl", "IOTLB INVALIDATE asid1",
                     "the rehearsal's device runs as QEMU 8.0+ runs one without x-svq: its control queue alone in address space"
                             + " 1 (vhost_vdpa_net_cvq_start: VHOST_VDPA_SET_GROUP_ASID and the CVQ's memory mapped there); the switch"
                             + " drops that address space after the reset, since a shadowed start puts every vring in address space 0;"
@@ -133,9 +132,12 @@ final class IntendedDifferences {
                             + " vring afterwards (vhost_vdpa_svqs_start: base, kick, call, the two ring maps, address); the rehearsal"
                             + " sets each vring up in one go, in that same order after the size"),
             ENABLE_PER_VHOST_DEV,
-            once("svq-cvq-maps", Phase.MAP, "qemu", "IOTLB UPDATE",
-                    "QEMU maps its shadow control queue's command buffers (vhost_vdpa_net_cvq_start) and the CVQ's shadow ring"
-                            + " as it maps a data vring's; the rehearsal's control queue is its own ring in the guest memory that"
-                            + " set_map maps, so it has no maps of its own in address space 0"),
+            once("svq-source-unmaps-shadow-rings", null, "qemu", "IOTLB INVALIDATE",
+                    "QEMU's source runs shadowed (x-svq=on) and unmaps its shadow rings one message each when it stops"
+                            + " (vhost_vdpa_svq_unmap_rings, before the reset); the rehearsal's source runs on the guest's rings"),
+            of("svq-cvq-maps", Phase.CONFIGURE, "qemu", "IOTLB UPDATE",
+                    "QEMU maps its shadow control queue's command buffers (vhost_vdpa_net_cvq_start) and then the CVQ's shadow"
+                            + " ring as it maps a data vring's (two runs of updates); the rehearsal's control queue is its own ring"
+                            + " in the guest memory that set_map maps, so it has no maps of its own in address space 0"),
             INVALIDATES_IN_SET_MAP);
 }
