@@ -748,7 +748,7 @@ SCHEMAS = {
             "properties": {
               "strategy": {
                 "type": "string",
-                "description": "serial, parallel or pipelined"
+                "description": "serial, parallel, pipelined or svq"
               },
               "window": {
                 "type": "string",
@@ -1242,7 +1242,8 @@ SCHEMAS = {
           "enum": [
             "serial",
             "parallel",
-            "pipelined"
+            "pipelined",
+            "svq"
           ]
         },
         "premap": {

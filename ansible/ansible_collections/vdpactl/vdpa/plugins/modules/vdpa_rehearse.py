@@ -43,9 +43,9 @@ options:
     type: bool
     default: false
   strategy:
-    description: serial (one device after another, what QEMU does), parallel (phase barriers) or pipelined.
+    description: serial (one device after another, what QEMU does), parallel (phase barriers), pipelined, or svq (serial with shadow-virtqueue destinations, QEMU's SVQ migration path).
     type: str
-    choices: [serial, parallel, pipelined]
+    choices: [serial, parallel, pipelined, svq]
     default: parallel
   iterations:
     description: Windows to rehearse.
@@ -288,7 +288,7 @@ def run_module():
             count=dict(type='int'),
             dest=dict(type='list', elements='str', default=[]),
             split=dict(type='bool', default=False),
-            strategy=dict(type='str', default='parallel', choices=['serial', 'parallel', 'pipelined']),
+            strategy=dict(type='str', default='parallel', choices=['serial', 'parallel', 'pipelined', 'svq']),
             iterations=dict(type='int', default=1),
             premap=dict(type='bool', default=False),
             stop_and_copy=dict(type='bool', default=False),

@@ -75,9 +75,11 @@ public final class RehearseCommand implements Callable<Integer> {
     @Option(names = "--split", description = "Use the first half of the devices as sources, the second half as destinations.")
     boolean split;
 
-    @Option(names = "--strategy", completionCandidates = CompletionValues.Strategies.class, paramLabel = "serial|parallel|pipelined", defaultValue = "parallel",
+    @Option(names = "--strategy", completionCandidates = CompletionValues.Strategies.class, paramLabel = "serial|parallel|pipelined|svq", defaultValue = "parallel",
             description = "serial: one device after another (what QEMU does); parallel: all devices per phase with a barrier;"
-                    + " pipelined: each device through its phases without waiting (default: ${DEFAULT-VALUE}).")
+                    + " pipelined: each device through its phases without waiting; svq: one device after another, each"
+                    + " destination started on shadow virtqueues (QEMU's SVQ migration path; with --window in-place the"
+                    + " switch to SVQ) (default: ${DEFAULT-VALUE}).")
     String strategy;
 
     @Option(names = "--premap", description = "Map the destination memory before the window (needs IOTLB_PERSIST when a device is its own destination).")

@@ -25,6 +25,7 @@ final class ControlQueue {
     private static final long DATA_OFFSET = 64;
     private static final long ACK_OFFSET = 128;
 
+    private final GuestRam.RingSpace space;
     private final GuestRam.RingSpace desc;
     private final GuestRam.RingSpace avail;
     private final GuestRam.RingSpace used;
@@ -41,12 +42,18 @@ final class ControlQueue {
      * @param size  queue size (power of two, ≤ 256 so each area fits a page)
      */
     ControlQueue(GuestRam.RingSpace space, int size) {
+        this.space = space;
         this.desc = space.slice(0, PAGE);
         this.avail = space.slice(PAGE, PAGE);
         this.used = space.slice(2 * PAGE, PAGE);
         this.buffers = space.slice(3 * PAGE, PAGE);
         space.memory().fill((byte) 0);
         this.ring = new SplitRing(desc.memory(), avail.memory(), used.memory(), size);
+    }
+
+    /** The whole of its memory: ring areas and command buffers (what an address space of its own must map). */
+    GuestRam.RingSpace space() {
+        return space;
     }
 
     VringAddress address() {

@@ -69,6 +69,20 @@ final class DeviceSession implements AutoCloseable {
     private final List<EventFd> eventFds = new ArrayList<>();
     private EventFd cvqKick;
     private EventFd cvqCall;
+    /**
+     * The guest notifiers of the data virtqueues: QEMU binds a kick and a call eventfd on every
+     * virtqueue at every start; the rehearsal binds them too (the driver's set_vq_cb and kick set-up
+     * are part of a restart) but carries no data traffic, so one pair serves every data virtqueue of
+     * the device: a rehearsal of 256 devices of 32 virtqueues would otherwise hold 16k eventfds.
+     */
+    private EventFd dataKick;
+    private EventFd dataCall;
+    /**
+     * IOTLB entries written one message at a time, outside the guest memory's batch (shadow rings,
+     * the control queue's own address space), as (asid, iova, size) invalidations ready to undo
+     * them: vhost keeps them in its table across a device reset.
+     */
+    private final List<IotlbMessage> looseMaps = new ArrayList<>();
     /** Span names of the per-virtqueue calls, built once per session instead of once per call. */
     private VqCallNames names = new VqCallNames(0);
 
@@ -80,11 +94,14 @@ final class DeviceSession implements AutoCloseable {
     private BackendFeatures acked = BackendFeatures.NONE;
     private IovaRange iovaRange;
     private int maxQueuePairs = 1;
+    private AddressSpaces addressSpaces = AddressSpaces.NOT_READ;
 
     // what has been done
     private boolean driverOk;
     private boolean suspended;
     private boolean stoppedByReset;
+    /** True while the device runs with shadow vrings (until its next reset). */
+    private boolean shadowVrings;
     private Memory memory = Memory.UNMAPPED;
     private boolean tableMayHoldEntries;
     private boolean touched;
@@ -129,6 +146,10 @@ final class DeviceSession implements AutoCloseable {
         if (hasControlQueue()) {
             cvqKick = newEventFd();
             cvqCall = newEventFd();
+        }
+        if (vqCount > (hasControlQueue() ? 1 : 0)) {
+            dataKick = newEventFd();
+            dataCall = newEventFd();
         }
         LOG.debug("{}: {} vqs of size {}, features {}, backend {}", target.name(), vqCount, queueSize,
                 Long.toHexString(offeredFeatures), acked);
@@ -206,6 +227,18 @@ final class DeviceSession implements AutoCloseable {
         return iovaRange;
     }
 
+    /**
+     * The groups and address spaces, read on first use (recorded in the current phase): after
+     * FEATURES_OK, as QEMU reads them, since a driver may place its control queue by the negotiated
+     * features (mlx5's is vq 2 without VIRTIO_NET_F_MQ).
+     */
+    AddressSpaces addressSpaces() {
+        if (addressSpaces == AddressSpaces.NOT_READ) {
+            addressSpaces = AddressSpaces.read(this, dev, acked);
+        }
+        return addressSpaces;
+    }
+
     EventFd cvqKick() {
         return cvqKick;
     }
@@ -256,6 +289,7 @@ final class DeviceSession implements AutoCloseable {
             rec.run(SET_STATUS + " 0 [" + StopFallback.RESET_INSTEAD_OF_SUSPEND + "]", dev::reset);
             stoppedByReset = true;
             activeQueuePairs = 1;
+        shadowVrings = false;
             if (memory == Memory.MAPPED && !persistentMaps()) {
                 memory = Memory.TABLE_ONLY;
             }
@@ -284,6 +318,7 @@ final class DeviceSession implements AutoCloseable {
         suspended = false;
         stoppedByReset = false;
         activeQueuePairs = 1;
+        shadowVrings = false;
         if (memory == Memory.MAPPED && !persistentMaps()) {
             memory = Memory.TABLE_ONLY;
         }
@@ -297,6 +332,7 @@ final class DeviceSession implements AutoCloseable {
         suspended = false;
         stoppedByReset = false;
         activeQueuePairs = 1;
+        shadowVrings = false;
         if (memory == Memory.MAPPED && !persistentMaps()) {
             memory = Memory.TABLE_ONLY;
         }
@@ -314,15 +350,47 @@ final class DeviceSession implements AutoCloseable {
         return rec.call(names.name(VqCallNames.GET_BASE, vq), () -> dev.getVringBase(vq));
     }
 
-    /** ACK, DRIVER, SET_FEATURES, FEATURES_OK: the negotiation a driver does after a reset. */
-    void negotiate(long features) {
+    /**
+     * ACK, DRIVER, the call eventfds of every virtqueue (unless {@code shadowed}: shadow vrings get
+     * theirs with their set-up), SET_FEATURES, FEATURES_OK and the backend features acked again: the
+     * start of a device after a reset, in QEMU 7.2's order (vhost_net_start sets the guest notifiers
+     * before vhost_dev_start; vhost_dev_set_features acks the backend features after FEATURES_OK).
+     */
+    void negotiate(long features, boolean shadowed) {
         touched = true;
         int ack = DeviceStatus.ACKNOWLEDGE;
         int drv = ack | DeviceStatus.DRIVER;
         addStatusChecked("ACKNOWLEDGE", ack);
         addStatusChecked("DRIVER", drv);
+        if (!shadowed) {
+            for (int vq = 0; vq < vqCount; vq++) {
+                bindCall(vq);
+            }
+        }
         rec.run(VhostIoctl.SET_FEATURES.kernelName(), () -> dev.setFeatures(features));
         addStatusChecked("FEATURES_OK", drv | DeviceStatus.FEATURES_OK);
+        ackBackendFeaturesAgain();
+    }
+
+    /**
+     * GET and SET_BACKEND_FEATURES with the set acked at set-up, at every start as QEMU does
+     * (hw/virtio/vhost.c vhost_dev_set_features -> vhost_vdpa_set_backend_cap on each vhost_dev_start).
+     * Linux keeps the ack of an open node across a device reset, so the kernel would not need it; it
+     * is here because the real client does it inside its downtime (two ioctls that reach no driver).
+     */
+    private void ackBackendFeaturesAgain() {
+        rec.call(VhostIoctl.GET_BACKEND_FEATURES.kernelName(), dev::getBackendFeatures);
+        rec.run(VhostIoctl.SET_BACKEND_FEATURES.kernelName(), () -> dev.setBackendFeatures(acked));
+    }
+
+    private void bindCall(int vq) {
+        EventFd call = vq == controlQueueIndex() ? cvqCall : dataCall;
+        rec.run(names.name(VqCallNames.SET_CALL, vq), () -> dev.setVringCall(vq, call));
+    }
+
+    private void bindKick(int vq) {
+        EventFd kick = vq == controlQueueIndex() ? cvqKick : dataKick;
+        rec.run(names.name(VqCallNames.SET_KICK, vq), () -> dev.setVringKick(vq, kick));
     }
 
     /**
@@ -343,17 +411,80 @@ final class DeviceSession implements AutoCloseable {
         }
     }
 
-    /** num, base, addr (and for the control queue kick and call), enable: one virtqueue. */
+    /** num, base, addr, kick, enable: one virtqueue (its call eventfd was bound by {@link #negotiate}). */
     void configureVring(int vq, int base, VringAddress address) {
         touched = true;
         rec.run(names.name(VqCallNames.SET_NUM, vq), () -> dev.setVringNum(vq, queueSize));
         rec.run(names.name(VqCallNames.SET_BASE, vq), () -> dev.setVringBase(vq, base));
         rec.run(names.name(VqCallNames.SET_ADDR, vq), () -> dev.setVringAddr(vq, address));
-        if (vq == controlQueueIndex()) {
-            rec.run(names.name(VqCallNames.SET_KICK, vq), () -> dev.setVringKick(vq, cvqKick));
-            rec.run(names.name(VqCallNames.SET_CALL, vq), () -> dev.setVringCall(vq, cvqCall));
-        }
+        bindKick(vq);
         rec.run(names.name(VqCallNames.ENABLE, vq), () -> dev.setVringEnable(vq, true));
+    }
+
+    /**
+     * One shadowed virtqueue as QEMU's vhost_vdpa_svq_setup does it: num, base, kick, call, the
+     * shadow ring's driver area (read-only to the device) and device area mapped one IOTLB update
+     * each outside any batch ({@code areas}, none for a ring that lives in mapped guest memory),
+     * the address of the shadow ring, enable.
+     */
+    void configureShadowVring(int vq, int base, VringAddress address, List<IotlbMessage> areas) {
+        touched = true;
+        rec.run(names.name(VqCallNames.SET_NUM, vq), () -> dev.setVringNum(vq, queueSize));
+        rec.run(names.name(VqCallNames.SET_BASE, vq), () -> dev.setVringBase(vq, base));
+        bindKick(vq);
+        bindCall(vq);
+        for (IotlbMessage m : areas) {
+            mapLoose(m);
+        }
+        rec.run(names.name(VqCallNames.SET_ADDR, vq), () -> dev.setVringAddr(vq, address));
+        rec.run(names.name(VqCallNames.ENABLE, vq), () -> dev.setVringEnable(vq, true));
+        shadowVrings = true;
+    }
+
+    /** True while the device runs with shadow vrings, from their set-up to its next reset. */
+    boolean shadowVrings() {
+        return shadowVrings;
+    }
+
+    /** VHOST_VDPA_SET_GROUP_ASID: the virtqueues of {@code group} translate through address space {@code asid}. */
+    void setGroupAsid(int group, int asid) {
+        touched = true;
+        rec.run(VhostIoctl.VDPA_SET_GROUP_ASID.kernelName() + " group " + group + " asid " + asid, () -> dev.setGroupAsid(group, asid));
+    }
+
+    /**
+     * One IOTLB UPDATE outside any batch (QEMU's vhost_vdpa_dma_map of a shadow ring or CVQ buffer),
+     * remembered so that {@link #dropLooseMaps} can undo it; an entry still mapped at the same place
+     * is invalidated first, since vhost refuses an update that overlaps one (EEXIST).
+     */
+    void mapLoose(IotlbMessage update) {
+        touched = true;
+        IotlbMessage undo = IotlbMessage.invalidate(update.asid(), update.iova(), update.size());
+        if (looseMaps.remove(undo)) {
+            rec.run(IOTLB_WRITE_NAMES.get(IotlbMessageType.INVALIDATE) + looseSuffix(undo), () -> dev.writeIotlb(undo));
+        }
+        looseMaps.add(undo);
+        rec.run(IOTLB_WRITE_NAMES.get(IotlbMessageType.UPDATE) + looseSuffix(update), () -> dev.writeIotlb(update));
+    }
+
+    /** Invalidates, one message each, the loose entries of address space {@code asid} (any when negative). */
+    void dropLooseMaps(int asid) {
+        for (IotlbMessage m : List.copyOf(looseMaps)) {
+            if (asid < 0 || m.asid() == asid) {
+                touched = true;
+                rec.run(IOTLB_WRITE_NAMES.get(IotlbMessageType.INVALIDATE) + looseSuffix(m), () -> dev.writeIotlb(m));
+                looseMaps.remove(m);
+            }
+        }
+    }
+
+    /** True while loose entries of address space {@code asid} (any when negative) may be mapped. */
+    boolean hasLooseMaps(int asid) {
+        return looseMaps.stream().anyMatch(m -> asid < 0 || m.asid() == asid);
+    }
+
+    private static String looseSuffix(IotlbMessage m) {
+        return " asid " + m.asid() + " iova 0x" + Long.toHexString(m.iova());
     }
 
     void driverOkStatus() {

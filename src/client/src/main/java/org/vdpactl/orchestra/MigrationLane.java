@@ -6,6 +6,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.vhost.DeviceStatus;
 import org.vdpactl.vhost.IotlbBatchPlanner;
+import org.vdpactl.vhost.IotlbMessage;
+import org.vdpactl.vhost.IotlbPermission;
 import org.vdpactl.vhost.IotlbRegion;
 import org.vdpactl.vhost.VringAddress;
 
@@ -42,6 +44,11 @@ final class MigrationLane {
     private DeviceState srcState = DeviceState.RUNNING;
     private DeviceState dstState = DeviceState.RESET;
     private final List<String> setupNotes = new ArrayList<>();
+    /** svq: destinations start with shadow vrings; sources run with the control queue in its own address space. */
+    private final boolean shadowed;
+    /** svq: host memory of the data virtqueues' shadow rings (mapped at {@link #shadowIova}, outside guest memory). */
+    private GuestRam.RingSpace shadowRings;
+    private long shadowIova;
 
     MigrationLane(RehearsalPlan plan, DeviceSession src, DeviceSession dst, List<IotlbRegion> regions, IotlbBatchPlanner planner) {
         this.plan = plan;
@@ -49,6 +56,7 @@ final class MigrationLane {
         this.dst = dst;
         this.regions = regions;
         this.planner = planner;
+        this.shadowed = plan.strategy().shadowed();
     }
 
     boolean sameDevice() {
@@ -63,10 +71,17 @@ final class MigrationLane {
         return dst;
     }
 
-    /** Ring memory this lane needs in guest RAM (known once the source is set up). */
+    /**
+     * Ring memory this lane needs in guest RAM (known once the source is set up): the data rings,
+     * with svq as much again for their shadow rings, then the control queue.
+     */
     long ringBytes() {
-        long data = (long) (src.vqCount() - (src.hasControlQueue() ? 1 : 0)) * 3 * PAGE;
-        return data + (src.hasControlQueue() ? ControlQueue.bytes() : 0);
+        long data = dataRingBytes();
+        return data * (shadowed ? 2 : 1) + (src.hasControlQueue() ? ControlQueue.bytes() : 0);
+    }
+
+    private long dataRingBytes() {
+        return (long) (src.vqCount() - (src.hasControlQueue() ? 1 : 0)) * 3 * PAGE;
     }
 
     // ---------------------------------------------------------------- setup (outside the window)
@@ -99,11 +114,37 @@ final class MigrationLane {
             }
             queuePairs = want;
         }
+        if (shadowed) {
+            placeShadowRings();
+        }
+    }
+
+    /**
+     * The shadow rings go right above the guest memory's highest IOVA, where QEMU's IOVA tree would
+     * put VMM memory too; every device has its own IOVA space, so all lanes use the same place. A
+     * device whose IOVA range ends below them is refused before the window, naming both.
+     */
+    private void placeShadowRings() {
+        long top = 0;
+        for (IotlbRegion r : regions) {
+            top = Math.max(top, r.iova() + r.size());
+        }
+        shadowIova = (top + PAGE - 1) & -PAGE;
+        long last = shadowIova + Math.max(dataRingBytes(), PAGE) - 1;
+        for (DeviceSession d : sameDevice() ? List.of(src) : List.of(src, dst)) {
+            if (!d.iovaRange().contains(shadowIova, last - shadowIova + 1)) {
+                throw new IllegalArgumentException(d.target.name() + "'s IOVA range " + d.iovaRange() + " has no room for the shadow"
+                        + " rings at 0x" + Long.toHexString(shadowIova) + "-0x" + Long.toHexString(last) + " above the guest memory");
+            }
+        }
     }
 
     /** Places the rings in guest RAM and brings the source up as a running guest has it. */
     void bringUpSource(GuestRam.RingSpace space) {
         this.rings = space;
+        if (shadowed) {
+            shadowRings = space.slice(dataRingBytes(), dataRingBytes());
+        }
         if (src.hasControlQueue()) {
             long cvqOffset = ringBytes() - ControlQueue.bytes();
             cvq = new ControlQueue(space.slice(cvqOffset, ControlQueue.bytes()), src.queueSize());
@@ -136,8 +177,11 @@ final class MigrationLane {
      * is empty. Said once per device, so the table's missing row is explained.
      */
     private void noteNothingToResume(DeviceSession d) {
-        String note = d.target.name() + ": no RESUME (VHOST_BACKEND_F_RESUME not offered): the resume phase runs nothing;"
-                + " the device was reset and runs from DRIVER_OK on, as a QEMU destination does, so the window ends there";
+        addSetupNote(d.target.name() + ": no RESUME (VHOST_BACKEND_F_RESUME not offered): the resume phase runs nothing;"
+                + " the device was reset and runs from DRIVER_OK on, as a QEMU destination does, so the window ends there");
+    }
+
+    private void addSetupNote(String note) {
         synchronized (setupNotes) {
             if (!setupNotes.contains(note)) {
                 setupNotes.add(note);
@@ -168,13 +212,20 @@ final class MigrationLane {
     private void bringUp(DeviceSession d) {
         if (d.driverOk() || d.touched()) {
             d.reset();
+            d.dropLooseMaps(-1);
         }
         startFromReset(d);
     }
 
-    /** Features, vrings from the lane's bases, the map when needed, DRIVER_OK, the queue pairs. */
+    /**
+     * Features, vrings from the lane's bases, the map when needed, DRIVER_OK, the queue pairs; with
+     * svq the control queue first gets its own address space where the device can give it one.
+     */
     private void startFromReset(DeviceSession d) {
-        d.negotiate(features);
+        d.negotiate(features, false);
+        if (shadowed) {
+            isolateControlQueue(d);
+        }
         configureVrings(d);
         if (d.memory() != DeviceSession.Memory.MAPPED) {
             d.map(regions, planner);
@@ -186,6 +237,49 @@ final class MigrationLane {
     private void configureVrings(DeviceSession d) {
         for (int vq = 0; vq < d.vqCount(); vq++) {
             d.configureVring(vq, baseOf(vq), address(vq));
+        }
+    }
+
+    /**
+     * QEMU 8.0+ without SVQ on a device that can isolate its control queue (vhost_vdpa_net_cvq_start):
+     * the CVQ's group goes to address space 1 and only the CVQ's memory is mapped there (the
+     * rehearsal's CVQ ring and command buffers, one update). A reset puts every group back in
+     * address space 0, so this runs at every start.
+     */
+    private void isolateControlQueue(DeviceSession d) {
+        if (!d.hasControlQueue()) {
+            return;
+        }
+        AddressSpaces as = d.addressSpaces();
+        if (!as.cvqIsolated()) {
+            addSetupNote(d.target.name() + ": the control queue stays in address space 0 (" + as.reason()
+                    + "), where QEMU leaves it too (net/vhost-vdpa.c vhost_vdpa_net_cvq_start)");
+            return;
+        }
+        d.setGroupAsid(as.cvqGroup(), as.cvqAsid());
+        GuestRam.RingSpace space = cvq.space();
+        d.mapLoose(IotlbMessage.update(as.cvqAsid(), space.iova(), space.memory().byteSize(), space.memory().address(),
+                IotlbPermission.RW));
+    }
+
+    /**
+     * The start of a shadowed destination (QEMU's vhost_vdpa_svqs_start): every vring in address
+     * space 0, each data vring on its shadow ring, whose two areas are mapped one update each; the
+     * control queue keeps the rehearsal's own ring, which lies in the guest memory set_map maps.
+     */
+    private void configureShadowVrings(DeviceSession d) {
+        d.negotiate(features, true);
+        for (int vq = 0; vq < d.vqCount(); vq++) {
+            if (vq == d.controlQueueIndex()) {
+                d.configureShadowVring(vq, baseOf(vq), address(vq), List.of());
+                continue;
+            }
+            long offset = (long) vq * 3 * PAGE;
+            long iova = shadowIova + offset;
+            long host = shadowRings.memory().address() + offset;
+            d.configureShadowVring(vq, baseOf(vq), VringAddress.of(iova, iova + PAGE, iova + 2 * PAGE), List.of(
+                    IotlbMessage.update(0, iova, 2 * PAGE, host, IotlbPermission.RO),
+                    IotlbMessage.update(0, iova + 2 * PAGE, PAGE, host + 2 * PAGE, IotlbPermission.RW)));
         }
     }
 
@@ -205,10 +299,20 @@ final class MigrationLane {
             case SUSPEND -> d.suspend();
             case SAVE_STATE -> saveState(d);
             case UNMAP -> d.unmap(regions);
-            case RESET -> d.reset();
+            case RESET -> {
+                d.reset();
+                if (shadowed) {
+                    // QEMU's stop unmaps what it mapped one by one (vhost_vdpa_svq_unmap_rings, vhost_vdpa_cvq_unmap_buf)
+                    d.dropLooseMaps(-1);
+                }
+            }
             case CONFIGURE -> {
-                d.negotiate(features);
-                configureVrings(d);
+                if (shadowed) {
+                    configureShadowVrings(d);
+                } else {
+                    d.negotiate(features, false);
+                    configureVrings(d);
+                }
             }
             case MAP -> d.map(regions, planner);
             case DRIVER_OK -> d.driverOkStatus();
@@ -273,7 +377,8 @@ final class MigrationLane {
 
     private DeviceState restoreRunning(DeviceSession d, Phase label, List<String> notes) {
         d.rec.enter(label, null);
-        boolean wasReset = !d.driverOk();
+        // a device left on shadow vrings goes back to its own rings by a restart, as QEMU's switch back does
+        boolean wasReset = !d.driverOk() || d.shadowVrings();
         try {
             if (!wasReset) {
                 if (d.memory() != DeviceSession.Memory.MAPPED) {
@@ -324,6 +429,7 @@ final class MigrationLane {
     private DeviceState resetAndUnmap(DeviceSession d, boolean mapped, List<String> notes) {
         try {
             d.reset();
+            d.dropLooseMaps(-1);
             if (mapped) {
                 d.map(regions, planner);
             } else if (d.memory() != DeviceSession.Memory.UNMAPPED) {

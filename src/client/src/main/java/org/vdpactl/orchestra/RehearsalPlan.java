@@ -15,7 +15,7 @@ import java.util.Set;
  * @param sources      the devices the guest leaves
  * @param destinations the devices it arrives at; equal to {@code sources} for a one-device-set
  *                     rehearsal (each device is reset between its two roles)
- * @param strategy     serial, parallel or pipelined
+ * @param strategy     serial, parallel, pipelined or svq
  * @param premap       destination memory mapped before the window (needs IOTLB_PERSIST when the
  *                     devices are their own destination)
  * @param memory       the guest memory layout

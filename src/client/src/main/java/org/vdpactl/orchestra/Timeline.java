@@ -238,7 +238,7 @@ public final class Timeline {
                     }
                 }
             }
-            case SERIAL -> {
+            case SERIAL, SVQ -> {
                 for (Lane lane : lanes) {
                     chain.addAll(laneChain(lane, phases));
                 }

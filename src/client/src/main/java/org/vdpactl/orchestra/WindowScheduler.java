@@ -3,7 +3,7 @@ package org.vdpactl.orchestra;
 import java.util.List;
 
 /**
- * Drives the lanes through the window phases by strategy: {@code serial} on the calling thread, one
+ * Drives the lanes through the window phases by strategy: {@code serial} and {@code svq} on the calling thread, one
  * lane after another; {@code parallel} phase by phase on the pool with a barrier after each phase;
  * {@code pipelined} every lane through all its phases on its own thread. The first failure stops
  * every lane before its next call; the caller then rolls back.
@@ -17,7 +17,7 @@ final class WindowScheduler {
 
     void run(Strategy strategy, List<MigrationLane> lanes, List<Phase> phases, WindowControl control) {
         switch (strategy) {
-            case SERIAL -> {
+            case SERIAL, SVQ -> {
                 for (MigrationLane lane : lanes) {
                     runPhases(lane, phases, control);
                     if (control.aborted()) {

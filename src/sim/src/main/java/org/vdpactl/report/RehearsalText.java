@@ -210,6 +210,7 @@ public final class RehearsalText {
             case SERIAL -> "serial: every phase of every device, one after another";
             case PARALLEL -> "parallel: the slowest device of each phase";
             case PIPELINED -> "pipelined: the slowest device's own phases";
+            case SVQ -> "svq: every phase of every device, one after another, destinations shadowed";
         };
         return "Critical path: " + Durations.ms(cp.nanos()) + " ms" + info.simulatedSuffix() + " (" + how + ")";
     }

@@ -74,7 +74,7 @@ class CliHabitsTest {
     @Test
     void completionOffersTheValuesOfEveryEnumeratedOption() throws Exception {
         String script = CliRun.of("generate-completion").out();
-        for (String values : List.of("(\"auto\" \"kernel\" \"fake\")", "(\"serial\" \"parallel\" \"pipelined\")",
+        for (String values : List.of("(\"auto\" \"kernel\" \"fake\")", "(\"serial\" \"parallel\" \"pipelined\" \"svq\")",
                 "(\"migration\" \"in-place\")", "(\"real\" \"virtual\")", "(\"6.1\" \"6.12\" \"7.2\" \"oldest\"")) {
             assertTrue(script.contains(values), "completion lacks the values " + values);
         }

@@ -34,7 +34,7 @@ class RehearsalFaultInjectionTest {
     @Test
     void everyWindowCallPositionOfASixteenDeviceRehearsalEndsInAKnownState() {
         runAllPositions(Strategy.PARALLEL, false, p -> true);
-        assertEquals(java.util.Set.of("VHOST_GET_VRING_BASE", "VHOST_SET_FEATURES", "VHOST_SET_VRING_ADDR", "VHOST_SET_VRING_BASE",
+        assertEquals(java.util.Set.of("VHOST_GET_BACKEND_FEATURES", "VHOST_GET_VRING_BASE", "VHOST_SET_BACKEND_FEATURES", "VHOST_SET_FEATURES", "VHOST_SET_VRING_ADDR", "VHOST_SET_VRING_BASE",
                 "VHOST_SET_VRING_CALL", "VHOST_SET_VRING_KICK", "VHOST_SET_VRING_NUM", "VHOST_VDPA_GET_CONFIG", "VHOST_VDPA_GET_STATUS",
                 "VHOST_VDPA_RESUME", "VHOST_VDPA_SET_STATUS", "VHOST_VDPA_SET_VRING_ENABLE", "VHOST_VDPA_SUSPEND", "change_num_qps",
                 "write"), coveredCalls, "every kind of window call was failed at least once");
@@ -45,6 +45,15 @@ class RehearsalFaultInjectionTest {
         // every fifth position: the strategies differ only in which other devices are mid-phase
         runAllPositions(Strategy.PIPELINED, false, p -> p.index() % 5 == 0);
         runAllPositions(Strategy.SERIAL, false, p -> p.index() % 5 == 2);
+    }
+
+    @Test
+    @org.junit.jupiter.api.Disabled("open bug: svq position 61 (window set_map batch's INVALIDATE failed on mlx5-13): the rollback's"
+            + " restart then fails its ASID 1 update of the control queue with EFAULT and the device ends UNKNOWN")
+    void svqRollsBackToTheGuestsRingsToo() {
+        // the shadowed start's loose maps, the control queue's address space and the switch back in every rollback
+        runAllPositions(Strategy.SVQ, false, p -> p.index() % 4 == 1);
+        runAllPositions(Strategy.SVQ, true, p -> p.index() % 4 == 3);
     }
 
     @Test
@@ -103,7 +112,7 @@ class RehearsalFaultInjectionTest {
                 String faultCall = faultCall(template.call());
                 Span target = nth(clean.lastIteration().windowSpans(), device, indexOnDevice(sequence, i));
                 long occurrence = all.stream().takeWhile(s -> s != target)
-                        .filter(s -> s.device().equals(device) && faultCall.equals(faultCall(s.call()))).count() + 1;
+                        .filter(s -> s.device().equals(device) && countsAs(s.call(), faultCall)).count() + 1;
                 out.add(new Position(i, device, target.call(), faultCall, occurrence));
             }
             return out;
@@ -123,6 +132,12 @@ class RehearsalFaultInjectionTest {
 
     private static Span nth(List<Span> window, String device, int n) {
         return window.stream().filter(s -> s.device().equals(device)).skip(n).findFirst().orElseThrow();
+    }
+
+    /** True when the span's call issued the ioctl {@code faultCall} (the set-up's negotiation is a GET and a SET in one span). */
+    private static boolean countsAs(String spanCall, String faultCall) {
+        return faultCall.equals(faultCall(spanCall)) || spanCall.equals("VHOST_GET/SET_BACKEND_FEATURES")
+                && (faultCall.equals("VHOST_GET_BACKEND_FEATURES") || faultCall.equals("VHOST_SET_BACKEND_FEATURES"));
     }
 
     /**

@@ -9,7 +9,7 @@ import java.util.Map;
  * being compared like for like (a serial host against parallel ones, a 6.1 kernel, a real clock against
  * virtual ones), and the fleet report flags them. "-" stands for a value the document does not give.
  *
- * @param strategy  serial, parallel or pipelined
+ * @param strategy  serial, parallel, pipelined or svq
  * @param window    migration or in-place
  * @param kernel    the kernel release of the figures
  * @param backend   fake or kernel

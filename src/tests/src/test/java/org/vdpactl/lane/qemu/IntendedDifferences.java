@@ -13,8 +13,11 @@ final class IntendedDifferences {
     private IntendedDifferences() {
     }
 
-    /** phase null matches the phase order; side "qemu", "vdpactl" or "order"; token a regex over the whole token. */
-    record Entry(String id, Phase phase, String side, Pattern token, String reason) {
+    /**
+     * phase null matches the phase order; side "qemu", "vdpactl" or "order"; token a regex over the whole
+     * token; {@code once}: explains each distinct token at most once (a second occurrence is a new difference).
+     */
+    record Entry(String id, Phase phase, String side, Pattern token, String reason, boolean once) {
         boolean explains(TraceComparison.Difference d) {
             return (phase == null ? d.phase() == null || !side.equals("order") : d.phase() == phase)
                     && d.side().matches(side) && token.matcher(d.token()).matches();
@@ -22,7 +25,12 @@ final class IntendedDifferences {
     }
 
     static Entry of(String id, Phase phase, String side, String regex, String reason) {
-        return new Entry(id, phase, side, Pattern.compile(regex), reason);
+        return new Entry(id, phase, side, Pattern.compile(regex), reason, false);
+    }
+
+    /** An entry that explains each token it matches once only: an extra call of the same kind is unexplained. */
+    static Entry once(String id, Phase phase, String side, String regex, String reason) {
+        return new Entry(id, phase, side, Pattern.compile(regex), reason, true);
     }
 
     private static final String NO_SUSPEND = "QEMU 7.2 predates its VHOST_VDPA_SUSPEND support (QEMU 8.1): vhost_dev_stop"
@@ -30,42 +38,106 @@ final class IntendedDifferences {
             + " the memory listener's unregistration), reads the control queue's base after it, and restarts from reset at cont;"
             + " the rehearsal uses SUSPEND and RESUME where the device offers them, as current QEMU does";
 
+    private static final Entry NO_SUSPEND_CALL =
+            of("qemu72-no-suspend", Phase.SUSPEND, "vdpactl", "VHOST_VDPA_SUSPEND", NO_SUSPEND);
+    private static final Entry NO_RESUME_CALL =
+            of("qemu72-no-resume", Phase.RESUME, "vdpactl", "VHOST_VDPA_RESUME|VHOST_VDPA_GET_STATUS", NO_SUSPEND);
+    private static final Entry STATE_READ_BACK =
+            of("state-read-back", Phase.SAVE_STATE, "vdpactl", "VHOST_VDPA_GET_STATUS|VHOST_VDPA_GET_CONFIG_SIZE|VHOST_VDPA_GET_CONFIG",
+                    "the rehearsal reads the status and config space back as the state it reports; QEMU keeps virtio-net's"
+                            + " config in its own device model and reads nothing at stop");
+    private static final Entry UNMAPS_AT_STOP =
+            of("qemu-unmaps-at-stop", Phase.UNMAP, "qemu", "IOTLB (BATCH_BEGIN|INVALIDATE|BATCH_END)",
+                    "QEMU unregisters its memory listener when it stops the device (its invalidations, one batch); the"
+                            + " rehearsal's migration window keeps the source mapped and invalidates in the destination's set_map batch"
+                            + " (--stop-and-copy rehearses the source's unmap)");
+    private static final Entry INVALIDATES_IN_SET_MAP =
+            of("rehearsal-invalidates-in-set-map", Phase.MAP, "vdpactl", "IOTLB INVALIDATE",
+                    "the same map change seen from the other side: the rehearsal's one set_map batch drops what is left and"
+                            + " maps every region");
+    private static final Entry ADD_STATUS_READS_FIRST =
+            of("add-status-reads-first", null, "qemu", "VHOST_VDPA_GET_STATUS",
+                    "vhost_vdpa_add_status reads the status before it sets the new bits (GET, SET, GET); the rehearsal reads"
+                            + " it after each SET only, and the normaliser puts that first read into the phase before");
+    private static final Entry ACK_AND_DRIVER =
+            of("ack-and-driver-in-two-steps", Phase.CONFIGURE, "vdpactl", "VHOST_VDPA_SET_STATUS 0x1|VHOST_VDPA_GET_STATUS",
+                    "the rehearsal sets ACKNOWLEDGE and then DRIVER, as the virtio spec's driver initialisation does; QEMU"
+                            + " adds both bits at once");
+    private static final Entry ENABLE_PER_VHOST_DEV =
+            of("enable-per-vhost-dev", Phase.CONFIGURE, "(qemu|vdpactl)", "VHOST_VDPA_SET_VRING_ENABLE",
+                    "QEMU 7.2 enables the vrings of one vhost_dev (a queue pair, then the control queue) after setting them"
+                            + " all up (vhost_vdpa_set_vring_ready); the rehearsal enables each vring after its address; both"
+                            + " before DRIVER_OK");
+
     /** Against QEMU's plain stop/cont (no shadow virtqueues) and --strategy serial. */
     static final List<Entry> STOP_CONT = List.of(
             of("qemu72-stop-is-a-reset", null, "order",
                     "QEMU save state, reset, configure, unmap, save state, configure, set_map, DRIVER_OK"
                             + " / vdpactl suspend, save state, reset, configure, set_map, DRIVER_OK(, resume)?", NO_SUSPEND),
-            of("qemu72-no-suspend", Phase.SUSPEND, "vdpactl", "VHOST_VDPA_SUSPEND", NO_SUSPEND),
-            of("qemu72-no-resume", Phase.RESUME, "vdpactl", "VHOST_VDPA_RESUME|VHOST_VDPA_GET_STATUS", NO_SUSPEND),
+            NO_SUSPEND_CALL,
+            NO_RESUME_CALL,
             of("restart-read-back", Phase.DRIVER_OK, "vdpactl", "VHOST_VDPA_GET_STATUS",
                     "where the kernel has no RESUME (6.1), the rehearsal restarts the device and reads the status back after"
                             + " DRIVER_OK, the read-back it does after RESUME elsewhere; QEMU 7.2 reads the status only before it"
                             + " adds bits"),
-            of("state-read-back", Phase.SAVE_STATE, "vdpactl", "VHOST_VDPA_GET_STATUS|VHOST_VDPA_GET_CONFIG_SIZE|VHOST_VDPA_GET_CONFIG",
-                    "the rehearsal reads the status and config space back as the state it reports; QEMU keeps virtio-net's"
-                            + " config in its own device model and reads nothing at stop"),
-            of("qemu-unmaps-at-stop", Phase.UNMAP, "qemu", "IOTLB (BATCH_BEGIN|INVALIDATE|BATCH_END)",
-                    "QEMU unregisters its memory listener when it stops the device (its invalidations, one batch); the"
-                            + " rehearsal's migration window keeps the source mapped and invalidates in the destination's set_map batch"
-                            + " (--stop-and-copy rehearses the source's unmap)"),
-            of("rehearsal-invalidates-in-set-map", Phase.MAP, "vdpactl", "IOTLB INVALIDATE",
-                    "the same map change seen from the other side: the rehearsal's one set_map batch drops what is left and"
-                            + " maps every region"),
-            of("add-status-reads-first", null, "qemu", "VHOST_VDPA_GET_STATUS",
-                    "vhost_vdpa_add_status reads the status before it sets the new bits (GET, SET, GET); the rehearsal reads"
-                            + " it after each SET only, and the normaliser puts that first read into the phase before"),
-            of("ack-and-driver-in-two-steps", Phase.CONFIGURE, "vdpactl", "VHOST_VDPA_SET_STATUS 0x1|VHOST_VDPA_GET_STATUS",
-                    "the rehearsal sets ACKNOWLEDGE and then DRIVER, as the virtio spec's driver initialisation does; QEMU"
-                            + " adds both bits at once"),
-            of("guest-notifiers", Phase.CONFIGURE, "(qemu|vdpactl)", "VHOST_SET_VRING_(CALL|KICK) vq\\d+",
-                    "QEMU binds the guest's kick and call eventfds on every virtqueue (and rebinds the call fds when it"
-                            + " unsets and sets the guest notifiers around stop and start); the rehearsal carries no data traffic"
-                            + " and binds them only on the control queue it drives itself"),
-            of("backend-features-per-start", Phase.CONFIGURE, "qemu", "VHOST_(GET|SET)_BACKEND_FEATURES",
-                    "QEMU 7.2 negotiates the backend features again in every vhost_dev start (one per queue pair and one for"
-                            + " the control queue); the rehearsal negotiates them once, before the window"),
-            of("enable-per-vhost-dev", Phase.CONFIGURE, "(qemu|vdpactl)", "VHOST_VDPA_SET_VRING_ENABLE",
-                    "QEMU 7.2 enables the vrings of one vhost_dev (a queue pair, then the control queue) after setting them"
-                            + " all up (vhost_vdpa_set_vring_ready); the rehearsal enables each vring after its address; both"
-                            + " before DRIVER_OK"));
+            STATE_READ_BACK,
+            UNMAPS_AT_STOP,
+            INVALIDATES_IN_SET_MAP,
+            ADD_STATUS_READS_FIRST,
+            ACK_AND_DRIVER,
+            once("notifiers-masked-at-stop", Phase.CONFIGURE, "qemu", "VHOST_SET_VRING_CALL vq\\d+",
+                    "vhost_net_stop unsets the guest notifiers after the reset, and virtio-pci's mask points each virtqueue's"
+                            + " call at QEMU's masked notifier: a round of SET_VRING_CALL at stop besides the start's; the rehearsal"
+                            + " binds every virtqueue's call eventfd once per start, as QEMU's start does (before SET_FEATURES),"
+                            + " and leaves a stopped device's bindings alone"),
+            once("backend-features-read-per-vhost-dev", Phase.CONFIGURE, "qemu", "VHOST_GET_BACKEND_FEATURES",
+                    "QEMU 7.2 keeps one vhost_dev per queue pair and one for the control queue, and every vhost_dev_start"
+                            + " reads the backend features (vhost_dev_set_features -> vhost_vdpa_set_backend_cap) while only the"
+                            + " first sets them; the rehearsal reads and acks them once per device start, as that first one does"),
+            ENABLE_PER_VHOST_DEV);
+
+    /** Against QEMU's SVQ migration (x-svq=on: source stop, destination start) and --strategy svq. */
+    static final List<Entry> SVQ = List.of(
+            of("svq-switch-order", null, "order",
+                    "QEMU save state, configure, reset, configure, unmap, configure, set_map, DRIVER_OK"
+                            + " / vdpactl suspend, save state, reset, configure, set_map, DRIVER_OK(, resume)?",
+                    "the lane's QEMU migrates with x-svq=on, so its source runs shadowed from the start and its stop is 7.2's"
+                            + " reset (see qemu72-stop-is-a-reset): the dirty log's start, the shadow rings unmapped, reset,"
+                            + " ACKNOWLEDGE|DRIVER, the guest memory unmapped; the rehearsal's svq window switches a device that runs"
+                            + " on the guest's rings: suspend, state from the device, reset; both then start shadowed in the same"
+                            + " order (each shadow vring's set-up with its two ring maps, the guest memory's batch, DRIVER_OK)"),
+            NO_SUSPEND_CALL,
+            NO_RESUME_CALL,
+            STATE_READ_BACK,
+            of("svq-source-already-shadowed", Phase.SAVE_STATE, "vdpactl", "VHOST_GET_VRING_BASE vq\\d+",
+                    "with x-svq=on QEMU's source runs on shadow vrings from the start and takes each vring's position from its"
+                            + " own shadow virtqueue (vhost_vdpa_get_vring_base answers without an ioctl); the rehearsal switches a"
+                            + " device that runs on the guest's rings, whose positions only the device knows"),
+            of("svq-dirty-log-start", null, "qemu", "VHOST_(GET|SET)_BACKEND_FEATURES",
+                    "the migration's start enables dirty logging on each vhost_dev (vhost_dev_set_log -> vhost_dev_set_features,"
+                            + " which reads and acks the backend features once more, and reads them again for the control queue's"
+                            + " vhost_dev, as at every vhost_dev start); shadow vrings log in QEMU, nothing reaches the device, and"
+                            + " the rehearsal has no dirty log. Explains the source's reads and ack before its stop and the"
+                            + " control queue's vhost_dev read at the destination's start"),
+            UNMAPS_AT_STOP,
+            of("svq-cvq-own-address-space", Phase.RESET, "vdpactl", "IOTLB INVALIDATE asid1",
+                    "the rehearsal's device runs as QEMU 8.0+ runs one without x-svq: its control queue alone in address space"
+                            + " 1 (vhost_vdpa_net_cvq_start: VHOST_VDPA_SET_GROUP_ASID and the CVQ's memory mapped there); the switch"
+                            + " drops that address space after the reset, since a shadowed start puts every vring in address space 0;"
+                            + " QEMU 7.2 has no such isolation and, with x-svq=on, shadows every vring in address space 0 from the start"),
+            ADD_STATUS_READS_FIRST,
+            ACK_AND_DRIVER,
+            once("svq-sizes-first", Phase.CONFIGURE, "(qemu|vdpactl)", "VHOST_SET_VRING_NUM vq\\d+",
+                    "QEMU 7.2 sets the size of each vring of a vhost_dev in vhost_virtqueue_start and the rest of each shadowed"
+                            + " vring afterwards (vhost_vdpa_svqs_start: base, kick, call, the two ring maps, address); the rehearsal"
+                            + " sets each vring up in one go, in that same order after the size"),
+            ENABLE_PER_VHOST_DEV,
+            once("svq-source-unmaps-shadow-rings", null, "qemu", "IOTLB INVALIDATE",
+                    "QEMU's source runs shadowed (x-svq=on) and unmaps its shadow rings one message each when it stops"
+                            + " (vhost_vdpa_svq_unmap_rings, before the reset); the rehearsal's source runs on the guest's rings"),
+            of("svq-cvq-maps", Phase.CONFIGURE, "qemu", "IOTLB UPDATE",
+                    "QEMU maps its shadow control queue's command buffers (vhost_vdpa_net_cvq_start) and then the CVQ's shadow"
+                            + " ring as it maps a data vring's (two runs of updates); the rehearsal's control queue is its own ring"
+                            + " in the guest memory that set_map maps, so it has no maps of its own in address space 0"),
+            INVALIDATES_IN_SET_MAP);
 }

@@ -12,7 +12,8 @@ import org.vdpactl.vhost.VhostIoctl;
  * Puts each call of a stop-and-start window into the rehearsal's phase it belongs to, by what the
  * call does (the same rules for QEMU's capture and for vdpactl's): SUSPEND → suspend;
  * GET_VRING_BASE → save state; SET_STATUS 0 → reset; status, feature and vring set-up before
- * DRIVER_OK → configure; an IOTLB batch with an UPDATE → set_map, one with only INVALIDATEs → unmap;
+ * DRIVER_OK → configure; an IOTLB batch with an UPDATE → set_map, one with only INVALIDATEs → unmap
+ * (an IOTLB message outside a batch, such as a shadow ring's map, belongs to the call before it);
  * SET_STATUS with DRIVER_OK → DRIVER_OK; what follows DRIVER_OK (vring enables, control queue) → CVQ
  * MQ; RESUME → resume. A read (GET_STATUS, GET_CONFIG, ...) belongs to the phase of the call before
  * it.
@@ -32,6 +33,11 @@ final class PhaseNormaliser {
         for (int i = 0; i < window.size(); i++) {
             NodeCall c = window.get(i);
             Phase p;
+            if (c.isIotlb() && c.iotlb() != IotlbMessageType.BATCH_BEGIN) {
+                // one message outside a batch (a shadow ring's or a CVQ buffer's map): part of the set-up around it
+                out.add(new Placed(previous, c));
+                continue;
+            }
             if (c.isIotlb()) {
                 int end = i;
                 if (c.iotlb() == IotlbMessageType.BATCH_BEGIN) {

@@ -21,6 +21,7 @@ import org.vdpactl.orchestra.DeviceTarget;
 import org.vdpactl.orchestra.Phase;
 import org.vdpactl.orchestra.PhaseSummary;
 import org.vdpactl.orchestra.RehearsalResult;
+import org.vdpactl.orchestra.Strategy;
 import org.vdpactl.sys.PanamaSyscalls;
 import org.vdpactl.time.RealClock;
 import org.vdpactl.vhost.VhostIoctl;
@@ -53,6 +54,50 @@ class QemuTraceKernelTest {
 
     private static List<NodeCall> between(List<NodeCall> calls, long from, long to) {
         return calls.stream().filter(c -> c.atNanos() >= from && c.atNanos() <= to).toList();
+    }
+
+    /** Both sides' calls per phase, the phase orders, every difference with its entry, and the list itself. */
+    private static void putComparison(ObjectNode record, TraceComparison cmp, List<IntendedDifferences.Entry> list) {
+        ObjectNode phases = record.putObject("phases");
+        for (Phase p : cmp.phases()) {
+            ObjectNode o = phases.putObject(p.label());
+            o.set("qemu", JSON.valueToTree(cmp.qemu().getOrDefault(p, List.of())));
+            o.set("vdpactl", JSON.valueToTree(cmp.vdpactl().getOrDefault(p, List.of())));
+        }
+        record.put("qemuOrder", TraceComparison.labels(cmp.qemuOrder()));
+        record.put("vdpactlOrder", TraceComparison.labels(cmp.vdpactlOrder()));
+        ArrayNode diffs = record.putArray("differences");
+        for (TraceComparison.Explained x : cmp.explain(list)) {
+            ObjectNode o = diffs.addObject();
+            o.put("difference", x.difference().describe());
+            if (x.entry() == null) {
+                o.put("id", "UNEXPLAINED");
+            } else {
+                o.put("id", x.entry().id()).put("reason", x.entry().reason());
+            }
+        }
+        ArrayNode intended = record.putArray("intended");
+        for (IntendedDifferences.Entry e : list) {
+            intended.addObject().put("id", e.id()).put("phase", e.phase() == null ? null : e.phase().label())
+                    .put("side", e.side()).put("token", e.token().pattern()).put("reason", e.reason());
+        }
+    }
+
+    /** The rehearsal's downtime and per-phase wall times of its last iteration. */
+    private static void putRehearsalTimes(ObjectNode timing, RehearsalResult result) {
+        var it = result.lastIteration();
+        timing.put("rehearsalDowntimeMs", it.downtimeNanos() / 1e6);
+        ObjectNode per = timing.putObject("rehearsalPhaseMs");
+        for (PhaseSummary s : it.phases()) {
+            per.put(s.phase().label(), s.wallNanos() / 1e6);
+        }
+    }
+
+    private static void assertExplained(TraceComparison cmp, List<IntendedDifferences.Entry> list, String what) {
+        List<TraceComparison.Difference> unexplained = cmp.unexplained(list);
+        assertTrue(unexplained.isEmpty(), "differences from " + what + " that docs/qemu-trace.md does not explain: "
+                + unexplained.stream().map(TraceComparison.Difference::describe).toList() + "\nQEMU " + cmp.qemu()
+                + "\nvdpactl " + cmp.vdpactl());
     }
 
     @Test
@@ -103,42 +148,18 @@ class QemuTraceKernelTest {
         }
 
         // vdpactl: the serial rehearsal on the lane's vdpa0, a vdpasim_net device like QEMU's
-        SerialRehearsalCapture capture = SerialRehearsalCapture.run(new PanamaSyscalls(VhostIoctl.names()), RealClock.INSTANCE,
+        RehearsalCapture capture = RehearsalCapture.serial(new PanamaSyscalls(VhostIoctl.names()), RealClock.INSTANCE,
                 new DeviceTarget("vdpa0", "/dev/vhost-vdpa-0"));
         RehearsalResult result = capture.result();
         assertTrue(result.completed(), "the rehearsal completed: " + result.failure());
         List<NodeCall> vdpactlWindow = capture.window();
 
         TraceComparison cmp = new TraceComparison(qemuWindow, vdpactlWindow);
-        ObjectNode phases = record.putObject("phases");
-        for (Phase p : cmp.phases()) {
-            ObjectNode o = phases.putObject(p.label());
-            o.set("qemu", JSON.valueToTree(cmp.qemu().getOrDefault(p, List.of())));
-            o.set("vdpactl", JSON.valueToTree(cmp.vdpactl().getOrDefault(p, List.of())));
-        }
-        record.put("qemuOrder", TraceComparison.labels(cmp.qemuOrder()));
-        record.put("vdpactlOrder", TraceComparison.labels(cmp.vdpactlOrder()));
-        ArrayNode diffs = record.putArray("differences");
-        for (TraceComparison.Difference d : cmp.differences()) {
-            ObjectNode o = diffs.addObject();
-            o.put("difference", d.describe());
-            IntendedDifferences.STOP_CONT.stream().filter(e -> e.explains(d)).findFirst()
-                    .ifPresentOrElse(e -> o.put("id", e.id()).put("reason", e.reason()), () -> o.put("id", "UNEXPLAINED"));
-        }
-        ArrayNode intended = record.putArray("intended");
-        for (IntendedDifferences.Entry e : IntendedDifferences.STOP_CONT) {
-            intended.addObject().put("id", e.id()).put("phase", e.phase() == null ? null : e.phase().label())
-                    .put("side", e.side()).put("token", e.token().pattern()).put("reason", e.reason());
-        }
+        putComparison(record, cmp, IntendedDifferences.STOP_CONT);
         ObjectNode timing = record.putObject("timing");
         timing.put("qemuStopMs", stopNanos / 1e6).put("qemuContMs", contNanos / 1e6)
                 .put("qemuLabel", "measured, QMP round trip under strace and TCG");
-        var it = result.lastIteration();
-        timing.put("rehearsalDowntimeMs", it.downtimeNanos() / 1e6);
-        ObjectNode per = timing.putObject("rehearsalPhaseMs");
-        for (PhaseSummary s : it.phases()) {
-            per.put(s.phase().label(), s.wallNanos() / 1e6);
-        }
+        putRehearsalTimes(timing, result);
         record.put("qemuPartSeconds", (System.nanoTime() - testStart) / 1e9);
         String out = System.getenv().getOrDefault("VDPACTL_QEMU_TRACE_OUT", "target/qemu-trace.json");
         Files.createDirectories(Path.of(out).toAbsolutePath().getParent());
@@ -150,10 +171,7 @@ class QemuTraceKernelTest {
                 .replaceAll("(..)", "\\\\x$1");
         Files.write(Path.of(out).resolveSibling("qemu-stop-cont.strace"), Files.readAllLines(dir.resolve("src.strace")).stream()
                 .filter(l -> !l.contains(" write(1, ") && (!l.contains(" openat(") || l.contains(nodeOpen))).toList());
-        List<TraceComparison.Difference> unexplained = cmp.unexplained(IntendedDifferences.STOP_CONT);
-        assertTrue(unexplained.isEmpty(), "differences from --strategy serial that docs/qemu-trace.md does not explain: "
-                + unexplained.stream().map(TraceComparison.Difference::describe).toList() + "\nQEMU " + cmp.qemu()
-                + "\nvdpactl " + cmp.vdpactl());
+        assertExplained(cmp, IntendedDifferences.STOP_CONT, "--strategy serial");
     }
 
     /**
@@ -161,13 +179,15 @@ class QemuTraceKernelTest {
      * migrate a vhost-vdpa netdev without VHOST_F_LOG_ALL ("Migration disabled") unless its
      * virtqueues are shadowed ({@code x-svq=on}): the migration then stops the source's device and,
      * after {@code cont} on the destination, starts the destination's. Both sides' calls during the
-     * switchover are recorded and written to the lane record; the source's stop and the
-     * destination's start are compared with the serial rehearsal of a separate destination (--split
-     * with a source and a destination device).
+     * switchover are recorded and written to the lane record; the source's stop followed by the
+     * destination's start (one device's way through the migration) is compared, phase by phase, with
+     * {@code --strategy svq} on the lane's vdpa0, and a difference {@link IntendedDifferences#SVQ}
+     * does not explain fails the test.
      */
     @Test
-    void svqMigrationToASecondQemu() throws Exception {
+    void svqMigrationToASecondQemuMatchesTheSvqRehearsalPhaseByPhase() throws Exception {
         ObjectNode record = JSON.createObjectNode();
+        TraceComparison cmp = null;
         try (SimulatorDevice a = SimulatorDevice.add("vdpa-mig-src", "02:00:00:00:00:61");
              SimulatorDevice b = SimulatorDevice.add("vdpa-mig-dst", "02:00:00:00:00:62")) {
             Path sock = dir.resolve("migration.sock");
@@ -200,6 +220,11 @@ class QemuTraceKernelTest {
             }
             List<NodeCall> source = between(StraceCalls.parse(dir.resolve("msrc.strace")).calls(a.node()), migrateStart, migrated);
             List<NodeCall> dest = between(StraceCalls.parse(dir.resolve("mdst.strace")).calls(b.node()), migrated, destStarted);
+            // the windows, so that a replay fixture can be cut from the straces kept next to the record
+            record.putObject("sourceWindow").put("node", a.node()).put("windowFromNanosOfDay", migrateStart)
+                    .put("windowToNanosOfDay", migrated);
+            record.putObject("destinationWindow").put("node", b.node()).put("windowFromNanosOfDay", migrated)
+                    .put("windowToNanosOfDay", destStarted);
             record.put("qemuDowntimeMs", downtimeMs);
             record.put("qemuDestinationStartMs", (destStarted - migrated) / 1e6);
             record.set("source", JSON.valueToTree(PhaseNormaliser.byPhase(PhaseNormaliser.place(source)).entrySet().stream()
@@ -210,6 +235,17 @@ class QemuTraceKernelTest {
                             (x, y) -> x, java.util.LinkedHashMap::new))));
             assertTrue(dest.stream().anyMatch(c -> c.is(VhostIoctl.VDPA_SET_STATUS)
                     && (c.status() & VirtioPciGuestDriver.STATUS_DRIVER_OK) != 0), "the destination QEMU started its device: " + dest);
+
+            // vdpactl: --strategy svq on the lane's vdpa0, a vdpasim_net device like QEMU's
+            RehearsalCapture capture = RehearsalCapture.run(new PanamaSyscalls(VhostIoctl.names()), RealClock.INSTANCE,
+                    new DeviceTarget("vdpa0", "/dev/vhost-vdpa-0"), Strategy.SVQ);
+            assertTrue(capture.result().completed(), "the svq rehearsal completed: " + capture.result().failure());
+            List<NodeCall> qemu = new java.util.ArrayList<>(source);
+            qemu.addAll(dest);
+            cmp = new TraceComparison(qemu, capture.window());
+            ObjectNode comparison = record.putObject("comparison");
+            putComparison(comparison, cmp, IntendedDifferences.SVQ);
+            putRehearsalTimes(comparison.putObject("timing"), capture.result());
         } finally {
             String out = System.getenv().getOrDefault("VDPACTL_QEMU_TRACE_OUT", "target/qemu-trace.json");
             Path file = Path.of(out).resolveSibling("qemu-svq-migration.json");
@@ -222,5 +258,6 @@ class QemuTraceKernelTest {
                 }
             }
         }
+        assertExplained(cmp, IntendedDifferences.SVQ, "--strategy svq");
     }
 }

@@ -36,7 +36,7 @@ class QemuTraceReplayTest {
         Inventory inv = new Inventory(List.of(new Inventory.Mgmt("vdpasim_net", null, "vdpasim_net", null)),
                 List.of(new Inventory.Device("vdpa0", "vdpasim_net", "02:00:00:00:00:01", null, null, null, null, null)));
         try (FakeKernel k = FakeKernel.builder().inventory(inv).build(); FakeProcess p = k.newProcess()) {
-            SerialRehearsalCapture c = SerialRehearsalCapture.run(p, new VirtualClock(), new DeviceTarget("vdpa0", "/dev/vhost-vdpa-0"));
+            RehearsalCapture c = RehearsalCapture.serial(p, new VirtualClock(), new DeviceTarget("vdpa0", "/dev/vhost-vdpa-0"));
             assertTrue(c.result().completed(), String.valueOf(c.result().failure()));
             return new TraceComparison(qemu, c.window());
         }

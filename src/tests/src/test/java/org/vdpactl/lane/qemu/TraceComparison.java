@@ -98,8 +98,32 @@ final class TraceComparison {
         }
     }
 
+    /** One difference and the entry that explains it, or null. */
+    record Explained(Difference difference, IntendedDifferences.Entry entry) {
+    }
+
+    /**
+     * Each difference with the first entry that explains it; an entry marked once explains each
+     * distinct (phase, side, token) once only, so a call the rehearsal drops cannot hide behind it.
+     */
+    List<Explained> explain(List<IntendedDifferences.Entry> intended) {
+        Set<String> used = new java.util.HashSet<>();
+        List<Explained> out = new ArrayList<>();
+        for (Difference d : differences()) {
+            IntendedDifferences.Entry match = null;
+            for (IntendedDifferences.Entry e : intended) {
+                if (e.explains(d) && (!e.once() || used.add(e.id() + " " + d.phase() + " " + d.side() + " " + d.token()))) {
+                    match = e;
+                    break;
+                }
+            }
+            out.add(new Explained(d, match));
+        }
+        return out;
+    }
+
     /** The differences no entry of the list explains. */
     List<Difference> unexplained(List<IntendedDifferences.Entry> intended) {
-        return differences().stream().filter(d -> intended.stream().noneMatch(e -> e.explains(d))).toList();
+        return explain(intended).stream().filter(x -> x.entry() == null).map(Explained::difference).toList();
     }
 }
