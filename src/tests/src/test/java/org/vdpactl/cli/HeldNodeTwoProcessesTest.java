@@ -1,6 +1,7 @@
 package org.vdpactl.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -82,16 +83,52 @@ class HeldNodeTwoProcessesTest {
     void everyCommandThatOpensTheNodeNamesTheHolderAndExitsWithItsCode() {
         assertRefused(run("vhost", "info", "vdpa0"), ExitCode.KERNEL_ERROR.code(), "vhost info");
         assertRefused(run("vhost", "suspend", "vdpa0"), ExitCode.KERNEL_ERROR.code(), "vhost suspend");
+        assertRefused(run("vhost", "resume", "vdpa0"), ExitCode.KERNEL_ERROR.code(), "vhost resume");
+        // --premap's pre-flight opens the node before any set-up
+        assertRefused(run("rehearse", "vdpa0", "--premap", "--memory", "64M"), ExitCode.KERNEL_ERROR.code(), "rehearse --premap");
         // a rehearsal reports per device on stdout: the failed open ends the set-up, exit PARTIAL (README's table)
         CliRun rehearse = run("rehearse", "vdpa0", "--memory", "64M");
         assertEquals(ExitCode.PARTIAL.code(), rehearse.exitCode(), rehearse.err() + rehearse.out());
         assertTrue(rehearse.out().contains("held open by " + holderName), "rehearse names the holder: " + rehearse.out());
         assertTrue(rehearse.noStackTrace(), rehearse.err());
+        // the same when the held node is a rehearsal's destination (the source is another device)
+        CliRun toHeld = run("rehearse", "mlx5-0", "--dest", "vdpa0", "--memory", "64M");
+        assertEquals(ExitCode.PARTIAL.code(), toHeld.exitCode(), toHeld.err() + toHeld.out());
+        assertTrue(toHeld.out().contains("held open by " + holderName), "rehearse --dest names the holder: " + toHeld.out());
+        assertTrue(toHeld.noStackTrace(), toHeld.err());
         assertRefused(run("dev", "del", "vdpa0"), ExitCode.KERNEL_ERROR.code(), "dev del");
+        CliRun waited = run("dev", "del", "vdpa0", "--wait", "1");
+        assertEquals(ExitCode.KERNEL_ERROR.code(), waited.exitCode(), waited.err());
+        assertTrue(waited.err().contains("vdpactl: vdpa0: /dev/vhost-vdpa-0 is held open by " + holderName
+                + "; the kernel's delete waits until it is closed: waiting up to 1 s"), "says whom it waits for: " + waited.err());
+        assertTrue(waited.err().contains("is held open by " + holderName + " after 1 s (the kernel's delete would wait"),
+                "gives up naming the holder: " + waited.err());
+        assertTrue(waited.noStackTrace(), waited.err());
         CliRun doctor = run("doctor");
         assertTrue(doctor.out().contains("held open by another process: " + holderName), "doctor: " + doctor.out());
         // nothing vdpactl did took the node away from its holder, nor deleted the device
         assertTrue(holder.isAlive());
         assertTrue(run("dev", "list").out().contains("vdpa0"));
+    }
+
+    /**
+     * {@code dev del --wait} in a process of its own next to the holder: it says on stderr whom it
+     * waits for, deletes nothing while the node is held, and deletes the device once the holder
+     * has closed the node (as QEMU does when it quits).
+     */
+    @Test
+    void devDelWaitSaysWhomItWaitsForAndDeletesOnceTheHolderClosesTheNode() throws Exception {
+        CliProcess del = CliProcess.start(dir, "del-wait", "--backend", "fake", "--fake-state", state().toString(),
+                "dev", "del", "vdpa0", "--wait", "300");
+        String line = "vdpactl: vdpa0: /dev/vhost-vdpa-0 is held open by " + holderName
+                + "; the kernel's delete waits until it is closed: waiting up to 300 s";
+        del.awaitErr(line, 2, TimeUnit.MINUTES);
+        assertTrue(run("dev", "list").out().contains("vdpa0"), "nothing deleted while the node is held");
+        holder.getOutputStream().close(); // the holder closes the node and ends
+        assertTrue(holder.waitFor(5, TimeUnit.MINUTES));
+        CliRun deleted = del.await(5, TimeUnit.MINUTES);
+        assertEquals(0, deleted.exitCode(), deleted.err());
+        assertTrue(deleted.noStackTrace(), deleted.err());
+        assertFalse(run("dev", "list").out().contains("vdpa0"), "deleted once the holder closed the node");
     }
 }

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * maps by virtual address (vdpa_sim since 6.3, vhost_vdpa_va_map). Optionally runs under strace,
  * which then records every openat/ioctl/write/close the QEMU threads make (see {@link StraceCalls}).
  */
-final class QemuUnderTest implements AutoCloseable {
+public final class QemuUnderTest implements AutoCloseable {
     private final Process process;
     private final QtestConnection qtest;
     private final QmpConnection qmp;
@@ -30,7 +30,7 @@ final class QemuUnderTest implements AutoCloseable {
     }
 
     /** The netdev argument for a vhost-vdpa node, with or without shadow virtqueues. */
-    static String vhostVdpaNetdev(String node, boolean shadowVirtqueues) {
+    public static String vhostVdpaNetdev(String node, boolean shadowVirtqueues) {
         return "type=vhost-vdpa,vhostdev=" + node + ",id=n0" + (shadowVirtqueues ? ",x-svq=on" : "");
     }
 
@@ -38,7 +38,7 @@ final class QemuUnderTest implements AutoCloseable {
      * Starts QEMU in dir. netdev is the -netdev value (id n0); extra adds arguments (-incoming).
      * With strace true the whole QEMU runs under strace, its log at dir/name.strace.
      */
-    static QemuUnderTest start(Path dir, String name, String netdev, boolean strace, String... extra)
+    public static QemuUnderTest start(Path dir, String name, String netdev, boolean strace, String... extra)
             throws IOException, InterruptedException {
         Path firmware = dir.resolve("halt.bin");
         if (!Files.exists(firmware)) {
@@ -88,11 +88,11 @@ final class QemuUnderTest implements AutoCloseable {
         }
     }
 
-    QtestConnection qtest() {
+    public QtestConnection qtest() {
         return qtest;
     }
 
-    QmpConnection qmp() {
+    public QmpConnection qmp() {
         return qmp;
     }
 
@@ -100,7 +100,7 @@ final class QemuUnderTest implements AutoCloseable {
         return straceLog;
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 

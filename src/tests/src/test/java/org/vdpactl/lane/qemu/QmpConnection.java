@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** QEMU's monitor protocol (QMP) on a unix socket: greeting, qmp_capabilities, then commands. */
-final class QmpConnection implements AutoCloseable {
+public final class QmpConnection implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final SocketChannel channel;
     private final BufferedReader in;
@@ -52,7 +52,7 @@ final class QmpConnection implements AutoCloseable {
     }
 
     /** Runs a command and returns its "return" value; an "error" reply becomes an IOException. */
-    JsonNode execute(String command, Object arguments) throws IOException {
+    public JsonNode execute(String command, Object arguments) throws IOException {
         var req = JSON.createObjectNode().put("execute", command);
         if (arguments != null) {
             req.set("arguments", JSON.valueToTree(arguments));

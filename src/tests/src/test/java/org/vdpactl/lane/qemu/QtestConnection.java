@@ -13,7 +13,7 @@ import java.util.HexFormat;
  * memory without a guest CPU, so a test can play the guest's virtio driver. Asynchronous lines
  * ("IRQ raise N") only come after irq_intercept, which this driver never asks for.
  */
-final class QtestConnection {
+public final class QtestConnection {
     private final BufferedReader in;
     private final OutputStream out;
 

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-/** A vdpasim_net device made with iproute2's `vdpa dev add` for one test, deleted on close. */
-final class SimulatorDevice implements AutoCloseable {
+/** A vdpasim_net device made with iproute2's `vdpa dev add` for one test, deleted on close (if still there). */
+public final class SimulatorDevice implements AutoCloseable {
     private final String name;
     private final String node;
 
@@ -17,7 +17,7 @@ final class SimulatorDevice implements AutoCloseable {
         this.node = node;
     }
 
-    static SimulatorDevice add(String name, String mac) throws IOException, InterruptedException {
+    public static SimulatorDevice add(String name, String mac) throws IOException, InterruptedException {
         vdpa("dev", "add", "name", name, "mgmtdev", "vdpasim_net", "mac", mac);
         Path dir = Path.of("/sys/bus/vdpa/devices", name);
         for (int i = 0; i < 100; i++) {
@@ -44,16 +44,20 @@ final class SimulatorDevice implements AutoCloseable {
         return out;
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
-    String node() {
+    public String node() {
         return node;
     }
 
+    /** Deletes the device unless a test deleted it already. */
     @Override
     public void close() throws IOException {
+        if (!Files.exists(Path.of("/sys/bus/vdpa/devices", name))) {
+            return;
+        }
         try {
             vdpa("dev", "del", name);
         } catch (InterruptedException e) {

@@ -12,7 +12,7 @@ import java.nio.ByteOrder;
  * virtqueue's split ring in guest RAM and sets DRIVER_OK. No guest CPU runs: the machine's firmware
  * only halts (see {@link QemuUnderTest}).
  */
-final class VirtioPciGuestDriver {
+public final class VirtioPciGuestDriver {
     private static final int CONFIG_ADDRESS = 0xcf8;
     private static final int CONFIG_DATA = 0xcfc;
     private static final int VIRTIO_VENDOR = 0x1af4;
@@ -24,7 +24,7 @@ final class VirtioPciGuestDriver {
 
     static final int STATUS_ACKNOWLEDGE = 1;
     static final int STATUS_DRIVER = 2;
-    static final int STATUS_DRIVER_OK = 4;
+    public static final int STATUS_DRIVER_OK = 4;
     static final int STATUS_FEATURES_OK = 8;
     private static final int VIRTIO_NET_F_MQ = 22;
     private static final int VIRTIO_RING_F_EVENT_IDX = 29;
@@ -38,7 +38,7 @@ final class VirtioPciGuestDriver {
     private int queues;
     private long features;
 
-    VirtioPciGuestDriver(QtestConnection qtest) {
+    public VirtioPciGuestDriver(QtestConnection qtest) {
         this.qtest = qtest;
     }
 
@@ -54,7 +54,7 @@ final class VirtioPciGuestDriver {
     }
 
     /** Finds the first virtio device with this modern device id (0x1041 = net) on bus 0. */
-    void find(int deviceId) throws IOException {
+    public void find(int deviceId) throws IOException {
         for (int slot = 0; slot < 32; slot++) {
             devfn = slot << 3;
             long id = cfgRead(0) & 0xffff_ffffL;
@@ -66,7 +66,7 @@ final class VirtioPciGuestDriver {
     }
 
     /** Sizes and places every memory BAR, enables memory decoding and bus mastering, reads the capabilities. */
-    void map() throws IOException {
+    public void map() throws IOException {
         long[] bars = new long[6];
         long next = BAR_BASE;
         for (int bar = 0; bar < 6; bar++) {
@@ -125,12 +125,12 @@ final class VirtioPciGuestDriver {
         qtest.write("b", common + 0x14, value);
     }
 
-    int status() throws IOException {
+    public int status() throws IOException {
         return (int) qtest.read("b", common + 0x14);
     }
 
     /** Reset, ACKNOWLEDGE, DRIVER, features, FEATURES_OK (checked), every ring placed and enabled. Returns the features. */
-    long negotiate() throws IOException {
+    public long negotiate() throws IOException {
         status(0);
         status(STATUS_ACKNOWLEDGE);
         status(STATUS_ACKNOWLEDGE | STATUS_DRIVER);
@@ -162,7 +162,7 @@ final class VirtioPciGuestDriver {
         return features;
     }
 
-    void driverOk() throws IOException {
+    public void driverOk() throws IOException {
         status(STATUS_ACKNOWLEDGE | STATUS_DRIVER | STATUS_FEATURES_OK | STATUS_DRIVER_OK);
     }
 
