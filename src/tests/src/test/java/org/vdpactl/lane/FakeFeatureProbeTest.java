@@ -57,6 +57,31 @@ class FakeFeatureProbeTest {
     }
 
     /**
+     * docs/kernel-matrix.md's "fake agrees" column is generated from the fake's feature files kept
+     * beside the lane records (docs/lane-records/fake-KERNEL-features.json), so that the document
+     * can be checked against committed files: they must be what the fake answers now.
+     * {@code -Dvdpactl.docs.write=true} rewrites them.
+     */
+    @Test
+    void theCommittedFakeFeatureFilesAreWhatTheFakeAnswers(@TempDir Path tmp) throws Exception {
+        probeAndCompare(RECORDS, tmp, new ArrayList<>());
+        boolean write = Boolean.getBoolean("vdpactl.docs.write");
+        List<String> stale = new ArrayList<>();
+        try (var files = Files.list(tmp)) {
+            for (Path fresh : files.filter(p -> p.getFileName().toString().matches("fake-.*-features\\.json")).sorted().toList()) {
+                Path committed = RECORDS.resolve(fresh.getFileName());
+                if (write) {
+                    Files.copy(fresh, committed, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                } else if (!Files.exists(committed) || !Files.readString(committed).equals(Files.readString(fresh))) {
+                    stale.add(committed.toString());
+                }
+            }
+        }
+        assertEquals(List.of(), stale, "fake feature files that differ from the fake's answers (rewrite them: "
+                + "mvn test -Dtest=FakeFeatureProbeTest -Dvdpactl.docs.write=true, then scripts/lane-report docs)");
+    }
+
+    /**
      * The lane commits what the probe wrote, so one kernel must give the same bytes on every run:
      * Map.of and Set.of iterate in an order salted per JVM, and a record written from one of them
      * changed its key order from one lane run to the next.
