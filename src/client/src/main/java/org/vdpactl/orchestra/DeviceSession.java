@@ -83,6 +83,15 @@ final class DeviceSession implements AutoCloseable {
      * them: vhost keeps them in its table across a device reset.
      */
     private final List<IotlbMessage> looseMaps = new ArrayList<>();
+    /**
+     * The address space of a batch whose BATCH_BEGIN was written but whose BATCH_END was not, or
+     * -1: vhost keeps {@code in_batch} until a BATCH_END, an open or a release, not across a
+     * SET_STATUS 0 (drivers/vhost/vdpa.c of 6.1, 6.12 and 7.2: vhost_vdpa_set_status resets through
+     * vdpa_reset / _compat_vdpa_reset; only vhost_vdpa_reset, called by open and release, clears
+     * in_batch), and vhost_vdpa_process_iotlb_msg refuses a message of another address space while
+     * it is set (EINVAL, which vhost_chr_write_iter turns into EFAULT).
+     */
+    private int openBatchAsid = -1;
     /** Span names of the per-virtqueue calls, built once per session instead of once per call. */
     private VqCallNames names = new VqCallNames(0);
 
@@ -459,6 +468,7 @@ final class DeviceSession implements AutoCloseable {
      */
     void mapLoose(IotlbMessage update) {
         touched = true;
+        endBatchLeftOpen();
         IotlbMessage undo = IotlbMessage.invalidate(update.asid(), update.iova(), update.size());
         if (looseMaps.remove(undo)) {
             rec.run(IOTLB_WRITE_NAMES.get(IotlbMessageType.INVALIDATE) + looseSuffix(undo), () -> dev.writeIotlb(undo));
@@ -469,6 +479,9 @@ final class DeviceSession implements AutoCloseable {
 
     /** Invalidates, one message each, the loose entries of address space {@code asid} (any when negative). */
     void dropLooseMaps(int asid) {
+        if (hasLooseMaps(asid)) {
+            endBatchLeftOpen();
+        }
         for (IotlbMessage m : List.copyOf(looseMaps)) {
             if (asid < 0 || m.asid() == asid) {
                 touched = true;
@@ -548,9 +561,30 @@ final class DeviceSession implements AutoCloseable {
 
     /** One write(2) per message, each its own span: the BATCH_END is where set_map drivers do the work. */
     private void write(IotlbPlan plan) {
+        endBatchLeftOpen();
         for (IotlbMessage m : plan.messages()) {
             rec.run(IOTLB_WRITE_NAMES.get(m.messageType()), () -> dev.writeIotlb(m));
+            if (m.messageType() == IotlbMessageType.BATCH_BEGIN) {
+                openBatchAsid = m.asid();
+            } else if (m.messageType() == IotlbMessageType.BATCH_END) {
+                openBatchAsid = -1;
+            }
         }
+    }
+
+    /**
+     * Closes a batch that a failed write left open (see {@link #openBatchAsid}): without it, every
+     * later message of another address space fails, and a reset does not help. On a set_map driver
+     * the BATCH_END pushes the table as it stands; the next map invalidates and maps it again.
+     */
+    private void endBatchLeftOpen() {
+        if (openBatchAsid < 0) {
+            return;
+        }
+        IotlbMessage end = IotlbMessage.batchEnd(openBatchAsid);
+        rec.run(IOTLB_WRITE_NAMES.get(IotlbMessageType.BATCH_END) + " [closing the batch a failed write left open]",
+                () -> dev.writeIotlb(end));
+        openBatchAsid = -1;
     }
 
     @Override

@@ -48,8 +48,6 @@ class RehearsalFaultInjectionTest {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("open bug: svq position 61 (window set_map batch's INVALIDATE failed on mlx5-13): the rollback's"
-            + " restart then fails its ASID 1 update of the control queue with EFAULT and the device ends UNKNOWN")
     void svqRollsBackToTheGuestsRingsToo() {
         // the shadowed start's loose maps, the control queue's address space and the switch back in every rollback
         runAllPositions(Strategy.SVQ, false, p -> p.index() % 4 == 1);
@@ -197,6 +195,10 @@ class RehearsalFaultInjectionTest {
     /** What the fake kernel says about a device, against what the report claims. */
     private static String kernelSideProblem(FakeRig rig, DeviceReport d, boolean separate) {
         FakeVdpaDevice dev = rig.kernel.device(d.name()).orElseThrow();
+        if (VhostVdpaDriver.of(rig.kernel).vhost(dev).inBatch()) {
+            // vhost keeps in_batch across SET_STATUS 0: every later message of another address space would fail
+            return "an IOTLB batch left open";
+        }
         List<MapEntry> table = VhostVdpaDriver.of(rig.kernel).vhost(dev).iotlbEntries(0);
         long mapped = table.stream().mapToLong(MapEntry::size).sum();
         boolean destination = d.role().equals("destination");
