@@ -9,7 +9,10 @@ import java.util.List;
  * Starts a class of this build's test class path in a separate OS process, as another vdpactl
  * process on the same host would run: its own JVM, pid and start time. The flags keep start-up
  * cheap (C1 only, serial GC, the JDK's CDS archive) because tests start several at once on small
- * machines.
+ * machines. The child starts with SIGINT and SIGTERM at their default dispositions, as a command an
+ * operator types gets them: a test run in the background of a non-interactive shell (nohup, CI
+ * runners) inherits SIGINT ignored, and the JVM then installs no handler for it, so a test that
+ * sends SIGINT would see nothing happen.
  */
 public final class SeparateJvm {
     private SeparateJvm() {
@@ -23,7 +26,7 @@ public final class SeparateJvm {
     /** As {@link #start(Class, Path, Path, String...)} with {@code env} added to (or replacing in) the environment. */
     public static Process start(Class<?> mainClass, java.util.Map<String, String> env, Path stdout, Path stderr, String... args)
             throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(
+        List<String> cmd = new ArrayList<>(List.of("env", "--default-signal=INT,TERM",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
                 "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
