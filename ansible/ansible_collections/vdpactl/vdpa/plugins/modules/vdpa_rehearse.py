@@ -43,7 +43,9 @@ options:
     type: bool
     default: false
   strategy:
-    description: serial (one device after another, what QEMU does), parallel (phase barriers), pipelined, or svq (serial with shadow-virtqueue destinations, QEMU's SVQ migration path).
+    description:
+      - serial (one device after another, what QEMU does), parallel (phase barriers), pipelined, or svq
+        (serial with shadow-virtqueue destinations, QEMU's SVQ migration path).
     type: str
     choices: [serial, parallel, pipelined, svq]
     default: parallel
