@@ -1,6 +1,7 @@
 package org.vdpactl.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -33,8 +34,14 @@ class KernelVhostInfoE2ETest {
         JsonNode dev = Iproute2Vdpa.normalise(Iproute2Vdpa.json("dev", "config", "show", "vdpa0")).get("config").get("vdpa0");
         assertEquals(dev.get("mac").asText(), cfg.get("mac").asText());
         assertEquals(dev.get("mtu").asInt(), cfg.get("mtu").asInt());
-        boolean linkUp = (cfg.get("status").asInt() & 1) != 0;
-        assertEquals(dev.get("link").asText(), linkUp ? "up" : "down");
+        if ((features & (1L << 16)) != 0) {
+            boolean linkUp = (cfg.get("status").asInt() & 1) != 0;
+            assertEquals(dev.get("link").asText(), linkUp ? "up" : "down");
+        } else {
+            // without VIRTIO_NET_F_STATUS the status field is not valid (virtio 1.2, 5.1.4), so vhost info leaves it out;
+            // 6.1's netlink sends it anyway, and iproute2 prints it
+            assertTrue(cfg.get("status") == null, "status shown without VIRTIO_NET_F_STATUS: " + cfg);
+        }
     }
 
     @Test
