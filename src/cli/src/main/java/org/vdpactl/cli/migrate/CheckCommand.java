@@ -103,6 +103,10 @@ final class CheckCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyC
             doc.put("pairs", reports);
             return doc;
         }, out -> print(out, src, dstFinal, finalVerdict, blocked, reports));
+        if (blocked) {
+            long n = reports.stream().filter(r -> r.verdict().equals(PairReport.BLOCKED)).count();
+            ctx.err().println("vdpactl: migrate check: " + n + " of " + reports.size() + " device pair(s) blocked (each blocker says what to do)");
+        }
         return blocked ? ExitCode.BLOCKED.code() : ExitCode.OK.code();
     }
 
@@ -148,32 +152,36 @@ final class CheckCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyC
         String text;
         try {
             text = Files.readString(file);
-        } catch (NoSuchFileException e) {
-            throw new CliFailure(ExitCode.NOT_FOUND, option + " " + file + ": no such file");
         } catch (IOException e) {
-            throw new CliFailure(ExitCode.USAGE, option + " " + file + ": cannot read it (" + e.getMessage() + ")");
+            throw CliFailure.from(e, option + " " + file + ": cannot read it (" + (e instanceof NoSuchFileException ? "no such file"
+                    : e.getClass().getSimpleName()) + ")");
         }
         ObjectMapper m = JsonDocument.mapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        JsonNode node;
+        MigrationFacts f;
         try {
-            JsonNode node = m.readTree(text);
-            if (node == null || !node.isObject() || !JsonDocument.MIGRATE_FACTS.schemaName().equals(node.path("schema").asText())) {
-                throw new CliFailure(ExitCode.USAGE, option + " " + file + ": not a " + JsonDocument.MIGRATE_FACTS.schemaName()
-                        + " document (write one with `vdpactl migrate facts --json`)");
-            }
-            if (node.path("schema_version").asInt(-1) != JsonDocument.VERSION) {
-                throw new CliFailure(ExitCode.USAGE, option + " " + file + ": schema_version " + node.path("schema_version")
-                        + ", this vdpactl reads " + JsonDocument.VERSION);
-            }
-            MigrationFacts f = m.treeToValue(node, MigrationFacts.class);
-            if (f.host() == null || f.devices().stream().anyMatch(d -> d.name() == null || d.type() == null || d.features() == null)) {
-                throw new CliFailure(ExitCode.USAGE, option + " " + file + ": a host or device lacks its name, type or features");
-            }
-            return f;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new CliFailure(ExitCode.USAGE, option + " " + file + ": not valid facts JSON (" + e.getOriginalMessage() + ")");
-        } catch (IllegalArgumentException e) {
-            throw new CliFailure(ExitCode.USAGE, option + " " + file + ": not valid facts JSON (" + e.getMessage() + ")");
+            node = m.readTree(text);
+            f = m.treeToValue(node, MigrationFacts.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+            throw CliFailure.from(e, option + " " + file + ": not valid facts JSON (" + firstLine(e) + ")");
         }
+        if (node == null || !node.isObject() || !JsonDocument.MIGRATE_FACTS.schemaName().equals(node.path("schema").asText())) {
+            throw new CliFailure(ExitCode.USAGE, option + " " + file + ": not a " + JsonDocument.MIGRATE_FACTS.schemaName()
+                    + " document (write one with `vdpactl migrate facts --json`)");
+        }
+        if (node.path("schema_version").asInt(-1) != JsonDocument.VERSION) {
+            throw new CliFailure(ExitCode.USAGE, option + " " + file + ": schema_version " + node.path("schema_version")
+                    + ", this vdpactl reads " + JsonDocument.VERSION);
+        }
+        if (f.host() == null || f.devices().stream().anyMatch(d -> d.name() == null || d.type() == null || d.features() == null)) {
+            throw new CliFailure(ExitCode.USAGE, option + " " + file + ": a host or device lacks its name, type or features");
+        }
+        return f;
+    }
+
+    private static String firstLine(Exception e) {
+        String msg = e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+        return msg == null ? e.getClass().getSimpleName() : msg.lines().findFirst().orElse("");
     }
 
     private static void print(PrintWriter out, MigrationFacts src, MigrationFacts dst, String verdict, boolean blocked,
