@@ -1382,6 +1382,27 @@ SCHEMAS = {
                     },
                     "command": {
                       "type": "string"
+                    },
+                    "downtime_ms": {
+                      "type": [
+                        "number",
+                        "null"
+                      ],
+                      "description": "the downtime --rehearse rehearsed, or null"
+                    },
+                    "simulated": {
+                      "type": [
+                        "boolean",
+                        "null"
+                      ],
+                      "description": "true when the figure comes from the fake's models"
+                    },
+                    "note": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "description": "why it was not rehearsed"
                     }
                   },
                   "required": [

@@ -326,4 +326,26 @@ class MigrateCheckTest {
         }
         assertTrue(r.out().contains("BLOCKER needs-x-svq"), r.out());
     }
+
+    @Test
+    void rehearseRunsThePathsRehearsalsOnThisHostsDevicesAndSaysWhichItCouldNot() throws Exception {
+        Path state = dir.resolve("live.json");
+        CliRun r = CliRun.onFake(state, "--fake-clock", "virtual", "--json", "migrate", "check", "mlx5-0", "--pair", "mlx5-0:mlx5-1",
+                "--source-qemu", "10.0.13", "--dest-qemu", "10.0.13", "--memory", "1G", "--rehearse");
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode steps = JSON.readTree(r.out()).at("/pairs/0/path/rehearsal");
+        assertEquals(2, steps.size(), steps.toString());
+        for (JsonNode step : steps) {
+            assertTrue(step.get("downtime_ms").asDouble() > 0, step.toString());
+            assertTrue(step.get("simulated").asBoolean(), step.toString());
+        }
+        assertTrue(steps.get(0).get("command").asText().contains("--strategy svq --window in-place"));
+        assertTrue(steps.get(1).get("command").asText().contains("--dest mlx5-1"), "DEST replaced by the live destination");
+        // a source from a facts document is on another host: nothing rehearsed, and each entry says why
+        Path a = host("6.12", "10.0.13", fullGuest("mlx5-0"));
+        JsonNode remote = check(a, a, "mlx5-0", "--rehearse").pair("mlx5-0").at("/path/rehearsal");
+        for (JsonNode step : remote) {
+            assertTrue(step.get("downtime_ms").isNull() && step.get("note").asText().contains("facts document"), step.toString());
+        }
+    }
 }

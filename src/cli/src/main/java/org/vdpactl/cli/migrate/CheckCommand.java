@@ -55,6 +55,10 @@ final class CheckCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyC
     @Option(names = "--memory", paramLabel = "SIZE", defaultValue = "4G", description = "The VM's memory (default ${DEFAULT-VALUE}).")
     String memory;
 
+    @Option(names = "--rehearse", description = {"Rehearse each pair's path on this host's devices (live sides) and show its",
+            "downtime on the path and the warnings it costs (simulated on the fake)."})
+    boolean rehearse;
+
     @Option(names = "--source-qemu", paramLabel = "VERSION", description = "The source's QEMU version (overrides the facts).")
     String sourceQemu;
 
@@ -84,8 +88,13 @@ final class CheckCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyC
         PairCheck check = new PairCheck(src, dst, xsvq, memoryBytes);
         List<PairReport> reports = new ArrayList<>();
         String verdict = PairReport.COMPATIBLE;
+        PathRehearsal rehearsal = rehearse ? new PathRehearsal(ctx, source.equals(LIVE), dest.equals(LIVE), memoryBytes) : null;
         for (MigrationFacts.DeviceFacts s : chosen) {
-            PairReport r = check.check(s, explicit.getOrDefault(s.name(), s.name()));
+            String dstName = explicit.getOrDefault(s.name(), s.name());
+            PairReport r = check.check(s, dstName);
+            if (rehearsal != null) {
+                r = rehearsal.rehearse(r, s, dst.device(dstName).orElse(null));
+            }
             reports.add(r);
             verdict = PairReport.worse(verdict, r.verdict());
         }
@@ -199,7 +208,9 @@ final class CheckCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyC
                 out.println("  path (QEMU " + p.qemuSource() + " → " + p.qemuDestination() + "): SVQ " + p.svq() + ", stop " + p.stop()
                         + ", CVQ " + p.cvq() + ", rollback " + (p.resumeForRollback() ? "RESUME" : "restart"));
                 p.explanation().forEach(l -> out.println("    " + l));
-                p.rehearsal().forEach(x -> out.println("    rehearse " + x.rehearses() + ": " + x.command()));
+                p.rehearsal().forEach(x -> out.println("    rehearse " + x.rehearses() + ": " + x.command()
+                        + (x.downtimeMs() != null ? " → downtime " + x.downtimeMs() + " ms" + (Boolean.TRUE.equals(x.simulated())
+                        ? " (simulated)" : " (measured)") : x.note() != null ? " (not rehearsed: " + x.note() + ")" : "")));
             }
             for (PairReport.Finding f : r.warnings()) {
                 finding(out, "WARNING", f);

@@ -72,7 +72,26 @@ public record PairReport(String source, String destination, String verdict, List
                                 boolean resumeForRollback, List<String> explanation, List<Rehearsal> rehearsal) {
     }
 
-    /** @param rehearses what part of the path; @param command the command line (DEV, DEST: device names) */
-    public record Rehearsal(String rehearses, String command) {
+    /**
+     * One rehearsal of the path.
+     *
+     * @param rehearses  what part of the path
+     * @param command    the command line (DEST: the destination device, on one host with both)
+     * @param downtimeMs the downtime this check rehearsed (--rehearse), or null
+     * @param simulated  true when that figure comes from the fake's models; null without a figure
+     * @param note       why it was not rehearsed, or null
+     */
+    public record Rehearsal(String rehearses, String command, Double downtimeMs, Boolean simulated, String note) {
+        Rehearsal(String rehearses, String command) {
+            this(rehearses, command, null, null, null);
+        }
+
+        Rehearsal measured(String ranCommand, double ms, boolean sim) {
+            return new Rehearsal(rehearses, ranCommand, ms, sim, null);
+        }
+
+        Rehearsal notRehearsed(String why) {
+            return new Rehearsal(rehearses, command, null, null, why);
+        }
     }
 }
