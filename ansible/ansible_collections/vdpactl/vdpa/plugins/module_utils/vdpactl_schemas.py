@@ -989,6 +989,88 @@ SCHEMAS = {
           "hosts"
         ]
       }
+    },
+    "compatibility": {
+      "type": "object",
+      "description": "the migration compatibility matrix (report merge --check): host x host, worst verdict per cell",
+      "properties": {
+        "hosts": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "cells": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "source": {
+                "type": "string"
+              },
+              "destination": {
+                "type": "string"
+              },
+              "verdict": {
+                "type": "string",
+                "enum": [
+                  "compatible",
+                  "warnings",
+                  "blocked"
+                ]
+              }
+            },
+            "required": [
+              "source",
+              "destination",
+              "verdict"
+            ]
+          }
+        },
+        "reasons": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "source": {
+                "type": "string"
+              },
+              "destination": {
+                "type": "string"
+              },
+              "devices": {
+                "type": "string"
+              },
+              "kind": {
+                "type": "string"
+              },
+              "id": {
+                "type": "string"
+              },
+              "message": {
+                "type": "string"
+              },
+              "action": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "source",
+              "destination",
+              "devices",
+              "kind",
+              "id",
+              "message",
+              "action"
+            ]
+          }
+        }
+      },
+      "required": [
+        "hosts",
+        "cells",
+        "reasons"
+      ]
     }
   },
   "required": [
