@@ -36,7 +36,7 @@ EXIT_NAMES = {
     6: 'PARTIAL',
     7: 'KERNEL_ERROR',
     8: 'NOT_READY',
-    9: 'BLOCKED',
+    10: 'BLOCKED',
 }
 
 COMMON_ARGS = dict(

@@ -155,7 +155,7 @@ class MigrateCheckTest {
         Path a = host("6.12", "7.2.13", fullGuest("mlx5-0", "vdpa0"));
         Path b = host("6.12", "7.2.13");
         Check without = check(a, b, "mlx5-0", "vdpa0");
-        assertEquals(9, without.run().exitCode());
+        assertEquals(10, without.run().exitCode());
         assertEquals(List.of("needs-x-svq"), without.ids("vdpa0", "blockers"));
         assertEquals("required", without.path("vdpa0", "svq"));
         assertEquals("reset", without.path("vdpa0", "stop"), "7.2 never suspends");
@@ -167,7 +167,7 @@ class MigrateCheckTest {
         // 7.2's vdpa_svq_device_features has no VIRTIO_NET_F_CTRL_VLAN, which mlx5 offers
         assertTrue(with.ids("mlx5-0", "blockers").contains("svq-features"), with.pair("mlx5-0").toString());
         assertTrue(with.pair("mlx5-0").get("blockers").toString().contains("VIRTIO_NET_F_CTRL_VLAN"));
-        assertEquals(9, with.run().exitCode());
+        assertEquals(10, with.run().exitCode());
     }
 
     @Test
@@ -176,7 +176,7 @@ class MigrateCheckTest {
         Path new612 = host("6.12", "10.0.13", guest("mlx5-1", MLX5_612));
         Path old61 = host("6.1", "10.0.13", fullGuest("mlx5-1"));
         Check forth = check(new612, old61, "mlx5-1");
-        assertEquals(9, forth.run().exitCode());
+        assertEquals(10, forth.run().exitCode());
         assertEquals(List.of("features"), forth.ids("mlx5-1", "blockers"));
         assertTrue(forth.pair("mlx5-1").get("blockers").get(0).get("message").asText().contains("VIRTIO_NET_F_GUEST_TSO4"));
         Check back = check(old61, new612, "mlx5-1");
@@ -259,7 +259,7 @@ class MigrateCheckTest {
         assertTrue(c.pair("mlx5-0").get("blockers").get(0).get("message").asText().contains("pid 4242"));
         Check missing = check(a, held, "--pair", "mlx5-0:mlx5-9");
         assertEquals(List.of("missing"), missing.ids("mlx5-0", "blockers"));
-        assertEquals(9, missing.run().exitCode());
+        assertEquals(10, missing.run().exitCode());
     }
 
     @Test
@@ -315,9 +315,9 @@ class MigrateCheckTest {
         Path a = host("6.12", "7.2.13", guest("mlx5-0", MLX5_612 | GUEST_TSO4));
         Path b = host("6.1", "7.2.13");
         CliRun r = CliRun.onFake(dir.resolve("checker.json"), "migrate", "check", "--source", a.toString(), "--dest", b.toString(), "mlx5-0");
-        assertEquals(9, r.exitCode());
+        assertEquals(10, r.exitCode());
         List<String> lines = r.out().lines().toList();
-        assertTrue(lines.getFirst().startsWith("migrate host1 → host2: BLOCKED (exit 9)"), r.out());
+        assertTrue(lines.getFirst().startsWith("migrate host1 → host2: BLOCKED (exit 10)"), r.out());
         for (int i = 0; i < lines.size(); i++) {
             String l = lines.get(i).trim();
             if (l.startsWith("BLOCKER ") || l.startsWith("WARNING ")) {

@@ -23,13 +23,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code vdpactl migrate check}: per device pair, blockers, the path QEMU takes and warnings; exit 9 when any pair is blocked. */
+/** {@code vdpactl migrate check}: per device pair, blockers, the path QEMU takes and warnings; exit 10 when any pair is blocked. */
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = {"Check a live migration of a VM's vDPA NICs from a source host to a destination host.",
                        "Each side is this host (live, the default) or a document `vdpactl migrate facts --json` wrote on it.",
                        "Per device pair: blockers, the path QEMU takes (SVQ, SUSPEND or reset, control queue, rollback, the",
                        "rehearsal of that path) and warnings, each line with what to do. Exit 0: every pair migrates;",
-                       "9: a pair is blocked."})
+                       "10: a pair is blocked."})
 final class CheckCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
     static final String LIVE = "live";
 
