@@ -1264,7 +1264,7 @@ SCHEMAS = {
       "type": "integer",
       "enum": [
         0,
-        9
+        10
       ]
     },
     "source": {

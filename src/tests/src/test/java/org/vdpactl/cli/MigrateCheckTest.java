@@ -244,6 +244,11 @@ class MigrateCheckTest {
         Path a = host("6.12", "10.0.13", fullGuest("vdpa0"));
         Check given = check(a, other, "vdpa0");
         assertEquals(List.of(), given.ids("vdpa0", "blockers"), given.pair("vdpa0").toString());
+        // with CTRL_MAC_ADDR but a destination control queue that is not shadowed, nothing gives it either
+        Path otherShared = host("6.12", "10.0.13", d -> ((ObjectNode) device(d, "vdpa0").get("cvq")).put("isolable", false)
+                .put("reason", "the device has 1 address space"), cmd("dev", "del", "vdpa0"),
+                cmd("dev", "add", "vdpa0", "--mgmtdev", "vdpasim_net", "--mac", "02:00:00:00:00:09"));
+        assertEquals(List.of("mac"), check(a, otherShared, "vdpa0").ids("vdpa0", "blockers"));
         Path noCtrlMac = host("6.12", "10.0.13", d -> guest("vdpa0", offered(d, "vdpa0") & ~CTRL_MAC_ADDR).accept(d));
         Check c = check(noCtrlMac, other, "vdpa0");
         assertEquals(List.of("mac"), c.ids("vdpa0", "blockers"));
