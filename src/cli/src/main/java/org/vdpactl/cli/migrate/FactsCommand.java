@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 
 /** {@code vdpactl migrate facts}: this host's devices and limits, as a document {@code migrate check} reads on another host. */
 @Command(name = "facts", mixinStandardHelpOptions = true,
-        description = {"This host's vDPA devices and limits, for `migrate check` on another host:",
+        description = {"Write this host's vDPA devices and limits, for `migrate check` on another host.",
                        "`vdpactl migrate facts --json > HOST.json`. Features (offered and negotiated), status, config,",
                        "backend features, groups and address spaces, where the control queue lands, kernel, driver,",
                        "the QEMU on PATH, RLIMIT_MEMLOCK and CAP_IPC_LOCK. A device held by a VM is not opened."})
