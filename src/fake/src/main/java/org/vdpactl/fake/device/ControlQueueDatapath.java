@@ -46,11 +46,15 @@ final class ControlQueueDatapath {
     private final FakeVdpaDevice dev;
     private final RingMemory ring;
     private final NetDatapathStats stats;
+    /** mlx5's control virtqueue, whose software counters this run advances; null for vdpa_sim. */
+    private final Mlx5ControlVq mlx5Cvq;
 
-    ControlQueueDatapath(FakeVdpaDevice dev, AddressSpace mm, List<MapEntry> map, boolean identity, NetDatapathStats stats) {
+    ControlQueueDatapath(FakeVdpaDevice dev, AddressSpace mm, List<MapEntry> map, boolean identity, NetDatapathStats stats,
+                         Mlx5ControlVq mlx5Cvq) {
         this.dev = dev;
         this.ring = new RingMemory(mm, map, identity);
         this.stats = stats;
+        this.mlx5Cvq = mlx5Cvq;
     }
 
     /**
@@ -71,16 +75,15 @@ final class ControlQueueDatapath {
                     LOG.info("{}: control command of {} bytes has no header; the queue stops", dev.name(), cmd.length);
                     break;
                 }
-                boolean driverCounters = dev.rules().vendorStatsByDriverIndex();
-                if (driverCounters) {
-                    stats.add(NetDatapathStats.CVQ_RECEIVED_DESC, 1); // mlx5: after the header was read
+                if (mlx5Cvq != null) {
+                    mlx5Cvq.receivedDesc++; // mlx5_cvq_kick_handler: after the header was read
                 }
                 byte status = command(cmd);
                 stats.add(status == OK ? NetDatapathStats.CVQ_SUCCESSES : NetDatapathStats.CVQ_ERRORS, 1);
                 int written = ring.push(chain, new byte[] {status});
                 ring.publishUsed(vq, head, written);
-                if (driverCounters) {
-                    stats.add(NetDatapathStats.CVQ_COMPLETED_DESC, 1);
+                if (mlx5Cvq != null) {
+                    mlx5Cvq.completedDesc++;
                 }
                 dev.raise(vq.callback);
                 done++;

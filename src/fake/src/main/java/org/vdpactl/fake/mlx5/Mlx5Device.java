@@ -199,6 +199,19 @@ public final class Mlx5Device implements DriverModel {
         });
     }
 
+    /**
+     * mlx5_vdpa_set_status when setup_cvq_vring fails: err_setup cleans the MRs and adds FAILED to the old
+     * status; no link notifier, no VQ work (6.1.192 mlx5_vnet.c l. 2540-2545, 2561-2563; 6.12.118 l. 3198-3203,
+     * 3234-3236).
+     */
+    @Override
+    public synchronized OpCost driverOkSetupFailed(int oldStatus) {
+        return run("set_status", m -> {
+            mrs.clean(m);
+            status = oldStatus | STATUS_FAILED;
+        });
+    }
+
     private void driverOk(OpMeter m, int oldStatus, int newStatus) {
         registerNotifier(m);
         int err;
@@ -252,6 +265,9 @@ public final class Mlx5Device implements DriverModel {
                 VirtQueue vq = vqs.get(i);
                 vq.ready = false;
                 vq.size = f.precreateVqs() ? DEFAULT_VQ_SIZE : 0;
+                if (recreate) {
+                    vq.usedIdx = 0; // 6.11+ mvqs_set_defaults zeroes the VQ; 6.1's reset keeps mvq->used_idx
+                }
                 if (!vq.exists()) {
                     vq.pending.clear();
                 }
@@ -334,9 +350,27 @@ public final class Mlx5Device implements DriverModel {
             if (vq.state == VqState.RDY) {
                 throw KernelError.of(Errno.EINVAL, "can't modify available index of RDY vq " + index);
             }
+            vq.usedIdx = (int) (base & 0xFFFF);
             vq.pending.add(VirtQueue.Field.AVAIL_IDX);
             vq.pending.add(VirtQueue.Field.USED_IDX);
         });
+    }
+
+    /**
+     * What mlx5_vdpa_get_vq_state answers for a data VQ (6.1.192 mlx5_vnet.c l. 2097-2130; 6.12.118 l. 2597-2634):
+     * the FW object's hw_used_index when the VQ has one (a query), else {@code mvq->used_idx}, which
+     * SET_VRING_BASE set or suspend_vq saved. So 6.12+ (objects from dev_add) answer 0 before DRIVER_OK
+     * and the suspended index after SUSPEND plus SET_VRING_BASE; 6.1 echoes the SET value until
+     * DRIVER_OK creates the objects, and after a reset the previous opener's index (reset does not clear
+     * mvq->used_idx there; 6.12's mvqs_set_defaults does). Other indices: {@code deviceState}.
+     */
+    @Override
+    public synchronized long reportedVqState(int index, long deviceState) {
+        if (!isDataVq(index)) {
+            return deviceState;
+        }
+        VirtQueue vq = vqs.get(index);
+        return vq.exists() ? vq.fwUsedIdx : vq.usedIdx;
     }
 
     @Override

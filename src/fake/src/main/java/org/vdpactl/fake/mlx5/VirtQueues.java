@@ -97,6 +97,8 @@ final class VirtQueues {
         vq.state = VqState.INIT;
         vq.objectSize = vq.size;
         vq.pending.clear();
+        // create_virtqueue: a filled object takes hw_used_index from mvq->used_idx, a blank one starts at 0
+        vq.fwUsedIdx = filled ? vq.usedIdx : 0;
         if (filled) {
             takeMrRef(vq);
         } else {
@@ -151,6 +153,12 @@ final class VirtQueues {
         if (vq.pending.contains(VirtQueue.Field.VQ_MKEY)) {
             dropMrRef(m, vq);
             takeMrRef(vq);
+        }
+        if (vq.pending.contains(VirtQueue.Field.USED_IDX)) {
+            vq.fwUsedIdx = vq.usedIdx; // modify_virtqueue sets hw_used_index from mvq->used_idx
+        }
+        if (target == VqState.SUSPEND) {
+            vq.usedIdx = vq.fwUsedIdx; // suspend_vq(s): the query after the modify saves the FW's index
         }
         vq.pending.clear();
         vq.state = target;
