@@ -20,6 +20,7 @@ import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.fake.mlx5.FwFault;
 import org.vdpactl.fake.mlx5.FwOpcode;
 import org.vdpactl.fake.mlx5.Mlx5Device;
+import org.vdpactl.fake.mlx5.VqState;
 import org.vdpactl.fake.netlink.FakeNetlink;
 import org.vdpactl.fake.state.Inventory;
 import org.vdpactl.fake.vhost.Vhost;
@@ -563,12 +564,7 @@ public abstract class Mlx5ConformanceSuite {
             v.vringState(VhostIoctl.SET_VRING_BASE, 0, 5);
             assertEquals(is61() ? 5 : 0, v.vringState(VhostIoctl.GET_VRING_BASE, 0, 0),
                     is61() ? "6.1: no VQ object before DRIVER_OK" : "the blank object from dev add");
-            for (int vq = 0; vq < 2; vq++) {
-                // both data queues of the active pair enabled: 6.12's suspend_vqs refuses a range with an INIT object
-                v.vringState(VhostIoctl.SET_VRING_NUM, vq, QSIZE);
-                v.vringAddr(vq, RING_IOVA, RING_IOVA + PAGE, RING_IOVA + 2 * PAGE);
-                v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, vq, 1);
-            }
+            startDataQueues(v); // 6.12's suspend_vqs refuses a range with an INIT object
             v.setStatus(0xF);
             assertEquals(5, v.vringState(VhostIoctl.GET_VRING_BASE, 0, 0), "DRIVER_OK wrote the index into the FW");
             v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
@@ -619,6 +615,56 @@ public abstract class Mlx5ConformanceSuite {
             assertEquals(0, Vhost.errno(() -> p.mmap(PAGE, wo, shared, v.fd, 2 * PAGE)), "with MQ VQ 2 is data");
             assertEquals(Errno.ENOTSUPP, Vhost.errno(() -> p.mmap(PAGE, wo, shared, v.fd, 32 * PAGE)),
                     "with MQ VQ 32 is the CVQ");
+        }
+    }
+
+    // ------------------------------------------------------------------ 10: issue 35, 6.1's queues and maps
+
+    /** 6.1 mlx5_vdpa_set_driver_features: with MQ every provisioned pair is active at once; later kernels start with one. */
+    @Test
+    void pairsActiveAfterSetFeatures() {
+        try (Vhost v = featuresOk(FEATURES | F_MQ)) {
+            assertEquals(is61() ? 32 : 2, ((Mlx5Device) device("mlx5-0").model()).activeVqs());
+        }
+    }
+
+    /** 6.1's is_valid_state_change never allows SUSPEND → RDY: a suspended data VQ stays suspended when enabled again. */
+    @Test
+    void aSuspendedDataQueueIsReadyAgainOnlyAfter61() {
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            startDataQueues(v);
+            v.setStatus(0xF);
+            v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, 0, 1);
+            assertEquals(is61() ? VqState.SUSPEND : VqState.RDY, ((Mlx5Device) device("mlx5-0").model()).vqState(0));
+        }
+    }
+
+    /**
+     * 6.1: once the data MR exists, a set_map of any ASID (here ASID 1, which no group uses) destroys and re-creates
+     * every VQ after DRIVER_OK and builds no MKEY for it; 6.12+ build an MR for ASID 1 and leave the VQs alone.
+     */
+    @Test
+    void aMapOfAnotherAsidRecreatesTheQueuesOn61() {
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            startDataQueues(v);
+            v.setStatus(0xF);
+            Mlx5Device model = (Mlx5Device) device("mlx5-0").model();
+            model.setTracing(true);
+            v.iotlb(1, Vhost.UPDATE, RING_IOVA, 4 * PAGE, ring.address());
+            List<String> trace = model.lastTrace();
+            assertEquals(is61(), trace.stream().anyMatch(l -> l.contains("DESTROY_GENERAL_OBJECT")), trace.toString());
+            assertEquals(is61(), trace.stream().noneMatch(l -> l.contains("MKEY")), trace.toString());
+            assertEquals(VqState.RDY, model.vqState(0), "running again after the map change");
+        }
+    }
+
+    /** VQ 0 and 1 with rings and enabled (both: 6.12's suspend_vqs refuses a range with an INIT object, EINVAL). */
+    private void startDataQueues(Vhost v) {
+        for (int vq = 0; vq < 2; vq++) {
+            v.vringState(VhostIoctl.SET_VRING_NUM, vq, QSIZE);
+            v.vringAddr(vq, RING_IOVA, RING_IOVA + PAGE, RING_IOVA + 2 * PAGE);
+            v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, vq, 1);
         }
     }
 }
