@@ -16,8 +16,17 @@ final class Mlx5ControlVq {
     /** {@code completed_desc}: chains whose ack was pushed. */
     long completedDesc;
 
+    /**
+     * The tagged MAC/VLAN steering rules the CVQ's VLAN_ADD installed, by (MAC, VLAN id); mac_vlan_add refuses a
+     * rule that exists (-EEXIST, 6.1.192 mlx5_vnet.c l. 1550-1551; 6.12.118 l. 2034-2035). teardown_steering clears
+     * them, which the fake does at every reset (6.1 tears the steering down at every reset; 6.12 when the
+     * reset re-creates the VQs, i.e. after DRIVER_OK).
+     */
+    final java.util.Set<String> vlanRules = new java.util.HashSet<>();
+
     /** What the driver's reset does to the CVQ. */
     void reset() {
+        vlanRules.clear();
         ring.ready = false;
         ring.callback = null; // as the fake's reset does for every vq; mlx5 keeps cvq->event_cb (not modelled)
         receivedDesc = 0;

@@ -1,5 +1,6 @@
 package org.vdpactl.conformance.device;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -665,6 +666,49 @@ public abstract class Mlx5ConformanceSuite {
             v.vringState(VhostIoctl.SET_VRING_NUM, vq, QSIZE);
             v.vringAddr(vq, RING_IOVA, RING_IOVA + PAGE, RING_IOVA + 2 * PAGE);
             v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, vq, 1);
+        }
+    }
+
+    // ------------------------------------------------------------------ 11: issue 35 item 9, the CVQ's smaller answers
+
+    /** handle_ctrl_mac: MAC_ADDR_SET of the MAC already set is OK, of all zeros VIRTIO_NET_ERR, and the MAC is kept. */
+    @Test
+    void aZeroMacFromTheCvqIsRefused() {
+        try (Vhost v = startCvq(FEATURES, 2, true)) {
+            assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x4a));
+            assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x4a), "the same MAC");
+            assertEquals(1, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 0, 0, 0, 0, 0, 0), "all zeros");
+            assertArrayEquals(new byte[] {2, 0, 0, 0, 0, 0x4a}, device("mlx5-0").configMac(), "the MAC is kept");
+        }
+    }
+
+    /** handle_ctrl_vlan: mac_vlan_add refuses a rule that exists (-EEXIST → VIRTIO_NET_ERR); VLAN_DEL is always OK. */
+    @Test
+    void aDuplicateVlanAddIsRefused() {
+        try (Vhost v = startCvq(FEATURES, 2, true)) {
+            assertEquals(0, send(CTRL_VLAN, 0, 5, 0));
+            assertEquals(1, send(CTRL_VLAN, 0, 5, 0), "VLAN 5 again");
+            assertEquals(0, send(CTRL_VLAN, 1, 5, 0));
+            assertEquals(0, send(CTRL_VLAN, 1, 5, 0), "VLAN_DEL of a rule that is gone");
+            assertEquals(0, send(CTRL_VLAN, 0, 5, 0), "added again after the delete");
+        }
+    }
+
+    /** mlx5_cvq_kick_handler notifies only when vringh_need_notify_iotlb says so: VRING_AVAIL_F_NO_INTERRUPT holds it back. */
+    @Test
+    void theCvqHonoursNoInterrupt() {
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            int call = p.eventfd(0, libc_h.EFD_NONBLOCK());
+            v.vringFile(VhostIoctl.SET_VRING_CALL, 2, call);
+            v.setStatus(0xF);
+            ring.asSlice(PAGE, PAGE).set(ValueLayout.JAVA_SHORT, 0, (short) vhost_h.VRING_AVAIL_F_NO_INTERRUPT());
+            assertEquals(0, send(CTRL_VLAN, 0, 6, 0));
+            MemorySegment count = MemorySegment.ofArray(new long[1]);
+            assertEquals(Errno.EAGAIN, Vhost.errno(() -> p.read(call, count)), "no interrupt with NO_INTERRUPT");
+            ring.asSlice(PAGE, PAGE).set(ValueLayout.JAVA_SHORT, 0, (short) 0);
+            assertEquals(0, send(CTRL_VLAN, 0, 7, 0));
+            assertEquals(0, Vhost.errno(() -> p.read(call, count)), "the interrupt once the flag is gone");
+            p.close(call);
         }
     }
 }
