@@ -137,19 +137,9 @@ public record KernelProfile(String version, List<String> aliases, String source,
         return vhost.ioctls().contains(ioctl);
     }
 
-    /** True when this version handles the ioctl named by its linux/vhost.h macro ("VHOST_VDPA_RESUME"); false for a name the headers lack. */
-    public boolean hasIoctl(String macroName) {
-        return vhost.ioctls().stream().anyMatch(io -> io.name().equals(macroName));
-    }
-
     /** True when this version's vdpa family has the command. */
     public boolean hasCommand(UapiVdpaCommand command) {
         return netlink.commands().contains(command);
-    }
-
-    /** True when this version's vdpa family has the command named by its linux/vdpa.h enumerator ("VDPA_CMD_DEV_NEW"). */
-    public boolean hasCommand(String enumeratorName) {
-        return netlink.commands().stream().anyMatch(c -> c.name().equals(enumeratorName));
     }
 
     /** True when {@code struct vdpa_config_ops} of this version has the optional member. */

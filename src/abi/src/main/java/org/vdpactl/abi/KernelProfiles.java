@@ -78,14 +78,14 @@ public final class KernelProfiles {
         return Optional.of(best);
     }
 
-    /** The oldest profiled kernel that has the ioctl (by macro name), if any. */
-    public static Optional<KernelProfile> firstWithIoctl(String macroName) {
-        return first(p -> p.hasIoctl(macroName));
+    /** The oldest profiled kernel that has the ioctl, if any. */
+    public static Optional<KernelProfile> firstWithIoctl(UapiIoctl ioctl) {
+        return first(p -> p.hasIoctl(ioctl));
     }
 
-    /** The oldest profiled kernel whose vdpa family has the command (by enumerator name), if any. */
-    public static Optional<KernelProfile> firstWithCommand(String enumeratorName) {
-        return first(p -> p.hasCommand(enumeratorName));
+    /** The oldest profiled kernel whose vdpa family has the command, if any (none for a null command). */
+    public static Optional<KernelProfile> firstWithCommand(UapiVdpaCommand command) {
+        return first(p -> p.hasCommand(command));
     }
 
     /** The oldest profiled kernel whose SET_BACKEND_FEATURES accepts the bit, if any. */
@@ -136,7 +136,7 @@ public final class KernelProfiles {
         MacroValues.bitMask(p.vhost().backendFeaturesAccepted());
         MacroValues.bitMask(p.vhost().backendFeaturesOffered());
         for (KernelProfile.PolicyEntry e : p.netlink().requestPolicy()) {
-            boolean known = UapiNames.vdpaAttribute(e.attr()) == e.number();
+            boolean known = MacroValues.valueOrMinusOne(e.attr()) == e.number();
             if (!known || e.number() > p.netlink().maxAttr() || !POLICY.matcher(e.policy()).matches()) {
                 throw new IllegalStateException(p + ": bad request policy entry " + e);
             }

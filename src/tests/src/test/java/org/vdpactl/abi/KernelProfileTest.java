@@ -95,11 +95,11 @@ class KernelProfileTest {
     @Test
     void the61FamilyHasNoAttrSetAndAMaxattrOf22() {
         KernelProfile old = KernelProfiles.byName("6.1").orElseThrow();
-        assertFalse(old.hasCommand(VdpaCommand.DEV_ATTR_SET.constantName()));
+        assertFalse(old.hasCommand(VdpaCommand.DEV_ATTR_SET.uapi()));
         assertEquals(22, old.netlink().maxAttr());
-        assertEquals("6.12", KernelProfiles.firstWithCommand(VdpaCommand.DEV_ATTR_SET.constantName()).orElseThrow().version());
-        assertEquals("6.12", KernelProfiles.firstWithIoctl(VhostIoctl.VDPA_RESUME.kernelName()).orElseThrow().version());
-        assertEquals("6.1", KernelProfiles.firstWithIoctl(VhostIoctl.VDPA_SUSPEND.kernelName()).orElseThrow().version());
+        assertEquals("6.12", KernelProfiles.firstWithCommand(VdpaCommand.DEV_ATTR_SET.uapi()).orElseThrow().version());
+        assertEquals("6.12", KernelProfiles.firstWithIoctl(VhostIoctl.VDPA_RESUME.uapi()).orElseThrow().version());
+        assertEquals("6.1", KernelProfiles.firstWithIoctl(VhostIoctl.VDPA_SUSPEND.uapi()).orElseThrow().version());
         assertEquals(37, KernelProfiles.defaultProfile().netlink().maxAttr());
     }
 }

@@ -137,7 +137,7 @@ public abstract class NetlinkConformanceSuite {
         List<NetlinkMessage> answer = s.exchangeRaw(getFamily(seq, "vdpa"), seq, WAIT);
         assertEquals(2, answer.size(), "NEWFAMILY then the ACK");
         GenlMessage reply = assertInstanceOf(GenlMessage.class, answer.get(0));
-        boolean attrSet = kernel().hasCommand(VdpaCommand.DEV_ATTR_SET.constantName());
+        boolean attrSet = kernel().hasCommand(VdpaCommand.DEV_ATTR_SET.uapi());
         assertEquals(attrSet ? 208 : 188, reply.header().length(), "20 bytes per op");
         assertEquals(GENL_ID_CTRL, reply.header().type());
         assertEquals(s.portId(), reply.header().pid());
