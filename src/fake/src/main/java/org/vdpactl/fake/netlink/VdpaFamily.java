@@ -16,7 +16,6 @@ import org.vdpactl.fake.bus.Provisioning;
 import org.vdpactl.fake.device.FakeVdpaBus;
 import org.vdpactl.fake.device.NetlinkDeviceView;
 import org.vdpactl.abi.KernelProfile;
-import org.vdpactl.abi.KernelProfiles;
 import org.vdpactl.abi.UapiVdpaCommand;
 import org.vdpactl.ffi.gen.vhost.virtio_blk_config;
 import org.vdpactl.ffi.gen.vhost.virtio_net_config;
@@ -44,10 +43,6 @@ final class VdpaFamily extends FakeGenlFamily {
     private final KernelProfile kernel;
     private final AttrPolicy[] policy;
     private final List<Op> ops;
-
-    VdpaFamily(FakeVdpaBus bus) {
-        this(bus, KernelProfiles.defaultProfile());
-    }
 
     /** The family as the given Linux version registers it: its commands, maxattr and reply layout. */
     VdpaFamily(FakeVdpaBus bus, KernelProfile kernel) {

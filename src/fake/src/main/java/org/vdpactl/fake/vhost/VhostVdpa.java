@@ -11,7 +11,6 @@ import org.vdpactl.fake.UserMemory;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.abi.KernelProfile;
-import org.vdpactl.abi.KernelProfiles;
 import org.vdpactl.abi.UapiIoctl;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.ffi.gen.vhost.vhost_vdpa_config;
@@ -65,11 +64,6 @@ public final class VhostVdpa {
     private int vqNumMax;
     private EventFdFile configCall;
     private final IotlbState iotlbState = new IotlbState();
-
-    /** The driver as Linux 6.12 has it. */
-    public VhostVdpa(FakeVdpaDevice dev) {
-        this(dev, KernelProfiles.defaultProfile());
-    }
 
     /** The driver as the given Linux version has it. */
     public VhostVdpa(FakeVdpaDevice dev, KernelProfile kernel) {
