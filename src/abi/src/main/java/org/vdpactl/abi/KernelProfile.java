@@ -93,6 +93,13 @@ public record KernelProfile(String version, List<String> aliases, String source,
                           boolean devNewChecksFeatureBits, boolean devNewChecksClasses,
                           String unsupportedAttributesExtack, String queueIndexExtack,
                           List<PolicyEntry> requestPolicy) {
+        /**
+         * The number of VDPA_ATTR_VDPA_DEV_SUPPORTED_FEATURES before 6.2 (VDPA_ATTR_MAX 22): where a kernel with
+         * {@link #legacyDeviceFeaturesAttr()} puts a net device's features. The bindings are 6.12's, whose 21 is
+         * the block capacity, so jextract has no name for it: this is its one home (docs/spec/kernel-abi.md §8.2).
+         */
+        public static final int LEGACY_DEVICE_FEATURES_ATTR = 21;
+
         public Netlink {
             requestPolicy = requestPolicy == null ? List.of() : List.copyOf(requestPolicy);
         }

@@ -37,7 +37,7 @@ final class VdpaFamily extends FakeGenlFamily {
     private static final long DEVICE_F_MASK = (~0L << (VIRTIO_TRANSPORT_F_END() + 1)) | ((1L << VIRTIO_TRANSPORT_F_START()) - 1);
     private static final int FEATURES_OK = VIRTIO_CONFIG_S_FEATURES_OK();
     /** VDPA_ATTR_VDPA_DEV_SUPPORTED_FEATURES: where kernels before 6.2 put the device features. */
-    static final int LEGACY_DEV_FEATURES = 21;
+    static final int LEGACY_DEV_FEATURES = KernelProfile.Netlink.LEGACY_DEVICE_FEATURES_ATTR;
 
     private final FakeVdpaBus bus;
     private final KernelProfile kernel;
