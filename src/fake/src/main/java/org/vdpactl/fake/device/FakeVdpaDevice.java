@@ -21,6 +21,7 @@ import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.time.Clock;
 import org.vdpactl.time.Resource;
+import org.vdpactl.abi.UapiBackendFeature;
 
 /**
  * One vDPA device of the fake kernel: the {@code struct vdpa_device} plus its parent driver's state
@@ -191,7 +192,7 @@ public final class FakeVdpaDevice {
     /** vhost-vdpa's "persistent map" rule: no set_map/dma_map (platform IOMMU), or reset_map, or the device says so. */
     public boolean hasPersistentMaps() {
         return (!spec.ops().setMap() && !spec.ops().dmaMap()) || spec.ops().resetMap()
-                || (deviceBackendFeatures() & (1L << vhost_h.VHOST_BACKEND_F_IOTLB_PERSIST())) != 0;
+                || (deviceBackendFeatures() & UapiBackendFeature.VHOST_BACKEND_F_IOTLB_PERSIST.mask()) != 0;
     }
 
     /** get_backend_features of the device. */
