@@ -5,12 +5,13 @@
 from __future__ import (absolute_import, division, print_function)
 __metaclass__ = type
 
-from ansible_collections.vdpactl.vdpa.plugins.module_utils.vdpactl import VdpactlError, cli_message, exit_name
+from ansible_collections.vdpactl.vdpa.plugins.module_utils.vdpactl import VdpactlError, cli_message, exit_name, schema_for
 
 
 def test_every_readme_exit_code_has_its_name():
     assert [exit_name(rc) for rc in range(9)] == ['OK', 'FAILURE', 'USAGE', 'NOT_FOUND', 'PERMISSION', 'NOT_SUPPORTED',
                                                   'PARTIAL', 'KERNEL_ERROR', 'NOT_READY']
+    assert exit_name(10) == 'BLOCKED'
     assert exit_name(127) == 'UNKNOWN'
 
 
@@ -31,3 +32,8 @@ def test_the_launcher_without_a_jdk_gives_its_two_lines():
 def test_without_own_lines_the_last_line_is_kept():
     assert cli_message('Error: Unable to access jarfile x.jar\n') == 'Error: Unable to access jarfile x.jar'
     assert cli_message('') == 'no message'
+
+
+def test_migrate_documents_are_checked_against_their_schemas():
+    assert schema_for(['migrate', 'facts', '--qemu-version', '10.0.13']) == 'migrate-facts.schema.json'
+    assert schema_for(['migrate', 'check', '--source', 'a.json', '--dest', 'b.json']) == 'migrate-check.schema.json'
