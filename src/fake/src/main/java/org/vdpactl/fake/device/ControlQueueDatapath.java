@@ -124,7 +124,7 @@ final class ControlQueueDatapath {
             }
         }
         if (cls == CTRL_VLAN && (what == CTRL_VLAN_ADD || what == CTRL_VLAN_DEL) && cmd.length >= 4
-                && dev.rules().cvqVlan() && (dev.negotiatedFeatures() & F_CTRL_VLAN) != 0) {
+                && mlx5Cvq != null && (dev.negotiatedFeatures() & F_CTRL_VLAN) != 0) {
             if (mlx5Cvq != null) {
                 String rule = java.util.HexFormat.of().formatHex(dev.configMac()) + "/" + ((cmd[2] & 0xFF) | (cmd[3] & 0xFF) << 8);
                 if (what == CTRL_VLAN_ADD) {

@@ -46,7 +46,8 @@ public final class FakeVdpaDevice {
     private final int nvqs;
     /** The device features; mlx5 on 7.2 adds VIRTIO_NET_F_MAC when a MAC is set (DEV_ATTR_SET). */
     private volatile long deviceFeatures;
-    private final DeviceProfile.DriverRules rules;
+    /** The parent driver's vdpa_config_ops: vdpa_sim's unless the profile carries a driver's facts. */
+    private final VdpaConfigOps ops;
     private final Provisioning provisioning;
     private final DriverModel model;
     private final FaultInjector faults;
@@ -64,8 +65,6 @@ public final class FakeVdpaDevice {
     private boolean featuresValid;
     private final ConfigSpace config;
     private final DeviceVq[] vqs;
-    /** mlx5's own control virtqueue (struct mlx5_control_vq), or null where the CVQ is an indexed queue (vdpa_sim). */
-    private final Mlx5ControlVq mlx5Cvq;
     private final int[] groupAsid;
     /** The device's own copy of each ASID's map; absent = the initial translation (vdpa_sim: identity). */
     private final Map<Integer, List<MapEntry>> deviceMaps = new TreeMap<>();
@@ -91,6 +90,14 @@ public final class FakeVdpaDevice {
         int usedIdx;
         /** The vq interrupt (vhost's call eventfd), or null. */
         Runnable callback;
+
+        /** Enables or disables the ring; enabling re-initialises it where the avail index stands. */
+        void setReady(boolean enable) {
+            ready = enable;
+            if (enable) {
+                usedIdx = (int) (state & 0xFFFF);
+            }
+        }
     }
 
     FakeVdpaDevice(String name, FakeMgmtDevice mgmt, int minor, Provisioning provisioning, int vqPairs,
@@ -98,7 +105,6 @@ public final class FakeVdpaDevice {
         this.name = name;
         this.mgmt = mgmt;
         this.spec = mgmt.profile().device();
-        this.rules = spec.driverRules();
         this.minor = minor;
         this.provisioning = provisioning;
         this.vqPairs = vqPairs;
@@ -108,14 +114,14 @@ public final class FakeVdpaDevice {
         this.faults = faults;
         this.clock = clock;
         this.resource = clock.newResource("vdpa " + name);
+        this.ops = spec.driverFacts() != null ? spec.driverFacts().newOps(this) : new VdpaSimOps(this);
         this.config = "blk".equals(spec.config().kind()) ? ConfigSpace.blk(spec.config(), nvqs)
                 : ConfigSpace.net(spec.config(), provisioning.mac(), provisioning.mtu(), vqPairs,
-                        rules.configGatedByFeatures() ? deviceFeatures : ConfigSpace.ALL_FIELDS);
+                        ops.configFieldFeatures(deviceFeatures));
         this.vqs = new DeviceVq[nvqs];
         for (int i = 0; i < nvqs; i++) {
             vqs[i] = new DeviceVq();
         }
-        this.mlx5Cvq = rules.cvqFollowsMq() && spec.queues().lastIsCvq() ? new Mlx5ControlVq() : null;
         this.groupAsid = new int[spec.groups().count()];
         this.node = new DeviceNode(name, minor, mutex, clock, others);
     }
@@ -242,25 +248,29 @@ public final class FakeVdpaDevice {
         return groupAsid[group];
     }
 
+    /** get_vq_ready. */
     public boolean vqReady(int index) {
-        if (mlx5Cvq != null && !validVqIndex(index)) {
-            return false; // mlx5_vdpa_get_vq_ready
-        }
-        return vq(index).ready;
+        return ops.getVqReady(index);
     }
 
-    /**
-     * The device-side state a per-queue op at {@code index} reaches: mlx5's control virtqueue when the index
-     * is ctrl_vq_idx at this moment (mlx5_vdpa_set_vq_num, _address, _state, _ready: {@code is_ctrl_vq_idx}),
-     * otherwise the indexed queue.
-     */
+    /** The parent driver's ops. */
+    public VdpaConfigOps ops() {
+        return ops;
+    }
+
+    /** The indexed queue (what vdpa_sim's ops and mlx5's data-queue ops reach). */
+    DeviceVq indexedVq(int index) {
+        return vqs[index];
+    }
+
+    /** Queues the config interrupt (the driver's config_cb) for delivery outside the mutex. */
+    void raiseConfigInterrupt() {
+        raise(configInterrupt);
+    }
+
+    /** The device-side state a per-queue op at {@code index} reaches, as the driver addresses it. */
     private DeviceVq vq(int index) {
-        return mlx5Cvq != null && isCvq(index) ? mlx5Cvq.ring : vqs[index];
-    }
-
-    /** mlx5: an op at an index is_index_valid refuses returns early (set_vq_num, set_vq_ready, kick_vq). */
-    private boolean ignoredByDriver(int index) {
-        return mlx5Cvq != null && !validVqIndex(index);
+        return ops.vq(index);
     }
 
     public boolean hasVqCallback(int index) {
@@ -292,47 +302,19 @@ public final class FakeVdpaDevice {
         return spec.queues().lastIsCvq() && index == cvqIndex();
     }
 
-    /**
-     * The control virtqueue's index: the last one (vdpa_sim_net: VQ 2), or for a driver whose CVQ follows
-     * the negotiated features (mlx5 ctrl_vq_idx) VQ 2 unless VIRTIO_NET_F_MQ was negotiated, then 2 × pairs
-     * (which is the last one), also before SET_FEATURES. Meaningful only where {@code lastIsCvq}.
-     */
+    /** The control virtqueue's index as the driver has it now (meaningful only where {@code lastIsCvq}). */
     public int cvqIndex() {
-        if (rules.cvqFollowsMq() && (driverFeatures & (1L << vhost_h.VIRTIO_NET_F_MQ())) == 0) {
-            return Math.min(2, nvqs - 1);
-        }
-        return nvqs - 1;
+        return ops.ctrlVqIndex();
     }
 
-    /**
-     * The driver's is_index_valid (mlx5): VQ 0 and 1, VQ 2 with CTRL_VQ, every VQ with MQ; for other
-     * drivers every index below nvqs.
-     */
+    /** An index below nvqs that the driver's per-queue ops accept (mlx5: is_index_valid). */
     public boolean validVqIndex(int index) {
-        if (index < 0 || index >= nvqs) {
-            return false;
-        }
-        if (!rules.cvqFollowsMq() || (driverFeatures & (1L << vhost_h.VIRTIO_NET_F_MQ())) != 0) {
-            return true;
-        }
-        return index < ((driverFeatures & (1L << vhost_h.VIRTIO_NET_F_CTRL_VQ())) == 0 ? 2 : 3);
+        return index >= 0 && index < nvqs && ops.isIndexValid(index);
     }
 
-    /**
-     * get_vq_notification gives a page for this index. mlx5_get_vq_notification: only an index is_index_valid
-     * accepts under the negotiated features and not the CVQ (6.1.192 mlx5_vnet.c l. 2686-2705; 6.12.118
-     * l. 3457-3479), so before SET_FEATURES only VQ 0 and 1. Other drivers with the op: every data queue.
-     */
+    /** get_vq_notification gives a page for this index (the driver's answer). */
     public boolean hasDoorbellPage(int index) {
-        if (mlx5Cvq != null) {
-            return validVqIndex(index) && !isCvq(index);
-        }
-        return !(spec.queues().lastIsCvq() && index == nvqs - 1);
-    }
-
-    /** The driver's per-state answers (vdpa_sim's unless the profile names others). */
-    public DeviceProfile.DriverRules rules() {
-        return rules;
+        return ops.getVqNotification(index);
     }
 
     /** compat_reset. Throws when the driver fails it (the device state is then left as it was). */
@@ -351,9 +333,7 @@ public final class FakeVdpaDevice {
             vq.usedIdx = 0;
             vq.callback = null;
         }
-        if (mlx5Cvq != null) {
-            mlx5Cvq.reset();
-        }
+        ops.reset();
         Arrays.fill(groupAsid, 0);
         suspended = false;
         pendingKick = false;
@@ -370,13 +350,12 @@ public final class FakeVdpaDevice {
     public void setStatus(int newStatus) {
         requireLocked();
         int old = status;
-        if (cvqRingFailsAt(old, newStatus)) {
+        if (ops.driverOkSetupFails(old, newStatus)) {
             // mlx5_vdpa_set_status: setup_cvq_vring fails (vringh "Bad ring size"), goto err_setup: the MRs are
             // destroyed and FAILED is added to the old status; nothing is set up (6.1.192 mlx5_vnet.c
             // l. 2509-2527, 2540-2545, 2561-2563; 6.12.118 l. 3167-3185, 3198-3203, 3234-3236)
             op("set_status", () -> model.driverOkSetupFailed(old));
-            LOG.info("{}: DRIVER_OK with CTRL_VQ but control-queue ring size {}: status marked FAILED", name,
-                    mlx5Cvq.ring.num);
+            LOG.info("{}: DRIVER_OK refused by the driver's set-up ({}): status marked FAILED", name, ops.driver());
             status = old | FAILED;
             deviceMaps.clear();
             return;
@@ -392,18 +371,7 @@ public final class FakeVdpaDevice {
             // the driver's failed DRIVER_OK destroyed its MRs (mlx5 mlx5_vdpa_set_status: err_setup)
             deviceMaps.clear();
         }
-        boolean driverOkNow = (old & DRIVER_OK) == 0 && (status & DRIVER_OK) != 0 && (status & FAILED) == 0;
-        if (driverOkNow && rules.configInterruptOnDriverOk()
-                && (driverFeatures & (1L << vhost_h.VIRTIO_NET_F_STATUS())) != 0) {
-            // mlx5 register_link_notifier: queue_link_work → update_carrier → config_cb
-            raise(configInterrupt);
-        }
-    }
-
-    /** mlx5: DRIVER_OK is being set with CTRL_VQ negotiated and a control-queue ring vringh refuses. */
-    private boolean cvqRingFailsAt(int old, int newStatus) {
-        return mlx5Cvq != null && (old & DRIVER_OK) == 0 && (newStatus & DRIVER_OK) != 0
-                && (driverFeatures & (1L << vhost_h.VIRTIO_NET_F_CTRL_VQ())) != 0 && !mlx5Cvq.ringSizeValid();
+        ops.statusChanged(old, status);
     }
 
     /** vdpa_set_features: marks features valid, then set_driver_features (KernelError when the driver refuses). */
@@ -458,9 +426,7 @@ public final class FakeVdpaDevice {
         requireLocked();
         try {
             op("set_vq_num", () -> model.setVqNum(index, num));
-            if (!ignoredByDriver(index)) {
-                vq(index).num = num;
-            }
+            ops.setVqNum(index, num);
         } catch (KernelError e) {
             LOG.info("{}: set_vq_num({}, {}) failed: {}", name, index, num, e.getMessage());
         }
@@ -489,12 +455,7 @@ public final class FakeVdpaDevice {
     public long getVqState(int index) {
         requireLocked();
         op("get_vq_state", () -> model.getVqState(index));
-        DeviceVq vq = vq(index);
-        return vq == mlx5CvqRing() ? vq.state : model.reportedVqState(index, vq.state);
-    }
-
-    private DeviceVq mlx5CvqRing() {
-        return mlx5Cvq == null ? null : mlx5Cvq.ring;
+        return ops.getVqState(index);
     }
 
     /** set_vq_ready returns nothing in the kernel: a driver that fails it leaves the vq not ready. */
@@ -502,17 +463,7 @@ public final class FakeVdpaDevice {
         requireLocked();
         try {
             op("set_vq_ready", () -> model.setVqReady(index, ready));
-            if (ignoredByDriver(index) || (mlx5Cvq != null && driverFeatures == 0)) {
-                // mlx5_vdpa_set_vq_ready returns before SET_FEATURES (!actual_features) and for an invalid
-                // index (6.1.192 mlx5_vnet.c l. 2031-2035; 6.12.118 l. 2533-2537)
-                return;
-            }
-            DeviceVq vq = vq(index);
-            vq.ready = ready;
-            if (ready) {
-                // enabling re-initialises the ring: the device continues where the avail index stands
-                vq.usedIdx = (int) (vq.state & 0xFFFF);
-            }
+            ops.setVqReady(index, ready);
         } catch (KernelError e) {
             LOG.info("{}: set_vq_ready({}, {}) failed: {}", name, index, ready, e.getMessage());
             vq(index).ready = false;
@@ -521,10 +472,7 @@ public final class FakeVdpaDevice {
 
     /** set_vq_cb: the vq interrupt, or null to clear it. */
     public void setVqCallback(int index, Runnable interrupt) {
-        vqs[index].callback = interrupt;
-        if (mlx5Cvq != null && isCvq(index)) {
-            mlx5Cvq.ring.callback = interrupt; // mlx5_vdpa_set_vq_cb: no index check; the CVQ's event_cb too
-        }
+        ops.setVqCb(index, interrupt);
     }
 
     /** bind_mm / unbind_mm: the owner's memory the datapath reads guest buffers from (null unbinds). */
@@ -576,11 +524,7 @@ public final class FakeVdpaDevice {
         requireLocked();
         op("suspend", model::suspend);
         suspended = true;
-        if (rules.suspendStopsCvq() && spec.queues().lastIsCvq()
-                && (driverFeatures & (1L << vhost_h.VIRTIO_NET_F_CTRL_VQ())) != 0) {
-            // mlx5_vdpa_cvq_suspend: the CVQ stays not ready, through resume, until SET_VRING_ENABLE
-            vq(cvqIndex()).ready = false;
-        }
+        ops.suspend();
     }
 
     /** resume: kicks that arrived while suspended are replayed. */
@@ -588,10 +532,7 @@ public final class FakeVdpaDevice {
         requireLocked();
         op("resume", model::resume);
         suspended = false;
-        if (rules.configInterruptOnResume()) {
-            // mlx5_vdpa_resume: queue_link_work → update_carrier → config_cb
-            raise(configInterrupt);
-        }
+        ops.resume();
         if (pendingKick) {
             pendingKick = false;
             runQueues();
@@ -608,24 +549,23 @@ public final class FakeVdpaDevice {
         mutex.lock();
         try {
             counters.recordKick(suspended);
-            if (ignoredByDriver(index)) {
+            if (!ops.isIndexValid(index)) {
                 return; // mlx5_vdpa_kick_vq: !is_index_valid returns
             }
             boolean runsWork = isCvq(index) || (loopback() && vqs[index].ready);
             if (!runsWork || (status & DRIVER_OK) == 0) {
                 return;
             }
-            if (rules.suspendStopsCvq() && !vq(index).ready) {
-                // mlx5_vdpa_kick_vq: a kick of a CVQ that is not ready is dropped, not deferred
-                return;
+            switch (ops.kickVq(index, suspended)) {
+                case DROP -> {
+                    return;
+                }
+                case DEFER -> {
+                    pendingKick = true;
+                    return;
+                }
+                case RUN -> runQueues();
             }
-            if (suspended && !rules.suspendStopsCvq()) {
-                // vdpa_sim defers the work; mlx5's CVQ worker looks at cvq->ready only, which suspend cleared
-                // and only SET_VRING_ENABLE sets again (so a CVQ enabled after SUSPEND runs)
-                pendingKick = true;
-                return;
-            }
-            runQueues();
         } finally {
             mutex.unlock();
         }
@@ -688,7 +628,7 @@ public final class FakeVdpaDevice {
         }
         int asid = groupAsid[vqGroup(index)];
         new ControlQueueDatapath(this, boundMm, deviceMaps.get(asid), spec.ops().identityWhenUnmapped(), datapathStats,
-                mlx5Cvq).run(cvq);
+                ops.ownControlVq()).run(cvq);
     }
 
     /** The CVQ's MAC_ADDR_SET: the config-space MAC changes. */
@@ -827,11 +767,6 @@ public final class FakeVdpaDevice {
         counts.forEach(datapathStats::add);
     }
 
-    /** mlx5's CVQ software counters {received_desc, completed_desc}, which every reset zeroes. */
-    long[] mlx5CvqCounters() {
-        return new long[] {mlx5Cvq.receivedDesc, mlx5Cvq.completedDesc};
-    }
-
     /** One datapath counter under its vendor-statistics name (0 when nothing counted it). */
     long datapathStat(String statName) {
         return datapathStats.get(statName);
@@ -848,12 +783,7 @@ public final class FakeVdpaDevice {
         mutex.lock();
         try {
             faults.hit(name, "dev_set_attr", resource);
-            if (rules.setMacBusyAfterDriverOk() && (status & DRIVER_OK) != 0) {
-                throw KernelError.of(Errno.EBUSY, name + ": device running, skip updating MAC");
-            }
-            if (rules.setMacAddsMacFeature()) {
-                deviceFeatures |= 1L << vhost_h.VIRTIO_NET_F_MAC();
-            }
+            deviceFeatures = ops.setAttrMac(mac, status, deviceFeatures);
             config.setMac(mac.clone());
         } finally {
             mutex.unlock();

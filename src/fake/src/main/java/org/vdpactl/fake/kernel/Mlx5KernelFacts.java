@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.vdpactl.fake.device.DeviceProfile;
+import org.vdpactl.fake.device.Mlx5VnetFacts;
 import org.vdpactl.abi.MacroValues;
 
 /**
@@ -26,14 +27,14 @@ import org.vdpactl.abi.MacroValues;
  * @param provisionableAttributes the management device's config_attr_mask
  * @param groups                  the virtqueue groups
  * @param addressSpaces           the address spaces
- * @param rules                   the per-state answers ({@link DeviceProfile.DriverRules})
+ * @param rules                   what this version's mlx5_vnet ops do differently ({@link Mlx5VnetFacts})
  * @param sources                 fact name → "file:function (version, line)"
  * @param behaviours              what a client sees of this driver, each modelled by the fake or not, with its
  *                                source line: docs/fake-kernel.md's per-kernel table ({@link Mlx5BehaviourTable})
  */
 public record Mlx5KernelFacts(String kernel, String source, String preset, List<String> supportedFeatures,
                               List<String> provisionableAttributes, DeviceProfile.Groups groups, int addressSpaces,
-                              DeviceProfile.DriverRules rules, Map<String, String> sources, List<Behaviour> behaviours) {
+                              Mlx5VnetFacts rules, Map<String, String> sources, List<Behaviour> behaviours) {
 
     /**
      * One behaviour of the driver on this kernel.
@@ -84,7 +85,7 @@ public record Mlx5KernelFacts(String kernel, String source, String preset, List<
                 names.add(c.getName());
             }
         }
-        for (RecordComponent c : DeviceProfile.DriverRules.class.getRecordComponents()) {
+        for (RecordComponent c : Mlx5VnetFacts.class.getRecordComponents()) {
             names.add(c.getName());
         }
         return names;
