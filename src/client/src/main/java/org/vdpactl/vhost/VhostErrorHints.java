@@ -6,7 +6,7 @@ import org.vdpactl.sys.Errno;
  * What a user can do about a vhost-vdpa errno: the hint line of {@link VhostException}. Facts from
  * kernel-abi.md §1–§5 (Linux 6.12/7.2).
  */
-public final class VhostErrorHints {
+final class VhostErrorHints {
     /** Every reason the kernel folds into an IOTLB write's EFAULT (§5.4). */
     public static final String IOTLB_EFAULT_CAUSES = "the kernel reports every IOTLB handler error as EFAULT; likely causes: "
             + "the range overlaps an existing mapping (EEXIST; invalidate it first), "
