@@ -16,7 +16,6 @@ import org.vdpactl.abi.KernelProfiles;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.fault.FaultRule;
-import org.vdpactl.fake.netlink.FakeNetlink;
 import org.vdpactl.fake.state.Inventory;
 import org.vdpactl.mgmt.DeviceSpec;
 import org.vdpactl.mgmt.FamilyNotAvailableException;
@@ -92,7 +91,8 @@ final class KernelFactory {
 
     static FakeKernel fake(KernelSpec spec) {
         Clock clock = spec.clock() == KernelClock.VIRTUAL ? new VirtualClock() : RealClock.INSTANCE;
-        FakeKernel.Builder b = FakeKernel.builder().kernel(spec.kernel()).clock(clock);
+        // NETLINK_GENERIC sockets with nlctrl and the vdpa family, as on a host with vdpa
+        FakeKernel.Builder b = FakeKernel.builder().kernel(spec.kernel()).clock(clock).vdpaNetlink();
         for (KernelSpec.FaultSpec f : spec.faults()) {
             int errno = Errno.valueOf(f.errno());
             b.fault(f.occurrence() == 0 ? FaultRule.errnoAlways(f.device(), f.call(), errno)
@@ -101,9 +101,7 @@ final class KernelFactory {
         if (!spec.devices().isEmpty()) {
             b.inventory(inventory(spec.devices()));
         }
-        FakeKernel kernel = b.build();
-        FakeNetlink.install(kernel); // NETLINK_GENERIC sockets with nlctrl and the vdpa family, as on a host with vdpa
-        return kernel;
+        return b.build();
     }
 
     /**
