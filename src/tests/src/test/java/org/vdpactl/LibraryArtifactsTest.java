@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
  */
 class LibraryArtifactsTest {
     /** The library modules (docs/library.md's table): what the BOM manages and what install/deploy publish. */
-    private static final List<String> LIBRARIES = List.of("vdpactl-abi", "vdpactl-client", "vdpactl-fake", "vdpactl-testkit",
-            "vdpactl-sim");
+    private static final List<String> LIBRARIES = List.of("vdpactl-abi", "vdpactl-client", "vdpactl-orchestra", "vdpactl-fake",
+            "vdpactl-testkit", "vdpactl-report", "vdpactl-sim");
     private static final Path ROOT = RepositoryRoot.find();
 
     @Test

@@ -29,7 +29,7 @@ import org.vdpactl.vhost.VhostNodeException;
  */
 class LibraryErrorModelTest {
     private static final Path ROOT = RepositoryRoot.find();
-    private static final List<String> LIBRARIES = List.of("abi", "client", "fake", "testkit");
+    private static final List<String> LIBRARIES = List.of("abi", "client", "orchestra", "fake", "testkit", "report");
 
     @Test
     void everyExceptionOfAnExportedPackageIsAVdpactlException() throws Exception {

@@ -26,7 +26,7 @@ class LibraryJavadocTest {
     private static final Path ROOT = RepositoryRoot.find();
 
     @ParameterizedTest
-    @ValueSource(strings = {"abi", "client", "fake", "testkit"})
+    @ValueSource(strings = {"abi", "client", "orchestra", "fake", "testkit", "report"})
     void theJavadocLeavesOutEveryPackageExportedOnlyToVdpactlsOwnModules(String module) throws IOException {
         String moduleInfo = Files.readString(ROOT.resolve("src/" + module + "/src/main/java/module-info.java"));
         TreeSet<String> qualified = new TreeSet<>();
@@ -55,11 +55,11 @@ class LibraryJavadocTest {
      * sibling's javadoc output as the element list (built earlier in the reactor).
      */
     @ParameterizedTest
-    @ValueSource(strings = {"client", "fake", "testkit"})
+    @ValueSource(strings = {"client", "orchestra", "fake", "testkit", "report"})
     void theJavadocLinksTheJavadocOfTheLibrariesItUses(String module) throws IOException {
         String pom = Files.readString(ROOT.resolve("src/" + module + "/pom.xml")).replaceAll("(?s)<!--.*?-->", "");
         String deps = pom.substring(pom.indexOf("<dependencies>"), pom.indexOf("</dependencies>"));
-        Matcher d = Pattern.compile("<artifactId>vdpactl-(abi|client|fake|testkit)</artifactId>").matcher(deps);
+        Matcher d = Pattern.compile("<artifactId>vdpactl-(abi|client|orchestra|fake|testkit|report)</artifactId>").matcher(deps);
         List<String> missing = new ArrayList<>();
         while (d.find()) {
             String link = "<offlineLink><url>../vdpactl-" + d.group(1) + "/</url><location>${project.basedir}/../" + d.group(1)
@@ -72,7 +72,7 @@ class LibraryJavadocTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"abi", "client", "fake", "testkit"})
+    @ValueSource(strings = {"abi", "client", "orchestra", "fake", "testkit", "report"})
     void noPackageSummaryHoldsALiteralNewlineEscape(String module) throws IOException {
         List<String> broken = new ArrayList<>();
         try (Stream<Path> files = Files.walk(ROOT.resolve("src/" + module + "/src/main/java"))) {

@@ -26,10 +26,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 class LibraryPageModuleTableTest {
     /** How the page names a dependency's artifact. */
     private static final Map<String, String> NAMES = Map.of("vdpactl-abi", "abi", "vdpactl-client", "client",
-            "vdpactl-fake", "fake", "jackson-databind", "Jackson");
+            "vdpactl-fake", "fake", "vdpactl-orchestra", "orchestra", "jackson-databind", "Jackson");
 
     @ParameterizedTest
-    @ValueSource(strings = {"abi", "client", "fake", "testkit"})
+    @ValueSource(strings = {"abi", "client", "orchestra", "fake", "testkit", "report"})
     void theRowOfALibraryModuleIsWhatItsPomAndModuleInfoSay(String module) throws IOException {
         Path root = RepositoryRoot.find();
         String page = Files.readString(root.resolve("docs/library.md"));

@@ -21,7 +21,7 @@ public @interface Device {
 
     /**
      * mlx5 only: the latency preset ("mlx5-pre612", "mlx5-611", "mlx5-612"); empty: the kernel release's own
-     * mlx5_vdpa, as in the default inventory (mlx5-pre612 on 6.1, mlx5-612 on 6.12 and 7.2). A preset on a
+     * mlx5_vdpa, as in the default inventory (mlx5-61 on 6.1, mlx5-612 on 6.12 and 7.2). A preset on a
      * simulator is refused.
      */
     String preset() default "";

@@ -43,7 +43,7 @@ public @interface FakeKernelTest {
     /**
      * The devices present. Empty: the fake's default inventory (vdpa0 on vdpasim_net, vdpa1 on vdpasim_blk,
      * mlx5-0 … mlx5-3 on four mlx5 management devices pci/0000:08:00.2 … .5). An mlx5 device without a preset,
-     * declared or default, gets the release's own mlx5_vdpa: mlx5-pre612 on 6.1, mlx5-612 on 6.12 and 7.2.
+     * declared or default, gets the release's own mlx5_vdpa: mlx5-61 on 6.1, mlx5-612 on 6.12 and 7.2.
      */
     Device[] devices() default {};
 

@@ -107,7 +107,7 @@ final class KernelFactory {
     /**
      * The fake's inventory for the devices: one management device per simulator kind, one PCI function per mlx5
      * device ({@link #mlx5Function}). An mlx5 device without a preset gets the kernel release's mlx5_vdpa, as the
-     * default inventory does (mlx5-pre612 on 6.1, mlx5-612 later).
+     * default inventory does (mlx5-61 on 6.1, mlx5-612 later).
      */
     static Inventory inventory(List<KernelSpec.DeviceSpec> devices) {
         Map<String, Inventory.Mgmt> mgmt = new LinkedHashMap<>();

@@ -27,7 +27,7 @@ class RehearsalFailureSummaryTest {
 
     @Test
     void theJavadocExampleIsWhatSummaryReturns() throws IOException {
-        String source = Files.readString(RepositoryRoot.find().resolve("src/client/src/main/java/org/vdpactl/orchestra/RehearsalFailure.java"));
+        String source = Files.readString(RepositoryRoot.find().resolve("src/orchestra/src/main/java/org/vdpactl/orchestra/RehearsalFailure.java"));
         Matcher doc = Pattern.compile("/\\*\\*((?:(?!\\*/).)*)\\*/\\s*public String summary\\(\\)", Pattern.DOTALL).matcher(source);
         assertTrue(doc.find(), "summary()'s javadoc");
         String javadoc = doc.group(1).replaceAll("\\n\\s*\\* ?", " ").replaceAll("\\s+", " ");

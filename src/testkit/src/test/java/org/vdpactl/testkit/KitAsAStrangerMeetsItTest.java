@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -296,7 +297,7 @@ class KitAsAStrangerMeetsItTest {
     static class Mlx5OnSixOne {
         @Test
         void t(FakeKernel kernel) {
-            assertEquals("mlx5-pre612", kernel.device("m0").orElseThrow().mgmtDevice().preset(), "the release's own mlx5_vdpa");
+            assertEquals("mlx5-61", kernel.device("m0").orElseThrow().mgmtDevice().preset(), "the release's own mlx5_vdpa");
             assertEquals("mlx5-612", kernel.device("m1").orElseThrow().mgmtDevice().preset(), "as declared");
         }
     }
@@ -342,6 +343,6 @@ class KitAsAStrangerMeetsItTest {
         String m = failure(run(LeaksANodeAndASocket.class));
         assertContains(m, "the test left 2 file descriptor(s) open:", "(/dev/vhost-vdpa-0) of fake process",
                 "(netlink socket (NETLINK_GENERIC)) of fake process");
-        assertTrue(!m.contains("@"), m);
+        assertTrue(!Pattern.compile("\\w+File@[0-9a-f]+").matcher(m).find(), m); // not VhostVdpaFile@186978a6
     }
 }
