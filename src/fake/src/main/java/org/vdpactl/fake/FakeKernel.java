@@ -580,7 +580,7 @@ public final class FakeKernel implements AutoCloseable {
         public FakeKernel build() {
             FakeKernel k = new FakeKernel(this, null);
             if (vdpaNetlink) {
-                org.vdpactl.fake.netlink.FakeNetlink.install(k);
+                GenericNetlinkModule.installed().install(k);
             }
             return k;
         }
