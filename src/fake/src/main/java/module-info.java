@@ -30,5 +30,7 @@ module org.vdpactl.fake {
     opens org.vdpactl.fake.kernel to com.fasterxml.jackson.databind;
 
     uses org.vdpactl.fake.CharDeviceModule;
+    uses org.vdpactl.fake.GenericNetlinkModule;
+    provides org.vdpactl.fake.GenericNetlinkModule with org.vdpactl.fake.netlink.FakeNetlink.Module;
     provides org.vdpactl.fake.CharDeviceModule with org.vdpactl.fake.vhost.VhostVdpaDriver.Module;
 }

@@ -7,7 +7,7 @@ package org.vdpactl.sys;
  * the errno number and its symbolic name, so callers can branch on the errno and users see
  * "ioctl VHOST_VDPA_SUSPEND: EOPNOTSUPP (Operation not supported)".
  */
-public class SyscallException extends RuntimeException {
+public class SyscallException extends VdpactlException {
     private final String operation;
     private final int errno;
 
@@ -26,6 +26,12 @@ public class SyscallException extends RuntimeException {
     /** What was called, e.g. {@code "ioctl VHOST_GET_FEATURES"}. */
     public String operation() {
         return operation;
+    }
+
+    /** The errno: a system call's failure always has one. */
+    @Override
+    public java.util.OptionalInt kernelErrno() {
+        return java.util.OptionalInt.of(errno);
     }
 
     /** The positive errno value. */

@@ -68,6 +68,10 @@ public final class ExitCodeMapper {
                 case MODULE_NOT_LOADED -> ExitCode.NOT_READY;
             };
             case FaultRuleException f -> ExitCode.USAGE;
+            // input that cannot be mapped or decoded (library failures, not IllegalArgumentExceptions any more)
+            case org.vdpactl.vhost.IotlbPlanException p -> ExitCode.USAGE;
+            case org.vdpactl.vhost.ConfigParseException c -> ExitCode.USAGE;
+            case org.vdpactl.report.fleet.BadFleetInputException b -> ExitCode.USAGE;
             case MissingBackendFeaturesException m -> ExitCode.NOT_SUPPORTED;
             case FakeStateStore.StateLockedException l -> ExitCode.NOT_READY;
             case FakeStateStore.CorruptStateException c -> ExitCode.USAGE;

@@ -1,4 +1,6 @@
 /**
- * The vdpa generic-netlink family, as iproute2's {@code vdpa} uses it: management devices, devices (add with\n * MAC, MTU, max VQ pairs, features; set; delete), config and vendor statistics\n * ({@link org.vdpactl.mgmt.VdpaNetlink}), with iproute2's JSON and text shapes ({@link org.vdpactl.mgmt.IprouteJson}).
+ * The vdpa generic-netlink family, as iproute2's {@code vdpa} uses it: management devices, devices (add with
+ * MAC, MTU, max VQ pairs, features; set; delete), config and vendor statistics
+ * ({@link org.vdpactl.mgmt.VdpaNetlink}), with iproute2's JSON and text shapes ({@link org.vdpactl.mgmt.IprouteJson}).
  */
 package org.vdpactl.mgmt;

@@ -11,7 +11,7 @@ import java.util.Map;
  * the order of the virtio structure, each value readable (status bits named, unknown speed and duplex
  * said so, a nested structure on one line). Fields the source did not carry are left out.
  */
-public final class ConfigFields {
+final class ConfigFields {
     /** Labels that are not simply the component's words. */
     private static final Map<String, String> LABELS = Map.ofEntries(
             Map.entry("mac", "MAC"),

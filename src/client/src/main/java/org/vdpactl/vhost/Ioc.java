@@ -5,7 +5,7 @@ package org.vdpactl.vhost;
  * used by x86_64 and arm64): {@code dir << 30 | size << 16 | type << 8 | nr}.
  * The result is the unsigned 32-bit command as a long.
  */
-public final class Ioc {
+final class Ioc {
     public static final int NONE = 0;
     public static final int WRITE = 1;
     public static final int READ = 2;

@@ -1,10 +1,12 @@
 package org.vdpactl.vhost;
 
+import org.vdpactl.sys.VdpactlException;
+
 /**
  * A memory layout that cannot be mapped as given; found by {@link IotlbBatchPlanner} before anything
  * was written to the device.
  */
-public class IotlbPlanException extends IllegalArgumentException {
+public class IotlbPlanException extends VdpactlException {
     private final int regionIndex;
 
     public IotlbPlanException(int regionIndex, String message) {

@@ -1,10 +1,12 @@
 package org.vdpactl.vhost;
 
+import org.vdpactl.sys.VdpactlException;
+
 /**
  * Backend-feature negotiation refused early: the device does not offer a bit the caller needs.
  * Nothing was acked.
  */
-public class MissingBackendFeaturesException extends IllegalStateException {
+public class MissingBackendFeaturesException extends VdpactlException {
     private final String device;
     private final BackendFeatures offered;
     private final BackendFeatures missing;

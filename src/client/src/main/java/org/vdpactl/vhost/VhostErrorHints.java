@@ -6,7 +6,7 @@ import org.vdpactl.sys.Errno;
  * What a user can do about a vhost-vdpa errno: the hint line of {@link VhostException}. Facts from
  * kernel-abi.md §1–§5 (Linux 6.12/7.2).
  */
-public final class VhostErrorHints {
+final class VhostErrorHints {
     /** Every reason the kernel folds into an IOTLB write's EFAULT (§5.4). */
     public static final String IOTLB_EFAULT_CAUSES = "the kernel reports every IOTLB handler error as EFAULT; likely causes: "
             + "the range overlaps an existing mapping (EEXIST; invalidate it first), "
@@ -106,6 +106,14 @@ public final class VhostErrorHints {
                     default -> "the device's file descriptor is not open (with --fd: the parent must pass it open and"
                             + " without FD_CLOEXEC)";
                 };
+            case Errno.EFAULT:
+                // 6.1 has no RESUME ioctl (kernel-abi.md §3.4): an owner's call reaches the per-vq ioctls, which read
+                // a vq index from the argument RESUME does not have (0): not the caller's bad pointer
+                return op == VhostIoctl.VDPA_RESUME
+                        ? "this kernel predates VHOST_VDPA_RESUME (Linux 6.4; the device offers no VHOST_BACKEND_F_RESUME):"
+                                + " 6.1 takes it for a per-vq ioctl and reads a vq index from its null argument, hence"
+                                + " EFAULT; reset the device and replay the vring state instead"
+                        : null;
             case Errno.ENOTTY:
                 return "this kernel does not handle " + op.kernelName() + " on vhost-vdpa (too old, or not a vhost-vdpa fd)";
             case Errno.EIO:

@@ -1,7 +1,11 @@
 package org.vdpactl.vhost;
 
-/** A path or name that does not lead to a vhost-vdpa character device, with the reason. */
-public class VhostNodeException extends IllegalArgumentException {
+import java.util.OptionalInt;
+
+import org.vdpactl.sys.VdpactlException;
+
+/** A path or name that does not lead to a vhost-vdpa character device, with the reason (and stat(2)'s errno when it failed). */
+public class VhostNodeException extends VdpactlException {
     /** Why the path or name leads nowhere usable: callers decide from this, never from the message. */
     public enum Reason {
         /** No vDPA device of that name, or nothing at that path. */
@@ -36,6 +40,12 @@ public class VhostNodeException extends IllegalArgumentException {
 
     public Reason reason() {
         return reason;
+    }
+
+    /** The errno of a failed stat(2) when there was one ({@link Reason#STAT_FAILED}, {@link Reason#MISSING} from ENOENT). */
+    @Override
+    public OptionalInt kernelErrno() {
+        return errno > 0 ? OptionalInt.of(errno) : OptionalInt.empty();
     }
 
     /** The errno of a failed stat ({@link Reason#STAT_FAILED}, {@link Reason#MISSING} from ENOENT), else 0. */

@@ -727,7 +727,7 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * Writes one message exactly as given (V1 or V2 format, any type, any ASID): no client-side
      * checks. For tests and tools that must reproduce what the kernel rejects. Owner only.
      * Errors: EINVAL (top-level type not V1/V2, UPDATE with size 0); EFAULT for every handler
-     * failure (see {@link VhostErrorHints#IOTLB_EFAULT_CAUSES}).
+     * failure (the exception's hint lists the causes the kernel folds into it).
      */
     public void writeIotlb(IotlbMessage m) {
         try (var _ = guard.enter()) {

@@ -26,6 +26,14 @@ public interface FakeFile {
     /** A short kind name for messages and /proc-like listings ("eventfd", "pipe", "memfd", "vhost-vdpa", "netlink"). */
     String kind();
 
+    /**
+     * What the file is, for a person reading a leak report or an fd listing: the path of a device node
+     * ("/dev/vhost-vdpa-0"), "netlink socket (NETLINK_GENERIC)", or the {@link #kind()} of an anonymous file.
+     */
+    default String describe() {
+        return kind();
+    }
+
     /** read(2). No read op → EINVAL (the VFS has already checked the fd is readable). */
     default long read(FakeProcess caller, OpenFile file, MemorySegment buf) {
         throw KernelError.of(Errno.EINVAL, kind() + " has no read op");

@@ -479,6 +479,7 @@ public final class FakeKernel implements AutoCloseable {
         private HostMemory hostMemory;
         private int fdLimit = 1024;
         private boolean vduse = true;
+        private boolean vdpaNetlink;
         private final List<NodePermissionRule> nodeRules = new ArrayList<>();
         private KernelProfile kernelProfile = KernelProfiles.defaultProfile();
         private final Map<String, Map<String, Long>> vstats = new java.util.TreeMap<>();
@@ -567,8 +568,21 @@ public final class FakeKernel implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Sockets of AF_NETLINK/NETLINK_GENERIC with nlctrl and the vdpa family, as on a host with the vdpa module;
+         * without it, socket(2) of that protocol fails as on a kernel without netlink's generic family.
+         */
+        public Builder vdpaNetlink() {
+            this.vdpaNetlink = true;
+            return this;
+        }
+
         public FakeKernel build() {
-            return new FakeKernel(this, null);
+            FakeKernel k = new FakeKernel(this, null);
+            if (vdpaNetlink) {
+                GenericNetlinkModule.installed().install(k);
+            }
+            return k;
         }
     }
 

@@ -104,7 +104,7 @@ final class FdTable {
         List<OpenFd> out = new ArrayList<>();
         fds.forEach((fd, f) -> {
             Throwable site = openSites.get(fd);
-            out.add(new OpenFd(fd, String.valueOf(f.file()), site == null ? List.of() : List.of(site.getStackTrace())));
+            out.add(new OpenFd(fd, f.file().describe(), site == null ? List.of() : List.of(site.getStackTrace())));
         });
         return out;
     }

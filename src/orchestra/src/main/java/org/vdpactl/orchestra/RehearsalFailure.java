@@ -7,7 +7,7 @@ import org.vdpactl.sys.Errno;
  *
  * @param device  device label
  * @param phase   phase it belonged to
- * @param call    the call ("SUSPEND", "GET_VRING_BASE vq3", "IOTLB BATCH_END")
+ * @param call    the call as the rehearsal's spans name it ("VHOST_VDPA_SUSPEND", "VHOST_GET_VRING_BASE vq3")
  * @param errno   positive errno, or -1 when the failure carried none
  * @param message the full error text (with the kernel's hint when there is one)
  */
@@ -24,7 +24,11 @@ public record RehearsalFailure(String device, Phase phase, String call, int errn
         return new RehearsalFailure(s.device(), s.phase(), s.call(), s.errno(), cause.getMessage());
     }
 
-    /** "mlx5-2: SUSPEND (suspend) failed: EIO", with the call's hint where it has one ("held open by pid 42 (qemu)"). */
+    /**
+     * One line: the device, the call, its phase, the errno, and the call's hint where it has one. A SUSPEND refused
+     * with EIO on mlx5-2: {@code "mlx5-2: VHOST_VDPA_SUSPEND (suspend) failed: EIO (the parent driver failed the
+     * operation (an I/O error of the device or its firmware: see the kernel log, dmesg))"}.
+     */
     public String summary() {
         String base = device + ": " + call + " (" + phase.label() + ") failed: " + errnoName();
         int hint = message == null ? -1 : message.indexOf("\n  hint: ");

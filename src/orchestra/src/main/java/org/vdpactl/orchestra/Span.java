@@ -7,7 +7,7 @@ import org.vdpactl.sys.Errno;
  *
  * @param device     device label (the vdpa device name, or the node path when no name is known)
  * @param phase      the phase the call belongs to
- * @param call       what was called: "SUSPEND", "GET_VRING_BASE vq3", "IOTLB UPDATE", ...
+ * @param call       what was called: "VHOST_VDPA_SUSPEND", "VHOST_GET_VRING_BASE vq3", "IOTLB UPDATE", ...
  * @param startNanos clock time when the call was issued
  * @param endNanos   clock time when it returned
  * @param errno      0 on success, else the positive errno the call failed with (-1: failed without errno)

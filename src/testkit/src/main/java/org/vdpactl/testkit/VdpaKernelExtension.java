@@ -73,7 +73,9 @@ public final class VdpaKernelExtension implements BeforeEachCallback, AfterEachC
     @Override
     public void beforeEach(ExtensionContext context) {
         KernelSpec spec = specFor(context);
-        if (KernelFactory.realKernelRequested()) {
+        boolean real = KernelFactory.realKernelRequested();
+        KernelSpecCheck.check(spec, originOf(context));
+        if (real) {
             Set<Integer> before = procSelfFds();
             List<String> created = new ArrayList<>();
             KernelUnderTest k = KernelFactory.real(spec, created);
@@ -136,6 +138,10 @@ public final class VdpaKernelExtension implements BeforeEachCallback, AfterEachC
         KernelUnderTest k = r.kernel();
         Parameter p = pc.getParameter();
         Class<?> type = p.getType();
+        if (p.isAnnotationPresent(DeviceName.class) && type != VhostVdpaDevice.class) {
+            throw new ParameterResolutionException("@DeviceName on a " + type.getSimpleName() + " parameter: it names the"
+                    + " device a VhostVdpaDevice parameter opens, and means nothing on any other type");
+        }
         if (type == KernelUnderTest.class) {
             return k;
         } else if (type == Syscalls.class) {
@@ -163,16 +169,50 @@ public final class VdpaKernelExtension implements BeforeEachCallback, AfterEachC
 
     // ------------------------------------------------------------------ helpers
 
+    /**
+     * The spec of a test: its method's {@link FakeKernelTest}, else the nearest annotated class from the test's
+     * own outwards (a {@code @Nested} class inherits its enclosing class's), else the programmatic one.
+     */
     private KernelSpec specFor(ExtensionContext context) {
+        return annotationFor(context).map(KernelSpec::of).orElse(programmatic != null ? programmatic : DEFAULT);
+    }
+
+    private static Optional<FakeKernelTest> annotationFor(ExtensionContext context) {
         Optional<FakeKernelTest> onMethod = context.getTestMethod().map(m -> m.getAnnotation(FakeKernelTest.class));
         if (onMethod.isPresent()) {
-            return KernelSpec.of(onMethod.get());
+            return onMethod;
         }
-        Optional<FakeKernelTest> onClass = context.getTestClass().map(c -> c.getAnnotation(FakeKernelTest.class));
-        if (onClass.isPresent()) {
-            return KernelSpec.of(onClass.get());
+        for (Class<?> c : testClassesInsideOut(context)) {
+            FakeKernelTest a = c.getAnnotation(FakeKernelTest.class);
+            if (a != null) {
+                return Optional.of(a);
+            }
         }
-        return programmatic != null ? programmatic : DEFAULT;
+        return Optional.empty();
+    }
+
+    /** The test's class, then the classes of the enclosing contexts (a {@code @Nested} class's outer classes). */
+    private static List<Class<?>> testClassesInsideOut(ExtensionContext context) {
+        List<Class<?>> out = new ArrayList<>();
+        for (Optional<ExtensionContext> c = Optional.of(context); c.isPresent(); c = c.get().getParent()) {
+            c.get().getTestClass().filter(k -> !out.contains(k)).ifPresent(out::add);
+        }
+        return out;
+    }
+
+    /** Where the spec came from, for a message that points at it. */
+    private String originOf(ExtensionContext context) {
+        String test = context.getTestClass().map(Class::getSimpleName).orElse("?")
+                + context.getTestMethod().map(m -> "." + m.getName()).orElse("");
+        if (context.getTestMethod().map(m -> m.isAnnotationPresent(FakeKernelTest.class)).orElse(false)) {
+            return "@FakeKernelTest on " + test;
+        }
+        for (Class<?> c : testClassesInsideOut(context)) {
+            if (c.isAnnotationPresent(FakeKernelTest.class)) {
+                return "@FakeKernelTest on " + c.getSimpleName() + " (for " + test + ")";
+            }
+        }
+        return programmatic != null ? "VdpaKernelExtension.builder() (for " + test + ")" : "the default kernel";
     }
 
     private static String describe(FakeProcess p, OpenFd fd) {

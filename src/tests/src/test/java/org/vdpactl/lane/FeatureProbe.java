@@ -18,7 +18,6 @@ import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.SyscallException;
 import org.vdpactl.sys.Syscalls;
 import org.vdpactl.vhost.BackendFeature;
-import org.vdpactl.vhost.Ioc;
 import org.vdpactl.vhost.VhostIoctl;
 
 /**
@@ -80,7 +79,8 @@ public final class FeatureProbe {
     }
 
     Map<String, Object> unknownIoctl(String node) {
-        long code = Ioc.ioc(Ioc.READ | Ioc.WRITE, VhostIoctl.VHOST_VIRTIO, UNKNOWN_NR, 8);
+        // _IOWR(VHOST_VIRTIO, nr, 8 bytes), as asm-generic/ioctl.h encodes it (the client's Ioc is internal)
+        long code = (3L << 30) | (8L << 16) | ((long) VhostIoctl.VHOST_VIRTIO << 8) | UNKNOWN_NR;
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("not_owner", callOnFreshFd(node, code, false, ArgKind.VRING0));
         out.put("owner_null_argument", callOnFreshFd(node, code, true, ArgKind.NULL));
@@ -171,7 +171,7 @@ public final class FeatureProbe {
     private enum ArgKind { NULL, VRING0, BAD_VRING, VRING_FILE, FD }
 
     private static ArgKind argFor(VhostIoctl io) {
-        if (io.argSize() == 0 && io.direction() == Ioc.NONE) {
+        if (io.argSize() == 0 && io.direction() == 0) { // _IOC_NONE
             // _IO ioctls (SET_OWNER, RESET_OWNER, SUSPEND, RESUME) still get a vring-0 buffer: with a
             // NULL argument an ioctl a kernel lacks fails with EFAULT instead of ENOTTY.
             return ArgKind.VRING0;

@@ -3,6 +3,8 @@ package org.vdpactl.fake.fault;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
+import org.vdpactl.sys.Errno;
+
 /**
  * One fault-injection rule: which calls it matches and what it does to them.
  * See docs/fake-faults.md for the JSON form.
@@ -23,9 +25,32 @@ public record FaultRule(String device, String call, long occurrence, long count,
     public FaultRule {
         Objects.requireNonNull(device, "device");
         Objects.requireNonNull(call, "call");
-        if (occurrence < 0 || count < 1 || delayNanos < 0 || firmwareTimeoutNanos < 0 || errno < 0) {
-            throw new IllegalArgumentException("invalid fault rule " + device + "/" + call);
+        String problem = problem(call, occurrence, count, errno, delayNanos, firmwareTimeoutNanos);
+        if (problem != null) {
+            throw new FaultRuleException("invalid fault rule " + device + "/" + call + ": " + problem);
         }
+    }
+
+    /** Why a rule cannot be used, as the end of a sentence, or null: a rule that could never fire is refused too. */
+    private static String problem(String call, long occurrence, long count, int errno, long delayNanos,
+                                  long firmwareTimeoutNanos) {
+        if (!FaultCalls.matchesSome(call)) {
+            return "unknown call \"" + call + "\" (the rule could never fire); valid calls: "
+                    + String.join(", ", FaultCalls.known()) + ", or \"ioctl 0xNNNNNNNN\" for an unnamed ioctl code";
+        }
+        if (occurrence < 0) {
+            return "occurrence " + occurrence + " is negative (1 = the first matching call, 0 = every one)";
+        }
+        if (count < 1) {
+            return "count " + count + " must be at least 1";
+        }
+        if (errno < 0 || errno > FaultRules.MAX_ERRNO || (errno > 0 && Errno.name(errno).equals("E" + errno))) {
+            return "errno " + errno + " is not a Linux errno";
+        }
+        if (delayNanos < 0 || firmwareTimeoutNanos < 0) {
+            return "a delay or firmware timeout cannot be negative";
+        }
+        return null;
     }
 
     /** Fails the Nth matching call with {@code errno}. */

@@ -1,7 +1,9 @@
 package org.vdpactl.fake.fault;
 
+import org.vdpactl.sys.VdpactlException;
+
 /** A fault-rule file that cannot be used; the message is one line naming the problem. */
-public final class FaultRuleException extends IllegalArgumentException {
+public final class FaultRuleException extends VdpactlException {
     public FaultRuleException(String message) {
         super(message);
     }

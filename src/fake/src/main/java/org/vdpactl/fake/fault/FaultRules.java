@@ -25,7 +25,7 @@ import org.vdpactl.sys.Errno;
 public final class FaultRules {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** MAX_ERRNO of the kernel: -1..-4095 are the error returns of a syscall. */
-    private static final int MAX_ERRNO = 4095;
+    static final int MAX_ERRNO = 4095;
     private static final Set<String> FIELDS = Set.of("device", "call", "occurrence", "count", "errno", "delayMs",
             "action", "timeoutMs", "comment");
     /** mlx5_core's command timeout (MLX5_TO_CMD_MS). */

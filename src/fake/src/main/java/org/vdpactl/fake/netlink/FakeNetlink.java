@@ -28,6 +28,14 @@ public final class FakeNetlink {
         this.generic = new FakeGenericNetlink(kernel.bus(), kernel.faults(), vdpaFamilyId, kernel.kernelProfile());
     }
 
+    /** The provider behind {@link FakeKernel.Builder#vdpaNetlink()} (META-INF/services, module-info). */
+    public static final class Module implements org.vdpactl.fake.GenericNetlinkModule {
+        @Override
+        public void install(FakeKernel kernel) {
+            FakeNetlink.install(kernel);
+        }
+    }
+
     /** Installs generic netlink with the vdpa family at id 19. */
     public static FakeNetlink install(FakeKernel kernel) {
         return install(kernel, FakeGenericNetlink.DEFAULT_VDPA_FAMILY_ID);

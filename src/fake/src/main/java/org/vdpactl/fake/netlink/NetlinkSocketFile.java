@@ -30,6 +30,11 @@ final class NetlinkSocketFile implements FakeFile {
     }
 
     @Override
+    public String describe() {
+        return "netlink socket (NETLINK_GENERIC)";
+    }
+
+    @Override
     public long read(FakeProcess caller, OpenFile file, MemorySegment buf) {
         return socket.recvfrom(netlink.caller(caller), buf, 0, file.nonBlocking());
     }

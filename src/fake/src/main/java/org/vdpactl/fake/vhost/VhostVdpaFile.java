@@ -38,6 +38,11 @@ public final class VhostVdpaFile implements FakeFile {
     }
 
     @Override
+    public String describe() {
+        return "/dev/vhost-vdpa-" + vhost.device().minor();
+    }
+
+    @Override
     public long write(FakeProcess caller, OpenFile file, MemorySegment buf) {
         return vhost.write(caller, buf);
     }
