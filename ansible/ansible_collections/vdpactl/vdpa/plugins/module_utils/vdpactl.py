@@ -36,6 +36,8 @@ EXIT_NAMES = {
     6: 'PARTIAL',
     7: 'KERNEL_ERROR',
     8: 'NOT_READY',
+    9: 'RESOURCE_LIMIT',
+    130: 'INTERRUPTED',
 }
 
 COMMON_ARGS = dict(

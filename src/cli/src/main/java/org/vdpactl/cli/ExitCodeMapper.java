@@ -85,6 +85,8 @@ public final class ExitCodeMapper {
     public static ExitCode ofErrno(int errno) {
         return switch (errno) {
             case Errno.EPERM, Errno.EACCES -> ExitCode.PERMISSION;
+            // the process's or the system's file table is full: a limit to raise, not the kernel refusing the call
+            case Errno.EMFILE, Errno.ENFILE -> ExitCode.RESOURCE_LIMIT;
             case Errno.ENOENT, Errno.ENODEV, Errno.ENXIO -> ExitCode.NOT_FOUND;
             case Errno.EOPNOTSUPP, Errno.ENOTTY, Errno.ENOTSUPP, Errno.EPROTONOSUPPORT, Errno.EAFNOSUPPORT -> ExitCode.NOT_SUPPORTED;
             default -> ExitCode.KERNEL_ERROR;

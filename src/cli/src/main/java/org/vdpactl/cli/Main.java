@@ -15,7 +15,7 @@ import picocli.CommandLine.ScopeType;
         footerHeading = "%nExit codes:%n",
         footer = {"  0 success, 1 internal failure, 2 usage, 3 not found, 4 permission, 5 not supported,",
                   "  6 partial batch failure, 7 kernel error, 8 environment not ready,",
-                  "  130 interrupted by SIGINT or SIGTERM (see README)."},
+                  "  9 resource limit too low, 130 interrupted by SIGINT or SIGTERM (see README)."},
         subcommands = {CommandLine.HelpCommand.class})
 public final class Main implements java.util.concurrent.Callable<Integer> {
     private static volatile boolean verbose;

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.vdpactl.cli.host.ResourcePreflight;
 import org.vdpactl.cli.rehearse.PremapPreflight;
 import org.vdpactl.cli.rehearse.CompareText;
 import org.vdpactl.cli.rehearse.DeviceSelection;
@@ -158,6 +159,9 @@ public final class RehearseCommand implements Callable<Integer> {
         PremapPreflight.refusal(ctx.syscalls(), plan).ifPresent(why -> {
             throw new CliFailure(ExitCode.NOT_SUPPORTED, why);
         });
+        // before any device is touched: enough fds for every device, RLIMIT_MEMLOCK raised for drivers that pin
+        ctx.backend().processLimits().ifPresent(l -> ResourcePreflight.prepare(l,
+                plan.sameDevices() ? plan.sources().size() : 2 * plan.sources().size()));
         Set<String> presets = presets(ctx, plan);
         RunInfo info = new RunInfo(ctx.simulated(), backendLabel(ctx, plan, reportDetails), ctx.clock().isVirtual() ? "virtual" : "real",
                 ShareableCommandLine.of(spec, reportDetails), ctx.backendFields(List.copyOf(presets)));
