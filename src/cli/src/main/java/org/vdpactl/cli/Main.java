@@ -94,7 +94,8 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     @Override
     public Integer call() {
         if (batch != null) {
-            return BatchRun.run(batch, force, spec.commandLine().getOut(), spec.commandLine().getErr());
+            return BatchRun.run(batch, force, BatchOptions.given(spec.commandLine().getParseResult()), caller,
+                    spec.commandLine().getOut(), spec.commandLine().getErr());
         }
         if (force) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--force needs --batch");
@@ -116,6 +117,12 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         cl.setParameterExceptionHandler(reporter);
         cl.setExecutionStrategy(parseResult -> {
             refuseUnmatched(parseResult);
+            if (parseResult.hasSubcommand() && (main.batch != null || main.force)) {
+                // picocli would run the command and drop --batch (or --force) without a word
+                throw new CommandLine.ParameterException(cl(parseResult), main.batch != null
+                        ? "--batch runs the command lines of its file: give no command after it (or drop --batch)"
+                        : "--force needs --batch (it goes on after a failed batch line)");
+            }
             CommandLine sub = parseResult.commandSpec().commandLine();
             CommandLine.ParseResult leaf = parseResult;
             while (leaf.hasSubcommand()) {
@@ -135,6 +142,10 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             }
         });
         return cl;
+    }
+
+    private static CommandLine cl(CommandLine.ParseResult parseResult) {
+        return parseResult.commandSpec().commandLine();
     }
 
     /**
