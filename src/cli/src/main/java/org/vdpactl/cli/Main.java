@@ -183,7 +183,8 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         }
         CommandLine cl = commandLine();
         ((Main) cl.getCommand()).caller = CallerIdentity.current();
-        System.exit(cl.execute(given));
+        int code = cl.execute(given);
+        System.exit(StdoutCheck.afterRun(code, cl.getOut(), System.out, cl.getErr()));
     }
 
     /** As {@link #run(PrintWriter, PrintWriter, String...)}, as {@code caller}. */

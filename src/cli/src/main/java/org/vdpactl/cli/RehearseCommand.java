@@ -132,6 +132,9 @@ public final class RehearseCommand implements Callable<Integer> {
         if (split && !destinations.isEmpty()) {
             throw new IllegalArgumentException("--split takes the destinations from the devices, --dest names them: give one of them");
         }
+        if (report != null) {
+            OutputFiles.refuseInputs(ctx, "--report", report, java.util.Arrays.asList(memory.layoutFile()));
+        }
         ReportFile reportFile = report == null ? null : ReportFile.checked(report);
         List<DeviceTarget> selected = DeviceSelection.select(ctx.syscalls(), devices, count);
         List<DeviceTarget> sources = selected;

@@ -114,9 +114,26 @@ public final class FakeStateStore {
 
     /** {@code $XDG_STATE_HOME/vdpactl/fake-state.json}, falling back to {@code ~/.local/state}. */
     public static Path defaultStateFile() {
-        String xdg = System.getenv("XDG_STATE_HOME");
-        Path base = xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()
-                ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".local", "state");
+        return defaultStateFile(System.getenv(), System.getProperty("user.home"));
+    }
+
+    /**
+     * The default state file for the environment {@code env}: $XDG_STATE_HOME/vdpactl/fake-state.json when
+     * that is an absolute path (the XDG Base Directory specification says to ignore a relative one), else
+     * under $HOME/.local/state, and only where HOME is unset or relative under the passwd entry's home
+     * ({@code userHome}, the JVM's user.home), as the shell and the XDG specification read HOME.
+     */
+    public static Path defaultStateFile(java.util.Map<String, String> env, String userHome) {
+        String xdg = env.get("XDG_STATE_HOME");
+        String home = env.get("HOME");
+        Path base;
+        if (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()) {
+            base = Path.of(xdg);
+        } else if (home != null && !home.isBlank() && Path.of(home).isAbsolute()) {
+            base = Path.of(home, ".local", "state");
+        } else {
+            base = Path.of(userHome, ".local", "state");
+        }
         return base.resolve("vdpactl").resolve("fake-state.json");
     }
 
