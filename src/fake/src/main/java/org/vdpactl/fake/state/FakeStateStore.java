@@ -56,7 +56,14 @@ public final class FakeStateStore {
      */
     private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
             .enable(com.fasterxml.jackson.core.json.JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
-            .enable(SerializationFeature.INDENT_OUTPUT).build();
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            // a hand-edited state is read as written or refused: a second "devices" or "name" key does not
+            // replace the first, text after the document is not ignored, 0.7 is not truncated to 0, "1" is not 1
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .disable(com.fasterxml.jackson.databind.DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .disable(com.fasterxml.jackson.databind.MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .build();
     private static final Set<PosixFilePermission> FILE_MODE = PosixFilePermissions.fromString("rw-------");
     private static final Set<PosixFilePermission> DIR_MODE = PosixFilePermissions.fromString("rwx------");
     /** Threads of one JVM queue here first: file locks are per process, and the JVM refuses overlapping ones. */
@@ -437,7 +444,7 @@ public final class FakeStateStore {
             }
             return state;
         } catch (JacksonException e) {
-            throw new CorruptStateException("fake kernel state " + open + " is corrupt (" + e.getOriginalMessage() + "); delete it");
+            throw new CorruptStateException("fake kernel state " + open + " is corrupt (" + problemAt(e) + "); delete it");
         } catch (IOException e) {
             throw StateIoException.of("cannot read the fake kernel state " + open, e);
         }
@@ -464,6 +471,24 @@ public final class FakeStateStore {
             }
             throw e;
         }
+    }
+
+    /** Jackson's problem with where it is: "Duplicate field 'devices' at line 4, column 14". */
+    private static String problemAt(JacksonException e) {
+        com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+        String what = e.getOriginalMessage();
+        if (e instanceof com.fasterxml.jackson.databind.JsonMappingException m && !m.getPath().isEmpty()) {
+            StringBuilder field = new StringBuilder();
+            for (com.fasterxml.jackson.databind.JsonMappingException.Reference r : m.getPath()) {
+                if (r.getFieldName() != null) {
+                    field.append(field.isEmpty() ? "" : ".").append(r.getFieldName());
+                } else if (r.getIndex() >= 0) {
+                    field.append('[').append(r.getIndex()).append(']');
+                }
+            }
+            what = "\"" + field + "\": " + what;
+        }
+        return at == null || at.getLineNr() < 1 ? what : what + " at line " + at.getLineNr() + ", column " + at.getColumnNr();
     }
 
     private SharedState readMainState() {
@@ -496,7 +521,7 @@ public final class FakeStateStore {
             }
             return state;
         } catch (JacksonException e) {
-            throw new CorruptStateException("fake kernel state " + file + " is corrupt (" + e.getOriginalMessage()
+            throw new CorruptStateException("fake kernel state " + file + " is corrupt (" + problemAt(e)
                     + "); delete it to start from the default devices");
         } catch (IOException e) {
             throw StateIoException.of("cannot read the fake kernel state " + file, e);
