@@ -71,6 +71,8 @@ public final class ExitCodeMapper {
             case MissingBackendFeaturesException m -> ExitCode.NOT_SUPPORTED;
             case FakeStateStore.StateLockedException l -> ExitCode.NOT_READY;
             case FakeStateStore.CorruptStateException c -> ExitCode.USAGE;
+            // the second of two concurrent deletes of one device: ENODEV on the kernel
+            case FakeStateStore.DeletedMeanwhileException d -> ExitCode.NOT_FOUND;
             case FakeStateStore.StateConflictException c -> ExitCode.KERNEL_ERROR;
             case StateIoException.AccessDenied a -> ExitCode.PERMISSION;
             case StateIoException io -> ExitCode.NOT_READY;

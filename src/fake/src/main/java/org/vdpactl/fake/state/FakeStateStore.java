@@ -666,8 +666,18 @@ public final class FakeStateStore {
     }
 
     /** Another process saved a change that conflicts with this one meanwhile (same device name). */
-    public static final class StateConflictException extends RuntimeException {
+    public static class StateConflictException extends RuntimeException {
         public StateConflictException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * This process deleted a device another process deleted meanwhile: on the kernel the two DEV_DELs
+     * are serialised under the vdpa lock and the second one fails with ENODEV.
+     */
+    public static final class DeletedMeanwhileException extends StateConflictException {
+        public DeletedMeanwhileException(String message) {
             super(message);
         }
     }
