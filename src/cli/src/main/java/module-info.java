@@ -13,11 +13,14 @@ module org.vdpactl.cli {
     requires jdk.unsupported; // sun.misc.Signal: SIGINT/SIGTERM stop a rehearsal at a safe point
     requires org.slf4j;
     requires com.fasterxml.jackson.databind;
+    requires org.jnrproject.posix; // the CLI's host questions (org.vdpactl.cli.host); never a library module's
+    requires org.jnrproject.constants;
 
     provides org.slf4j.spi.SLF4JServiceProvider with org.vdpactl.cli.log.StderrLoggerProvider;
 
     exports org.vdpactl.cli;
     exports org.vdpactl.cli.doctor;
+    exports org.vdpactl.cli.host;
     exports org.vdpactl.cli.mgmt;
     exports org.vdpactl.cli.migrate;
     exports org.vdpactl.cli.rehearse;

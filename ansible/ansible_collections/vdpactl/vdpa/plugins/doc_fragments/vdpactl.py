@@ -36,7 +36,7 @@ notes:
   - The modules run the vdpactl CLI with C(--json) and parse its output; they hold no netlink or ioctl code.
   - A failed vdpactl call fails the task with the CLI's own message, its exit code in C(rc) and the code's
     name in C(exit_name) (C(USAGE), C(NOT_FOUND), C(PERMISSION), C(NOT_SUPPORTED), C(PARTIAL), C(KERNEL_ERROR),
-    C(NOT_READY)), as listed in vdpactl's README.
+    C(NOT_READY), C(RESOURCE_LIMIT), C(INTERRUPTED)), as listed in vdpactl's README.
   - vdpactl needs a JDK 22 or newer on the host; its launcher finds one by itself.
 requirements:
   - vdpactl on the managed host (role C(vdpactl.vdpa.install)), a JDK 22 or newer.

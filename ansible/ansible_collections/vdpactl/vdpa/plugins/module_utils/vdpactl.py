@@ -36,7 +36,9 @@ EXIT_NAMES = {
     6: 'PARTIAL',
     7: 'KERNEL_ERROR',
     8: 'NOT_READY',
+    9: 'RESOURCE_LIMIT',
     10: 'BLOCKED',
+    130: 'INTERRUPTED',
 }
 
 COMMON_ARGS = dict(

@@ -9,9 +9,10 @@ from ansible_collections.vdpactl.vdpa.plugins.module_utils.vdpactl import Vdpact
 
 
 def test_every_readme_exit_code_has_its_name():
-    assert [exit_name(rc) for rc in range(9)] == ['OK', 'FAILURE', 'USAGE', 'NOT_FOUND', 'PERMISSION', 'NOT_SUPPORTED',
-                                                  'PARTIAL', 'KERNEL_ERROR', 'NOT_READY']
+    assert [exit_name(rc) for rc in range(10)] == ['OK', 'FAILURE', 'USAGE', 'NOT_FOUND', 'PERMISSION', 'NOT_SUPPORTED',
+                                                   'PARTIAL', 'KERNEL_ERROR', 'NOT_READY', 'RESOURCE_LIMIT']
     assert exit_name(10) == 'BLOCKED'
+    assert exit_name(130) == 'INTERRUPTED'
     assert exit_name(127) == 'UNKNOWN'
 
 

@@ -25,6 +25,8 @@ public final class Errno {
     public static final int ENODEV = 19;
     public static final int ENOTDIR = 20;
     public static final int EINVAL = 22;
+    public static final int ENFILE = 23;
+    public static final int EMFILE = 24;
     public static final int ENOTTY = 25;
     public static final int ENOSPC = 28;
     public static final int ESPIPE = 29;

@@ -24,6 +24,14 @@ public interface Backend extends AutoCloseable {
         return description();
     }
 
+    /**
+     * The resource limits of the process that opens the devices (this process on the kernel), or empty
+     * where they cannot be read. Asking loads JNR-POSIX: only commands that open many devices ask.
+     */
+    default Optional<org.vdpactl.cli.host.ProcessLimits> processLimits() {
+        return org.vdpactl.cli.host.PosixProcessLimits.current();
+    }
+
     /** The fake kernel behind the seam, for the few fake-only outputs; empty on the kernel. */
     Optional<FakeKernelControl> fakeKernel();
 

@@ -24,8 +24,31 @@ final class BatchRun {
     private BatchRun() {
     }
 
-    /** Runs the commands of {@code file} ("-" for standard input); returns the exit code. */
-    static int run(String file, boolean force, PrintWriter out, PrintWriter err) {
+    /** The batch this thread runs, if any: a line that starts another one, in whatever spelling, is refused. */
+    private static final ThreadLocal<String> RUNNING = new ThreadLocal<>();
+
+    /**
+     * Runs the commands of {@code file} ("-" for standard input) as {@code caller}, each with the
+     * options given before {@code --batch} ({@code given}: a line's own option of the same name wins),
+     * as iproute2 applies {@code -j} or {@code -n} to every line; returns the exit code.
+     */
+    static int run(String file, boolean force, BatchOptions given, CallerIdentity caller, PrintWriter out, PrintWriter err) {
+        String outer = RUNNING.get();
+        if (outer != null) {
+            err.println("vdpactl: --batch " + outer + ": a batch line cannot start another batch (" + file + ")");
+            err.flush();
+            return ExitCode.USAGE.code();
+        }
+        RUNNING.set(file);
+        try {
+            return runLines(file, force, given, caller, out, err);
+        } finally {
+            RUNNING.remove();
+        }
+    }
+
+    private static int runLines(String file, boolean force, BatchOptions given, CallerIdentity caller, PrintWriter out,
+            PrintWriter err) {
         List<String> lines;
         try {
             lines = read(file);
@@ -48,12 +71,7 @@ final class BatchRun {
                 err.flush();
                 return ExitCode.USAGE.code();
             }
-            if (words.contains("--batch") || words.contains("-b")) {
-                err.println("vdpactl: --batch " + file + ":" + (n + 1) + ": a batch line cannot start another batch");
-                err.flush();
-                return ExitCode.USAGE.code();
-            }
-            int rc = Main.run(out, err, words.toArray(String[]::new));
+            int rc = Main.run(out, err, caller, given.before(words).toArray(String[]::new));
             if (rc != ExitCode.OK.code()) {
                 status = rc;
                 if (!force) {

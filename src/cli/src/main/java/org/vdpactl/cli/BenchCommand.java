@@ -5,7 +5,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.vdpactl.cli.host.BenchLimits;
 import org.vdpactl.cli.rehearse.MemoryOptions;
+import org.vdpactl.fake.ResourceLimit;
 import org.vdpactl.orchestra.WindowMode;
 import org.vdpactl.report.JsonDocument;
 import org.vdpactl.report.TextTable;
@@ -71,10 +73,11 @@ public final class BenchCommand implements Runnable {
         @Override
         public Integer call() {
             CliContext ctx = context.get();
+            ResourceLimit nofile = BenchLimits.inheritedNofile(sizes);
             // an unknown mode is an IllegalArgumentException: one line on stderr, exit 2 (USAGE)
             List<OrchestrationBench.Row> rows = OrchestrationBench.run(sizes, pairs, preset, memory.layout(),
                     WindowMode.parse(window), repeat,
-                    serialRepeat, line -> {
+                    serialRepeat, nofile, line -> {
                 ctx.err().println("bench: " + line);
                 ctx.err().flush();
             });

@@ -97,9 +97,7 @@ public final class CliContext implements AutoCloseable {
             }
             return options.fakeState;
         }
-        String xdg = System.getenv("XDG_STATE_HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".local", "state");
-        return base.resolve("vdpactl").resolve("fake-state.json");
+        return org.vdpactl.fake.state.FakeStateStore.defaultStateFile();
     }
 
     /** The backend as JSON fields ({@code presets}: the latency presets of the devices a document covers). */

@@ -75,6 +75,8 @@ public final class ExitCodeMapper {
             case MissingBackendFeaturesException m -> ExitCode.NOT_SUPPORTED;
             case FakeStateStore.StateLockedException l -> ExitCode.NOT_READY;
             case FakeStateStore.CorruptStateException c -> ExitCode.USAGE;
+            // the second of two concurrent deletes of one device: ENODEV on the kernel
+            case FakeStateStore.DeletedMeanwhileException d -> ExitCode.NOT_FOUND;
             case FakeStateStore.StateConflictException c -> ExitCode.KERNEL_ERROR;
             case StateIoException.AccessDenied a -> ExitCode.PERMISSION;
             case StateIoException io -> ExitCode.NOT_READY;
@@ -89,6 +91,8 @@ public final class ExitCodeMapper {
     public static ExitCode ofErrno(int errno) {
         return switch (errno) {
             case Errno.EPERM, Errno.EACCES -> ExitCode.PERMISSION;
+            // the process's or the system's file table is full: a limit to raise, not the kernel refusing the call
+            case Errno.EMFILE, Errno.ENFILE -> ExitCode.RESOURCE_LIMIT;
             case Errno.ENOENT, Errno.ENODEV, Errno.ENXIO -> ExitCode.NOT_FOUND;
             case Errno.EOPNOTSUPP, Errno.ENOTTY, Errno.ENOTSUPP, Errno.EPROTONOSUPPORT, Errno.EAFNOSUPPORT -> ExitCode.NOT_SUPPORTED;
             default -> ExitCode.KERNEL_ERROR;

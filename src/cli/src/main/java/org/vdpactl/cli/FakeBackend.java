@@ -96,6 +96,17 @@ final class FakeBackend implements Backend {
         return process;
     }
 
+    /**
+     * The fake process's limits. The fake process is this JVM, so it takes the real process's
+     * RLIMIT_NOFILE (as HotSpot left it: the soft limit raised to the hard one) on the first ask: a host
+     * whose hard limit is too low for a rehearsal refuses it on the fake as it would on the kernel.
+     */
+    @Override
+    public Optional<org.vdpactl.cli.host.ProcessLimits> processLimits() {
+        org.vdpactl.cli.host.PosixProcessLimits.current().ifPresent(host -> process.inheritNofileLimit(host.nofile()));
+        return Optional.of(new org.vdpactl.cli.host.FakeProcessLimits(process));
+    }
+
     @Override
     public Clock clock() {
         return kernel.clock();

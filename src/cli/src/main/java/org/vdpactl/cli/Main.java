@@ -14,8 +14,8 @@ import picocli.CommandLine.ScopeType;
         description = "Drive Linux vhost-vdpa devices and the vdpa netlink family; rehearse live-migration downtime.",
         footerHeading = "%nExit codes:%n",
         footer = {"  0 success, 1 internal failure, 2 usage, 3 not found, 4 permission, 5 not supported,",
-                  "  6 partial batch failure, 7 kernel error, 8 environment not ready, 10 migration blocked,",
-                  "  130 interrupted by SIGINT or SIGTERM (see README)."},
+                  "  6 partial batch failure, 7 kernel error, 8 environment not ready, 9 resource limit too low,",
+                  "  10 migration blocked, 130 interrupted by SIGINT or SIGTERM (see README)."},
         subcommands = {CommandLine.HelpCommand.class})
 public final class Main implements java.util.concurrent.Callable<Integer> {
     private static volatile boolean verbose;
@@ -94,7 +94,8 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     @Override
     public Integer call() {
         if (batch != null) {
-            return BatchRun.run(batch, force, spec.commandLine().getOut(), spec.commandLine().getErr());
+            return BatchRun.run(batch, force, BatchOptions.given(spec.commandLine().getParseResult()), caller,
+                    spec.commandLine().getOut(), spec.commandLine().getErr());
         }
         if (force) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--force needs --batch");
@@ -116,6 +117,12 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         cl.setParameterExceptionHandler(reporter);
         cl.setExecutionStrategy(parseResult -> {
             refuseUnmatched(parseResult);
+            if (parseResult.hasSubcommand() && (main.batch != null || main.force)) {
+                // picocli would run the command and drop --batch (or --force) without a word
+                throw new CommandLine.ParameterException(cl(parseResult), main.batch != null
+                        ? "--batch runs the command lines of its file: give no command after it (or drop --batch)"
+                        : "--force needs --batch (it goes on after a failed batch line)");
+            }
             CommandLine sub = parseResult.commandSpec().commandLine();
             CommandLine.ParseResult leaf = parseResult;
             while (leaf.hasSubcommand()) {
@@ -135,6 +142,10 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             }
         });
         return cl;
+    }
+
+    private static CommandLine cl(CommandLine.ParseResult parseResult) {
+        return parseResult.commandSpec().commandLine();
     }
 
     /**
@@ -172,7 +183,8 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         }
         CommandLine cl = commandLine();
         ((Main) cl.getCommand()).caller = CallerIdentity.current();
-        System.exit(cl.execute(given));
+        int code = cl.execute(given);
+        System.exit(StdoutCheck.afterRun(code, cl.getOut(), System.out, cl.getErr()));
     }
 
     /** As {@link #run(PrintWriter, PrintWriter, String...)}, as {@code caller}. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.vdpactl.cli.host.ResourcePreflight;
 import org.vdpactl.cli.rehearse.PremapPreflight;
 import org.vdpactl.cli.rehearse.CompareText;
 import org.vdpactl.cli.rehearse.DeviceSelection;
@@ -131,6 +132,9 @@ public final class RehearseCommand implements Callable<Integer> {
         if (split && !destinations.isEmpty()) {
             throw new IllegalArgumentException("--split takes the destinations from the devices, --dest names them: give one of them");
         }
+        if (report != null) {
+            OutputFiles.refuseInputs(ctx, "--report", report, java.util.Arrays.asList(memory.layoutFile()));
+        }
         ReportFile reportFile = report == null ? null : ReportFile.checked(report);
         List<DeviceTarget> selected = DeviceSelection.select(ctx.syscalls(), devices, count);
         List<DeviceTarget> sources = selected;
@@ -158,6 +162,9 @@ public final class RehearseCommand implements Callable<Integer> {
         PremapPreflight.refusal(ctx.syscalls(), plan).ifPresent(why -> {
             throw new CliFailure(ExitCode.NOT_SUPPORTED, why);
         });
+        // before any device is touched: enough fds for every device, RLIMIT_MEMLOCK raised for drivers that pin
+        ctx.backend().processLimits().ifPresent(l -> ResourcePreflight.prepare(l,
+                plan.sameDevices() ? plan.sources().size() : 2 * plan.sources().size()));
         Set<String> presets = presets(ctx, plan);
         RunInfo info = new RunInfo(ctx.simulated(), backendLabel(ctx, plan, reportDetails), ctx.clock().isVirtual() ? "virtual" : "real",
                 ShareableCommandLine.of(spec, reportDetails), ctx.backendFields(List.copyOf(presets)));

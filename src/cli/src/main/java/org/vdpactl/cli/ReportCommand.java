@@ -60,6 +60,9 @@ public final class ReportCommand implements Runnable {
         @Override
         public Integer call() {
             CliContext ctx = context.get();
+            if (html != null) {
+                OutputFiles.refuseInputs(ctx, "--html", html, files);
+            }
             List<HostRehearsal> hosts = new ArrayList<>();
             for (Path f : files) {
                 hosts.add(RehearsalDocuments.read(f));

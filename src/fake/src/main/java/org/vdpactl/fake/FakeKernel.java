@@ -63,7 +63,8 @@ public final class FakeKernel implements AutoCloseable {
     private final HostMemory hostMemory;
     private final FakeVdpaBus bus;
     private final FakeSysfs sysfs;
-    private final int fdLimit;
+    /** RLIMIT_NOFILE of a new process, after its start-up (the JVM's raise, when modelled). */
+    private final ResourceLimit nofile;
     private final AtomicInteger nextPid = new AtomicInteger(1000);
     private final Map<Integer, Map<Integer, SocketFactory>> socketFactories = new ConcurrentHashMap<>();
     /** The driver of the /dev/vhost-vdpa-N nodes (vhost_vdpa), from the installed {@link CharDeviceModule}. */
@@ -91,7 +92,7 @@ public final class FakeKernel implements AutoCloseable {
         this.nodeDriver = CharDeviceModule.installed().init(this);
         this.sysfs = new FakeSysfs(bus, nodePermissions, nodeDriver.major());
         b.nodeRules.forEach(nodePermissions::add);
-        this.fdLimit = b.fdLimit;
+        this.nofile = b.jvmRaisesNofile ? b.nofile.raisedToHard() : b.nofile;
         this.shared = shared;
         this.vduse = b.vduse;
         install(b.inventory);
@@ -203,11 +204,13 @@ public final class FakeKernel implements AutoCloseable {
 
     /** A new process with an empty fd table (fds from 3) and its own identity. */
     public FakeProcess newProcess() {
-        return new FakeProcess(this, nextPid.getAndIncrement(), new FdTable(fdLimit), new AddressSpace());
+        return new FakeProcess(this, nextPid.getAndIncrement(), new FdTable(1024), new AddressSpace(), nofile);
     }
 
     FakeProcess forkProcess(FakeProcess parent, FdTable fds, AddressSpace mm) {
-        FakeProcess child = new FakeProcess(this, nextPid.getAndIncrement(), fds, mm);
+        // fork copies the parent's limits (they live in its signal_struct)
+        FakeProcess child = new FakeProcess(this, nextPid.getAndIncrement(), fds, mm, parent.nofileLimit());
+        child.setMemlockLimit(parent.memlockLimit());
         child.setCredentials(parent.credentials());
         return child;
     }
@@ -477,7 +480,8 @@ public final class FakeKernel implements AutoCloseable {
         private Inventory inventory = Inventory.defaults();
         private DriverModelFactory driverModels = DriverModelFactory.standard();
         private HostMemory hostMemory;
-        private int fdLimit = 1024;
+        private ResourceLimit nofile = ResourceLimit.SYSTEMD_NOFILE;
+        private boolean jvmRaisesNofile = true;
         private boolean vduse = true;
         private boolean vdpaNetlink;
         private final List<NodePermissionRule> nodeRules = new ArrayList<>();
@@ -562,9 +566,28 @@ public final class FakeKernel implements AutoCloseable {
             return this;
         }
 
-        /** RLIMIT_NOFILE of every process (default 1024). */
+        /** RLIMIT_NOFILE of every process, soft and hard {@code limit}. */
         public Builder fdLimit(int limit) {
-            this.fdLimit = limit;
+            return nofileLimit(ResourceLimit.of(limit));
+        }
+
+        /**
+         * RLIMIT_NOFILE a new process inherits from its parent (default {@link ResourceLimit#SYSTEMD_NOFILE}),
+         * before the raise of {@link #jvmRaisesNofile}.
+         */
+        public Builder nofileLimit(ResourceLimit inherited) {
+            this.nofile = Objects.requireNonNull(inherited);
+            return this;
+        }
+
+        /**
+         * Whether a new process raises its soft RLIMIT_NOFILE to the hard limit at start-up, as HotSpot does
+         * (-XX:+MaxFDLimit, on by default on Linux; QEMU does the same): default true, since the fake's
+         * processes are this JVM. With the default limits a process may then open 524288 fds; with
+         * {@code fdLimit(n)} it is n either way.
+         */
+        public Builder jvmRaisesNofile(boolean raises) {
+            this.jvmRaisesNofile = raises;
             return this;
         }
 

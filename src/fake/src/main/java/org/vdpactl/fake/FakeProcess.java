@@ -36,15 +36,18 @@ public final class FakeProcess implements Syscalls, AutoCloseable {
     private final FdTable fds;
     private final AddressSpace mm;
     private final AtomicLong pinnedPages = new AtomicLong();
-    private volatile long memlockLimitBytes = UNLIMITED;
+    private volatile ResourceLimit memlock = ResourceLimit.of(UNLIMITED);
+    private volatile ResourceLimit nofile;
     private volatile Credentials credentials = Credentials.ROOT;
     private volatile boolean exited;
 
-    FakeProcess(FakeKernel kernel, int pid, FdTable fds, AddressSpace mm) {
+    FakeProcess(FakeKernel kernel, int pid, FdTable fds, AddressSpace mm, ResourceLimit nofile) {
         this.kernel = kernel;
         this.pid = pid;
         this.fds = fds;
         this.mm = mm;
+        this.nofile = nofile;
+        fds.setLimit(nofile.soft());
     }
 
     public int pid() {
@@ -81,9 +84,68 @@ public final class FakeProcess implements Syscalls, AutoCloseable {
         credentials = java.util.Objects.requireNonNull(c);
     }
 
-    /** setrlimit(RLIMIT_MEMLOCK) for PA-mode devices. */
+    /** RLIMIT_MEMLOCK set by the process's parent (soft and hard {@code bytes}), for PA-mode devices. */
     public void setMemlockLimit(long bytes) {
-        memlockLimitBytes = bytes;
+        memlock = ResourceLimit.of(bytes);
+    }
+
+    /** getrlimit(RLIMIT_MEMLOCK), in bytes (default {@link #UNLIMITED} for both). */
+    public ResourceLimit memlockLimit() {
+        return memlock;
+    }
+
+    /** setrlimit(RLIMIT_MEMLOCK): EINVAL when soft &gt; hard, EPERM when raising the hard limit without CAP_SYS_RESOURCE. */
+    public void setMemlockLimit(ResourceLimit l) {
+        call("setrlimit RLIMIT_MEMLOCK", () -> {
+            checkNewLimit(memlock, l);
+            memlock = l;
+            return null;
+        });
+    }
+
+    /** getrlimit(RLIMIT_NOFILE): the fd table refuses fds at or above the soft limit with EMFILE. */
+    public ResourceLimit nofileLimit() {
+        return nofile;
+    }
+
+    /**
+     * setrlimit(RLIMIT_NOFILE) as kernel/sys.c's do_prlimit checks it: EINVAL when soft &gt; hard, EPERM
+     * when hard exceeds fs.nr_open or when the hard limit is raised without CAP_SYS_RESOURCE (root here).
+     */
+    public void setNofileLimit(ResourceLimit l) {
+        call("setrlimit RLIMIT_NOFILE", () -> {
+            if (l.hard() > NR_OPEN) {
+                throw KernelError.of(Errno.EPERM, "RLIMIT_NOFILE hard limit " + l.hard() + " above fs.nr_open " + NR_OPEN);
+            }
+            checkNewLimit(nofile, l);
+            nofile = l;
+            fds.setLimit(l.soft());
+            return null;
+        });
+    }
+
+    /**
+     * RLIMIT_NOFILE as the process's parent or an administrator (prlimit(2) with CAP_SYS_RESOURCE) set
+     * it, without the checks {@link #setNofileLimit} applies to the process's own changes.
+     */
+    public void inheritNofileLimit(ResourceLimit l) {
+        if (l.soft() > l.hard()) {
+            throw new IllegalArgumentException("soft limit above hard limit: " + l);
+        }
+        nofile = l;
+        fds.setLimit(l.soft());
+    }
+
+    /** fs.nr_open's default (sysctl_nr_open, 1024 * 1024): no RLIMIT_NOFILE may go above it. */
+    public static final long NR_OPEN = 1024 * 1024;
+
+    private void checkNewLimit(ResourceLimit old, ResourceLimit l) {
+        if (l.soft() > l.hard()) {
+            throw KernelError.of(Errno.EINVAL, "soft limit " + l.soft() + " above hard limit " + l.hard());
+        }
+        if (l.hard() > old.hard() && !credentials.isRoot()) {
+            throw KernelError.of(Errno.EPERM, "raising the hard limit needs CAP_SYS_RESOURCE");
+        }
     }
 
     /** mm->pinned_vm in pages. */
@@ -93,7 +155,7 @@ public final class FakeProcess implements Syscalls, AutoCloseable {
 
     /** The PA-mode pin check: {@code pages} more would stay within RLIMIT_MEMLOCK. */
     public boolean memlockAllows(long pages) {
-        long limit = memlockLimitBytes;
+        long limit = memlock.soft();
         return limit == UNLIMITED || pages + pinnedPages.get() <= limit / KernelConstants.PAGE_SIZE;
     }
 

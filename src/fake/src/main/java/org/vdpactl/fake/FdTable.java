@@ -24,13 +24,19 @@ final class FdTable {
     /** fd -> open file, republished on every change; read without the lock. */
     private volatile OpenFile[] lookup = new OpenFile[0];
     private final java.util.Set<Integer> cloexec = new java.util.HashSet<>();
-    private final int limit;
+    /** RLIMIT_NOFILE's soft limit: alloc_fd refuses an fd at or above it (read at each install, as the kernel does). */
+    private volatile int limit;
     /** fd -> where it was installed, while {@link #recordOpenSites} is on (the test kit's leak report). */
     private final Map<Integer, Throwable> openSites = new java.util.HashMap<>();
     private volatile boolean recordOpenSites;
 
     FdTable(int limit) {
         this.limit = limit;
+    }
+
+    /** setrlimit(RLIMIT_NOFILE) took effect: later installs check {@code soft} (open fds above it stay open). */
+    void setLimit(long soft) {
+        limit = (int) Math.min(Integer.MAX_VALUE, soft);
     }
 
     /** Installs a file at the lowest free fd; EMFILE when the table is full (the reference is then dropped). */

@@ -29,6 +29,15 @@ import org.vdpactl.vhost.IotlbRegion;
  */
 public final class Rehearsal {
     private static final Logger LOG = LoggerFactory.getLogger(Rehearsal.class);
+    /**
+     * File descriptors a rehearsal holds per device at most: its vhost-vdpa node, and the kick and call
+     * eventfds of its control queue and of its data virtqueues (one pair serves them all: see
+     * DeviceSession#dataKick). What a caller checks RLIMIT_NOFILE against before touching a device.
+     */
+    public static final int FILE_DESCRIPTORS_PER_DEVICE = 5;
+    /** File descriptors a rehearsal holds besides its devices': the guest memory's memfd. */
+    public static final int FILE_DESCRIPTORS_PER_REHEARSAL = 1;
+
     /** Iterations whose spans the result keeps at most (see {@link IterationRetention}). */
     static final int KEPT_ITERATIONS = 16;
 

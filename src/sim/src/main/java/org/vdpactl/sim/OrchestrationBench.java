@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import org.vdpactl.orchestra.GuestMemoryLayout;
 import org.vdpactl.orchestra.Phase;
 import org.vdpactl.orchestra.PhaseSummary;
+import org.vdpactl.fake.ResourceLimit;
 import org.vdpactl.orchestra.Rehearsal;
 import org.vdpactl.orchestra.RehearsalListener;
 import org.vdpactl.orchestra.RehearsalPlan;
@@ -138,11 +139,20 @@ public final class OrchestrationBench {
      */
     public static List<Row> run(List<Integer> sizes, int pairs, String preset, GuestMemoryLayout memory, WindowMode window,
             int repeat, int serialRepeat, Consumer<String> progress) {
+        return run(sizes, pairs, preset, memory, window, repeat, serialRepeat, ResourceLimit.SYSTEMD_NOFILE, progress);
+    }
+
+    /**
+     * As {@link #run(List, int, String, GuestMemoryLayout, WindowMode, int, int, Consumer)}, the simulated
+     * hosts' processes started with RLIMIT_NOFILE {@code inheritedNofile} (the real process's, from the CLI).
+     */
+    public static List<Row> run(List<Integer> sizes, int pairs, String preset, GuestMemoryLayout memory, WindowMode window,
+            int repeat, int serialRepeat, ResourceLimit inheritedNofile, Consumer<String> progress) {
         if (repeat < 1 || serialRepeat < 1) {
             throw new IllegalArgumentException("--repeat and --serial-repeat must be at least 1, got " + repeat + " and "
                     + serialRepeat);
         }
-        Setup s = new Setup(pairs, preset, memory, window);
+        Setup s = new Setup(pairs, preset, memory, window, inheritedNofile);
         int largest = sizes.stream().mapToInt(Integer::intValue).max().orElse(1);
         progress.accept("warming up (" + window.label() + " window)");
         for (int i = 0; i < 3; i++) {
@@ -211,9 +221,9 @@ public final class OrchestrationBench {
     }
 
     /** What every run of one invocation shares. */
-    private record Setup(int pairs, String preset, GuestMemoryLayout memory, WindowMode window) {
+    private record Setup(int pairs, String preset, GuestMemoryLayout memory, WindowMode window, ResourceLimit nofile) {
         Measured run(int n, Strategy strategy, Clock clock) {
-            try (SimulatedHost h = SimulatedHost.mlx5(n, pairs, preset, clock, List.of())) {
+            try (SimulatedHost h = SimulatedHost.mlx5(n, pairs, preset, clock, List.of(), nofile)) {
                 RehearsalPlan plan = RehearsalPlan.builder(h.devices()).strategy(strategy).memory(memory).window(window).build();
                 Rehearsal rehearsal = h.rehearsal();
                 long[] cpu = new long[1];

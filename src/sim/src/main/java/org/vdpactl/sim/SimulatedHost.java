@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.fake.ResourceLimit;
 import org.vdpactl.fake.device.DriverModelFactory;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.fake.fault.FaultRule;
@@ -37,9 +38,24 @@ public final class SimulatedHost implements AutoCloseable {
         return withModels(n, pairs, preset, clock, DriverModelFactory.standard(), faults);
     }
 
+    /**
+     * As {@link #mlx5}, its process started with RLIMIT_NOFILE {@code inheritedNofile} and raising it as
+     * HotSpot does (the fake's default is a systemd login's limits).
+     */
+    public static SimulatedHost mlx5(int n, int pairs, String preset, Clock clock, List<FaultRule> faults,
+            ResourceLimit inheritedNofile) {
+        Mlx5Presets.preset(preset);
+        return build(n, pairs, preset, clock, DriverModelFactory.standard(), faults, inheritedNofile);
+    }
+
     /** As {@link #mlx5}, with the driver models {@code models} gives (tests: fixed costs). */
     public static SimulatedHost withModels(int n, int pairs, String preset, Clock clock, DriverModelFactory models,
             List<FaultRule> faults) {
+        return build(n, pairs, preset, clock, models, faults, ResourceLimit.SYSTEMD_NOFILE);
+    }
+
+    private static SimulatedHost build(int n, int pairs, String preset, Clock clock, DriverModelFactory models,
+            List<FaultRule> faults, ResourceLimit inheritedNofile) {
         List<Inventory.Mgmt> m = new ArrayList<>();
         List<Inventory.Device> d = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -48,7 +64,7 @@ public final class SimulatedHost implements AutoCloseable {
             d.add(new Inventory.Device("mlx5-" + i, "pci/" + pci, null, null, pairs, null, null, null));
         }
         FakeKernel k = FakeKernel.builder().clock(clock).inventory(new Inventory(m, d)).driverModels(models)
-                .faults(faults).build();
+                .faults(faults).nofileLimit(inheritedNofile).build();
         return new SimulatedHost(k);
     }
 

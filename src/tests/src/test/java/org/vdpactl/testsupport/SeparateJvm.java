@@ -26,7 +26,17 @@ public final class SeparateJvm {
     /** As {@link #start(Class, Path, Path, String...)} with {@code env} added to (or replacing in) the environment. */
     public static Process start(Class<?> mainClass, java.util.Map<String, String> env, Path stdout, Path stderr, String... args)
             throws IOException {
-        List<String> cmd = new ArrayList<>(List.of("env", "--default-signal=INT,TERM",
+        return start(List.of(), mainClass, env, stdout, stderr, args);
+    }
+
+    /**
+     * As {@link #start(Class, java.util.Map, Path, Path, String...)}, run by {@code wrapper} (a command that
+     * runs its arguments, e.g. {@code prlimit --nofile=1024:1024 --}).
+     */
+    public static Process start(List<String> wrapper, Class<?> mainClass, java.util.Map<String, String> env, Path stdout,
+            Path stderr, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(wrapper);
+        cmd.addAll(List.of("env", "--default-signal=INT,TERM",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
                 "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",

@@ -32,6 +32,11 @@ public final class MemoryOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
+    /** The --memory-layout file, or null. */
+    public Path layoutFile() {
+        return layoutFile;
+    }
+
     /** The layout the options describe; options that would be ignored are refused, naming why. */
     public GuestMemoryLayout layout() {
         if (layoutFile != null) {

@@ -16,10 +16,25 @@ public final class ProgressLine implements RehearsalListener {
         this.unit = simulated ? " ms (simulated)" : " ms";
     }
 
-    /** Progress only makes sense on a terminal; elsewhere (pipes, CI logs) nothing is drawn. */
+    /**
+     * Progress only makes sense where stderr, which it is drawn on, is a terminal; elsewhere (pipes, CI
+     * logs, {@code 2> run.log}) nothing is drawn.
+     */
     public static RehearsalListener forTerminal(PrintWriter err, boolean simulated, int iterations) {
-        return iterations > 1 && System.console() != null && System.console().isTerminal()
-                ? new ProgressLine(err, simulated) : RehearsalListener.NONE;
+        return forTerminal(err, simulated, iterations, org.vdpactl.cli.host.Terminal.stderrIsTerminal());
+    }
+
+    static RehearsalListener forTerminal(PrintWriter err, boolean simulated, int iterations, boolean stderrIsTerminal) {
+        return stderrIsTerminal ? new ProgressLine(err, simulated) : RehearsalListener.NONE;
+    }
+
+    /** The set-up can take long (many devices, much memory): say it is done, so a single iteration shows progress too. */
+    @Override
+    public void setUpDone(int devices) {
+        String line = "set-up done on " + devices + (devices == 1 ? " device" : " devices") + ", rehearsing";
+        err.print("\r" + line);
+        width = line.length();
+        err.flush();
     }
 
     @Override

@@ -56,7 +56,14 @@ public final class FakeStateStore {
      */
     private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
             .enable(com.fasterxml.jackson.core.json.JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
-            .enable(SerializationFeature.INDENT_OUTPUT).build();
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            // a hand-edited state is read as written or refused: a second "devices" or "name" key does not
+            // replace the first, text after the document is not ignored, 0.7 is not truncated to 0, "1" is not 1
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .disable(com.fasterxml.jackson.databind.DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .disable(com.fasterxml.jackson.databind.MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .build();
     private static final Set<PosixFilePermission> FILE_MODE = PosixFilePermissions.fromString("rw-------");
     private static final Set<PosixFilePermission> DIR_MODE = PosixFilePermissions.fromString("rwx------");
     /** Threads of one JVM queue here first: file locks are per process, and the JVM refuses overlapping ones. */
@@ -114,9 +121,26 @@ public final class FakeStateStore {
 
     /** {@code $XDG_STATE_HOME/vdpactl/fake-state.json}, falling back to {@code ~/.local/state}. */
     public static Path defaultStateFile() {
-        String xdg = System.getenv("XDG_STATE_HOME");
-        Path base = xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()
-                ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".local", "state");
+        return defaultStateFile(System.getenv(), System.getProperty("user.home"));
+    }
+
+    /**
+     * The default state file for the environment {@code env}: $XDG_STATE_HOME/vdpactl/fake-state.json when
+     * that is an absolute path (the XDG Base Directory specification says to ignore a relative one), else
+     * under $HOME/.local/state, and only where HOME is unset or relative under the passwd entry's home
+     * ({@code userHome}, the JVM's user.home), as the shell and the XDG specification read HOME.
+     */
+    public static Path defaultStateFile(java.util.Map<String, String> env, String userHome) {
+        String xdg = env.get("XDG_STATE_HOME");
+        String home = env.get("HOME");
+        Path base;
+        if (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()) {
+            base = Path.of(xdg);
+        } else if (home != null && !home.isBlank() && Path.of(home).isAbsolute()) {
+            base = Path.of(home, ".local", "state");
+        } else {
+            base = Path.of(userHome, ".local", "state");
+        }
         return base.resolve("vdpactl").resolve("fake-state.json");
     }
 
@@ -351,7 +375,13 @@ public final class FakeStateStore {
                 description = who;
                 if (!announced) {
                     announced = true;
-                    LOG.warn("waiting for the fake kernel state lock {} held by {}", lockPath, who);
+                    if (pid == self) {
+                        // this process's own threads take turns (a rehearsal's devices record their opens): the
+                        // normal case, not one an operator can act on; a WARN here taught operators to ignore WARN
+                        LOG.debug("waiting for the fake kernel state lock {} held by {}", lockPath, who);
+                    } else {
+                        LOG.warn("waiting for the fake kernel state lock {} held by {}", lockPath, who);
+                    }
                 }
             }
             return moved;
@@ -420,7 +450,7 @@ public final class FakeStateStore {
             }
             return state;
         } catch (JacksonException e) {
-            throw new CorruptStateException("fake kernel state " + open + " is corrupt (" + e.getOriginalMessage() + "); delete it");
+            throw new CorruptStateException("fake kernel state " + open + " is corrupt (" + problemAt(e) + "); delete it");
         } catch (IOException e) {
             throw StateIoException.of("cannot read the fake kernel state " + open, e);
         }
@@ -447,6 +477,24 @@ public final class FakeStateStore {
             }
             throw e;
         }
+    }
+
+    /** Jackson's problem with where it is: "Duplicate field 'devices' at line 4, column 14". */
+    private static String problemAt(JacksonException e) {
+        com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+        String what = e.getOriginalMessage();
+        if (e instanceof com.fasterxml.jackson.databind.JsonMappingException m && !m.getPath().isEmpty()) {
+            StringBuilder field = new StringBuilder();
+            for (com.fasterxml.jackson.databind.JsonMappingException.Reference r : m.getPath()) {
+                if (r.getFieldName() != null) {
+                    field.append(field.isEmpty() ? "" : ".").append(r.getFieldName());
+                } else if (r.getIndex() >= 0) {
+                    field.append('[').append(r.getIndex()).append(']');
+                }
+            }
+            what = "\"" + field + "\": " + what;
+        }
+        return at == null || at.getLineNr() < 1 ? what : what + " at line " + at.getLineNr() + ", column " + at.getColumnNr();
     }
 
     private SharedState readMainState() {
@@ -479,7 +527,7 @@ public final class FakeStateStore {
             }
             return state;
         } catch (JacksonException e) {
-            throw new CorruptStateException("fake kernel state " + file + " is corrupt (" + e.getOriginalMessage()
+            throw new CorruptStateException("fake kernel state " + file + " is corrupt (" + problemAt(e)
                     + "); delete it to start from the default devices");
         } catch (IOException e) {
             throw StateIoException.of("cannot read the fake kernel state " + file, e);
@@ -624,8 +672,18 @@ public final class FakeStateStore {
     }
 
     /** Another process saved a change that conflicts with this one meanwhile (same device name). */
-    public static final class StateConflictException extends RuntimeException {
+    public static class StateConflictException extends RuntimeException {
         public StateConflictException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * This process deleted a device another process deleted meanwhile: on the kernel the two DEV_DELs
+     * are serialised under the vdpa lock and the second one fails with ENODEV.
+     */
+    public static final class DeletedMeanwhileException extends StateConflictException {
+        public DeletedMeanwhileException(String message) {
             super(message);
         }
     }

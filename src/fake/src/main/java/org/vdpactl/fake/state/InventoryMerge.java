@@ -20,10 +20,19 @@ public final class InventoryMerge {
     /**
      * @throws FakeStateStore.StateConflictException when this process created a device whose name
      *                                               another process created meanwhile
+     * @throws FakeStateStore.DeletedMeanwhileException when this process deleted a device another process
+     *                                                deleted meanwhile
      */
     public static Inventory apply(Inventory disk, Inventory base, Inventory mine) {
         Map<String, Inventory.Device> baseByName = byName(base.devices());
         Map<String, Inventory.Device> mineByName = byName(mine.devices());
+        Map<String, Inventory.Device> diskByName = byName(disk.devices());
+        for (String deleted : baseByName.keySet()) {
+            if (!mineByName.containsKey(deleted) && !diskByName.containsKey(deleted)) {
+                throw new FakeStateStore.DeletedMeanwhileException("device " + deleted
+                        + " was deleted by another vdpactl process meanwhile (ENODEV: no such device)");
+            }
+        }
         List<Inventory.Device> out = new ArrayList<>();
         for (Inventory.Device d : withMinors(disk.devices())) {
             Inventory.Device before = baseByName.get(d.name());

@@ -134,10 +134,15 @@ public final class StateFileNodeOpeners implements NodeOpeners {
         if (o.pid() == PID && java.util.Objects.equals(o.startMillis(), START)) {
             return LIVE_KERNELS.contains(o.kernel());
         }
+        if (o.startMillis() == null) {
+            // vdpactl records its start time; a record without one (hand-written, or from a JVM that could not
+            // tell) cannot be told from a reused pid, and trusting it made pid 1 "hold" a node forever
+            return false;
+        }
         return ProcessHandle.of(o.pid())
                 .filter(ProcessHandle::isAlive)
-                .filter(p -> o.startMillis() == null
-                        || p.info().startInstant().map(i -> i.toEpochMilli() == o.startMillis()).orElse(true))
+                // a start time that cannot be read (another user's process) cannot confirm the record either
+                .filter(p -> p.info().startInstant().map(i -> i.toEpochMilli() == o.startMillis()).orElse(false))
                 .isPresent();
     }
 }
