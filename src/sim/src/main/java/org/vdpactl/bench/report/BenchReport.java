@@ -396,7 +396,7 @@ public final class BenchReport {
         md.table(List.of("Benchmark", "What", "min / median / max", "n", "allocated per op (median)"), rows);
         jmh.run("dump1000Devices").ifPresent(r -> goal("dump of 1000 devices from the fake through the socket (reported)",
                 Markdown.num(r.summary().median()) + " " + r.unit() + " median, "
-                        + Markdown.num(r.summary().median() * 1000 / 1000) + " ns per device (µs per dump × 1000 ns/µs ÷ 1000 devices)", null));
+                        + Markdown.num(r.summary().median() * 1000 / 1000) + " ns per device (µs per dump × 1000 ns/µs ÷ 1000 devices)", null, r.summary().median()));
     }
 
     private void startupSection(Markdown md) throws IOException {
