@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Part (4) of scripts/bench: wall time of one vdpactl command line, JVM start to exit, with and without the
-# start-up archive that `mvn package` trains (org.vdpactl.packaging.ReleaseFiles). Not meant to be run alone.
+# Part (4) of scripts/bench: wall and CPU time of vdpactl command lines, JVM start to exit, with and without the
+# start-up archive that `mvn package` trains (org.vdpactl.packaging.ReleaseFiles), through the build's jar and the
+# release archive's launcher, next to a JVM that prints "hi" (the yardstick of the CPU goals), all interleaved
+# round by round. Not meant to be run alone.
 # Usage: bench-startup.sh BUILD JAVA JDK_MAJOR RESULTS ROUNDS WARMUP_ROUNDS
 set -euo pipefail
 build=$1 java=$2 major=$3 results=$4 rounds=$5 warmup=$6
@@ -62,7 +64,12 @@ release_env=(env "XDG_CACHE_HOME=$work/cache")
 
 us=$'\x1f'
 join() { local IFS=$us; printf '%s' "$*"; }
+kernel_args=(--backend kernel dev list)
+# the kernel's answer on this host: 0 with vdpa, 8 (environment not ready) without it; the timer checks it
+kernel_status=0
+"$java" "${base[@]}" -jar "$jar" "${kernel_args[@]}" >/dev/null 2>&1 || kernel_status=$?
 variants=(
+    "hello=$(join "$java" "${base[@]}" -cp "$build/classes" org.vdpactl.bench.startup.Hello)"
     "default=$(join "$java" "${base[@]}" -jar "$jar" "${args[@]}")"
     "build-archive=$(join "$java" "${base[@]}" "${archive[@]}" -jar "$jar" "${args[@]}")"
 )
@@ -71,12 +78,19 @@ variants+=(
     "xshare-off=$(join "$java" "${base[@]}" -Xshare:off -jar "$jar" "${args[@]}")"
     "release-launcher=$(join "${release_env[@]}" "$launcher" "${args[@]}")"
     "release-launcher-no-cds=$(join "${release_env[@]}" VDPACTL_NO_CDS=1 "$launcher" "${args[@]}")"
+    "version=$(join "$java" "${base[@]}" "${archive[@]}" -jar "$jar" --version)"
+    "version-no-cds=$(join "$java" "${base[@]}" -jar "$jar" --version)"
+    "release-launcher-version=$(join "${release_env[@]}" "$launcher" --version)"
+    "kernel:$kernel_status=$(join "$java" "${base[@]}" "${archive[@]}" -jar "$jar" "${kernel_args[@]}")"
+    "kernel-no-cds:$kernel_status=$(join "$java" "${base[@]}" -jar "$jar" "${kernel_args[@]}")"
+    "release-launcher-kernel:$kernel_status=$(join "${release_env[@]}" "$launcher" "${kernel_args[@]}")"
 )
 
 # how many classes each variant still loads and verifies from jar files (not from an archive)
 : >"$results/startup-classes.properties"
 for v in "${variants[@]}"; do
     name=${v%%=*}
+    name=${name%%:*}
     IFS=$us read -r -a cmd <<<"${v#*=}"
     log="$work/classes-$name.log"
     if [ "${cmd[0]}" = env ]; then

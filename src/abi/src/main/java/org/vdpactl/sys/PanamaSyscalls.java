@@ -39,16 +39,20 @@ public final class PanamaSyscalls implements Syscalls {
     private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option CAPTURE = Linker.Option.captureCallState("errno");
 
-    private static final MethodHandle IOCTL_PTR = LINKER.downcallHandle(libc_h.ioctl.address(),
-            FunctionDescriptor.of(libc_h.C_INT, libc_h.C_INT, libc_h.C_LONG, libc_h.C_POINTER),
-            CAPTURE, Linker.Option.firstVariadicArg(2));
-    private static final MethodHandle OPEN = LINKER.downcallHandle(libc_h.open.address(),
-            FunctionDescriptor.of(libc_h.C_INT, libc_h.C_POINTER, libc_h.C_INT, libc_h.C_INT),
-            CAPTURE, Linker.Option.firstVariadicArg(2));
-
     // Each handle lives in its own holder class, built on first use: building all of them cost ~40 ms of
     // every command's start-up, and most commands use only a few. invokeExact on a holder's static final
     // handle is as fast as on a field of this class.
+    private static final class IoctlPtrHandle {
+        static final MethodHandle H = LINKER.downcallHandle(libc_h.ioctl.address(),
+                FunctionDescriptor.of(libc_h.C_INT, libc_h.C_INT, libc_h.C_LONG, libc_h.C_POINTER),
+                CAPTURE, Linker.Option.firstVariadicArg(2));
+    }
+    // open and ioctl too: a netlink command (dev list on the kernel) uses neither
+    private static final class OpenHandle {
+        static final MethodHandle H = LINKER.downcallHandle(libc_h.open.address(),
+                FunctionDescriptor.of(libc_h.C_INT, libc_h.C_POINTER, libc_h.C_INT, libc_h.C_INT),
+                CAPTURE, Linker.Option.firstVariadicArg(2));
+    }
     private static final class CloseHandle {
         static final MethodHandle H = handle(libc_h.close$address(), libc_h.close$descriptor());
     }
@@ -128,7 +132,7 @@ public final class PanamaSyscalls implements Syscalls {
     public int open(String path, int flags) {
         MemorySegment cs = CAPTURED.get();
         try (Arena arena = Arena.ofConfined()) {
-            int fd = (int) OPEN.invokeExact(cs, arena.allocateFrom(path), flags, 0);
+            int fd = (int) OpenHandle.H.invokeExact(cs, arena.allocateFrom(path), flags, 0);
             if (fd < 0) {
                 throw fail("open " + path, cs);
             }
@@ -155,7 +159,7 @@ public final class PanamaSyscalls implements Syscalls {
         MemorySegment cs = CAPTURED.get();
         int r;
         try {
-            r = (int) IOCTL_PTR.invokeExact(cs, fd, request, arg);
+            r = (int) IoctlPtrHandle.H.invokeExact(cs, fd, request, arg);
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -2,24 +2,90 @@ package org.vdpactl.cli;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
-/** The top-level subcommands, in the order --help lists them. */
+/**
+ * The top-level subcommands, in the order --help lists them, and which of them a command line needs.
+ *
+ * <p>picocli builds the model of every registered command (annotations read by reflection, every option's
+ * type and converter) before it parses a word: with all of them registered, {@code vdpactl --version} paid
+ * for the whole tree (issue 37's start-up breakdown). A command line that names its subcommand gets only
+ * that one; {@code --version} and {@code --batch} (whose lines are command lines of their own) get none;
+ * anything this class cannot read for sure (help, an unknown word or option, completion, which walks the
+ * tree) gets all of them, so picocli's own messages stay as they were.
+ */
 final class Commands {
+    /** The names, in --help order; each is its command's {@code @Command(name)} (CommandSelectionTest). */
+    private static final List<String> NAMES = List.of("rehearse", "mgmtdev", "dev", "vhost", "doctor", "migrate", "bench", "report",
+            "generate-completion", "__complete");
+    /** Options of the root command that take a value (the next word unless given as {@code --name=value}). */
+    private static final Set<String> WITH_VALUE = Set.of("--backend", "--fake-state", "--fake-faults", "--fake-kernel", "--fake-clock",
+            "-b", "--batch");
+    /** Options of the root command without a value. */
+    private static final Set<String> FLAGS = Set.of("-j", "--json", "-p", "--pretty", "-v", "--verbose", "--force");
+    /** Subcommands that read the whole tree. */
+    private static final Set<String> WHOLE_TREE = Set.of("help", "generate-completion");
+
     private Commands() {
     }
 
     static List<Object> all() {
         List<Object> list = new ArrayList<>();
-        list.add(new RehearseCommand());
-        list.add(new org.vdpactl.cli.mgmt.MgmtdevCommand());
-        list.add(new org.vdpactl.cli.mgmt.DevCommand());
-        list.add(new org.vdpactl.cli.vhost.VhostCommand());
-        list.add(new org.vdpactl.cli.doctor.DoctorCommand());
-        list.add(new org.vdpactl.cli.migrate.MigrateCommand());
-        list.add(new BenchCommand());
-        list.add(new ReportCommand());
-        list.add(new CompletionScript.Generate());
-        list.add(new CompletionScript.Names());
+        NAMES.forEach(n -> list.add(create(n)));
         return list;
+    }
+
+    /** The names of every top-level subcommand, in --help order. */
+    static List<String> names() {
+        return NAMES;
+    }
+
+    /**
+     * A new instance of the command {@code name}. A switch of {@code new}s, not a table of constructor
+     * references: resolving a method reference loads its class, and a command not run should not load.
+     */
+    private static Object create(String name) {
+        return switch (name) {
+            case "rehearse" -> new RehearseCommand();
+            case "mgmtdev" -> new org.vdpactl.cli.mgmt.MgmtdevCommand();
+            case "dev" -> new org.vdpactl.cli.mgmt.DevCommand();
+            case "vhost" -> new org.vdpactl.cli.vhost.VhostCommand();
+            case "doctor" -> new org.vdpactl.cli.doctor.DoctorCommand();
+            case "migrate" -> new org.vdpactl.cli.migrate.MigrateCommand();
+            case "bench" -> new BenchCommand();
+            case "report" -> new ReportCommand();
+            case "generate-completion" -> new CompletionScript.Generate();
+            case "__complete" -> new CompletionScript.Names();
+            default -> throw new IllegalArgumentException("no vdpactl command " + name);
+        };
+    }
+
+    /** The subcommands the command line {@code args} needs (see the class comment). */
+    static List<Object> forArgs(String... args) {
+        boolean help = false;
+        boolean noTree = false;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (WITH_VALUE.contains(a)) {
+                if (i + 1 < args.length && (NAMES.contains(args[i + 1]) || args[i + 1].equals("help"))) {
+                    // picocli refuses a subcommand's name as an option's value, if it knows that subcommand
+                    return all();
+                }
+                noTree |= a.equals("-b") || a.equals("--batch");
+                i++;
+            } else if (a.startsWith("--") && a.indexOf('=') > 0 && WITH_VALUE.contains(a.substring(0, a.indexOf('=')))) {
+                noTree |= a.startsWith("--batch=");
+            } else if (a.equals("-V") || a.equals("--version")) {
+                noTree = true;
+            } else if (a.equals("-h") || a.equals("--help")) {
+                help = true;
+            } else if (!FLAGS.contains(a)) {
+                // the first word that is no root option: the subcommand, if it is one of ours
+                // (after --help the root's usage lists every subcommand)
+                boolean one = !help && NAMES.contains(a) && !WHOLE_TREE.contains(a);
+                return one ? List.of(create(a)) : all();
+            }
+        }
+        return noTree && !help ? List.of() : all();
     }
 }

@@ -10,7 +10,6 @@ import picocli.CommandLine;
  * trace is shown only with --verbose: operators need the cause, not our call stack.
  */
 final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, CommandLine.IParameterExceptionHandler {
-    private static final Logger LOG = LoggerFactory.getLogger(ErrorReporter.class);
     private final Main options;
 
     ErrorReporter(Main options) {
@@ -31,7 +30,9 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, Com
             err.println("vdpactl: run with --verbose for the stack trace");
         }
         err.flush();
-        LOG.debug("command failed", ex);
+        // looked up here, not in a static field: a command that succeeds never starts the logging system
+        Logger log = LoggerFactory.getLogger(ErrorReporter.class);
+        log.debug("command failed", ex);
         return f.exitCode().code();
     }
 

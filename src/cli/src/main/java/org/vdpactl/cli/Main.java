@@ -104,11 +104,20 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         return ExitCode.OK.code();
     }
 
-    /** Builds the command line with its error handling; tests run commands in-process through it. */
+    /** Builds the command line with every subcommand and its error handling; tests run commands in-process through it. */
     public static CommandLine commandLine() {
+        return commandLine(Commands.all());
+    }
+
+    /** The command line for {@code args}: only the subcommands it needs (start-up, see {@link Commands#forArgs}). */
+    static CommandLine commandLineFor(String... args) {
+        return commandLine(Commands.forArgs(args));
+    }
+
+    private static CommandLine commandLine(java.util.List<Object> subcommands) {
         Main main = new Main();
         CommandLine cl = new CommandLine(main);
-        for (Object sub : Commands.all()) {
+        for (Object sub : subcommands) {
             cl.addSubcommand(sub);
         }
         SynopsisRenderer.install(cl);
@@ -162,7 +171,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
 
     /** Runs one command line with the given streams; returns the exit code. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cl = commandLine();
+        CommandLine cl = commandLineFor(args);
         cl.setOut(out);
         cl.setErr(err);
         return cl.execute(args);
@@ -181,7 +190,11 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             System.exit(f.exitCode().code());
             return;
         }
-        CommandLine cl = commandLine();
+        if (VersionOnly.answer(given, System.out)) {
+            System.exit(ExitCode.OK.code());
+            return;
+        }
+        CommandLine cl = commandLineFor(given);
         ((Main) cl.getCommand()).caller = CallerIdentity.current();
         int code = cl.execute(given);
         System.exit(StdoutCheck.afterRun(code, cl.getOut(), System.out, cl.getErr()));
@@ -189,7 +202,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
 
     /** As {@link #run(PrintWriter, PrintWriter, String...)}, as {@code caller}. */
     static int run(PrintWriter out, PrintWriter err, CallerIdentity caller, String... args) {
-        CommandLine cl = commandLine();
+        CommandLine cl = commandLineFor(args);
         ((Main) cl.getCommand()).caller = caller;
         cl.setOut(out);
         cl.setErr(err);

@@ -1,6 +1,5 @@
 package org.vdpactl.vhost;
 
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
@@ -83,22 +82,27 @@ public final class IotlbBatchPlanner {
     public IotlbPlan planMap(int asid, List<IotlbRegion> regions, IovaRange range) {
         validate(regions, range);
         long chunkBytes = maxPagesPerBatch * pageSize;
-        List<long[]> chunks = new ArrayList<>(); // {iova, size, uaddr, perm}
+        // counted first, then written straight into the plan: no per-chunk object between the two (issue 37)
+        long count = 0;
+        for (IotlbRegion r : regions) {
+            count += Long.divideUnsigned(r.size(), chunkBytes) + (Long.remainderUnsigned(r.size(), chunkBytes) == 0 ? 0 : 1);
+        }
+        if (count > maxEntriesPerAddressSpace) {
+            throw new IotlbPlanException(-1, "the layout needs " + count + " IOTLB entries in address space " + asid
+                    + " but the kernel allows " + maxEntriesPerAddressSpace
+                    + " (vhost_vdpa max_iotlb_entries); use fewer, larger regions (huge pages)");
+        }
+        Grouper g = new Grouper(asid, IotlbMessageType.UPDATE, (int) count);
         for (IotlbRegion r : regions) {
             long done = 0;
             while (Long.compareUnsigned(done, r.size()) < 0) {
                 long left = r.size() - done;
                 long len = Long.compareUnsigned(left, chunkBytes) > 0 ? chunkBytes : left;
-                chunks.add(new long[] {r.iova() + done, len, r.hostAddress() + done, r.perm().code()});
+                g.add(r.iova() + done, len, r.hostAddress() + done, r.perm().code());
                 done += len;
             }
         }
-        if (chunks.size() > maxEntriesPerAddressSpace) {
-            throw new IotlbPlanException(-1, "the layout needs " + chunks.size() + " IOTLB entries in address space " + asid
-                    + " but the kernel allows " + maxEntriesPerAddressSpace
-                    + " (vhost_vdpa max_iotlb_entries); use fewer, larger regions (huge pages)");
-        }
-        return group(asid, chunks, IotlbMessageType.UPDATE);
+        return g.plan();
     }
 
     /**
@@ -107,20 +111,32 @@ public final class IotlbBatchPlanner {
      * unmapped range succeeds).
      */
     public IotlbPlan planUnmap(int asid, List<IotlbRegion> regions) {
-        List<long[]> chunks = new ArrayList<>();
+        Grouper g = new Grouper(asid, IotlbMessageType.INVALIDATE, regions.size());
         for (IotlbRegion r : regions) {
-            chunks.add(new long[] {r.iova(), r.size(), 0, 0});
+            g.add(r.iova(), r.size(), 0, 0);
         }
-        return group(asid, chunks, IotlbMessageType.INVALIDATE);
+        return g.plan();
     }
 
-    private IotlbPlan group(int asid, List<long[]> chunks, IotlbMessageType kind) {
-        IotlbPlan.Builder b = new IotlbPlan.Builder(chunks.size() + 2 * (chunks.size() / 16 + 1));
-        boolean open = false;
-        long pagesInBatch = 0;
-        int entriesInBatch = 0;
-        for (long[] c : chunks) {
-            long pages = pages(c[0], c[1]);
+    /** Puts UPDATEs or INVALIDATEs into BATCH_BEGIN..BATCH_END groups as they come (see the class comment). */
+    private final class Grouper {
+        private final int asid;
+        private final int kind;
+        private final IotlbPlan.Builder b;
+        private boolean open;
+        private long pagesInBatch;
+        private int entriesInBatch;
+
+        Grouper(int asid, IotlbMessageType kind, int entries) {
+            this.asid = asid;
+            this.kind = kind.code();
+            // the entries and one BEGIN/END pair per batch the entry limit makes; a page limit may add more (the builder grows)
+            int batches = batching ? (entries + maxEntriesPerBatch - 1) / maxEntriesPerBatch : 0;
+            this.b = new IotlbPlan.Builder(entries + 2 * batches);
+        }
+
+        void add(long iova, long size, long uaddr, int perm) {
+            long pages = pages(iova, size);
             if (batching && open && (entriesInBatch == maxEntriesPerBatch || pagesInBatch + pages > maxPagesPerBatch)) {
                 b.add(asid, IotlbMessageType.BATCH_END.code(), 0, 0, 0, 0);
                 open = false;
@@ -131,14 +147,18 @@ public final class IotlbBatchPlanner {
                 pagesInBatch = 0;
                 entriesInBatch = 0;
             }
-            b.add(asid, kind.code(), c[0], c[1], c[2], (int) c[3]);
+            b.add(asid, kind, iova, size, uaddr, perm);
             pagesInBatch += pages;
             entriesInBatch++;
         }
-        if (open) {
-            b.add(asid, IotlbMessageType.BATCH_END.code(), 0, 0, 0, 0);
+
+        IotlbPlan plan() {
+            if (open) {
+                b.add(asid, IotlbMessageType.BATCH_END.code(), 0, 0, 0, 0);
+                open = false;
+            }
+            return b.build();
         }
-        return b.build();
     }
 
     /** Pages touched by [iova, iova+size), saturating. */
@@ -164,17 +184,25 @@ public final class IotlbBatchPlanner {
                         + " (VHOST_VDPA_GET_IOVA_RANGE); the kernel would fail the write with EFAULT");
             }
         }
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < regions.size(); i++) {
-            order.add(i);
+        // overlaps: a layout in ascending IOVA order (the usual one) is checked in one pass without sorting
+        boolean ascending = true;
+        for (int k = 1; k < regions.size() && ascending; k++) {
+            ascending = Long.compareUnsigned(regions.get(k - 1).iova(), regions.get(k).iova()) < 0;
         }
-        order.sort(Comparator.comparing(i -> regions.get(i).iova(), Long::compareUnsigned));
-        for (int k = 1; k < order.size(); k++) {
-            IotlbRegion prev = regions.get(order.get(k - 1));
-            IotlbRegion cur = regions.get(order.get(k));
+        int[] order = new int[regions.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        if (!ascending) {
+            order = java.util.stream.IntStream.range(0, regions.size()).boxed()
+                    .sorted(Comparator.comparing(i -> regions.get(i).iova(), Long::compareUnsigned)).mapToInt(Integer::intValue).toArray();
+        }
+        for (int k = 1; k < order.length; k++) {
+            IotlbRegion prev = regions.get(order[k - 1]);
+            IotlbRegion cur = regions.get(order[k]);
             long prevLast = prev.iova() + prev.size() - 1;
             if (Long.compareUnsigned(cur.iova(), prevLast) <= 0) {
-                throw new IotlbPlanException(order.get(k), cur + " overlaps region " + order.get(k - 1) + " (" + prev
+                throw new IotlbPlanException(order[k], cur + " overlaps region " + order[k - 1] + " (" + prev
                         + "); the kernel refuses overlapping UPDATEs (EEXIST, seen as EFAULT)");
             }
         }

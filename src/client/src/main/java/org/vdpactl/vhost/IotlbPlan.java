@@ -161,6 +161,10 @@ public final class IotlbPlan {
         }
 
         IotlbPlan build() {
+            if (n == type.length) {
+                // filled exactly (the planner sizes it so): the arrays become the plan's, no copy
+                return new IotlbPlan(asid, type, iova, size, uaddr, perm);
+            }
             return new IotlbPlan(Arrays.copyOf(asid, n), Arrays.copyOf(type, n), Arrays.copyOf(iova, n),
                     Arrays.copyOf(size, n), Arrays.copyOf(uaddr, n), Arrays.copyOf(perm, n));
         }

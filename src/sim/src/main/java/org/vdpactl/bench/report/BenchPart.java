@@ -19,6 +19,8 @@ enum BenchPart {
             List.of("build", "jmh.netlink"), List.of("jmh_options", "rounds")),
     STARTUP("startup", "startup\\.json|startup-classes\\.properties|startup-measured\\.txt|profile-4-.*\\.md", null, List.of("startup.json"),
             List.of("build", "startup"), List.of("startup_rounds", "startup_warmup")),
+    // where start-up goes, in classes loaded per phase: counts the machine's load does not change
+    CLASSES("classes", "classes\\.txt", null, List.of("classes.txt"), List.of("build", "classes"), List.of()),
     VM("vm", "vm-jmh-\\d+\\.json|vm-c\\.txt|vm-notes\\.md|profile-5-.*\\.md", "vm-jmh", List.of("vm-c.txt"),
             List.of("build", "vm.c.build", "vm", "vm.c", "vm.jmh"), List.of("vm_jmh_options")),
     ORCHESTRATION("orchestration", "orchestration\\.json", null, List.of("orchestration.json"),

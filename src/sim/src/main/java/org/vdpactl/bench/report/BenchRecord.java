@@ -49,6 +49,32 @@ record BenchRecord(BenchPart part, String date, String commit, Map<String, Strin
         MACHINE.put("load.after", "load_after");
     }
 
+    /** Above this 1-minute load average (before or after the part) a record is marked loaded and judges no goal. */
+    static final double QUIET_LOAD = 1.5;
+
+    /** The highest load average recorded before and after this part, or NaN when the record has none. */
+    double load() {
+        try {
+            return Math.max(Double.parseDouble(machine.getOrDefault("load_before", "?")), Double.parseDouble(machine.getOrDefault("load_after", "?")));
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
+    /**
+     * Whether this record may judge a goal: its part ran at a load of at most {@link #QUIET_LOAD}; part "classes"
+     * counts classes, which the load does not change, so each of its records does.
+     */
+    boolean quiet() {
+        return part == BenchPart.CLASSES || load() <= QUIET_LOAD;
+    }
+
+    /** "before / after" with LOADED when the record is not {@link #quiet()}. */
+    String loadText() {
+        String text = machine.getOrDefault("load_before", "?") + " / " + machine.getOrDefault("load_after", "?");
+        return quiet() ? text : text + " (LOADED: above " + QUIET_LOAD + ")";
+    }
+
     ResultFiles results() {
         return ResultFiles.of(files);
     }
@@ -77,7 +103,8 @@ record BenchRecord(BenchPart part, String date, String commit, Map<String, Strin
             record.put("date", date);
             record.put("commit", machine.getProperty("commit", "?"));
             ObjectNode m = record.putObject("machine");
-            MACHINE.forEach((k, v) -> m.put(v, shown.apply(machine.getProperty(k, "?"))));
+            // the load of the part itself where scripts/bench recorded it (load.before.PART), else of the whole run
+            MACHINE.forEach((k, v) -> m.put(v, shown.apply(machine.getProperty(k + "." + part.id(), machine.getProperty(k, "?")))));
             record.put("command", run.getProperty("command", "scripts/bench"));
             ObjectNode p = record.putObject("parameters");
             for (String k : part.parameterKeys()) {

@@ -64,6 +64,39 @@ class BenchRecordTest {
     }
 
     /**
+     * A part's record judges goals only when the part ran quiet (load average at most 1.5 before and after it,
+     * as scripts/bench records it per part); several quiet records give the median run and the spread; a loaded
+     * record is marked and leaves its goals at NO QUIET RECORD.
+     */
+    @Test
+    void goalsAreJudgedByQuietRecordsOnlyAndShowTheMedianRunWithTheSpread() throws IOException {
+        Path records = tmp.resolve("records");
+        BenchRecord.write(loaded(results("2026-12-01T10:00Z", 100, 900, 1000), "3.2"), records);
+        String goals = BenchReport.block(records, "goals");
+        assertTrue(goals.contains("**NO QUIET RECORD**"), goals);
+        assertTrue(goals.contains("900 us/op median") && goals.contains("LOADED"), "the latest loaded figure, marked:\n" + goals);
+        assertTrue(BenchReport.block(records, "netlink").contains("3.2 / 0.7 (LOADED: above 1.5)"), BenchReport.block(records, "netlink"));
+
+        BenchRecord.write(results("2026-12-02T10:00Z", 100, 200, 300), records);
+        BenchRecord.write(results("2026-12-03T10:00Z", 100, 500, 600), records);
+        // the latest quiet run is not the median one
+        BenchRecord.write(results("2026-12-04T10:00Z", 100, 800, 900), records);
+        BenchRecord.write(loaded(results("2026-12-05T10:00Z", 100, 50, 60), "1.6"), records);
+        goals = BenchReport.block(records, "goals");
+        String row = goals.lines().filter(l -> l.contains("dump of 1000 devices")).findFirst().orElseThrow();
+        assertTrue(row.contains("500 us/op median"), "the median of the quiet runs' figures (200, 500, 800):\n" + row);
+        assertTrue(row.contains("3 quiet runs, median 500, spread 200 to 800"), row);
+        assertFalse(row.contains("2026-12-05") || row.contains("2026-12-01"), "a loaded run judges nothing:\n" + row);
+        assertTrue(row.contains("**REPORTED**"), row);
+    }
+
+    /** The results directory with the netlink part's own load before it set to {@code load}. */
+    private static Path loaded(Path results, String load) throws IOException {
+        Files.writeString(results.resolve("machine.properties"), "load.before.netlink=" + load + "\n", java.nio.file.StandardOpenOption.APPEND);
+        return results;
+    }
+
+    /**
      * A results directory of scripts/bench in which only the netlink part ran (one benchmark, three samples); the
      * VM part began but its JMH runs all failed.
      */

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Part "classes" of scripts/bench: where a command's start-up goes, counted in classes (a measure the
+# machine's load does not change). Each command of the CLI runs once per variant with -Xlog:class+load;
+# the classes are counted per package and by where they came from (the JDK's or the build's archive,
+# or loaded, parsed and verified from a jar / generated at run time). BenchReport groups the packages
+# into phases (JVM, picocli, Jackson, the fake, ...). Not meant to be run alone.
+# Usage: bench-classes.sh BUILD JAVA JDK_MAJOR RESULTS
+set -euo pipefail
+build=$1 java=$2 major=$3 results=$4
+# shellcheck source=project.sh
+. "$(dirname "${BASH_SOURCE[0]}")/project.sh"
+jar="$build/vdpactl-$(vdpactl_version)-all.jar"
+work="$build/classes-part"
+rm -rf "$work"
+mkdir -p "$work"
+base=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
+[ "$major" -ge 24 ] && base+=(--sun-misc-unsafe-memory-access=allow)
+archive=()
+[ -f "$build/vdpactl.aot" ] && archive=(-XX:AOTCache="$build/vdpactl.aot")
+out="$results/classes.txt"
+: >"$out"
+# COMMAND-NAME|the words (the fake's state in this part's own folder)
+commands=(
+    "hello|-cp|$build/classes|org.vdpactl.bench.startup.Hello"
+    "version|-jar|$jar|--version"
+    "kernel-dev-list|-jar|$jar|--backend|kernel|dev|list"
+    "fake-dev-list|-jar|$jar|--backend|fake|--fake-state|$work/fake-state.json|dev|list"
+)
+# the fake's state exists before it is measured, as on a machine where vdpactl ran before
+"$java" "${base[@]}" -jar "$jar" --backend fake --fake-state "$work/fake-state.json" dev list >/dev/null 2>&1 || true
+for c in "${commands[@]}"; do
+    IFS='|' read -r -a words <<<"$c"
+    name=${words[0]}
+    for variant in default build-archive; do
+        flags=("${base[@]}")
+        if [ "$variant" = build-archive ]; then
+            [ "$name" = hello ] || ((${#archive[@]} == 0)) && continue
+            flags+=("${archive[@]}" -Xlog:aot=off -Xlog:cds=off)
+        fi
+        log="$work/$name-$variant.log"
+        status=0
+        "$java" "${flags[@]}" "-Xlog:class+load:file=$log" "${words[@]:1}" >/dev/null 2>&1 || status=$?
+        # one line per package: VARIANT COMMAND EXIT PACKAGE ALL NOT-FROM-AN-ARCHIVE
+        awk -v v="$variant" -v c="$name" -v s="$status" '/\[class,load\]/ {
+                cls = $2; pkg = cls; sub(/\.[^.]*$/, "", pkg); if (pkg == cls) pkg = "(default)"
+                all[pkg]++; if ($0 !~ /source: shared objects file/) jar[pkg]++ }
+            END { for (p in all) printf "%s %s %s %s %d %d\n", v, c, s, p, all[p], jar[p] }' "$log" | sort -k4 >>"$out"
+    done
+done
