@@ -101,6 +101,12 @@ final class IntendedDifferences {
                             + " DRIVER_OK, the read-back it does after RESUME elsewhere; QEMU 7.2 reads the status only before it"
                             + " adds bits").only("7.2"),
             STATE_READ_BACK,
+            of("cvq-base-read-by-qemu", Phase.SAVE_STATE, "qemu", "VHOST_GET_VRING_BASE vq2",
+                    "QEMU reads the control queue's base from the device when its control queue is not shadowed (7.2"
+                            + " always; 8.0+ where the device cannot give the CVQ its own address space); the rehearsal drives"
+                            + " its control queue itself and knows its position, as QEMU 8.0+ knows a shadowed CVQ's, so it"
+                            + " reads the data queues' bases only (vq2: the lane's vdpasim_net has one queue pair, so its"
+                            + " control queue is vq2)"),
             UNMAPS_AT_STOP,
             INVALIDATES_IN_SET_MAP,
             ADD_STATUS_READS_FIRST,
