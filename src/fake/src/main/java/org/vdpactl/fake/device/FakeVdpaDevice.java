@@ -63,6 +63,8 @@ public final class FakeVdpaDevice {
     private boolean featuresValid;
     private final ConfigSpace config;
     private final DeviceVq[] vqs;
+    /** mlx5's own control virtqueue (struct mlx5_control_vq), or null where the CVQ is an indexed queue (vdpa_sim). */
+    private final Mlx5ControlVq mlx5Cvq;
     private final int[] groupAsid;
     /** The device's own copy of each ASID's map; absent = the initial translation (vdpa_sim: identity). */
     private final Map<Integer, List<MapEntry>> deviceMaps = new TreeMap<>();
@@ -112,6 +114,7 @@ public final class FakeVdpaDevice {
         for (int i = 0; i < nvqs; i++) {
             vqs[i] = new DeviceVq();
         }
+        this.mlx5Cvq = rules.cvqFollowsMq() && spec.queues().lastIsCvq() ? new Mlx5ControlVq() : null;
         this.groupAsid = new int[spec.groups().count()];
         this.node = new DeviceNode(name, minor, mutex, clock, others);
     }
@@ -239,7 +242,24 @@ public final class FakeVdpaDevice {
     }
 
     public boolean vqReady(int index) {
-        return vqs[index].ready;
+        if (mlx5Cvq != null && !validVqIndex(index)) {
+            return false; // mlx5_vdpa_get_vq_ready
+        }
+        return vq(index).ready;
+    }
+
+    /**
+     * The device-side state a per-queue op at {@code index} reaches: mlx5's control virtqueue when the index
+     * is ctrl_vq_idx at this moment (mlx5_vdpa_set_vq_num, _address, _state, _ready: {@code is_ctrl_vq_idx}),
+     * otherwise the indexed queue.
+     */
+    private DeviceVq vq(int index) {
+        return mlx5Cvq != null && isCvq(index) ? mlx5Cvq.ring : vqs[index];
+    }
+
+    /** mlx5: an op at an index is_index_valid refuses returns early (set_vq_num, set_vq_ready, kick_vq). */
+    private boolean ignoredByDriver(int index) {
+        return mlx5Cvq != null && !validVqIndex(index);
     }
 
     public boolean hasVqCallback(int index) {
@@ -297,6 +317,18 @@ public final class FakeVdpaDevice {
         return index < ((driverFeatures & (1L << vhost_h.VIRTIO_NET_F_CTRL_VQ())) == 0 ? 2 : 3);
     }
 
+    /**
+     * get_vq_notification gives a page for this index. mlx5_get_vq_notification: only an index is_index_valid
+     * accepts under the negotiated features and not the CVQ (6.1.192 mlx5_vnet.c l. 2686-2705; 6.12.118
+     * l. 3457-3479), so before SET_FEATURES only VQ 0 and 1. Other drivers with the op: every data queue.
+     */
+    public boolean hasDoorbellPage(int index) {
+        if (mlx5Cvq != null) {
+            return validVqIndex(index) && !isCvq(index);
+        }
+        return !(spec.queues().lastIsCvq() && index == nvqs - 1);
+    }
+
     /** The driver's per-state answers (vdpa_sim's unless the profile names others). */
     public DeviceProfile.DriverRules rules() {
         return rules;
@@ -318,6 +350,9 @@ public final class FakeVdpaDevice {
             vq.usedIdx = 0;
             vq.callback = null;
         }
+        if (mlx5Cvq != null) {
+            mlx5Cvq.reset();
+        }
         Arrays.fill(groupAsid, 0);
         suspended = false;
         pendingKick = false;
@@ -334,6 +369,17 @@ public final class FakeVdpaDevice {
     public void setStatus(int newStatus) {
         requireLocked();
         int old = status;
+        if (cvqRingFailsAt(old, newStatus)) {
+            // mlx5_vdpa_set_status: setup_cvq_vring fails (vringh "Bad ring size"), goto err_setup: the MRs are
+            // destroyed and FAILED is added to the old status; nothing is set up (6.1.192 mlx5_vnet.c
+            // l. 2509-2527, 2540-2545, 2561-2563; 6.12.118 l. 3167-3185, 3198-3203, 3234-3236)
+            op("set_status", () -> model.driverOkSetupFailed(old));
+            LOG.info("{}: DRIVER_OK with CTRL_VQ but control-queue ring size {}: status marked FAILED", name,
+                    mlx5Cvq.ring.num);
+            status = old | FAILED;
+            deviceMaps.clear();
+            return;
+        }
         try {
             op("set_status", () -> model.setStatus(old, newStatus));
             status = model.statusAfterSetStatus(newStatus);
@@ -351,6 +397,12 @@ public final class FakeVdpaDevice {
             // mlx5 register_link_notifier: queue_link_work → update_carrier → config_cb
             raise(configInterrupt);
         }
+    }
+
+    /** mlx5: DRIVER_OK is being set with CTRL_VQ negotiated and a control-queue ring vringh refuses. */
+    private boolean cvqRingFailsAt(int old, int newStatus) {
+        return mlx5Cvq != null && (old & DRIVER_OK) == 0 && (newStatus & DRIVER_OK) != 0
+                && (driverFeatures & (1L << vhost_h.VIRTIO_NET_F_CTRL_VQ())) != 0 && !mlx5Cvq.ringSizeValid();
     }
 
     /** vdpa_set_features: marks features valid, then set_driver_features (KernelError when the driver refuses). */
@@ -405,7 +457,9 @@ public final class FakeVdpaDevice {
         requireLocked();
         try {
             op("set_vq_num", () -> model.setVqNum(index, num));
-            vqs[index].num = num;
+            if (!ignoredByDriver(index)) {
+                vq(index).num = num;
+            }
         } catch (KernelError e) {
             LOG.info("{}: set_vq_num({}, {}) failed: {}", name, index, num, e.getMessage());
         }
@@ -414,23 +468,32 @@ public final class FakeVdpaDevice {
     public void setVqAddress(int index, long desc, long driver, long device) {
         requireLocked();
         op("set_vq_address", () -> model.setVqAddress(index));
-        vqs[index].descArea = desc;
-        vqs[index].driverArea = driver;
-        vqs[index].deviceArea = device;
+        DeviceVq vq = vq(index);
+        vq.descArea = desc;
+        vq.driverArea = driver;
+        vq.deviceArea = device;
     }
 
     /** set_vq_state: the avail index (split) or the packed pair, as vhost-vdpa passes it. */
     public void setVqState(int index, long state) {
         requireLocked();
         op("set_vq_state", () -> model.setVqState(index, state));
-        vqs[index].state = state;
+        vq(index).state = state;
     }
 
-    /** get_vq_state: what the device reports now (vdpa_sim: the last SET value, 0 after reset). */
+    /**
+     * get_vq_state: what the device reports now (vdpa_sim: the last SET value, 0 after reset; mlx5: its
+     * CVQ's last_avail_idx, which a reset keeps, or a data VQ's FW object, see {@link DriverModel#reportedVqState}).
+     */
     public long getVqState(int index) {
         requireLocked();
         op("get_vq_state", () -> model.getVqState(index));
-        return vqs[index].state;
+        DeviceVq vq = vq(index);
+        return vq == mlx5CvqRing() ? vq.state : model.reportedVqState(index, vq.state);
+    }
+
+    private DeviceVq mlx5CvqRing() {
+        return mlx5Cvq == null ? null : mlx5Cvq.ring;
     }
 
     /** set_vq_ready returns nothing in the kernel: a driver that fails it leaves the vq not ready. */
@@ -438,20 +501,29 @@ public final class FakeVdpaDevice {
         requireLocked();
         try {
             op("set_vq_ready", () -> model.setVqReady(index, ready));
-            vqs[index].ready = ready;
+            if (ignoredByDriver(index) || (mlx5Cvq != null && driverFeatures == 0)) {
+                // mlx5_vdpa_set_vq_ready returns before SET_FEATURES (!actual_features) and for an invalid
+                // index (6.1.192 mlx5_vnet.c l. 2031-2035; 6.12.118 l. 2533-2537)
+                return;
+            }
+            DeviceVq vq = vq(index);
+            vq.ready = ready;
             if (ready) {
                 // enabling re-initialises the ring: the device continues where the avail index stands
-                vqs[index].usedIdx = (int) (vqs[index].state & 0xFFFF);
+                vq.usedIdx = (int) (vq.state & 0xFFFF);
             }
         } catch (KernelError e) {
             LOG.info("{}: set_vq_ready({}, {}) failed: {}", name, index, ready, e.getMessage());
-            vqs[index].ready = false;
+            vq(index).ready = false;
         }
     }
 
     /** set_vq_cb: the vq interrupt, or null to clear it. */
     public void setVqCallback(int index, Runnable interrupt) {
         vqs[index].callback = interrupt;
+        if (mlx5Cvq != null && isCvq(index)) {
+            mlx5Cvq.ring.callback = interrupt; // mlx5_vdpa_set_vq_cb: no index check; the CVQ's event_cb too
+        }
     }
 
     /** bind_mm / unbind_mm: the owner's memory the datapath reads guest buffers from (null unbinds). */
@@ -506,7 +578,7 @@ public final class FakeVdpaDevice {
         if (rules.suspendStopsCvq() && spec.queues().lastIsCvq()
                 && (driverFeatures & (1L << vhost_h.VIRTIO_NET_F_CTRL_VQ())) != 0) {
             // mlx5_vdpa_cvq_suspend: the CVQ stays not ready, through resume, until SET_VRING_ENABLE
-            vqs[cvqIndex()].ready = false;
+            vq(cvqIndex()).ready = false;
         }
     }
 
@@ -535,11 +607,14 @@ public final class FakeVdpaDevice {
         mutex.lock();
         try {
             counters.recordKick(suspended);
+            if (ignoredByDriver(index)) {
+                return; // mlx5_vdpa_kick_vq: !is_index_valid returns
+            }
             boolean runsWork = isCvq(index) || (loopback() && vqs[index].ready);
             if (!runsWork || (status & DRIVER_OK) == 0) {
                 return;
             }
-            if (rules.suspendStopsCvq() && !vqs[index].ready) {
+            if (rules.suspendStopsCvq() && !vq(index).ready) {
                 // mlx5_vdpa_kick_vq: a kick of a CVQ that is not ready is dropped, not deferred
                 return;
             }
@@ -604,15 +679,15 @@ public final class FakeVdpaDevice {
 
     private void runControlQueue() {
         int index = cvqIndex();
-        DeviceVq cvq = vqs[index];
+        DeviceVq cvq = vq(index);
         long ctrlVq = 1L << vhost_h.VIRTIO_NET_F_CTRL_VQ();
         if (!spec.queues().lastIsCvq() || !cvq.ready || cvq.num == 0 || (driverFeatures & ctrlVq) == 0
                 || boundMm == null) {
             return;
         }
         int asid = groupAsid[vqGroup(index)];
-        new ControlQueueDatapath(this, boundMm, deviceMaps.get(asid), spec.ops().identityWhenUnmapped(), datapathStats)
-                .run(cvq);
+        new ControlQueueDatapath(this, boundMm, deviceMaps.get(asid), spec.ops().identityWhenUnmapped(), datapathStats,
+                mlx5Cvq).run(cvq);
     }
 
     /** The CVQ's MAC_ADDR_SET: the config-space MAC changes. */
@@ -749,6 +824,11 @@ public final class FakeVdpaDevice {
     /** Adds counts to the datapath counters (another process's counting, read from the state file). */
     public void addDatapathStats(Map<String, Long> counts) {
         counts.forEach(datapathStats::add);
+    }
+
+    /** mlx5's CVQ software counters {received_desc, completed_desc}, which every reset zeroes. */
+    long[] mlx5CvqCounters() {
+        return new long[] {mlx5Cvq.receivedDesc, mlx5Cvq.completedDesc};
     }
 
     /** One datapath counter under its vendor-statistics name (0 when nothing counted it). */

@@ -123,8 +123,8 @@ public final class NetlinkDeviceView {
             }
             List<String> names = vs.everyQueue();
             if (queueIndex == dev.cvqIndex()) {
-                return List.of(Map.entry(names.get(0), dev.datapathStat(NetDatapathStats.CVQ_RECEIVED_DESC)),
-                        Map.entry(names.get(1), dev.datapathStat(NetDatapathStats.CVQ_COMPLETED_DESC)));
+                long[] cvq = dev.mlx5CvqCounters(); // zeroed by every reset, so by every open and close of the node
+                return List.of(Map.entry(names.get(0), cvq[0]), Map.entry(names.get(1), cvq[1]));
             }
             if (!dev.model().vqRunning(queueIndex)) {
                 throw KernelError.of(Errno.EAGAIN, dev.name() + ": vq " + queueIndex + " is not RDY in the FW");

@@ -220,7 +220,11 @@ public final class VhostVdpa {
         if (!dev.spec().ops().doorbell()) {
             throw KernelError.of(Errno.ENOTSUPP, dev.name() + " has no get_vq_notification");
         }
-        if (index >= dev.nvqs() || (dev.spec().queues().lastIsCvq() && index == dev.nvqs() - 1)) {
+        if (index >= dev.nvqs()) {
+            // vhost_vdpa_get_vq_notification: index >= v->nvqs (6.1.192 vhost/vdpa.c l. 1315; 6.12.118 l. 1543)
+            throw KernelError.of(Errno.EINVAL, "vq " + index + " >= " + dev.nvqs() + " virtqueues");
+        }
+        if (!dev.hasDoorbellPage((int) index)) {
             // the driver reports an empty notification area, whose size cannot match the page
             throw KernelError.of(Errno.ENOTSUPP, "vq " + index + " has no doorbell page");
         }
