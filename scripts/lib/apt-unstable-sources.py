@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""Prints a one-line-format apt sources list for Debian's unstable suite, derived from this
-machine's own apt sources (so the lane uses whatever mirror the machine is configured with and
-the repository names none).
+"""Prints a one-line-format apt sources list for Debian's unstable suite (or another suite of the
+same archive: --suite), derived from this machine's own apt sources (so the lane uses whatever
+mirror the machine is configured with and the repository names none).
 
 Reads /etc/apt/sources.list, /etc/apt/sources.list.d/*.list and *.sources (deb822). Keeps the
 "deb" entries whose suite is the machine's release itself (VERSION_CODENAME of /etc/os-release,
-or "stable"), i.e. not -security/-updates/-backports, rewrites the suite to "unstable" and the
-components to "main", keeps Signed-By. Exit 1 with a message on stderr when nothing matches
+or "stable"), i.e. not -security/-updates/-backports, rewrites the suite to "unstable" (or
+--suite's, where "{codename}" stands for the release's name: "{codename}-backports" is the lane's
+QEMU peer's suite) and the components to "main", keeps Signed-By. Exit 1 with a message on stderr when nothing matches
 (e.g. a non-Debian host).
 
-Usage: apt-unstable-sources.py [--etc DIR] [--codename NAME]   (both for tests)
+Usage: apt-unstable-sources.py [--suite SUITE] [--etc DIR] [--codename NAME]   (the last two for tests)
 """
 import glob
 import os
@@ -82,6 +83,7 @@ def deb822_entries(path):
 def main(argv):
     etc = "/etc"
     codename = None
+    suite_out = "unstable"
     args = list(argv)
     while args:
         a = args.pop(0)
@@ -89,10 +91,19 @@ def main(argv):
             etc = args.pop(0)
         elif a == "--codename":
             codename = args.pop(0)
+        elif a == "--suite":
+            suite_out = args.pop(0)
         else:
             print(f"apt-unstable-sources: unknown argument {a}", file=sys.stderr)
             return 2
-    release = {codename or os_codename(etc), "stable"} - {""}
+    codename = codename or os_codename(etc)
+    release = {codename, "stable"} - {""}
+    if "{codename}" in suite_out:
+        if not codename:
+            print("apt-unstable-sources: this machine's release has no codename (VERSION_CODENAME) for --suite "
+                  f"{suite_out}", file=sys.stderr)
+            return 1
+        suite_out = suite_out.replace("{codename}", codename)
     entries = []
     apt = os.path.join(etc, "apt")
     main_list = os.path.join(apt, "sources.list")
@@ -109,12 +120,12 @@ def main(argv):
             continue
         seen.add(uri)
         opt = f"[signed-by={signed_by}] " if signed_by else ""
-        out.append(f"deb {opt}{uri} unstable main")
+        out.append(f"deb {opt}{uri} {suite_out} main")
     if not out:
         print(f"apt-unstable-sources: no deb entry for the release suite ({', '.join(sorted(release))}) "
               "in this machine's apt sources", file=sys.stderr)
         return 1
-    print("# derived by scripts/lib/apt-unstable-sources.py from this machine's apt sources")
+    print(f"# derived by scripts/lib/apt-unstable-sources.py from this machine's apt sources (suite {suite_out})")
     print("\n".join(out))
     return 0
 

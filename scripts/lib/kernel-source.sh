@@ -57,8 +57,13 @@ vdpactl__apt_unstable_dir() {
 
 # apt-get/apt-cache options that point every apt path at the private directory.
 vdpactl__apt_unstable_opts() {
-    local d
-    d="$(vdpactl__apt_unstable_dir)"
+    vdpactl__apt_private_opts "$(vdpactl__apt_unstable_dir)"
+}
+
+# apt-get/apt-cache options that point every apt path at the private apt directory DIR
+# (sources.list, lists, cache, an empty status: no root, the host's apt state untouched).
+vdpactl__apt_private_opts() {
+    local d=$1
     printf '%s\n' -o "Dir::Etc::sourcelist=$d/sources.list" -o "Dir::Etc::sourceparts=$d/sources.list.d" \
         -o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache" -o "Dir::State::status=$d/status" \
         -o "Acquire::Languages=none" -o "APT::Get::List-Cleanup=false" -o "Debug::NoLocking=true"

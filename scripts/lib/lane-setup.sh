@@ -17,6 +17,10 @@
 #       As root it does all that itself, waiting for apt's locks when another package manager holds
 #       them (lib/apt.sh). Otherwise it prints the one command to run and returns 1.
 #       Returns 0 when nothing that needs root is missing (no root needed then).
+#       Then, with the packages in place, it fetches the lane's second QEMU (bookworm-backports'
+#       QEMU 10.0, unpacked into the cache, nothing installed: lib/qemu-peer.sh). That needs no root;
+#       when it fails the set-up says so and goes on (the lane then says QEMU PEER SKIPPED and
+#       tries once more itself).
 
 # Prints the names of the host's own apt packages the lane needs that apt does not know.
 vdpactl__apt_unknown() {
@@ -35,6 +39,17 @@ vdpactl__apt_lists_stale() {
 }
 
 vdpactl_lane_setup() {
+    vdpactl__lane_setup_packages "$@" || return
+    local t0=$SECONDS peer
+    if peer="$(vdpactl_qemu_peer_setup)"; then
+        echo "scripts/test: set-up: second QEMU for the lane: $peer ($((SECONDS - t0)) s)" >&2
+    else
+        echo "scripts/test: set-up: the lane's second QEMU (bookworm-backports) could not be fetched; the lane will try again" >&2
+    fi
+    return 0
+}
+
+vdpactl__lane_setup_packages() {
     local id pkgs=() sources=() need_build=0 missing=() unknown=() update=0
     pkgs=("${VDPACTL_VM_RUN_PKGS[@]}" iproute2 python3 chromium)
     command -v mvn >/dev/null 2>&1 || pkgs+=(maven)

@@ -16,6 +16,8 @@ VDPACTL_VM_SCRIPTS_DIR="$(dirname "$VDPACTL_VM_LIB_DIR")"
 . "$VDPACTL_VM_LIB_DIR/kernel-source.sh"
 # shellcheck source=scripts/lib/apt.sh
 . "$VDPACTL_VM_LIB_DIR/apt.sh"
+# shellcheck source=scripts/lib/qemu-peer.sh
+. "$VDPACTL_VM_LIB_DIR/qemu-peer.sh"
 # shellcheck source=scripts/lib/jdk.sh
 . "$VDPACTL_VM_LIB_DIR/jdk.sh"
 

@@ -14,8 +14,9 @@ import org.vdpactl.vhost.VringAddress;
 /**
  * The migration of one device through the window phases, and the way back to a known state.
  *
- * <p>Source side: SUSPEND, GET_VRING_BASE of every virtqueue, status and config read back (and, in
- * a stop-and-copy rehearsal, the memory unmapped). Destination side: reset (same device only),
+ * <p>Source side: SUSPEND, GET_VRING_BASE of every data virtqueue (not of the control queue, whose
+ * position the rehearsal knows), status and config read back (and, in a stop-and-copy rehearsal, the
+ * memory unmapped). Destination side: reset (same device only),
  * ACK/DRIVER/features/FEATURES_OK, every vring's num/base/addr (the saved bases), the memory map as
  * one IOTLB batch, DRIVER_OK, the queue-pair count replayed through the control queue, RESUME.
  *
@@ -331,13 +332,22 @@ final class MigrationLane {
         }
     }
 
+    /**
+     * The data queues' positions from the device (or, after a reset standing in for SUSPEND, from the
+     * guest's used rings), then status and config. The control queue's position is not read back: the
+     * rehearsal drives its control queue itself and knows how far it got, as QEMU 8.0+ does with its
+     * shadowed control queue (QEMU 10.0 reads no CVQ base at stop; vhost_vdpa_get_vring_base answers from
+     * the shadow virtqueue).
+     */
     private void saveState(DeviceSession d) {
         int[] saved = new int[d.vqCount()];
         for (int vq = 0; vq < saved.length; vq++) {
-            if (d.stoppedByReset()) {
+            if (vq == d.controlQueueIndex()) {
+                saved[vq] = cvq.availIndex();
+            } else if (d.stoppedByReset()) {
                 // GET_VRING_BASE of a reset device says nothing: take the used idx from the guest's ring
                 int q = vq;
-                saved[vq] = q == d.controlQueueIndex() ? cvq.availIndex() : d.usedIndexFromGuest(q, () -> usedIndex(q));
+                saved[vq] = d.usedIndexFromGuest(q, () -> usedIndex(q));
             } else {
                 saved[vq] = d.vringBase(vq);
             }

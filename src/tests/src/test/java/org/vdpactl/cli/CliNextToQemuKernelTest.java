@@ -11,15 +11,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
+import org.vdpactl.lane.qemu.QemuClient;
 import org.vdpactl.lane.qemu.QemuUnderTest;
 import org.vdpactl.lane.qemu.SimulatorDevice;
 import org.vdpactl.lane.qemu.VirtioPciGuestDriver;
 import org.vdpactl.mgmt.Iproute2Vdpa;
 
 /**
- * vdpactl next to a running QEMU, as an operator would try it in the real-kernel lane: Debian's QEMU
+ * vdpactl next to a running QEMU, as an operator would try it in the real-kernel lane, once per QEMU the
+ * lane has (Debian 12's 7.2 and bookworm-backports' 10.0: {@link QemuClient}): QEMU
  * holds a vdpa_sim device's /dev/vhost-vdpa-N with its vhost device started (the guest driver
  * played over qtest up to DRIVER_OK, the VM running), and vdpactl's CLI runs next to it.
  * Every command that would open the node gets the kernel's EBUSY from vhost_vdpa_open (which
@@ -72,11 +75,18 @@ class CliNextToQemuKernelTest {
         assertEquals(1, r.errorLines(), what + ": one error line: " + r.err());
     }
 
-    @Test
-    void everyCommandNamesQemuAndLeavesItsDeviceRunningAndDevDelWaitsForItToQuit() throws Exception {
+    /** The host's QEMU 7.2 and the lane's second QEMU (10.0) when scripts/vm-lane set it up. */
+    static List<QemuClient> clients() {
+        return QemuClient.all();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("clients")
+    void everyCommandNamesQemuAndLeavesItsDeviceRunningAndDevDelWaitsForItToQuit(QemuClient client) throws Exception {
         Files.deleteIfExists(PROGRESS);
+        step("QEMU " + client.version());
         try (SimulatorDevice dev = SimulatorDevice.add("vdpa-held", "02:00:00:00:00:71");
-             QemuUnderTest q = QemuUnderTest.start(dir, "held", QemuUnderTest.vhostVdpaNetdev(dev.node(), false), false)) {
+             QemuUnderTest q = QemuUnderTest.start(client, dir, "held", QemuUnderTest.vhostVdpaNetdev(dev.node(), false), false)) {
             step("QEMU started on " + dev.node());
             VirtioPciGuestDriver guest = new VirtioPciGuestDriver(q.qtest());
             guest.find(0x1041);

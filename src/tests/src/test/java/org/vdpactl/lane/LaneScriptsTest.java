@@ -18,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The lane's plumbing scripts, run as a user runs them: a skipped real-kernel lane exits non-zero,
- * the private unstable sources list is derived from the machine's apt sources, and a lane record
- * counts what the Surefire reports say.
+ * the private unstable (and backports) sources list is derived from the machine's apt sources, a lane
+ * record counts what the Surefire reports say, and the side-by-side downtime table and its goals come from
+ * the downtime record.
  */
 class LaneScriptsTest {
     private static final Path ROOT = Path.of("").toAbsolutePath();
@@ -88,6 +89,42 @@ class LaneScriptsTest {
         List<String> debs = r.out().lines().filter(l -> l.startsWith("deb")).toList();
         assertEquals(List.of("deb [signed-by=/k/one.gpg] http://mirror.example/debian unstable main",
                 "deb [signed-by=/k/two.gpg] http://other.example/debian unstable main"), debs);
+    }
+
+    @Test
+    void theBackportsSourcesListIsTheReleaseSuiteWithItsBackportsSuite(@TempDir Path etc) throws Exception {
+        Files.createDirectories(etc.resolve("apt"));
+        Files.writeString(etc.resolve("os-release"), "ID=debian\nVERSION_CODENAME=bookworm\n");
+        Files.writeString(etc.resolve("apt/sources.list"), """
+                deb [signed-by=/k/one.gpg] http://mirror.example/debian bookworm main
+                deb http://mirror.example/debian-security bookworm-security main
+                """);
+        Run r = run(Map.of(), "python3", "scripts/lib/apt-unstable-sources.py", "--suite", "{codename}-backports", "--etc", etc.toString());
+        assertEquals(0, r.code(), r.err());
+        assertEquals(List.of("deb [signed-by=/k/one.gpg] http://mirror.example/debian bookworm-backports main"),
+                r.out().lines().filter(l -> l.startsWith("deb")).toList());
+    }
+
+    /** One run of the downtime record: who, N, downtime. */
+    private static String run(String who, int n, double ms) {
+        return "{\"n\":" + n + ",\"iteration\":0,\"who\":\"" + who + "\",\"downtimeMs\":" + ms + "}";
+    }
+
+    @Test
+    void theDowntimeTableHasMediansRatiosAndTheGoalsFromTheRecord(@TempDir Path dir) throws Exception {
+        // N=1: QEMU 10 and 20 ms (median 15), serial 15 (1.00x), parallel 12 (0.80x);
+        // N=2: QEMU 30, serial 36 (1.20x: over 1.1x), parallel 15 (0.50x: falls with N)
+        List<String> runs = new ArrayList<>();
+        runs.addAll(List.of(run("qemu stop/cont", 1, 10), run("qemu stop/cont", 1, 20), run("serial", 1, 15),
+                run("parallel", 1, 12), run("qemu stop/cont", 2, 30), run("serial", 2, 36), run("parallel", 2, 15)));
+        Files.writeString(dir.resolve("6.12-qemu-downtime.json"), "{\"schema\":\"vdpactl-qemu-downtime/1\",\"kernel\":\"6.12.118\","
+                + "\"qemu\":\"10.0.2\",\"n\":[1,2],\"iterations\":2,\"runs\":[" + String.join(",", runs) + "]}");
+        Run r = run(Map.of(), "python3", "scripts/lane-report", "block", "qemu-downtime", "--records", dir.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("| 1 | 15.00 | – | – | – | 15.00 (1.00x) | 12.00 (0.80x) |"), r.out());
+        assertTrue(r.out().contains("| 2 | 30.00 | – | – | – | 36.00 (1.20x) | 15.00 (0.50x) |"), r.out());
+        assertTrue(r.out().contains("within 1.1x of QEMU's own stop/start at every N | NOT MET | N=1: 1.00x, N=2: 1.20x |"), r.out());
+        assertTrue(r.out().contains("by a ratio that grows with N | met | N=1: 0.80x, N=2: 0.50x |"), r.out());
     }
 
     @Test

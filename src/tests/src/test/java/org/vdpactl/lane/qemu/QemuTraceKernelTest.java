@@ -15,7 +15,8 @@ import java.time.LocalTime;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.vdpactl.orchestra.DeviceTarget;
 import org.vdpactl.orchestra.Phase;
@@ -27,11 +28,12 @@ import org.vdpactl.time.RealClock;
 import org.vdpactl.vhost.VhostIoctl;
 
 /**
- * Debian's QEMU as a real vhost-vdpa client of vdpa_sim in the lane guest: the test plays the guest's
+ * QEMU as a real vhost-vdpa client of vdpa_sim in the lane guest, once per QEMU the lane has (the host's
+ * Debian 12 QEMU 7.2 and bookworm-backports' QEMU 10.0: {@link QemuClient}): the test plays the guest's
  * virtio-net driver over qtest up to DRIVER_OK, lets QEMU start its vhost-vdpa device, stops and
  * restarts it through QMP (stop/cont) under strace, and compares QEMU's calls on the node, phase by
  * phase, with what vdpactl's serial rehearsal issues on a device of the same kind. A difference that
- * {@link IntendedDifferences} does not explain fails the test. The lane record (JSON) it writes feeds
+ * {@link IntendedDifferences} does not explain for that QEMU's version fails the test. The lane record (JSON) it writes feeds
  * docs/qemu-trace.md (scripts/lane-report).
  */
 @Tag("kernel")
@@ -41,11 +43,15 @@ class QemuTraceKernelTest {
     @TempDir
     Path dir;
 
-    private static String qemuVersion() throws Exception {
-        Process p = new ProcessBuilder("qemu-system-x86_64", "--version").start();
-        String v = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().findFirst().orElse("?");
-        p.waitFor();
-        return v.replace("QEMU emulator version ", "");
+    /** The host's QEMU 7.2 and the lane's second QEMU (10.0) when scripts/vm-lane set it up. */
+    static List<QemuClient> clients() {
+        return QemuClient.all();
+    }
+
+    /** Where this QEMU's record goes: VDPACTL_QEMU_TRACE_OUT names the host QEMU's; a second QEMU's sits beside it. */
+    private static Path recordFile(QemuClient client, String base) {
+        String out = System.getenv().getOrDefault("VDPACTL_QEMU_TRACE_OUT", "target/qemu-trace.json");
+        return Path.of(out).toAbsolutePath().resolveSibling(client.recordName(base));
     }
 
     private static long now() {
@@ -78,7 +84,7 @@ class QemuTraceKernelTest {
         }
         ArrayNode intended = record.putArray("intended");
         for (IntendedDifferences.Entry e : list) {
-            intended.addObject().put("id", e.id()).put("phase", e.phase() == null ? null : e.phase().label())
+            intended.addObject().put("id", e.id()).put("qemu", e.qemuLabel()).put("phase", e.phase() == null ? null : e.phase().label())
                     .put("side", e.side()).put("token", e.token().pattern()).put("reason", e.reason());
         }
     }
@@ -100,12 +106,15 @@ class QemuTraceKernelTest {
                 + "\nvdpactl " + cmp.vdpactl());
     }
 
-    @Test
-    void qemuStopContMatchesTheSerialRehearsalPhaseByPhase() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("clients")
+    void qemuStopContMatchesTheSerialRehearsalPhaseByPhase(QemuClient client) throws Exception {
+        List<IntendedDifferences.Entry> intendedList = IntendedDifferences.forQemu(IntendedDifferences.STOP_CONT, client.series());
         long testStart = System.nanoTime();
         ObjectNode record = JSON.createObjectNode();
         record.put("schema", "vdpactl-qemu-trace/1");
-        record.put("qemu", qemuVersion());
+        record.put("qemu", client.version());
+        record.put("qemuSeries", client.series());
         record.put("kernel", Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip());
         record.put("date", Instant.now().toString());
 
@@ -116,7 +125,7 @@ class QemuTraceKernelTest {
             record.put("device", "vdpasim_net " + dev.name() + " (" + dev.node() + ")");
             long windowStart;
             long windowEnd;
-            try (QemuUnderTest q = QemuUnderTest.start(dir, "src", QemuUnderTest.vhostVdpaNetdev(dev.node(), false), true)) {
+            try (QemuUnderTest q = QemuUnderTest.start(client, dir, "src", QemuUnderTest.vhostVdpaNetdev(dev.node(), false), true)) {
                 VirtioPciGuestDriver guest = new VirtioPciGuestDriver(q.qtest());
                 guest.find(0x1041);
                 guest.map();
@@ -155,23 +164,23 @@ class QemuTraceKernelTest {
         List<NodeCall> vdpactlWindow = capture.window();
 
         TraceComparison cmp = new TraceComparison(qemuWindow, vdpactlWindow);
-        putComparison(record, cmp, IntendedDifferences.STOP_CONT);
+        putComparison(record, cmp, intendedList);
         ObjectNode timing = record.putObject("timing");
         timing.put("qemuStopMs", stopNanos / 1e6).put("qemuContMs", contNanos / 1e6)
                 .put("qemuLabel", "measured, QMP round trip under strace and TCG");
         putRehearsalTimes(timing, result);
         record.put("qemuPartSeconds", (System.nanoTime() - testStart) / 1e9);
-        String out = System.getenv().getOrDefault("VDPACTL_QEMU_TRACE_OUT", "target/qemu-trace.json");
-        Files.createDirectories(Path.of(out).toAbsolutePath().getParent());
-        Files.writeString(Path.of(out), JSON.writeValueAsString(record));
+        Path out = recordFile(client, "qemu-trace");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, JSON.writeValueAsString(record));
         // the raw capture stays next to the record (target/ only) for whoever reads a failure
         // (without QEMU's qtest replies on stdout and the opens of other files, which name this machine's
         // paths: QemuTraceReplayTest's fixture is a copy of it)
         String nodeOpen = "\"" + java.util.HexFormat.of().formatHex("/dev/vhost-vdpa-".getBytes(StandardCharsets.US_ASCII))
                 .replaceAll("(..)", "\\\\x$1");
-        Files.write(Path.of(out).resolveSibling("qemu-stop-cont.strace"), Files.readAllLines(dir.resolve("src.strace")).stream()
+        Files.write(out.resolveSibling(client.recordName("qemu-stop-cont").replace(".json", ".strace")), Files.readAllLines(dir.resolve("src.strace")).stream()
                 .filter(l -> !l.contains(" write(1, ") && (!l.contains(" openat(") || l.contains(nodeOpen))).toList());
-        assertExplained(cmp, IntendedDifferences.STOP_CONT, "--strategy serial");
+        assertExplained(cmp, intendedList, "--strategy serial (" + client + ")");
     }
 
     /**
@@ -184,9 +193,12 @@ class QemuTraceKernelTest {
      * {@code --strategy svq} on the lane's vdpa0, and a difference {@link IntendedDifferences#SVQ}
      * does not explain fails the test.
      */
-    @Test
-    void svqMigrationToASecondQemuMatchesTheSvqRehearsalPhaseByPhase() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("clients")
+    void svqMigrationToASecondQemuMatchesTheSvqRehearsalPhaseByPhase(QemuClient client) throws Exception {
+        List<IntendedDifferences.Entry> intendedList = IntendedDifferences.forQemu(IntendedDifferences.SVQ, client.series());
         ObjectNode record = JSON.createObjectNode();
+        record.put("qemu", client.version()).put("qemuSeries", client.series());
         TraceComparison cmp = null;
         try (SimulatorDevice a = SimulatorDevice.add("vdpa-mig-src", "02:00:00:00:00:61");
              SimulatorDevice b = SimulatorDevice.add("vdpa-mig-dst", "02:00:00:00:00:62")) {
@@ -195,8 +207,8 @@ class QemuTraceKernelTest {
             long migrated;
             long destStarted;
             double downtimeMs;
-            try (QemuUnderTest src = QemuUnderTest.start(dir, "msrc", QemuUnderTest.vhostVdpaNetdev(a.node(), true), true);
-                 QemuUnderTest dst = QemuUnderTest.start(dir, "mdst", QemuUnderTest.vhostVdpaNetdev(b.node(), true), true,
+            try (QemuUnderTest src = QemuUnderTest.start(client, dir, "msrc", QemuUnderTest.vhostVdpaNetdev(a.node(), true), true);
+                 QemuUnderTest dst = QemuUnderTest.start(client, dir, "mdst", QemuUnderTest.vhostVdpaNetdev(b.node(), true), true,
                          "-incoming", "unix:" + sock)) {
                 VirtioPciGuestDriver guest = new VirtioPciGuestDriver(src.qtest());
                 guest.find(0x1041);
@@ -244,20 +256,19 @@ class QemuTraceKernelTest {
             qemu.addAll(dest);
             cmp = new TraceComparison(qemu, capture.window());
             ObjectNode comparison = record.putObject("comparison");
-            putComparison(comparison, cmp, IntendedDifferences.SVQ);
+            putComparison(comparison, cmp, intendedList);
             putRehearsalTimes(comparison.putObject("timing"), capture.result());
         } finally {
-            String out = System.getenv().getOrDefault("VDPACTL_QEMU_TRACE_OUT", "target/qemu-trace.json");
-            Path file = Path.of(out).resolveSibling("qemu-svq-migration.json");
+            Path file = recordFile(client, "qemu-svq-migration");
             Files.createDirectories(file.toAbsolutePath().getParent());
             Files.writeString(file, JSON.writeValueAsString(record));
             for (String n : List.of("msrc", "mdst")) {
                 if (Files.exists(dir.resolve(n + ".strace"))) {
-                    Files.copy(dir.resolve(n + ".strace"), file.resolveSibling("qemu-migration-" + n + ".strace"),
+                    Files.copy(dir.resolve(n + ".strace"), file.resolveSibling(client.recordName("qemu-migration-" + n).replace(".json", ".strace")),
                             java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 }
             }
         }
-        assertExplained(cmp, IntendedDifferences.SVQ, "--strategy svq");
+        assertExplained(cmp, intendedList, "--strategy svq (" + client + ")");
     }
 }

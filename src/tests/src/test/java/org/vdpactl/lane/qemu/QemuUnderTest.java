@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Debian's qemu-system-x86_64 as a vhost-vdpa client with no guest OS: q35 under TCG, stopped at
+ * A qemu-system-x86_64 (the host's Debian 12 QEMU, or the lane's second QEMU: {@link QemuClient}) as a vhost-vdpa client with no guest OS: q35 under TCG, stopped at
  * start ({@code -S}), qtest on stdio (the test plays the guest's driver), QMP on a unix socket, and
  * a firmware image of HLT instructions so that no BIOS touches the PCI devices the test programs.
  * Guest RAM is a shared memfd: vhost-vdpa maps only shared file-backed memory for a device that
@@ -31,7 +31,12 @@ public final class QemuUnderTest implements AutoCloseable {
 
     /** The netdev argument for a vhost-vdpa node, with or without shadow virtqueues. */
     public static String vhostVdpaNetdev(String node, boolean shadowVirtqueues) {
-        return "type=vhost-vdpa,vhostdev=" + node + ",id=n0" + (shadowVirtqueues ? ",x-svq=on" : "");
+        return vhostVdpaNetdev(node, 0, shadowVirtqueues);
+    }
+
+    /** The netdev argument with id n<index>, for the index-th device of a VM with several. */
+    public static String vhostVdpaNetdev(String node, int index, boolean shadowVirtqueues) {
+        return "type=vhost-vdpa,vhostdev=" + node + ",id=n" + index + (shadowVirtqueues ? ",x-svq=on" : "");
     }
 
     /**
@@ -40,6 +45,26 @@ public final class QemuUnderTest implements AutoCloseable {
      */
     public static QemuUnderTest start(Path dir, String name, String netdev, boolean strace, String... extra)
             throws IOException, InterruptedException {
+        return start(QemuClient.host(), dir, name, netdev, strace, extra);
+    }
+
+    /** As {@link #start(Path, String, String, boolean, String...)}, with the given QEMU. */
+    public static QemuUnderTest start(QemuClient client, Path dir, String name, String netdev, boolean strace,
+            String... extra) throws IOException, InterruptedException {
+        return start(client, dir, name, List.of(netdev), strace ? Tracing.STRACE : Tracing.NONE, extra);
+    }
+
+    /** How a QEMU's calls are seen: under strace, through QEMU's own trace points only (timestamped), or not at all. */
+    public enum Tracing { STRACE, TRACE_POINTS, NONE }
+
+    /**
+     * QEMU with one virtio-net-pci device per netdev (netdevs.get(i) must say id=n<i>): several
+     * vhost-vdpa netdevs on one VM. With TRACE_POINTS QEMU prints its vhost_vdpa_* trace points
+     * with wall-clock microseconds ({@code -msg timestamp=on}) to its stderr file, dir/name.stderr.
+     */
+    public static QemuUnderTest start(QemuClient client, Path dir, String name, List<String> netdevs, Tracing tracing,
+            String... extra) throws IOException, InterruptedException {
+        boolean strace = tracing == Tracing.STRACE;
         Path firmware = dir.resolve("halt.bin");
         if (!Files.exists(firmware)) {
             byte[] hlt = new byte[64 * 1024];
@@ -56,17 +81,24 @@ public final class QemuUnderTest implements AutoCloseable {
             cmd.addAll(List.of("strace", "-f", "-tt", "-X", "raw", "-xx", "-s", "4096", "-e",
                     "trace=openat,ioctl,write,close", "-o", log.toString()));
         }
-        cmd.addAll(List.of("qemu-system-x86_64", "-machine", "q35,memory-backend=mem", "-accel", "tcg", "-nodefaults",
+        cmd.addAll(List.of(client.command(), "-machine", "q35,memory-backend=mem", "-accel", "tcg", "-nodefaults",
                 "-display", "none", "-m", "64", "-bios", firmware.toString(),
                 "-object", "memory-backend-memfd,id=mem,size=64M,share=on",
                 "-qtest", "stdio", "-qtest-log", "/dev/null", "-S",
-                "-qmp", "unix:" + qmpSocket + ",server=on,wait=off",
-                // QEMU's own vhost-vdpa trace points, written to stderr (fd 2) just before each call:
-                // strace sees them in order with the ioctls and they carry the arguments strace cannot
-                // decode (vq index, status byte)
-                "-trace", "enable=vhost_vdpa_*",
-                "-netdev", netdev,
-                "-device", "virtio-net-pci,netdev=n0,disable-legacy=on,mq=on,romfile="));
+                "-qmp", "unix:" + qmpSocket + ",server=on,wait=off"));
+        if (tracing == Tracing.TRACE_POINTS) {
+            cmd.addAll(List.of("-msg", "timestamp=on")); // "pid@seconds.micros:" before each trace line
+        }
+        if (tracing != Tracing.NONE) {
+            // QEMU's own vhost-vdpa trace points, written to stderr (fd 2) just before each call:
+            // strace sees them in order with the ioctls and they carry the arguments strace cannot
+            // decode (vq index, status byte)
+            cmd.addAll(List.of("-trace", "enable=vhost_vdpa_*"));
+        }
+        for (int i = 0; i < netdevs.size(); i++) {
+            cmd.addAll(List.of("-netdev", netdevs.get(i),
+                    "-device", "virtio-net-pci,netdev=n" + i + ",disable-legacy=on,mq=on,romfile="));
+        }
         cmd.addAll(List.of(extra));
         Process p = new ProcessBuilder(cmd).redirectError(dir.resolve(name + ".stderr").toFile()).start();
         try {

@@ -194,8 +194,10 @@ final class StraceCalls {
         switch (ioctl) {
             case SET_VRING_NUM, SET_VRING_BASE, SET_VRING_ADDR, SET_VRING_KICK, SET_VRING_CALL -> {
                 String want = "vhost_vdpa_" + ioctl.kernelName().substring("VHOST_".length()).toLowerCase(java.util.Locale.ROOT);
+                // QEMU 9.0+ names SET_VRING_BASE's trace point vhost_vdpa_set_dev_vring_base
+                String alias = ioctl == VhostIoctl.SET_VRING_BASE ? "vhost_vdpa_set_dev_vring_base" : want;
                 for (int i = events.size() - 1; i >= 0 && vq < 0; i--) {
-                    if (events.get(i).startsWith(want + " ")) {
+                    if (events.get(i).startsWith(want + " ") || events.get(i).startsWith(alias + " ")) {
                         Matcher m = INDEX.matcher(events.get(i));
                         vq = m.find() ? Integer.parseInt(m.group(1)) : -1;
                     }

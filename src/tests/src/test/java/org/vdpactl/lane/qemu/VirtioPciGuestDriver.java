@@ -31,6 +31,10 @@ public final class VirtioPciGuestDriver {
     private static final int VIRTIO_F_RING_PACKED = 34;
 
     private final QtestConnection qtest;
+    /** Which device of the kind this driver drives (0: the first on the bus); each gets its own BARs and rings. */
+    private final int index;
+    private final long barBase;
+    private final long ringBase;
     private int devfn = -1;
     private long common;
     private long notifyBase;
@@ -39,7 +43,15 @@ public final class VirtioPciGuestDriver {
     private long features;
 
     public VirtioPciGuestDriver(QtestConnection qtest) {
+        this(qtest, 0);
+    }
+
+    /** The driver of the index-th device of the kind {@link #find} looks for (several netdevs on one VM). */
+    public VirtioPciGuestDriver(QtestConnection qtest, int index) {
         this.qtest = qtest;
+        this.index = index;
+        this.barBase = BAR_BASE + 0x10_0000L * index; // 1 MiB of BAR space per device (a modern virtio-net needs 20 KiB)
+        this.ringBase = RING_BASE + 0x1_0000L * index; // 16 virtqueues of one page per device
     }
 
     private long cfgRead(int reg) throws IOException {
@@ -53,22 +65,23 @@ public final class VirtioPciGuestDriver {
         qtest.outl(CONFIG_DATA, value & 0xffff_ffffL);
     }
 
-    /** Finds the first virtio device with this modern device id (0x1041 = net) on bus 0. */
+    /** Finds the index-th virtio device with this modern device id (0x1041 = net) on bus 0 (the first by default). */
     public void find(int deviceId) throws IOException {
+        int seen = 0;
         for (int slot = 0; slot < 32; slot++) {
             devfn = slot << 3;
             long id = cfgRead(0) & 0xffff_ffffL;
-            if ((id & 0xffff) == VIRTIO_VENDOR && (id >>> 16) == deviceId) {
+            if ((id & 0xffff) == VIRTIO_VENDOR && (id >>> 16) == deviceId && seen++ == index) {
                 return;
             }
         }
-        throw new IOException("no virtio device 0x" + Integer.toHexString(deviceId) + " on PCI bus 0");
+        throw new IOException("no virtio device 0x" + Integer.toHexString(deviceId) + " number " + index + " on PCI bus 0");
     }
 
     /** Sizes and places every memory BAR, enables memory decoding and bus mastering, reads the capabilities. */
     public void map() throws IOException {
         long[] bars = new long[6];
-        long next = BAR_BASE;
+        long next = barBase;
         for (int bar = 0; bar < 6; bar++) {
             int reg = 0x10 + 4 * bar;
             long orig = cfgRead(reg) & 0xffff_ffffL;
@@ -150,7 +163,7 @@ public final class VirtioPciGuestDriver {
         }
         queues = (int) qtest.read("w", common + 0x12);
         for (int q = 0; q < queues; q++) {
-            long ring = RING_BASE + 0x1000L * q;
+            long ring = ringBase + 0x1000L * q;
             qtest.memset(ring, 0x1000);
             qtest.write("w", common + 0x16, q);
             qtest.write("w", common + 0x18, QUEUE_SIZE);
@@ -181,7 +194,7 @@ public final class VirtioPciGuestDriver {
      */
     int setQueuePairs(int pairs) throws IOException, InterruptedException {
         int cvq = queues - 1;
-        long ring = RING_BASE + 0x1000L * cvq;
+        long ring = ringBase + 0x1000L * cvq;
         long buf = ring + 0x800;
         qtest.memwrite(buf, new byte[] {4, 0}); // class MQ, cmd VQ_PAIRS_SET
         qtest.memwrite(buf + 2, new byte[] {(byte) pairs, (byte) (pairs >>> 8)});

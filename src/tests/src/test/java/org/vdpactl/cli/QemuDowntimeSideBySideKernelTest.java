@@ -1,0 +1,280 @@
+package org.vdpactl.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vdpactl.lane.qemu.QemuClient;
+import org.vdpactl.lane.qemu.QemuUnderTest;
+import org.vdpactl.lane.qemu.SimulatorDevice;
+import org.vdpactl.lane.qemu.VirtioPciGuestDriver;
+
+/**
+ * QEMU's device downtime and the rehearsal's, side by side in one lane run, on the same vdpa_sim
+ * net devices (issue 34): for N = 1, 2, 4, 8 vhost-vdpa netdevs on one VM, each iteration runs
+ * <ol>
+ *   <li>QEMU (the newest the lane has: 10.0 when scripts/vm-lane set it up) with N netdevs, its
+ *       guest driver played over qtest to DRIVER_OK on every device, then QMP {@code stop} and
+ *       {@code cont}: QEMU's downtime is taken from its own {@code vhost_vdpa_*} trace points
+ *       (wall-clock microseconds, no strace): from the first call {@code stop} makes to its last
+ *       call, plus from the first call {@code cont} makes to its last (the idle time between the
+ *       two QMP commands is the test's, not QEMU's). The same stop/cont once more with the trace
+ *       points switched off (QMP trace-event-set-state) measures the tracer's cost as the
+ *       difference of the two QMP round trips;</li>
+ *   <li>a migration of that QEMU to a file, and (in the first iteration of each N: a QEMU start
+ *       costs minutes in the TCG guest) one of a second QEMU whose netdevs use {@code x-svq=on}:
+ *       QEMU's own reported downtime ({@code query-migrate}), or the reason QEMU refused;</li>
+ *   <li>after QEMU has quit (its nodes closed), {@code vdpactl rehearse --backend kernel --window
+ *       in-place} on the same N devices with --strategy serial, parallel, pipelined and svq, one
+ *       window each (the CLI's own entry point in this JVM: a JVM start per command costs minutes
+ *       under TCG).</li>
+ * </ol>
+ * Interleaved, so that the guest's speed drifts equally for both. Every run goes into the lane
+ * record qemu-downtime.json (scripts/lane-report renders the table and the goals from it). The
+ * test asserts that every run completed and produced a downtime; it never asserts a time.
+ */
+@Tag("kernel")
+class QemuDowntimeSideBySideKernelTest {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** "pid@seconds.micros:vhost_vdpa_event args", QEMU's log trace backend with -msg timestamp=on. */
+    private static final Pattern TRACE = Pattern.compile("^\\d+@(\\d+)\\.(\\d{6}):(vhost_vdpa_\\w+)");
+    private static final List<String> STRATEGIES = List.of("serial", "parallel", "pipelined", "svq");
+
+    @TempDir
+    Path dir;
+
+    private static int[] counts() {
+        String v = System.getenv().getOrDefault("VDPACTL_DOWNTIME_N", "1,2,4,8");
+        return java.util.Arrays.stream(v.split(",")).mapToInt(s -> Integer.parseInt(s.strip())).toArray();
+    }
+
+    private static int iterations() {
+        return Integer.parseInt(System.getenv().getOrDefault("VDPACTL_DOWNTIME_ITERATIONS", "3"));
+    }
+
+    private static long micros(Instant t) {
+        return t.getEpochSecond() * 1_000_000L + t.getNano() / 1000;
+    }
+
+    /** One trace point: wall-clock microseconds and name. */
+    record TracePoint(long micros, String name) {
+    }
+
+    static List<TracePoint> tracePoints(Path stderr) throws IOException {
+        List<TracePoint> out = new ArrayList<>();
+        for (String line : Files.readAllLines(stderr)) {
+            Matcher m = TRACE.matcher(line);
+            if (m.find()) {
+                out.add(new TracePoint(Long.parseLong(m.group(1)) * 1_000_000L + Long.parseLong(m.group(2)), m.group(3)));
+            }
+        }
+        return out;
+    }
+
+    /** Microseconds from the first to the last trace point within [from, to], or -1 without any. */
+    static long span(List<TracePoint> points, long from, long to) {
+        long first = -1;
+        long last = -1;
+        for (TracePoint p : points) {
+            if (p.micros() >= from && p.micros() <= to) {
+                first = first < 0 ? p.micros() : first;
+                last = p.micros();
+            }
+        }
+        return first < 0 ? -1 : last - first;
+    }
+
+    private static long count(List<TracePoint> points, long from, long to, String name) {
+        return points.stream().filter(p -> p.micros() >= from && p.micros() <= to && p.name().equals(name)).count();
+    }
+
+    private QemuUnderTest startDriven(QemuClient client, String name, List<SimulatorDevice> devs, boolean svq,
+            QemuUnderTest.Tracing tracing) throws Exception {
+        List<String> netdevs = new ArrayList<>();
+        for (int i = 0; i < devs.size(); i++) {
+            netdevs.add(QemuUnderTest.vhostVdpaNetdev(devs.get(i).node(), i, svq));
+        }
+        QemuUnderTest q = QemuUnderTest.start(client, dir, name, netdevs, tracing);
+        try {
+            for (int i = 0; i < devs.size(); i++) {
+                VirtioPciGuestDriver guest = new VirtioPciGuestDriver(q.qtest(), i);
+                guest.find(0x1041);
+                guest.map();
+                guest.negotiate();
+                guest.driverOk();
+            }
+            q.qmp().execute("cont", null); // virtio-net starts vhost only while the VM runs
+            return q;
+        } catch (Exception e) {
+            q.close();
+            throw e;
+        }
+    }
+
+    /** QMP stop then cont; the four instants around the two commands, in wall-clock microseconds. */
+    private static long[] stopCont(QemuUnderTest q) throws IOException {
+        long t0 = micros(Instant.now());
+        q.qmp().execute("stop", null);
+        long t1 = micros(Instant.now());
+        q.qmp().execute("cont", null);
+        long t2 = micros(Instant.now());
+        return new long[] {t0, t1, t1, t2};
+    }
+
+    /** A migration to a file; QEMU's reported downtime (ms) or its refusal, into run. */
+    private void migrate(QemuUnderTest q, String file, ObjectNode run) throws Exception {
+        try {
+            q.qmp().execute("migrate", Map.of("uri", "file:" + dir.resolve(file)));
+        } catch (IOException refused) {
+            run.put("refused", refused.getMessage());
+            return;
+        }
+        String status = "";
+        JsonNode info = null;
+        for (int i = 0; i < 1200 && !status.equals("completed") && !status.equals("failed"); i++) {
+            Thread.sleep(50);
+            info = q.qmp().execute("query-migrate", null);
+            status = info.path("status").asText();
+        }
+        run.put("status", status);
+        if (status.equals("completed")) {
+            run.put("downtimeMs", info.path("downtime").asDouble());
+            run.put("totalTimeMs", info.path("total-time").asDouble());
+        } else {
+            run.put("refused", info == null ? "no answer" : info.path("error-desc").asText(status));
+        }
+        Files.deleteIfExists(dir.resolve(file));
+    }
+
+    @Test
+    void qemuAndTheRehearsalOnTheSameDevicesInterleaved() throws Exception {
+        List<QemuClient> clients = QemuClient.all();
+        QemuClient client = clients.get(clients.size() - 1); // the newest: the peer when the lane has it
+        ObjectNode record = JSON.createObjectNode();
+        record.put("schema", "vdpactl-qemu-downtime/1");
+        record.put("qemu", client.version()).put("qemuSeries", client.series());
+        record.put("kernel", Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip());
+        record.put("date", Instant.now().toString());
+        record.put("guestCpus", Runtime.getRuntime().availableProcessors());
+        record.put("tracer", "QEMU's own vhost_vdpa_* trace points (-trace, log backend, -msg timestamp=on: wall-clock"
+                + " microseconds) to its stderr file; no strace. Tracer cost: the same stop/cont with the trace points"
+                + " switched off (QMP trace-event-set-state), the difference of the QMP round trips");
+        record.put("qemuDowntime", "first to last trace point of stop, plus first to last trace point of cont");
+        record.put("rehearsal", "vdpactl rehearse --backend kernel --window in-place --iterations 1 --memory 64M --regions 64M,"
+                + " the CLI's entry point in the test's JVM; downtime_ms of its iteration");
+        ArrayNode runs = record.putArray("runs");
+        int iterations = iterations();
+        record.put("iterations", iterations);
+        ArrayNode ns = record.putArray("n");
+        Path out = Path.of(System.getenv().getOrDefault("VDPACTL_QEMU_TRACE_OUT", "target/qemu-trace.json"))
+                .toAbsolutePath().resolveSibling("qemu-downtime.json");
+        Files.createDirectories(out.getParent());
+        List<String> problems = new ArrayList<>();
+        try {
+            for (int n : counts()) {
+                List<SimulatorDevice> devs = new ArrayList<>();
+                try {
+                    for (int i = 0; i < n; i++) {
+                        devs.add(SimulatorDevice.add("vdpa-dt" + i, String.format("02:00:00:00:02:%02x", i)));
+                    }
+                } catch (IOException e) {
+                    // what limits N: say it in the record and stop at the last N that worked
+                    record.put("limit", "N=" + n + ": " + e.getMessage());
+                    for (SimulatorDevice d : devs) {
+                        d.close();
+                    }
+                    break;
+                }
+                ns.add(n);
+                try {
+                    for (int it = 0; it < iterations; it++) {
+                        qemuRuns(client, devs, n, it, runs, problems);
+                        rehearsals(devs, n, it, runs, problems);
+                        Files.writeString(out, JSON.writeValueAsString(record)); // a failure later keeps what ran
+                    }
+                } finally {
+                    for (SimulatorDevice d : devs) {
+                        d.close();
+                    }
+                }
+            }
+        } finally {
+            Files.writeString(out, JSON.writeValueAsString(record));
+        }
+        assertFalse(ns.isEmpty(), "no N could be set up: " + record.path("limit").asText());
+        assertTrue(problems.isEmpty(), "runs without a downtime: " + problems);
+    }
+
+    private void qemuRuns(QemuClient client, List<SimulatorDevice> devs, int n, int it, ArrayNode runs, List<String> problems)
+            throws Exception {
+        ObjectNode stopCont = runs.addObject().put("n", n).put("iteration", it).put("who", "qemu stop/cont");
+        ObjectNode migration = runs.addObject().put("n", n).put("iteration", it).put("who", "qemu migrate");
+        long[] traced;
+        long[] untraced;
+        try (QemuUnderTest q = startDriven(client, "dt" + n + "-" + it, devs, false, QemuUnderTest.Tracing.TRACE_POINTS)) {
+            traced = stopCont(q);
+            q.qmp().execute("trace-event-set-state", Map.of("name", "vhost_vdpa_*", "enable", false));
+            untraced = stopCont(q);
+            q.qmp().execute("trace-event-set-state", Map.of("name", "vhost_vdpa_*", "enable", true));
+            migrate(q, "dt.mig", migration);
+        } // QEMU quit: its trace file is complete and its nodes are closed
+        List<TracePoint> points = tracePoints(dir.resolve("dt" + n + "-" + it + ".stderr"));
+        long stop = span(points, traced[0], traced[1]);
+        long cont = span(points, traced[2], traced[3]);
+        stopCont.put("stopMs", stop / 1e3).put("contMs", cont / 1e3);
+        stopCont.put("suspends", count(points, traced[0], traced[1], "vhost_vdpa_suspend"));
+        stopCont.put("resets", count(points, traced[0], traced[3], "vhost_vdpa_reset_device"));
+        stopCont.put("tracePoints", points.stream().filter(p -> p.micros() >= traced[0] && p.micros() <= traced[3]).count());
+        stopCont.put("tracedRoundTripMs", (traced[1] - traced[0] + traced[3] - traced[2]) / 1e3);
+        stopCont.put("untracedRoundTripMs", (untraced[1] - untraced[0] + untraced[3] - untraced[2]) / 1e3);
+        if (stop < 0 || cont < 0) {
+            problems.add("N=" + n + " #" + it + ": QEMU's stop or cont left no vhost_vdpa trace point");
+        } else {
+            stopCont.put("downtimeMs", (stop + cont) / 1e3);
+        }
+        if (it > 0) {
+            return; // a QEMU start costs minutes in the TCG guest: the x-svq migration once per N
+        }
+        ObjectNode svq = runs.addObject().put("n", n).put("iteration", it).put("who", "qemu migrate x-svq");
+        try (QemuUnderTest q = startDriven(client, "dts" + n + "-" + it, devs, true, QemuUnderTest.Tracing.NONE)) {
+            migrate(q, "dts.mig", svq);
+        }
+    }
+
+    private static void rehearsals(List<SimulatorDevice> devs, int n, int it, ArrayNode runs, List<String> problems)
+            throws Exception {
+        for (String strategy : STRATEGIES) {
+            List<String> args = new ArrayList<>(List.of("--backend", "kernel", "--json", "rehearse"));
+            devs.forEach(d -> args.add(d.name()));
+            args.addAll(List.of("--strategy", strategy, "--window", "in-place", "--iterations", "1",
+                    "--memory", "64M", "--regions", "64M"));
+            CliRun r = CliRun.of(args.toArray(String[]::new));
+            ObjectNode run = runs.addObject().put("n", n).put("iteration", it).put("who", strategy).put("exit", r.exitCode());
+            if (r.exitCode() != 0) {
+                run.put("error", r.err().strip());
+                problems.add("N=" + n + " #" + it + " " + strategy + ": exit " + r.exitCode() + " " + r.err().strip());
+                continue;
+            }
+            JsonNode doc = JSON.readTree(r.out());
+            assertEquals("completed", doc.path("outcome").asText(), r.out());
+            run.put("downtimeMs", doc.at("/iterations/0/downtime_ms").asDouble());
+        }
+    }
+}
