@@ -1649,25 +1649,49 @@ SCHEMAS = {
       "type": "object",
       "properties": {
         "count": {
-          "type": "integer"
+          "type": "integer",
+          "minimum": 0,
+          "description": "completed iterations measured"
         },
         "min_ms": {
-          "type": "number"
+          "type": [
+            "number",
+            "null"
+          ]
         },
         "p50_ms": {
-          "type": "number"
+          "type": [
+            "number",
+            "null"
+          ]
         },
         "p90_ms": {
-          "type": "number"
+          "type": [
+            "number",
+            "null"
+          ]
         },
         "p99_ms": {
-          "type": "number"
+          "type": [
+            "number",
+            "null"
+          ]
         },
         "max_ms": {
-          "type": "number"
+          "type": [
+            "number",
+            "null"
+          ]
         },
         "mean_ms": {
-          "type": "number"
+          "type": [
+            "number",
+            "null"
+          ]
+        },
+        "exact": {
+          "type": "boolean",
+          "description": "false: read off a histogram (3 significant digits), more iterations than are kept"
         }
       },
       "required": [
@@ -1681,7 +1705,60 @@ SCHEMAS = {
       ],
       "propertyNames": {
         "pattern": "^[a-z][a-z0-9_]*$"
-      }
+      },
+      "if": {
+        "properties": {
+          "count": {
+            "const": 0
+          }
+        }
+      },
+      "then": {
+        "properties": {
+          "min_ms": {
+            "type": "null"
+          },
+          "p50_ms": {
+            "type": "null"
+          },
+          "p90_ms": {
+            "type": "null"
+          },
+          "p99_ms": {
+            "type": "null"
+          },
+          "max_ms": {
+            "type": "null"
+          },
+          "mean_ms": {
+            "type": "null"
+          }
+        },
+        "description": "nothing measured: every figure is null, never 0"
+      },
+      "else": {
+        "properties": {
+          "min_ms": {
+            "type": "number"
+          },
+          "p50_ms": {
+            "type": "number"
+          },
+          "p90_ms": {
+            "type": "number"
+          },
+          "p99_ms": {
+            "type": "number"
+          },
+          "max_ms": {
+            "type": "number"
+          },
+          "mean_ms": {
+            "type": "number"
+          }
+        }
+      },
+      "description": "ms over the completed iterations; nearest-rank percentiles of the measured values"
     }
   }
 }
