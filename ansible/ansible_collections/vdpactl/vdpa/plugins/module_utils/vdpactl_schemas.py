@@ -1204,7 +1204,43 @@ SCHEMAS = {
       "propertyNames": {
         "pattern": "^[a-z][a-z0-9_]*$"
       },
-      "description": "the backend as fields, not a sentence"
+      "description": "the backend as fields, not a sentence",
+      "allOf": [
+        {
+          "if": {
+            "properties": {
+              "kind": {
+                "const": "fake"
+              }
+            },
+            "required": [
+              "kind"
+            ]
+          },
+          "then": {
+            "required": [
+              "kernel_profile"
+            ]
+          }
+        },
+        {
+          "if": {
+            "properties": {
+              "kind": {
+                "const": "kernel"
+              }
+            },
+            "required": [
+              "kind"
+            ]
+          },
+          "then": {
+            "required": [
+              "kernel_release"
+            ]
+          }
+        }
+      ]
     },
     "clock": {
       "type": "string",
@@ -1576,14 +1612,28 @@ SCHEMAS = {
   },
   "required": [
     "schema",
-    "schema_version"
+    "schema_version",
+    "simulated",
+    "backend",
+    "clock",
+    "command",
+    "plan",
+    "outcome",
+    "statistics",
+    "iterations",
+    "setup",
+    "devices",
+    "notes"
   ],
   "propertyNames": {
     "pattern": "^[a-z][a-z0-9_]*$"
   },
   "$defs": {
     "phase": {
-      "enum": [
+      "type": "string",
+      "pattern": "^[a-z][a-z0-9_]*$",
+      "description": "a phase id, an open list (docs/json-schemas.md): new ids may come within a version",
+      "examples": [
         "setup",
         "premap",
         "suspend",
@@ -1597,8 +1647,7 @@ SCHEMAS = {
         "resume",
         "rollback",
         "restore"
-      ],
-      "description": "a phase id"
+      ]
     },
     "span": {
       "type": "object",
@@ -1760,7 +1809,26 @@ SCHEMAS = {
       },
       "description": "ms over the completed iterations; nearest-rank percentiles of the measured values"
     }
-  }
+  },
+  "allOf": [
+    {
+      "if": {
+        "properties": {
+          "outcome": {
+            "const": "partial"
+          }
+        },
+        "required": [
+          "outcome"
+        ]
+      },
+      "then": {
+        "required": [
+          "failure"
+        ]
+      }
+    }
+  ]
 }
 ''',
     'vhost-info.schema.json': r'''{
