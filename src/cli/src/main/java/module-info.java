@@ -6,6 +6,8 @@ module org.vdpactl.cli {
     requires org.vdpactl.abi;
     requires org.vdpactl.client;
     requires org.vdpactl.fake;
+    requires org.vdpactl.orchestra;
+    requires org.vdpactl.report;
     requires org.vdpactl.sim;
     requires info.picocli;
     requires jdk.unsupported; // sun.misc.Signal: SIGINT/SIGTERM stop a rehearsal at a safe point

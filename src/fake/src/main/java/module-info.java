@@ -26,6 +26,8 @@ module org.vdpactl.fake {
     opens org.vdpactl.fake.fault to com.fasterxml.jackson.databind;
     opens org.vdpactl.fake.state to com.fasterxml.jackson.databind;
     opens org.vdpactl.fake.mlx5 to com.fasterxml.jackson.databind;
+    // the mlx5 facts of each kernel (kernels/mlx5-*.json) are read into Mlx5KernelFacts records
+    opens org.vdpactl.fake.kernel to com.fasterxml.jackson.databind;
 
     uses org.vdpactl.fake.CharDeviceModule;
     provides org.vdpactl.fake.CharDeviceModule with org.vdpactl.fake.vhost.VhostVdpaDriver.Module;

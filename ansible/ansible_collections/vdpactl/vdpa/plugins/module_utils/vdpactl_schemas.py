@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright: vdpactl project
 # Apache License 2.0 (see LICENSE)
-# GENERATED from src/sim/src/main/resources/org/vdpactl/schemas/*.schema.json by AnsibleSchemaCopyTest; do not edit.
+# GENERATED from src/report/src/main/resources/org/vdpactl/schemas/*.schema.json by AnsibleSchemaCopyTest; do not edit.
 """The JSON Schemas of vdpactl's documents (docs/json-schemas.md), as the jar ships them."""
 
 from __future__ import (absolute_import, division, print_function)

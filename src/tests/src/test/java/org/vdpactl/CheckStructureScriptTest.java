@@ -57,7 +57,6 @@ class CheckStructureScriptTest {
      * make one tree. "{cli}" stands for the CLI's package name.
      */
     private static final String VIOLATIONS = """
-            orchestra uses generated bindings | main/orchestra/Ring.java | import org.vdpactl.ffi.gen.vhost.vring_desc;
             a test outside cli uses the CLI | test/report/ReportTest.java | var r = org.vdpactl.{cli}.CliRun.of();
             one class name, two homes | main/vhost/NetConfig.java | record NetConfig() {}
             one class name, two homes | main/mgmt/NetConfig.java | record NetConfig() {}
@@ -92,7 +91,6 @@ class CheckStructureScriptTest {
     void commentsAndTheGeneratedBindingsDoNotCount(@TempDir Path tree) throws Exception {
         write(tree, Map.of(
                 "main/fake/netlink/Family.java", "// unlike org.vdpactl.mgmt.VdpaCommand, numbered from the headers\n",
-                "main/orchestra/Plan.java", " * {@link org.vdpactl.ffi.gen.vhost.vhost_h} is not used here\n",
                 "main/ffi/gen/vhost/vhost_h.java", "        enter();\n",
                 "test/cli/CliRunTest.java", "import org.vdpactl." + "cli.CliRun;\n"));
         Run r = run("--root", tree.toString());

@@ -1,6 +1,7 @@
 package org.vdpactl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -83,6 +84,28 @@ class SurefireTestRecordTest {
             String src = Files.readString(tests.resolve(f));
             assertTrue(src.contains("\"MISSING TOOL: "), f + " skips for a missing tool without saying so");
         }
+     * Every module runs its own tests: the log has one summary per module, the reports lie in each module's
+     * folder, and the record keeps each module's count beside the total; a run whose total differs names the
+     * modules whose counts moved.
+     */
+    @Test
+    void theModulesAreSummedAndRecordedEachWithItsCount(@TempDir Path dir) throws Exception {
+        reports(dir);
+        Path other = Files.createDirectories(dir.resolve("m/abi/target/surefire-reports"));
+        Files.writeString(other.resolve("TEST-c.D.xml"), "<testsuite name=\"c.D\" tests=\"3\"/>");
+        Files.writeString(dir.resolve("mvn.log"), LOG.replace("Tests run: 5", "Tests run: 3") + LOG);
+        Path record = dir.resolve("record.json");
+        Run written = run(dir, "--write-record", record.toString());
+        assertEquals(0, written.status, written.output);
+        String json = Files.readString(record);
+        assertTrue(json.contains("\"total\": 8"), json);
+        assertTrue(json.contains("\"m/abi\": 3") && json.contains("\"m/tests\": 5"), json);
+
+        Files.writeString(record, json.replace("\"total\": 8", "\"total\": 9").replace("\"m/abi\": 3", "\"m/abi\": 4"));
+        Run other9 = run(dir, "--record", record.toString());
+        assertEquals(1, other9.status, other9.output);
+        assertTrue(other9.output.contains("m/abi: 4 recorded, 3 run"), other9.output);
+        assertFalse(other9.output.contains("m/tests:"), other9.output);
     }
 
     @Test

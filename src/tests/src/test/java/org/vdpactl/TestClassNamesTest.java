@@ -9,11 +9,17 @@ import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -35,9 +41,10 @@ class TestClassNamesTest {
 
     @Test
     void everyTestClassMatchesASurefireInclude() throws Exception {
-        List<Pattern> includes = surefireIncludes(Path.of("src", "tests", "pom.xml"));
+        // the parent pom's Surefire configuration is every module's (src/tests adds no include of its own)
+        List<Pattern> includes = surefireIncludes(Path.of("pom.xml"));
         assertFalse(includes.isEmpty(), "the pom names its Surefire includes");
-        List<String> testClasses = concreteTestClasses();
+        List<String> testClasses = List.copyOf(concreteTestClasses().keySet());
         assertTrue(testClasses.size() > 50, "found the compiled test classes: " + testClasses.size());
         List<String> neverRun = testClasses.stream()
                 .filter(c -> includes.stream().noneMatch(p -> p.matcher(c.replace('.', '/') + ".java").matches()))
@@ -52,21 +59,22 @@ class TestClassNamesTest {
      */
     @Test
     void noTestClassMixesJqwikAndJupiter() throws Exception {
-        List<String> mixed = concreteTestClasses().stream()
-                .filter(c -> engines(c).size() > 1)
+        List<String> mixed = concreteTestClasses().entrySet().stream()
+                .filter(c -> c.getValue().size() > 1)
+                .map(Map.Entry::getKey)
                 .toList();
         assertEquals(List.of(), mixed, "test classes with both jqwik and Jupiter tests: split them, one engine each");
     }
 
     /** "jqwik" and/or "jupiter": the engines whose test annotations the class's methods carry. */
-    private static Set<String> engines(String name) {
-        Set<String> engines = new java.util.TreeSet<>();
-        for (Class<?> k = load(name); k != null && k != Object.class; k = k.getSuperclass()) {
+    private static Set<String> engines(Class<?> type) {
+        Set<String> engines = new TreeSet<>();
+        for (Class<?> k = type; k != null && k != Object.class; k = k.getSuperclass()) {
             for (Method m : k.getDeclaredMethods()) {
                 for (Annotation a : m.getAnnotations()) {
-                    String type = a.annotationType().getName();
-                    if (TEST_ANNOTATIONS.contains(type)) {
-                        engines.add(type.startsWith("net.jqwik.") ? "jqwik" : "jupiter");
+                    String name = a.annotationType().getName();
+                    if (TEST_ANNOTATIONS.contains(name)) {
+                        engines.add(name.startsWith("net.jqwik.") ? "jqwik" : "jupiter");
                     }
                 }
             }
@@ -74,9 +82,9 @@ class TestClassNamesTest {
         return engines;
     }
 
-    private static Class<?> load(String name) {
+    private static Class<?> load(String name, ClassLoader loader) {
         try {
-            return Class.forName(name, false, TestClassNamesTest.class.getClassLoader());
+            return Class.forName(name, false, loader);
         } catch (ClassNotFoundException e) {
             throw new AssertionError(e);
         }
@@ -117,21 +125,36 @@ class TestClassNamesTest {
         return Pattern.compile(re.toString());
     }
 
-    /** Top-level, non-abstract compiled test classes that declare or inherit a test method. */
-    private static List<String> concreteTestClasses() throws IOException, URISyntaxException {
-        Path root = Path.of(TestClassNamesTest.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        try (Stream<Path> files = Files.walk(root)) {
-            return files.map(p -> root.relativize(p).toString())
-                    .filter(n -> n.endsWith(".class") && !n.contains("$"))
-                    .map(n -> n.substring(0, n.length() - ".class".length()).replace('/', '.'))
-                    .filter(TestClassNamesTest::isConcreteTestClass)
-                    .sorted()
-                    .toList();
+    /**
+     * Top-level, non-abstract compiled test classes that declare or inherit a test method, with their engines:
+     * this module's and every other module's (src/MODULE/BUILD_DIR/test-classes beside this one's, as far as this
+     * build compiled them), each module's loaded over this module's class path, which holds every main module
+     * and test library.
+     */
+    private static SortedMap<String, Set<String>> concreteTestClasses() throws IOException, URISyntaxException {
+        Path own = Path.of(TestClassNamesTest.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path buildDir = own.getParent();
+        List<Path> roots = new ArrayList<>();
+        try (Stream<Path> modules = Files.list(buildDir.getParent().getParent())) {
+            modules.map(m -> m.resolve(buildDir.getFileName()).resolve(own.getFileName()))
+                    .filter(Files::isDirectory).sorted().forEach(roots::add);
         }
-    }
-
-    private static boolean isConcreteTestClass(String name) {
-        Class<?> c = load(name);
-        return !c.isInterface() && !Modifier.isAbstract(c.getModifiers()) && !engines(name).isEmpty();
+        SortedMap<String, Set<String>> out = new TreeMap<>();
+        for (Path root : roots) {
+            try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()},
+                    TestClassNamesTest.class.getClassLoader()); Stream<Path> files = Files.walk(root)) {
+                files.map(p -> root.relativize(p).toString())
+                        .filter(n -> n.endsWith(".class") && !n.contains("$") && !n.equals("module-info.class"))
+                        .map(n -> load(n.substring(0, n.length() - ".class".length()).replace('/', '.'), loader))
+                        .filter(c -> !c.isInterface() && !Modifier.isAbstract(c.getModifiers()))
+                        .forEach(c -> {
+                            Set<String> engines = engines(c);
+                            if (!engines.isEmpty()) {
+                                out.put(c.getName(), engines);
+                            }
+                        });
+            }
+        }
+        return out;
     }
 }

@@ -32,7 +32,7 @@ class AnsibleSchemaCopyTest {
         py.append("# -*- coding: utf-8 -*-\n")
                 .append("# Copyright: vdpactl project\n")
                 .append("# Apache License 2.0 (see LICENSE)\n")
-                .append("# GENERATED from src/sim/src/main/resources/org/vdpactl/schemas/*.schema.json by AnsibleSchemaCopyTest; do not edit.\n")
+                .append("# GENERATED from src/report/src/main/resources/org/vdpactl/schemas/*.schema.json by AnsibleSchemaCopyTest; do not edit.\n")
                 .append("\"\"\"The JSON Schemas of vdpactl's documents (docs/json-schemas.md), as the jar ships them.\"\"\"\n\n")
                 .append("from __future__ import (absolute_import, division, print_function)\n")
                 .append("__metaclass__ = type\n\n")

@@ -104,12 +104,13 @@ class VhostIoctlTest {
     @ParameterizedTest
     @EnumSource(VhostIoctl.class)
     void codeMatchesTheJextractConstant(VhostIoctl ioctl) throws Throwable {
+        // lookup(), not publicLookup(): abi exports the generated package to the client module only
         // the generated accessor is `long` for sized codes and `int` for _IO codes
         Object v;
         try {
-            v = MethodHandles.publicLookup().findStatic(vhost_h.class, ioctl.kernelName(), MethodType.methodType(long.class)).invoke();
+            v = MethodHandles.lookup().findStatic(vhost_h.class, ioctl.kernelName(), MethodType.methodType(long.class)).invoke();
         } catch (NoSuchMethodException e) {
-            v = MethodHandles.publicLookup().findStatic(vhost_h.class, ioctl.kernelName(), MethodType.methodType(int.class)).invoke();
+            v = MethodHandles.lookup().findStatic(vhost_h.class, ioctl.kernelName(), MethodType.methodType(int.class)).invoke();
         }
         long generated = ((Number) v).longValue() & 0xFFFF_FFFFL;
         assertEquals(generated, ioctl.code(), ioctl.kernelName());
