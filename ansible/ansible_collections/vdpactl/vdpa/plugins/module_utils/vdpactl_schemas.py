@@ -1204,43 +1204,7 @@ SCHEMAS = {
       "propertyNames": {
         "pattern": "^[a-z][a-z0-9_]*$"
       },
-      "description": "the backend as fields, not a sentence",
-      "allOf": [
-        {
-          "if": {
-            "properties": {
-              "kind": {
-                "const": "fake"
-              }
-            },
-            "required": [
-              "kind"
-            ]
-          },
-          "then": {
-            "required": [
-              "kernel_profile"
-            ]
-          }
-        },
-        {
-          "if": {
-            "properties": {
-              "kind": {
-                "const": "kernel"
-              }
-            },
-            "required": [
-              "kind"
-            ]
-          },
-          "then": {
-            "required": [
-              "kernel_release"
-            ]
-          }
-        }
-      ]
+      "description": "the backend as fields, not a sentence"
     },
     "clock": {
       "type": "string",

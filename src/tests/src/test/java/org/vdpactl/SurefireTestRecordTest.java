@@ -84,6 +84,9 @@ class SurefireTestRecordTest {
             String src = Files.readString(tests.resolve(f));
             assertTrue(src.contains("\"MISSING TOOL: "), f + " skips for a missing tool without saying so");
         }
+    }
+
+    /**
      * Every module runs its own tests: the log has one summary per module, the reports lie in each module's
      * folder, and the record keeps each module's count beside the total; a run whose total differs names the
      * modules whose counts moved.
