@@ -24,6 +24,41 @@ SCHEMAS = {
       "const": 1,
       "description": "the version of its key set (docs/json-schemas.md)"
     },
+    "simulated": {
+      "type": "boolean",
+      "description": "always true: the bench runs on the fake kernel's models"
+    },
+    "backend": {
+      "type": "object",
+      "properties": {
+        "kind": {
+          "type": "string"
+        },
+        "kernel_profile": {
+          "type": "string"
+        },
+        "presets": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "required": [
+        "kind",
+        "presets"
+      ],
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      }
+    },
+    "preset": {
+      "type": "string",
+      "description": "the mlx5 latency preset (--preset)"
+    },
+    "command": {
+      "type": "string"
+    },
     "rows": {
       "type": "array",
       "items": {
