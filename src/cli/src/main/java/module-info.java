@@ -19,12 +19,14 @@ module org.vdpactl.cli {
     exports org.vdpactl.cli;
     exports org.vdpactl.cli.doctor;
     exports org.vdpactl.cli.mgmt;
+    exports org.vdpactl.cli.migrate;
     exports org.vdpactl.cli.rehearse;
     exports org.vdpactl.cli.vhost;
 
     opens org.vdpactl.cli to info.picocli, com.fasterxml.jackson.databind;
     opens org.vdpactl.cli.doctor to info.picocli, com.fasterxml.jackson.databind;
     opens org.vdpactl.cli.mgmt to info.picocli, com.fasterxml.jackson.databind;
+    opens org.vdpactl.cli.migrate to info.picocli, com.fasterxml.jackson.databind;
     opens org.vdpactl.cli.rehearse to info.picocli, com.fasterxml.jackson.databind;
     opens org.vdpactl.cli.vhost to info.picocli, com.fasterxml.jackson.databind;
 }

@@ -36,6 +36,7 @@ EXIT_NAMES = {
     6: 'PARTIAL',
     7: 'KERNEL_ERROR',
     8: 'NOT_READY',
+    10: 'BLOCKED',
 }
 
 COMMON_ARGS = dict(
@@ -55,6 +56,8 @@ def schema_for(args):
         return 'compare.schema.json' if any(a == '--compare' or a.startswith('--compare=') for a in args) else 'rehearsal.schema.json'
     if verb == 'vhost':
         return 'vhost-info.schema.json' if sub == 'info' else 'vhost-timing.schema.json'
+    if verb == 'migrate':
+        return 'migrate-facts.schema.json' if sub == 'facts' else 'migrate-check.schema.json'
     if verb == 'dev':
         if sub == 'del':
             return None

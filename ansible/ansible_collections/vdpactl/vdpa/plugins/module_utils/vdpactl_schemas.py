@@ -1024,6 +1024,88 @@ SCHEMAS = {
           "hosts"
         ]
       }
+    },
+    "compatibility": {
+      "type": "object",
+      "description": "the migration compatibility matrix (report merge --check): host x host, worst verdict per cell",
+      "properties": {
+        "hosts": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "cells": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "source": {
+                "type": "string"
+              },
+              "destination": {
+                "type": "string"
+              },
+              "verdict": {
+                "type": "string",
+                "enum": [
+                  "compatible",
+                  "warnings",
+                  "blocked"
+                ]
+              }
+            },
+            "required": [
+              "source",
+              "destination",
+              "verdict"
+            ]
+          }
+        },
+        "reasons": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "source": {
+                "type": "string"
+              },
+              "destination": {
+                "type": "string"
+              },
+              "devices": {
+                "type": "string"
+              },
+              "kind": {
+                "type": "string"
+              },
+              "id": {
+                "type": "string"
+              },
+              "message": {
+                "type": "string"
+              },
+              "action": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "source",
+              "destination",
+              "devices",
+              "kind",
+              "id",
+              "message",
+              "action"
+            ]
+          }
+        }
+      },
+      "required": [
+        "hosts",
+        "cells",
+        "reasons"
+      ]
     }
   },
   "required": [
@@ -1186,6 +1268,652 @@ SCHEMAS = {
   },
   "required": [
     "vstats"
+  ]
+}
+''',
+    'migrate-check.schema.json': r'''{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:vdpactl:schema:migrate-check:1",
+  "title": "vdpactl migrate check --json",
+  "description": "Per device pair: blockers, the migration path QEMU takes, warnings (docs/migrate.md).",
+  "type": "object",
+  "properties": {
+    "schema": {
+      "const": "vdpactl.migrate-check",
+      "description": "which document this is"
+    },
+    "schema_version": {
+      "const": 1,
+      "description": "the version of its key set (docs/json-schemas.md)"
+    },
+    "verdict": {
+      "type": "string",
+      "enum": [
+        "compatible",
+        "warnings",
+        "blocked"
+      ],
+      "description": "the worst verdict of the pairs"
+    },
+    "exit": {
+      "type": "integer",
+      "enum": [
+        0,
+        10
+      ]
+    },
+    "source": {
+      "type": "object",
+      "properties": {
+        "host": {
+          "type": "string"
+        },
+        "from": {
+          "type": "string",
+          "enum": [
+            "live",
+            "file"
+          ]
+        },
+        "qemu": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "kernel_profile": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "backend": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
+      },
+      "required": [
+        "host",
+        "from"
+      ]
+    },
+    "destination": {
+      "type": "object",
+      "properties": {
+        "host": {
+          "type": "string"
+        },
+        "from": {
+          "type": "string",
+          "enum": [
+            "live",
+            "file"
+          ]
+        },
+        "qemu": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "kernel_profile": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "backend": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
+      },
+      "required": [
+        "host",
+        "from"
+      ]
+    },
+    "x_svq": {
+      "type": "boolean"
+    },
+    "memory_bytes": {
+      "type": "integer"
+    },
+    "pairs": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "type": "string"
+          },
+          "destination": {
+            "type": "string"
+          },
+          "verdict": {
+            "type": "string",
+            "enum": [
+              "compatible",
+              "warnings",
+              "blocked"
+            ]
+          },
+          "blockers": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "description": "stable key: docs/migrate.md lists them"
+                },
+                "message": {
+                  "type": "string"
+                },
+                "action": {
+                  "type": "string",
+                  "description": "what to do"
+                },
+                "source": {
+                  "type": "string",
+                  "description": "the QEMU or kernel function the rule comes from"
+                },
+                "cost_ms": {
+                  "type": [
+                    "number",
+                    "null"
+                  ],
+                  "description": "downtime from a rehearsal; null without one"
+                },
+                "cost_from": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                }
+              },
+              "required": [
+                "id",
+                "message",
+                "action",
+                "source"
+              ]
+            }
+          },
+          "path": {
+            "type": [
+              "object",
+              "null"
+            ],
+            "properties": {
+              "qemu_source": {
+                "type": "string"
+              },
+              "qemu_destination": {
+                "type": "string"
+              },
+              "svq": {
+                "type": "string",
+                "enum": [
+                  "x-svq",
+                  "at-migration-start",
+                  "required"
+                ]
+              },
+              "stop": {
+                "type": "string",
+                "enum": [
+                  "suspend",
+                  "reset",
+                  "unknown"
+                ]
+              },
+              "cvq": {
+                "type": "string",
+                "enum": [
+                  "isolated",
+                  "shadowed",
+                  "passthrough",
+                  "none"
+                ]
+              },
+              "resume_for_rollback": {
+                "type": "boolean"
+              },
+              "explanation": {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "rehearsal": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "rehearses": {
+                      "type": "string"
+                    },
+                    "command": {
+                      "type": "string"
+                    },
+                    "downtime_ms": {
+                      "type": [
+                        "number",
+                        "null"
+                      ],
+                      "description": "the downtime --rehearse rehearsed, or null"
+                    },
+                    "simulated": {
+                      "type": [
+                        "boolean",
+                        "null"
+                      ],
+                      "description": "true when the figure comes from the fake's models"
+                    },
+                    "note": {
+                      "type": [
+                        "string",
+                        "null"
+                      ],
+                      "description": "why it was not rehearsed"
+                    }
+                  },
+                  "required": [
+                    "rehearses",
+                    "command"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "qemu_source",
+              "qemu_destination",
+              "svq",
+              "stop",
+              "cvq",
+              "resume_for_rollback",
+              "explanation",
+              "rehearsal"
+            ]
+          },
+          "warnings": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "id": {
+                  "type": "string",
+                  "description": "stable key: docs/migrate.md lists them"
+                },
+                "message": {
+                  "type": "string"
+                },
+                "action": {
+                  "type": "string",
+                  "description": "what to do"
+                },
+                "source": {
+                  "type": "string",
+                  "description": "the QEMU or kernel function the rule comes from"
+                },
+                "cost_ms": {
+                  "type": [
+                    "number",
+                    "null"
+                  ],
+                  "description": "downtime from a rehearsal; null without one"
+                },
+                "cost_from": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                }
+              },
+              "required": [
+                "id",
+                "message",
+                "action",
+                "source"
+              ]
+            }
+          }
+        },
+        "required": [
+          "source",
+          "destination",
+          "verdict",
+          "blockers",
+          "path",
+          "warnings"
+        ]
+      }
+    }
+  },
+  "required": [
+    "schema",
+    "schema_version",
+    "verdict",
+    "exit",
+    "source",
+    "destination",
+    "x_svq",
+    "memory_bytes",
+    "pairs"
+  ]
+}
+''',
+    'migrate-facts.schema.json': r'''{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:vdpactl:schema:migrate-facts:1",
+  "title": "vdpactl migrate facts --json",
+  "description": "One host's vDPA devices and limits, as migrate check reads them (docs/migrate.md).",
+  "type": "object",
+  "properties": {
+    "schema": {
+      "const": "vdpactl.migrate-facts",
+      "description": "which document this is"
+    },
+    "schema_version": {
+      "const": 1,
+      "description": "the version of its key set (docs/json-schemas.md)"
+    },
+    "host": {
+      "type": "string"
+    },
+    "backend": {
+      "type": "object",
+      "properties": {
+        "kind": {
+          "type": "string",
+          "enum": [
+            "fake",
+            "kernel"
+          ]
+        },
+        "kernel_profile": {
+          "type": "string"
+        },
+        "kernel_release": {
+          "type": "string"
+        },
+        "presets": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "required": [
+        "kind",
+        "presets"
+      ]
+    },
+    "kernel": {
+      "type": "object",
+      "properties": {
+        "release": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "uname -r, null on the fake"
+        },
+        "profile": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "the kernel profile vdpactl matches it to"
+        }
+      }
+    },
+    "qemu": {
+      "type": "object",
+      "properties": {
+        "version": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "the QEMU version, null when none was found"
+        },
+        "source": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "source"
+      ]
+    },
+    "memlock": {
+      "type": [
+        "object",
+        "null"
+      ],
+      "properties": {
+        "soft_bytes": {
+          "type": "integer",
+          "description": "-1: unlimited"
+        },
+        "hard_bytes": {
+          "type": "integer"
+        }
+      },
+      "required": [
+        "soft_bytes",
+        "hard_bytes"
+      ]
+    },
+    "cap_ipc_lock": {
+      "type": "boolean"
+    },
+    "devices": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "node": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "/dev/vhost-vdpa-N, null without one"
+          },
+          "type": {
+            "type": "string",
+            "description": "net, block, ..."
+          },
+          "mgmtdev": {
+            "type": "string"
+          },
+          "driver": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "vdpa_sim, mlx5_vdpa, vduse, or null when unknown"
+          },
+          "firmware": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "where the driver exposes it"
+          },
+          "pins_memory": {
+            "type": "boolean",
+            "description": "vhost-vdpa pins the VM's memory for this device (PA-mode driver): RLIMIT_MEMLOCK counts"
+          },
+          "features": {
+            "type": "string",
+            "pattern": "^0x[0-9a-f]{1,16}$",
+            "description": "offered virtio features"
+          },
+          "feature_names": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "negotiated_features": {
+            "anyOf": [
+              {
+                "type": "string",
+                "pattern": "^0x[0-9a-f]{1,16}$"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "what the guest driver negotiated (once FEATURES_OK), or null"
+          },
+          "negotiated_feature_names": {
+            "type": [
+              "array",
+              "null"
+            ],
+            "items": {
+              "type": "string"
+            }
+          },
+          "status": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "virtio status byte, null when the node could not be opened"
+          },
+          "mac": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "mtu": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "max_vq_pairs": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "backend_features": {
+            "anyOf": [
+              {
+                "type": "string",
+                "pattern": "^0x[0-9a-f]{1,16}$"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "backend_feature_names": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "backend_features_from": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "the node of a device of the same management device they were read from (this one was held), or null"
+          },
+          "groups": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "address_spaces": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "cvq": {
+            "type": [
+              "object",
+              "null"
+            ],
+            "properties": {
+              "index": {
+                "type": "integer"
+              },
+              "group": {
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "isolable": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "index",
+              "isolable"
+            ]
+          },
+          "held_by": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "processes holding the node open"
+          },
+          "unavailable": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "name",
+          "type",
+          "mgmtdev",
+          "pins_memory",
+          "features",
+          "feature_names",
+          "held_by"
+        ]
+      }
+    }
+  },
+  "required": [
+    "schema",
+    "schema_version",
+    "host",
+    "backend",
+    "kernel",
+    "qemu",
+    "memlock",
+    "cap_ipc_lock",
+    "devices"
   ]
 }
 ''',

@@ -23,8 +23,17 @@ options:
     description: What to gather; each item costs one vdpactl start on the host.
     type: list
     elements: str
-    choices: [mgmtdevs, devs, config, doctor]
+    choices: [mgmtdevs, devs, config, doctor, migrate_facts]
     default: [mgmtdevs, devs, config, doctor]
+  qemu_version:
+    description:
+      - With C(migrate_facts) - the QEMU version the host's VMs run (default - what the qemu-system binary on the host says).
+    type: str
+  host_name:
+    description:
+      - With C(migrate_facts) - the host's name in the facts document (default - the host's own name); the compatibility
+        matrix of the fleet report names the hosts by it.
+    type: str
   require_ready:
     description: Fail when C(vdpactl doctor) finds blocking problems (lists them).
     type: bool
@@ -50,6 +59,12 @@ EXAMPLES = r'''
 - name: Show the doctor's blocking findings
   ansible.builtin.debug:
     var: vdpa.doctor_failures
+
+- name: The host's migration facts, for vdpactl migrate check on the controller (playbooks/fleet-migration.yml)
+  vdpactl.vdpa.vdpa_info:
+    gather: [migrate_facts]
+    host_name: "{{ inventory_hostname }}"
+  register: vdpa
 
 - name: Only the devices, and fail early on a host that cannot drive vDPA
   vdpactl.vdpa.vdpa_info:
@@ -86,6 +101,11 @@ ready:
   description: Whether doctor found the host ready to drive vDPA devices.
   returned: when doctor is gathered
   type: bool
+migrate_facts:
+  description: C(vdpactl migrate facts --json) (devices, features, negotiated features, backend features, groups, kernel,
+    QEMU, RLIMIT_MEMLOCK, CAP_IPC_LOCK; docs/migrate.md).
+  returned: when gathered
+  type: dict
 commands:
   description: The vdpactl command lines run.
   returned: always
@@ -117,8 +137,10 @@ def doctor_failures(doctor):
 def run_module():
     module = AnsibleModule(
         argument_spec=dict(
-            gather=dict(type='list', elements='str', choices=['mgmtdevs', 'devs', 'config', 'doctor'],
+            gather=dict(type='list', elements='str', choices=['mgmtdevs', 'devs', 'config', 'doctor', 'migrate_facts'],
                         default=['mgmtdevs', 'devs', 'config', 'doctor']),
+            qemu_version=dict(type='str'),
+            host_name=dict(type='str'),
             require_ready=dict(type='bool', default=False),
             **COMMON_ARGS
         ),
@@ -132,6 +154,14 @@ def run_module():
             if key in gather:
                 _rc, data, _err = cli.run(args)
                 result[key] = (data or {}).get(top, {})
+        if 'migrate_facts' in gather:
+            args = ['migrate', 'facts']
+            if module.params['qemu_version']:
+                args += ['--qemu-version', module.params['qemu_version']]
+            if module.params['host_name']:
+                args += ['--host', module.params['host_name']]
+            _rc, facts, _err = cli.run(args)
+            result['migrate_facts'] = facts or {}
         if 'doctor' in gather:
             # exit 8 (NOT_READY) is doctor's verdict, reported as data
             _rc, doctor, _err = cli.run(['doctor'], ok_codes=(0, 8))

@@ -64,7 +64,6 @@ class CheckStructureScriptTest {
             mgmt.VirtioNames carries constants | main/mgmt/VirtioNames.java | public static final int ID_NET = 1;
             an upstream scenario constant outside sim.UpstreamScenarios | main/sim/UpstreamScenarios.java | public static final long GUEST_BYTES = 1L << 38;
             an upstream scenario constant outside sim.UpstreamScenarios | main/cli/rehearse/Presets.java | private static final long GUEST_BYTES = 1L << 38;
-            sys.IoctlNames has a global slot | main/sys/IoctlNames.java | private static volatile LongFunction<String> table;
             a hand-written enter/exit guard | main/vhost/Device.java | enter();
             """;
 

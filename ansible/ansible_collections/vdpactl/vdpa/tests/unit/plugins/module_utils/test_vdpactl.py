@@ -5,12 +5,14 @@
 from __future__ import (absolute_import, division, print_function)
 __metaclass__ = type
 
-from ansible_collections.vdpactl.vdpa.plugins.module_utils.vdpactl import VdpactlError, cli_message, exit_name, jsonschema_problem
+from ansible_collections.vdpactl.vdpa.plugins.module_utils.vdpactl import (VdpactlError, cli_message, exit_name, jsonschema_problem,
+                                                                        schema_for)
 
 
 def test_every_readme_exit_code_has_its_name():
     assert [exit_name(rc) for rc in range(9)] == ['OK', 'FAILURE', 'USAGE', 'NOT_FOUND', 'PERMISSION', 'NOT_SUPPORTED',
                                                   'PARTIAL', 'KERNEL_ERROR', 'NOT_READY']
+    assert exit_name(10) == 'BLOCKED'
     assert exit_name(127) == 'UNKNOWN'
 
 
@@ -40,3 +42,8 @@ def test_jsonschema_without_draft_2020_12_is_a_missing_requirement_not_a_traceba
     assert jsonschema_problem(None) == 'jsonschema >= 4.0'
     import jsonschema
     assert jsonschema_problem(jsonschema) is None
+
+
+def test_migrate_documents_are_checked_against_their_schemas():
+    assert schema_for(['migrate', 'facts', '--qemu-version', '10.0.13']) == 'migrate-facts.schema.json'
+    assert schema_for(['migrate', 'check', '--source', 'a.json', '--dest', 'b.json']) == 'migrate-check.schema.json'

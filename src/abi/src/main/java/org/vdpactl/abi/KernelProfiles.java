@@ -9,7 +9,9 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 
 /**
@@ -78,14 +80,14 @@ public final class KernelProfiles {
         return Optional.of(best);
     }
 
-    /** The oldest profiled kernel that has the ioctl (by macro name), if any. */
-    public static Optional<KernelProfile> firstWithIoctl(String macroName) {
-        return first(p -> p.hasIoctl(macroName));
+    /** The oldest profiled kernel that has the ioctl, if any. */
+    public static Optional<KernelProfile> firstWithIoctl(UapiIoctl ioctl) {
+        return first(p -> p.hasIoctl(ioctl));
     }
 
-    /** The oldest profiled kernel whose vdpa family has the command (by enumerator name), if any. */
-    public static Optional<KernelProfile> firstWithCommand(String enumeratorName) {
-        return first(p -> p.hasCommand(enumeratorName));
+    /** The oldest profiled kernel whose vdpa family has the command, if any (none for a null command). */
+    public static Optional<KernelProfile> firstWithCommand(UapiVdpaCommand command) {
+        return first(p -> p.hasCommand(command));
     }
 
     /** The oldest profiled kernel whose SET_BACKEND_FEATURES accepts the bit, if any. */
@@ -116,18 +118,44 @@ public final class KernelProfiles {
         return a[0] != b[0] ? Integer.compare(a[0], b[0]) : Integer.compare(a[1], b[1]);
     }
 
+    /**
+     * A profile is its JSON file, or, when the file names a {@code "parent"} version, the parent's profile with
+     * the file's fields laid over it (objects field by field, anything else replaced): a new kernel that differs
+     * from its predecessor in one fact is that fact and its source.
+     */
     private static KernelProfile load(String version) {
+        try {
+            KernelProfile p = JSON.treeToValue(tree(version), KernelProfile.class);
+            validate(p);
+            return p;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the kernel profile " + version, e);
+        }
+    }
+
+    private static ObjectNode tree(String version) throws IOException {
         String resource = "/org/vdpactl/abi/kernels/" + version + ".json";
         try (InputStream in = KernelProfiles.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("missing kernel profile resource " + resource);
             }
-            KernelProfile p = JSON.readValue(in.readAllBytes(), KernelProfile.class);
-            validate(p);
-            return p;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + resource, e);
+            ObjectNode own = (ObjectNode) JSON.readTree(in.readAllBytes());
+            JsonNode parent = own.remove("parent");
+            return parent == null ? own : overlay(tree(parent.asText()), own);
         }
+    }
+
+    /** {@code base} with every field of {@code delta} laid over it: objects merged field by field, the rest replaced. */
+    private static ObjectNode overlay(ObjectNode base, ObjectNode delta) {
+        delta.properties().forEach(field -> {
+            JsonNode mine = base.get(field.getKey());
+            if (mine instanceof ObjectNode object && field.getValue() instanceof ObjectNode change) {
+                overlay(object, change);
+            } else {
+                base.set(field.getKey(), field.getValue());
+            }
+        });
+        return base;
     }
 
     /** Every name in a profile must be one the code knows: a typo would silently drop a feature. */
@@ -136,7 +164,7 @@ public final class KernelProfiles {
         MacroValues.bitMask(p.vhost().backendFeaturesAccepted());
         MacroValues.bitMask(p.vhost().backendFeaturesOffered());
         for (KernelProfile.PolicyEntry e : p.netlink().requestPolicy()) {
-            boolean known = UapiNames.vdpaAttribute(e.attr()) == e.number();
+            boolean known = MacroValues.valueOrMinusOne(e.attr()) == e.number();
             if (!known || e.number() > p.netlink().maxAttr() || !POLICY.matcher(e.policy()).matches()) {
                 throw new IllegalStateException(p + ": bad request policy entry " + e);
             }

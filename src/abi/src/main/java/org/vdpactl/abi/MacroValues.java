@@ -24,6 +24,15 @@ public final class MacroValues {
         return CACHE.computeIfAbsent(macro, MacroValues::lookup);
     }
 
+    /** The value of a macro, or -1 when the headers have none of that name. */
+    public static int valueOrMinusOne(String macro) {
+        try {
+            return value(macro);
+        } catch (IllegalArgumentException e) {
+            return -1;
+        }
+    }
+
     private static int lookup(String macro) {
         try {
             Method m = vhost_h.class.getMethod(macro);

@@ -10,7 +10,7 @@ import org.vdpactl.ffi.gen.vhost.vhost_h;
  * from the uapi headers (docs/spec/kernel-abi.md §2). The fake kernel's ioctl dispatch switches on
  * these constants, as the kernel's {@code switch (cmd)} keys on the macros: a misspelt case does not
  * compile, and {@link KernelProfile} lists what each kernel release handles by the same names.
- * {@code UapiIoctlTest} checks that this list is exactly the set of vhost ioctls in the bindings.
+ * {@code UapiEnumsTest} checks that this list is exactly the set of vhost ioctls in the bindings.
  */
 public enum UapiIoctl {
     VHOST_ATTACH_VRING_WORKER(vhost_h.VHOST_ATTACH_VRING_WORKER()),
@@ -80,6 +80,15 @@ public enum UapiIoctl {
     /** The 32-bit request number ({@code _IOC(dir, 0xAF, nr, size)}). */
     public long request() {
         return request;
+    }
+
+    /**
+     * How the syscall seam names a request in its errors: "ioctl VHOST_VDPA_SUSPEND" for a vhost ioctl,
+     * "ioctl 0x0000AF7D" for any other number (only its low 32 bits count).
+     */
+    public static String operation(long request) {
+        UapiIoctl io = forRequest(request);
+        return io != null ? "ioctl " + io.name() : String.format("ioctl 0x%08X", request & 0xFFFF_FFFFL);
     }
 
     /** The ioctl whose request number this is (only its low 32 bits count, as in the kernel), or null. */

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.vdpactl.ffi.gen.libc.libc_h;
+import org.vdpactl.abi.UapiIoctl;
 
 /**
  * The real kernel, through FFM downcalls.
@@ -29,16 +30,8 @@ import org.vdpactl.ffi.gen.libc.libc_h;
  * stat(2), which has no hot path, goes through the JDK ({@link PathStat}).
  */
 public final class PanamaSyscalls implements Syscalls {
-    private final IoctlNames ioctlNames;
-
-    /** Names ioctl commands in errors by number only. */
+    /** A failed ioctl is named in its {@link SyscallException} by the ABI's table ({@link UapiIoctl#operation}). */
     public PanamaSyscalls() {
-        this(IoctlNames.NUMERIC);
-    }
-
-    /** @param ioctlNames how a failed ioctl's command is named in its {@link SyscallException} */
-    public PanamaSyscalls(IoctlNames ioctlNames) {
-        this.ioctlNames = java.util.Objects.requireNonNull(ioctlNames, "ioctlNames");
     }
 
     private static final Linker LINKER = Linker.nativeLinker();
@@ -167,7 +160,7 @@ public final class PanamaSyscalls implements Syscalls {
             throw rethrow(t);
         }
         if (r < 0) {
-            throw new SyscallException(ioctlNames.name(request), errno(cs));
+            throw new SyscallException(UapiIoctl.operation(request), errno(cs));
         }
         return r;
     }

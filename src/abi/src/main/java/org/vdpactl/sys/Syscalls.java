@@ -90,7 +90,7 @@ public interface Syscalls {
     /** pipe2(2) with the given flags; returns {read end, write end}. */
     int[] pipe(int flags);
 
-    // --- file-system questions (sysfs, device nodes); the real side answers them through JNR-POSIX / NIO ---
+    // --- file-system questions (sysfs, device nodes); the real side answers them through the JDK (NIO, PathStat) ---
 
     /** stat(2) of a path (following links). */
     FileStat stat(String path);

@@ -57,7 +57,7 @@ final class Backends {
     }
 
     private static Backend kernel() {
-        Syscalls sys = new PanamaSyscalls(VhostIoctl.names());
+        Syscalls sys = new PanamaSyscalls();
         return new Backend() {
             @Override
             public Syscalls syscalls() {

@@ -15,6 +15,7 @@ final class Commands {
         list.add(new org.vdpactl.cli.mgmt.DevCommand());
         list.add(new org.vdpactl.cli.vhost.VhostCommand());
         list.add(new org.vdpactl.cli.doctor.DoctorCommand());
+        list.add(new org.vdpactl.cli.migrate.MigrateCommand());
         list.add(new BenchCommand());
         list.add(new ReportCommand());
         list.add(new CompletionScript.Generate());

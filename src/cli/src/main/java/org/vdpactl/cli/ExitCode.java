@@ -14,6 +14,8 @@ public enum ExitCode {
     PARTIAL(6, "a batch failed part-way; every device was rolled back or its final state reported"),
     KERNEL_ERROR(7, "the kernel refused the operation (errno shown)"),
     NOT_READY(8, "environment not ready (doctor found blocking problems, state file locked or its file system full or read-only, no backend)"),
+    /** migrate check: a device pair cannot migrate (docs/migrate.md); not a failure of vdpactl or its input. */
+    BLOCKED(10, "migrate check found a blocker: a device pair cannot migrate (each blocker says what to do)"),
     /** 128 + SIGINT, as a shell reports a process that SIGINT ended; SIGTERM ends a command the same way. */
     INTERRUPTED(130, "stopped by SIGINT or SIGTERM at a safe point; every device was brought to a known state and reported");
 

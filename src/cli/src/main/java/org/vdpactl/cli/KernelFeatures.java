@@ -57,13 +57,13 @@ public final class KernelFeatures {
     public static List<String> absent(KernelProfile p) {
         List<String> out = new ArrayList<>();
         for (VhostIoctl io : VhostIoctl.values()) {
-            if (!p.hasIoctl(io.kernelName())) {
-                KernelProfiles.firstWithIoctl(io.kernelName()).ifPresent(first -> out.add(io.kernelName() + " (from Linux " + first.version() + ")"));
+            if (!p.hasIoctl(io.uapi())) {
+                KernelProfiles.firstWithIoctl(io.uapi()).ifPresent(first -> out.add(io.kernelName() + " (from Linux " + first.version() + ")"));
             }
         }
         for (VdpaCommand c : VdpaCommand.values()) {
-            if (!p.hasCommand(c.constantName())) {
-                KernelProfiles.firstWithCommand(c.constantName()).ifPresent(first -> out.add(c.constantName() + " (from Linux " + first.version() + ")"));
+            if (c.uapi() != null && !p.hasCommand(c.uapi())) {
+                KernelProfiles.firstWithCommand(c.uapi()).ifPresent(first -> out.add(c.constantName() + " (from Linux " + first.version() + ")"));
             }
         }
         return out;
@@ -71,7 +71,7 @@ public final class KernelFeatures {
 
     /** "needs Linux 6.12 or later": the first profiled kernel with the command. */
     public static String missingCommand(VdpaCommand c, String what) {
-        String first = KernelProfiles.firstWithCommand(c.constantName()).map(p -> "Linux " + p.version()).orElse("a newer kernel");
+        String first = KernelProfiles.firstWithCommand(c.uapi()).map(p -> "Linux " + p.version()).orElse("a newer kernel");
         return what + " needs " + c.constantName() + ", which this kernel's vdpa family lacks (first in " + first
                 + " among " + String.join(", ", KernelProfiles.VERSIONS) + ")";
     }

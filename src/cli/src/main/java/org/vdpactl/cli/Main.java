@@ -14,7 +14,7 @@ import picocli.CommandLine.ScopeType;
         description = "Drive Linux vhost-vdpa devices and the vdpa netlink family; rehearse live-migration downtime.",
         footerHeading = "%nExit codes:%n",
         footer = {"  0 success, 1 internal failure, 2 usage, 3 not found, 4 permission, 5 not supported,",
-                  "  6 partial batch failure, 7 kernel error, 8 environment not ready,",
+                  "  6 partial batch failure, 7 kernel error, 8 environment not ready, 10 migration blocked,",
                   "  130 interrupted by SIGINT or SIGTERM (see README)."},
         subcommands = {CommandLine.HelpCommand.class})
 public final class Main implements java.util.concurrent.Callable<Integer> {

@@ -53,6 +53,10 @@ public final class ReportCommand implements Runnable {
         @Option(names = "--html", paramLabel = "FILE.html", description = "Also write the report as one self-contained HTML file.")
         Path html;
 
+        @Option(names = "--check", paramLabel = "CHECK.json", split = ",",
+                description = "migrate check --json documents: adds the compatibility matrix (host × host, worst verdict).")
+        List<Path> checks = new ArrayList<>();
+
         @Override
         public Integer call() {
             CliContext ctx = context.get();
@@ -61,14 +65,29 @@ public final class ReportCommand implements Runnable {
                 hosts.add(RehearsalDocuments.read(f));
             }
             FleetReport report = FleetReport.merge(hosts);
+            org.vdpactl.report.fleet.CompatibilityMatrix matrix = checks.isEmpty() ? null
+                    : org.vdpactl.report.fleet.CompatibilityMatrix.read(checks);
             if (html != null) {
+                String page = FleetHtml.render(report);
+                if (matrix != null) {
+                    page = page.replace("</style>", org.vdpactl.report.fleet.CompatibilityMatrix.CSS + "</style>")
+                            .replace("</body>", matrix.html() + "</body>");
+                }
                 try {
-                    Files.writeString(html, FleetHtml.render(report), StandardCharsets.UTF_8);
+                    Files.writeString(html, page, StandardCharsets.UTF_8);
                 } catch (IOException e) {
                     throw CliFailure.from(e, "cannot write " + html + ": " + e.getMessage());
                 }
             }
-            ctx.printDocument(JsonDocument.FLEET, () -> report, out -> out.print(FleetText.render(report)));
+            ctx.printDocument(JsonDocument.FLEET, () -> {
+                if (matrix == null) {
+                    return report;
+                }
+                java.util.Map<String, Object> doc = new java.util.LinkedHashMap<>(ctx.mapper().convertValue(report,
+                        new com.fasterxml.jackson.core.type.TypeReference<java.util.Map<String, Object>>() { }));
+                doc.put("compatibility", matrix);
+                return doc;
+            }, out -> out.print(FleetText.render(report) + (matrix == null ? "" : matrix.text())));
             if (html != null) {
                 ctx.err().println("vdpactl: fleet report written to " + html);
                 ctx.err().flush();

@@ -10,6 +10,7 @@ import org.vdpactl.netlink.NetlinkParseException;
 import org.vdpactl.vhost.BlkConfig;
 import org.vdpactl.vhost.NetConfig;
 import org.vdpactl.vhost.VirtioDeviceId;
+import org.vdpactl.abi.KernelProfile;
 
 /**
  * Turns the attributes of vdpa family replies into records. Tolerant: attributes it does not
@@ -19,7 +20,7 @@ import org.vdpactl.vhost.VirtioDeviceId;
  * is the device features of a net device rather than the block capacity.
  */
 public final class VdpaReplies {
-    private static final int LEGACY_DEV_FEATURES = 21;
+    private static final int LEGACY_DEV_FEATURES = KernelProfile.Netlink.LEGACY_DEVICE_FEATURES_ATTR;
 
     private VdpaReplies() {
     }

@@ -1,54 +1,59 @@
 package org.vdpactl.vhost;
 
-import org.vdpactl.ffi.gen.vhost.vhost_h;
+import org.vdpactl.abi.UapiBackendFeature;
 
 /**
- * One {@code VHOST_BACKEND_F_*} bit (linux/vhost_types.h). The kernel macros are bit numbers; the
- * mask is {@code 1L << bit()}.
+ * One {@code VHOST_BACKEND_F_*} bit (linux/vhost_types.h) the client knows, each the ABI's
+ * {@link UapiBackendFeature} (the bit number is the kernel's, read there). The mask is {@code 1L << bit()}.
  */
 public enum BackendFeature {
     /** V2 IOTLB messages ({@code vhost_msg_v2}, with an {@code asid} field) may be used. */
-    IOTLB_MSG_V2(vhost_h.VHOST_BACKEND_F_IOTLB_MSG_V2()),
+    IOTLB_MSG_V2(UapiBackendFeature.VHOST_BACKEND_F_IOTLB_MSG_V2),
     /** BATCH_BEGIN / BATCH_END hints: set_map drivers rebuild their table once per batch. */
-    IOTLB_BATCH(vhost_h.VHOST_BACKEND_F_IOTLB_BATCH()),
+    IOTLB_BATCH(UapiBackendFeature.VHOST_BACKEND_F_IOTLB_BATCH),
     /** The {@code asid} field of V2 messages is honoured (otherwise every message goes to AS 0). */
-    IOTLB_ASID(vhost_h.VHOST_BACKEND_F_IOTLB_ASID()),
+    IOTLB_ASID(UapiBackendFeature.VHOST_BACKEND_F_IOTLB_ASID),
     /** The device has a suspend op (VHOST_VDPA_SUSPEND does something). */
-    SUSPEND(vhost_h.VHOST_BACKEND_F_SUSPEND()),
+    SUSPEND(UapiBackendFeature.VHOST_BACKEND_F_SUSPEND),
     /** The device has a resume op (VHOST_VDPA_RESUME does something). */
-    RESUME(vhost_h.VHOST_BACKEND_F_RESUME()),
+    RESUME(UapiBackendFeature.VHOST_BACKEND_F_RESUME),
     /** Virtqueues may be enabled after DRIVER_OK. */
-    ENABLE_AFTER_DRIVER_OK(vhost_h.VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK()),
+    ENABLE_AFTER_DRIVER_OK(UapiBackendFeature.VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK),
     /** Descriptor tables may live in their own group/ASID; requires IOTLB_ASID in the same ack. */
-    DESC_ASID(vhost_h.VHOST_BACKEND_F_DESC_ASID()),
+    DESC_ASID(UapiBackendFeature.VHOST_BACKEND_F_DESC_ASID),
     /** IOTLB maps survive a device reset (no CLEAN_MAP). */
-    IOTLB_PERSIST(vhost_h.VHOST_BACKEND_F_IOTLB_PERSIST());
+    IOTLB_PERSIST(UapiBackendFeature.VHOST_BACKEND_F_IOTLB_PERSIST);
 
-    private final int bit;
+    private final UapiBackendFeature uapi;
 
-    BackendFeature(int bit) {
-        this.bit = bit;
+    BackendFeature(UapiBackendFeature uapi) {
+        this.uapi = uapi;
+    }
+
+    /** The kernel's bit this is. */
+    public UapiBackendFeature uapi() {
+        return uapi;
     }
 
     /** The bit number. */
     public int bit() {
-        return bit;
+        return uapi.bit();
     }
 
     /** {@code 1L << bit()}. */
     public long mask() {
-        return 1L << bit;
+        return uapi.mask();
     }
 
     /** The kernel's macro name, e.g. {@code VHOST_BACKEND_F_IOTLB_MSG_V2}. */
     public String kernelName() {
-        return "VHOST_BACKEND_F_" + name();
+        return uapi.name();
     }
 
     /** The feature with this bit number, or null. */
     public static BackendFeature ofBit(int bit) {
         for (BackendFeature f : values()) {
-            if (f.bit == bit) {
+            if (f.bit() == bit) {
                 return f;
             }
         }

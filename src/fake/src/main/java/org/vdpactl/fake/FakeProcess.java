@@ -12,12 +12,12 @@ import org.vdpactl.fake.mem.AddressSpace;
 import org.vdpactl.fake.mem.HostReservation;
 import org.vdpactl.fake.mem.Vma;
 import org.vdpactl.abi.RequestTable;
-import org.vdpactl.abi.UapiNames;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.FileStat;
 import org.vdpactl.sys.SyscallException;
 import org.vdpactl.sys.Syscalls;
+import org.vdpactl.abi.UapiIoctl;
 
 /**
  * A process of the fake kernel: its own fd table and its own address space ("mm", the identity
@@ -175,7 +175,9 @@ public final class FakeProcess implements Syscalls, AutoCloseable {
 
     private static RequestTable<String> ioctlOps() {
         java.util.Map<Long, String> m = new java.util.HashMap<>();
-        UapiNames.ioctlsByRequest().forEach((request, name) -> m.put(request, "ioctl " + name));
+        for (UapiIoctl io : UapiIoctl.values()) {
+            m.put(io.request(), UapiIoctl.operation(io.request()));
+        }
         return RequestTable.of(m);
     }
 

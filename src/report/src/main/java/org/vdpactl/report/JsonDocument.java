@@ -34,6 +34,10 @@ public enum JsonDocument {
     VHOST_TIMING("vhost-timing"),
     /** {@code report merge --json}. */
     FLEET("fleet"),
+    /** {@code migrate facts --json}. */
+    MIGRATE_FACTS("migrate-facts"),
+    /** {@code migrate check --json}. */
+    MIGRATE_CHECK("migrate-check"),
     /** What any command prints on stdout with --json when it fails before printing data. */
     ERROR("error");
 

@@ -19,6 +19,16 @@ import org.vdpactl.vhost.VhostIoctl;
 
 /** The fake's kernel profiles: the facts of docs/kernel-profiles.md as the fake answers them. */
 class KernelProfileTest {
+
+    /** vduse_dev.c's id table: block only on 6.1 (6.1.192), block and net since VDUSE net support (6.12.117, 7.2.13). */
+    @Test
+    void vduseClassesFollowVduseDevCsIdTable() {
+        long block = 1L << vhost_h.VIRTIO_ID_BLOCK();
+        long net = 1L << vhost_h.VIRTIO_ID_NET();
+        assertEquals(block, KernelProfiles.byName("6.1").orElseThrow().vduseClassMask());
+        assertEquals(block | net, KernelProfiles.byName("6.12").orElseThrow().vduseClassMask());
+        assertEquals(block | net, KernelProfiles.byName("7.2").orElseThrow().vduseClassMask());
+    }
     private static final String NET = "/dev/vhost-vdpa-0";
     private static final long BASE = 0xE; // IOTLB_MSG_V2 | IOTLB_BATCH | IOTLB_ASID
     private static final long SUSPEND = 1L << vhost_h.VHOST_BACKEND_F_SUSPEND();
@@ -95,11 +105,11 @@ class KernelProfileTest {
     @Test
     void the61FamilyHasNoAttrSetAndAMaxattrOf22() {
         KernelProfile old = KernelProfiles.byName("6.1").orElseThrow();
-        assertFalse(old.hasCommand(VdpaCommand.DEV_ATTR_SET.constantName()));
+        assertFalse(old.hasCommand(VdpaCommand.DEV_ATTR_SET.uapi()));
         assertEquals(22, old.netlink().maxAttr());
-        assertEquals("6.12", KernelProfiles.firstWithCommand(VdpaCommand.DEV_ATTR_SET.constantName()).orElseThrow().version());
-        assertEquals("6.12", KernelProfiles.firstWithIoctl(VhostIoctl.VDPA_RESUME.kernelName()).orElseThrow().version());
-        assertEquals("6.1", KernelProfiles.firstWithIoctl(VhostIoctl.VDPA_SUSPEND.kernelName()).orElseThrow().version());
+        assertEquals("6.12", KernelProfiles.firstWithCommand(VdpaCommand.DEV_ATTR_SET.uapi()).orElseThrow().version());
+        assertEquals("6.12", KernelProfiles.firstWithIoctl(VhostIoctl.VDPA_RESUME.uapi()).orElseThrow().version());
+        assertEquals("6.1", KernelProfiles.firstWithIoctl(VhostIoctl.VDPA_SUSPEND.uapi()).orElseThrow().version());
         assertEquals(37, KernelProfiles.defaultProfile().netlink().maxAttr());
     }
 }

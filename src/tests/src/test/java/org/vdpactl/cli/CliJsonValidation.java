@@ -119,6 +119,7 @@ public final class CliJsonValidation {
                 case "doctor" -> JsonDocument.DOCTOR.fileName();
                 case "vhost" -> next.equals("info") ? JsonDocument.VHOST_INFO.fileName() : JsonDocument.VHOST_TIMING.fileName();
                 case "report" -> JsonDocument.FLEET.fileName();
+                case "migrate" -> next.equals("facts") ? JsonDocument.MIGRATE_FACTS.fileName() : JsonDocument.MIGRATE_CHECK.fileName();
                 case "mgmtdev" -> "iproute-mgmtdev.schema.json";
                 case "dev" -> switch (next) {
                     case "config" -> "iproute-config.schema.json";

@@ -61,6 +61,7 @@ class ExitCodeTableTest {
                     "rehearse", "--queue-pairs", "1");
             case KERNEL_ERROR -> fake("vhost", "info", "--fd", "999");
             case NOT_READY -> fake("doctor", "--memory", "100T");
+            case BLOCKED -> fake("migrate", "check", "vdpa0", "--source-qemu", "7.2.0", "--dest-qemu", "7.2.0");
             case INTERRUPTED -> {
                 RehearseSignalTest.Interrupted r = RehearseSignalTest.interruptedRehearsal(dir, "TERM");
                 yield new CliRun(r.exit(), r.out(), r.err());

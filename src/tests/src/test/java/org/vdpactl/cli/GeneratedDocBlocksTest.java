@@ -151,6 +151,9 @@ class GeneratedDocBlocksTest {
         if (generator.equals("SupportTable")) {
             return org.vdpactl.fake.kernel.SupportTable.markdown().stripTrailing();
         }
+        if (generator.equals("Mlx5BehaviourTable")) {
+            return org.vdpactl.fake.kernel.Mlx5BehaviourTable.markdown().stripTrailing();
+        }
         throw new AssertionError("unknown generator " + generator);
     }
 

@@ -58,6 +58,9 @@ class JsonSchemasTest {
         sample("report", "merge", rehearsal.toString());
         sample("dev", "show", "no-such-device");
         sample("mgmtdev", "list");
+        Path facts = dir.resolve("facts.json");
+        Files.writeString(facts, sample("migrate", "facts", "--qemu-version", "10.0.13").out());
+        sample("migrate", "check", "--source", facts.toString(), "--dest", facts.toString());
         sample("dev", "list");
         sample("dev", "config", "vdpa0");
         // the fake's devices give no vendor statistics before a driver negotiated features: the printer's own output

@@ -65,7 +65,7 @@ class RehearseCommandTest {
     void theKernelProfileBringsItsMlx5Preset() {
         CliRun old = fake("--fake-kernel", "6.1", "rehearse", "mlx5-0", "--iterations", "1");
         assertEquals(0, old.exitCode(), old.err() + old.out());
-        assertTrue(old.out().contains("preset mlx5-pre612: the 6.1 kernel profile's mlx5_vdpa"), old.out());
+        assertTrue(old.out().contains("preset mlx5-61: the 6.1 kernel profile's mlx5_vdpa"), old.out());
         CliRun lts = run("--backend", "fake", "--fake-state", dir.resolve("lts.json").toString(), "--fake-kernel", "6.12",
                 "rehearse", "mlx5-0", "--iterations", "1");
         assertEquals(0, lts.exitCode(), lts.err() + lts.out());

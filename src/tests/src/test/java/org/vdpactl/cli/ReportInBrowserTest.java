@@ -68,8 +68,38 @@ class ReportInBrowserTest {
         fleetReport = dir.resolve("fleet.html");
         List<String> merge = new ArrayList<>(List.of("report", "merge", "--html", fleetReport.toString()));
         merge.addAll(docs);
+        // the migration compatibility of every ordered pair of the three hosts (the 6.1 host lacks 6.12's GUEST_TSO4/6)
+        List<String> hosts = List.of("rack1-node1", "rack1-node2", "rack2-node9");
+        List<String> kernels = List.of("6.12", "6.12", "6.1");
+        for (int i = 0; i < hosts.size(); i++) {
+            for (int j = 0; j < hosts.size(); j++) {
+                if (i != j) {
+                    merge.add("--check");
+                    merge.add(migrateCheck(hosts.get(i), kernels.get(i), hosts.get(j), kernels.get(j)));
+                }
+            }
+        }
         CliRun m = CliRun.of(merge.toArray(String[]::new));
         assertEquals(0, m.exitCode(), m.err());
+    }
+
+    private static String migrateFacts(String host, String kernel) throws IOException {
+        Path file = dir.resolve(host + "-facts.json");
+        if (!Files.exists(file)) {
+            CliRun r = CliRun.of("--backend", "fake", "--fake-kernel", kernel, "--fake-state", dir.resolve(host + "-facts-state.json").toString(),
+                    "--json", "migrate", "facts", "--host", host, "--qemu-version", "10.0.13");
+            assertEquals(0, r.exitCode(), r.err());
+            Files.writeString(file, r.out());
+        }
+        return file.toString();
+    }
+
+    private static String migrateCheck(String src, String srcKernel, String dst, String dstKernel) throws IOException {
+        CliRun r = CliRun.of("--backend", "fake", "--fake-state", dir.resolve("checker-state.json").toString(), "--json", "migrate", "check",
+                "mlx5-0", "vdpa0", "--source", migrateFacts(src, srcKernel), "--dest", migrateFacts(dst, dstKernel));
+        assertTrue(r.exitCode() == 0 || r.exitCode() == 10, r.err());
+        Path file = Files.writeString(dir.resolve("check-" + src + "-" + dst + ".json"), r.out());
+        return file.toString();
     }
 
     private static String rehearseJson(String host, String kernel, String strategy) throws IOException {
@@ -153,6 +183,19 @@ class ReportInBrowserTest {
         assertFits(m, width);
         // the 6.1 host also brings its own mlx5_vdpa's preset (mlx5-pre612): strategy, kernel and preset differ
         assertEquals(3, m.path("differingCells").asInt(), "rack2-node9's strategy, kernel and preset flagged: " + m);
+    }
+
+    @ParameterizedTest(name = "{0} px")
+    @ValueSource(ints = {375, 1400})
+    void theCompatibilityMatrixShowsTheWorstVerdictPerHostPairWithItsReasons(int width) throws Exception {
+        JsonNode m = measure(fleetReport, "fleet", width);
+        assertFits(m, width);
+        // a 6.12 guest's GUEST_TSO4/6 block both moves to the 6.1 host; every other move migrates (with warnings: no guest ran)
+        assertEquals(2, m.at("/matrixCells/blocked").asInt(), m.toString());
+        assertEquals(4, m.at("/matrixCells/warnings").asInt(), m.toString());
+        assertEquals(0, m.at("/matrixCells/compatible").asInt(), m.toString());
+        assertEquals(6, m.path("matrixCellsWithReasons").asInt(), "every checked cell names its reasons on hover: " + m);
+        assertTrue(m.path("reasonRows").asInt() >= 6, "the reasons table lists them: " + m);
     }
 
     @Test

@@ -97,7 +97,7 @@ class SvqStrategyTest {
         DeviceProfile.Device d = p.device();
         return new DeviceProfile("onesim", new DeviceProfile.Mgmt(null, "onesim", p.mgmtdev().classes(),
                 p.mgmtdev().maxSupportedVqs(), p.mgmtdev().maxVqPairs(), p.mgmtdev().supportedFeatures(),
-                p.mgmtdev().provisionableAttributes(), 0, "free", null), d.withDriverFacts(d.groups(), 1, d.rules()));
+                p.mgmtdev().provisionableAttributes(), 0, "free", null), d.withDriverFacts(d.groups(), 1, d.driverFacts()));
     }
 
     @Test

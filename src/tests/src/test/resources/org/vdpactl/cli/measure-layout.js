@@ -85,5 +85,12 @@
     };
   });
   r.differingCells = document.querySelectorAll('td.differs').length;
+  r.matrixCells = {};
+  ['compatible', 'warnings', 'blocked'].forEach(function (v) {
+    r.matrixCells[v] = document.querySelectorAll('table.matrix td.v-' + v).length;
+  });
+  r.matrixCellsWithReasons = Array.prototype.filter.call(document.querySelectorAll('table.matrix td[title]'),
+      function (td) { return td.getAttribute('title').length > 0; }).length;
+  r.reasonRows = document.querySelectorAll('table.reasons tr.blocker, table.reasons tr.warning').length;
   parent.postMessage(JSON.stringify(r), '*');
 })();

@@ -40,17 +40,22 @@ final class ControlQueueDatapath {
     private static final long F_CTRL_VLAN = 1L << org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_F_CTRL_VLAN();
     static final byte OK = (byte) org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_OK();
     static final byte ERR = (byte) org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_ERR();
+    private static final int NO_INTERRUPT = org.vdpactl.ffi.gen.vhost.vhost_h.VRING_AVAIL_F_NO_INTERRUPT();
     /** sizeof(struct virtio_net_ctrl_hdr). */
     private static final int HEADER = 2;
 
     private final FakeVdpaDevice dev;
     private final RingMemory ring;
     private final NetDatapathStats stats;
+    /** mlx5's control virtqueue, whose software counters this run advances; null for vdpa_sim. */
+    private final Mlx5ControlVq mlx5Cvq;
 
-    ControlQueueDatapath(FakeVdpaDevice dev, AddressSpace mm, List<MapEntry> map, boolean identity, NetDatapathStats stats) {
+    ControlQueueDatapath(FakeVdpaDevice dev, AddressSpace mm, List<MapEntry> map, boolean identity, NetDatapathStats stats,
+                         Mlx5ControlVq mlx5Cvq) {
         this.dev = dev;
         this.ring = new RingMemory(mm, map, identity);
         this.stats = stats;
+        this.mlx5Cvq = mlx5Cvq;
     }
 
     /**
@@ -71,18 +76,22 @@ final class ControlQueueDatapath {
                     LOG.info("{}: control command of {} bytes has no header; the queue stops", dev.name(), cmd.length);
                     break;
                 }
-                boolean driverCounters = dev.rules().vendorStatsByDriverIndex();
-                if (driverCounters) {
-                    stats.add(NetDatapathStats.CVQ_RECEIVED_DESC, 1); // mlx5: after the header was read
+                if (mlx5Cvq != null) {
+                    mlx5Cvq.receivedDesc++; // mlx5_cvq_kick_handler: after the header was read
                 }
                 byte status = command(cmd);
                 stats.add(status == OK ? NetDatapathStats.CVQ_SUCCESSES : NetDatapathStats.CVQ_ERRORS, 1);
                 int written = ring.push(chain, new byte[] {status});
                 ring.publishUsed(vq, head, written);
-                if (driverCounters) {
-                    stats.add(NetDatapathStats.CVQ_COMPLETED_DESC, 1);
+                if (mlx5Cvq != null) {
+                    mlx5Cvq.completedDesc++;
                 }
-                dev.raise(vq.callback);
+                if (mlx5Cvq == null || (ring.availFlags(vq) & NO_INTERRUPT) == 0) {
+                    // mlx5_cvq_kick_handler notifies only when vringh_need_notify_iotlb says so: without EVENT_IDX
+                    // (mlx5 offers none) that is "no VRING_AVAIL_F_NO_INTERRUPT" (vringh.c __vringh_need_notify,
+                    // 6.1.192 l. 497-520); vdpa_sim_net calls the callback whatever the flags
+                    dev.raise(vq.callback);
+                }
                 done++;
             }
         } catch (RingMemory.Fault f) {
@@ -95,7 +104,13 @@ final class ControlQueueDatapath {
         int cls = cmd[0] & 0xFF;
         int what = cmd[1] & 0xFF;
         if (cls == CTRL_MAC && what == CTRL_MAC_ADDR_SET && cmd.length >= 8) {
-            dev.setConfigMacFromDriver(java.util.Arrays.copyOfRange(cmd, 2, 8));
+            byte[] mac = java.util.Arrays.copyOfRange(cmd, 2, 8);
+            if (mlx5Cvq != null && !java.util.Arrays.equals(mac, dev.configMac()) && java.util.Arrays.equals(mac, new byte[6])) {
+                // handle_ctrl_mac: the same MAC is OK, an all-zero one VIRTIO_NET_ERR, the MAC kept
+                // (6.1.192 mlx5_vnet.c l. 1654-1660; 6.12.118 l. 2144-2150)
+                return ERR;
+            }
+            dev.setConfigMacFromDriver(mac);
             return OK;
         }
         if (cls == CTRL_MQ && what == CTRL_MQ_VQ_PAIRS_SET && cmd.length >= 4) {
@@ -109,8 +124,15 @@ final class ControlQueueDatapath {
             }
         }
         if (cls == CTRL_VLAN && (what == CTRL_VLAN_ADD || what == CTRL_VLAN_DEL) && cmd.length >= 4
-                && dev.rules().cvqVlan() && (dev.negotiatedFeatures() & F_CTRL_VLAN) != 0) {
-            return OK; // the fake has no steering rules to add; the driver's answer is OK
+                && mlx5Cvq != null && (dev.negotiatedFeatures() & F_CTRL_VLAN) != 0) {
+            if (mlx5Cvq != null) {
+                String rule = java.util.HexFormat.of().formatHex(dev.configMac()) + "/" + ((cmd[2] & 0xFF) | (cmd[3] & 0xFF) << 8);
+                if (what == CTRL_VLAN_ADD) {
+                    return mlx5Cvq.vlanRules.add(rule) ? OK : ERR; // handle_ctrl_vlan: mac_vlan_add -EEXIST is ERR
+                }
+                mlx5Cvq.vlanRules.remove(rule);
+            }
+            return OK; // VLAN_DEL is OK whether or not the rule existed (mac_vlan_del returns nothing)
         }
         return ERR;
     }

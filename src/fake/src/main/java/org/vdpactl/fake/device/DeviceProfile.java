@@ -98,21 +98,16 @@ public record DeviceProfile(String name, Mgmt mgmtdev, Device device) {
      * @param iovaLast       get_iova_range last
      * @param datapath       what happens to frames on the data queues: "loopback" (vdpa_sim_net: TX comes
      *                       back on RX) or null (nothing is processed; hardware would send them out)
-     * @param rules          the driver's per-state answers that differ from vdpa_sim's ({@link DriverRules});
-     *                       null = vdpa_sim's ({@link DriverRules#SIMULATOR}); a kernel profile supplies mlx5's
+     * @param driverFacts    the parent driver's facts for one kernel, which make its {@link VdpaConfigOps};
+     *                       null = vdpa_sim ({@link VdpaSimOps}); a kernel profile supplies mlx5_vnet's
      */
     public record Device(int virtioId, int vendorId, List<String> features, Queues queues, Groups groups,
                          int addressSpaces, int vqNumMax, int vqNumMin, Config config, Ops ops,
                          DriverFeatureRules driverFeatures, ProvisioningRules provisioning, VendorStats vendorStats,
-                         String iovaFirst, String iovaLast, String datapath, DriverRules rules) {
+                         String iovaFirst, String iovaLast, String datapath, DriverFacts driverFacts) {
 
-        /** The driver's rules; vdpa_sim's when the profile names none. */
-        public DriverRules driverRules() {
-            return rules != null ? rules : DriverRules.SIMULATOR;
-        }
-
-        /** This device with other driver rules, groups and address spaces (one kernel version's driver). */
-        public Device withDriverFacts(Groups g, int nas, DriverRules r) {
+        /** This device with other driver facts, groups and address spaces (one kernel version's driver). */
+        public Device withDriverFacts(Groups g, int nas, DriverFacts r) {
             return new Device(virtioId, vendorId, features, queues, g, nas, vqNumMax, vqNumMin, config, ops,
                     driverFeatures, provisioning, vendorStats, iovaFirst, iovaLast, datapath, r);
         }
@@ -141,7 +136,7 @@ public record DeviceProfile(String name, Mgmt mgmtdev, Device device) {
         /** This device with the parts a kernel version adapts replaced. */
         private Device with(List<String> f, Groups g, Config c, Ops o, VendorStats v) {
             return new Device(virtioId, vendorId, f, queues, g, addressSpaces, vqNumMax, vqNumMin, c, o,
-                    driverFeatures, provisioning, v, iovaFirst, iovaLast, datapath, rules);
+                    driverFeatures, provisioning, v, iovaFirst, iovaLast, datapath, driverFacts);
         }
     }
 
@@ -239,51 +234,6 @@ public record DeviceProfile(String name, Mgmt mgmtdev, Device device) {
     public record ProvisioningRules(String tooManyDevicesErrno, String notSubsetErrno, List<String> mustInclude,
                                     String mustIncludeErrno, List<String> dropWhenNotProvisioned,
                                     String tooManyPairsErrno) {
-    }
-
-    /**
-     * What a driver answers where mlx5_vdpa and vdpa_sim differ, per kernel version (the mlx5 facts are in
-     * kernels/mlx5-VERSION.json, each with its source line; docs/spec/mlx5-kernels.md).
-     *
-     * @param cvqIndex              "last": the last virtqueue is the CVQ (vdpa_sim_net: always VQ 2); "mq": VQ 2
-     *                              unless VIRTIO_NET_F_MQ was negotiated, then 2 × pairs (mlx5 ctrl_vq_idx), also
-     *                              before SET_FEATURES
-     * @param suspendStopsCvq       suspend makes the CVQ not ready and kicks to it are dropped; resume leaves it so
-     *                              until SET_VRING_ENABLE (mlx5); otherwise kicks are deferred and replayed (vdpa_sim)
-     * @param macFeature            null (features as given), "addWhenMacSet" (F_MAC offered only with a non-zero MAC:
-     *                              mlx5 6.1) or "requireMac" (a zero MAC drops F_MAC, or with provisioned features
-     *                              a provisioned F_MAC is EINVAL: mlx5 6.12+)
-     * @param configGatedByFeatures MTU, status and max_virtqueue_pairs are filled only with F_MTU, F_STATUS and F_MQ
-     *                              among the device features (else 0)
-     * @param configInterruptOnDriverOk the config interrupt fires after DRIVER_OK when F_STATUS was negotiated
-     * @param configInterruptOnResume   the config interrupt fires after resume
-     * @param setMacBusyAfterDriverOk   DEV_ATTR_SET of a MAC is EBUSY after DRIVER_OK
-     * @param setMacAddsMacFeature      DEV_ATTR_SET of a MAC adds VIRTIO_NET_F_MAC to the device features
-     * @param cvqVlan               the CVQ answers VIRTIO_NET_CTRL_VLAN ADD/DEL with OK (with CTRL_VLAN negotiated)
-     * @param vendorStatsByDriverIndex vendor statistics follow the driver's queue rules: EINVAL outside the valid
-     *                              indices, the CVQ's software counters, EAGAIN for a data VQ the FW does not run
-     */
-    public record DriverRules(String cvqIndex, boolean suspendStopsCvq, String macFeature, boolean configGatedByFeatures,
-                              boolean configInterruptOnDriverOk, boolean configInterruptOnResume,
-                              boolean setMacBusyAfterDriverOk, boolean setMacAddsMacFeature, boolean cvqVlan,
-                              boolean vendorStatsByDriverIndex) {
-        /** vdpa_sim's answers. */
-        public static final DriverRules SIMULATOR = new DriverRules("last", false, null, false, false, false, false,
-                false, false, false);
-
-        public DriverRules {
-            if (!List.of("last", "mq").contains(cvqIndex)) {
-                throw new IllegalArgumentException("cvqIndex must be last or mq, got " + cvqIndex);
-            }
-            if (macFeature != null && !List.of("addWhenMacSet", "requireMac").contains(macFeature)) {
-                throw new IllegalArgumentException("macFeature must be absent, addWhenMacSet or requireMac, got " + macFeature);
-            }
-        }
-
-        /** The CVQ is VQ 2 until MQ is negotiated (mlx5's ctrl_vq_idx). */
-        public boolean cvqFollowsMq() {
-            return "mq".equals(cvqIndex);
-        }
     }
 
     /**

@@ -249,19 +249,12 @@ public final class FakeVdpaBus {
      * non-zero MAC; "requireMac" (6.12+) drops it without one, or refuses a provisioned F_MAC (EINVAL).
      */
     private static long withMacRule(FakeMgmtDevice m, Provisioning p, long features) {
-        String rule = m.profile().device().driverRules().macFeature();
-        if (rule == null) {
-            return features;
+        DriverFacts facts = m.profile().device().driverFacts();
+        if (facts == null) {
+            return features; // vdpa_sim: the features as given
         }
-        long fMac = 1L << org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_F_MAC();
         boolean hasMac = p.mac() != null && !java.util.Arrays.equals(p.mac(), new byte[p.mac().length]);
-        if (hasMac) {
-            return "addWhenMacSet".equals(rule) ? features | fMac : features;
-        }
-        if (p.features() != null && (features & fMac) != 0 && "requireMac".equals(rule)) {
-            throw KernelError.of(Errno.EINVAL, m.displayName() + ": No mac address provisioned? (F_MAC without a MAC)");
-        }
-        return features & ~fMac;
+        return facts.devAddFeatures(features, hasMac, p.features() != null, m.displayName());
     }
 
     private static int vqPairs(FakeMgmtDevice m, Provisioning p) {

@@ -21,6 +21,7 @@ import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.time.Clock;
 import org.vdpactl.time.Resource;
+import org.vdpactl.abi.UapiBackendFeature;
 
 /**
  * One vDPA device of the fake kernel: the {@code struct vdpa_device} plus its parent driver's state
@@ -45,7 +46,8 @@ public final class FakeVdpaDevice {
     private final int nvqs;
     /** The device features; mlx5 on 7.2 adds VIRTIO_NET_F_MAC when a MAC is set (DEV_ATTR_SET). */
     private volatile long deviceFeatures;
-    private final DeviceProfile.DriverRules rules;
+    /** The parent driver's vdpa_config_ops: vdpa_sim's unless the profile carries a driver's facts. */
+    private final VdpaConfigOps ops;
     private final Provisioning provisioning;
     private final DriverModel model;
     private final FaultInjector faults;
@@ -88,6 +90,14 @@ public final class FakeVdpaDevice {
         int usedIdx;
         /** The vq interrupt (vhost's call eventfd), or null. */
         Runnable callback;
+
+        /** Enables or disables the ring; enabling re-initialises it where the avail index stands. */
+        void setReady(boolean enable) {
+            ready = enable;
+            if (enable) {
+                usedIdx = (int) (state & 0xFFFF);
+            }
+        }
     }
 
     FakeVdpaDevice(String name, FakeMgmtDevice mgmt, int minor, Provisioning provisioning, int vqPairs,
@@ -95,7 +105,6 @@ public final class FakeVdpaDevice {
         this.name = name;
         this.mgmt = mgmt;
         this.spec = mgmt.profile().device();
-        this.rules = spec.driverRules();
         this.minor = minor;
         this.provisioning = provisioning;
         this.vqPairs = vqPairs;
@@ -105,9 +114,10 @@ public final class FakeVdpaDevice {
         this.faults = faults;
         this.clock = clock;
         this.resource = clock.newResource("vdpa " + name);
+        this.ops = spec.driverFacts() != null ? spec.driverFacts().newOps(this) : new VdpaSimOps(this);
         this.config = "blk".equals(spec.config().kind()) ? ConfigSpace.blk(spec.config(), nvqs)
                 : ConfigSpace.net(spec.config(), provisioning.mac(), provisioning.mtu(), vqPairs,
-                        rules.configGatedByFeatures() ? deviceFeatures : ConfigSpace.ALL_FIELDS);
+                        ops.configFieldFeatures(deviceFeatures));
         this.vqs = new DeviceVq[nvqs];
         for (int i = 0; i < nvqs; i++) {
             vqs[i] = new DeviceVq();
@@ -188,7 +198,7 @@ public final class FakeVdpaDevice {
     /** vhost-vdpa's "persistent map" rule: no set_map/dma_map (platform IOMMU), or reset_map, or the device says so. */
     public boolean hasPersistentMaps() {
         return (!spec.ops().setMap() && !spec.ops().dmaMap()) || spec.ops().resetMap()
-                || (deviceBackendFeatures() & (1L << vhost_h.VHOST_BACKEND_F_IOTLB_PERSIST())) != 0;
+                || (deviceBackendFeatures() & UapiBackendFeature.VHOST_BACKEND_F_IOTLB_PERSIST.mask()) != 0;
     }
 
     /** get_backend_features of the device. */
@@ -238,8 +248,29 @@ public final class FakeVdpaDevice {
         return groupAsid[group];
     }
 
+    /** get_vq_ready. */
     public boolean vqReady(int index) {
-        return vqs[index].ready;
+        return ops.getVqReady(index);
+    }
+
+    /** The parent driver's ops. */
+    public VdpaConfigOps ops() {
+        return ops;
+    }
+
+    /** The indexed queue (what vdpa_sim's ops and mlx5's data-queue ops reach). */
+    DeviceVq indexedVq(int index) {
+        return vqs[index];
+    }
+
+    /** Queues the config interrupt (the driver's config_cb) for delivery outside the mutex. */
+    void raiseConfigInterrupt() {
+        raise(configInterrupt);
+    }
+
+    /** The device-side state a per-queue op at {@code index} reaches, as the driver addresses it. */
+    private DeviceVq vq(int index) {
+        return ops.vq(index);
     }
 
     public boolean hasVqCallback(int index) {
@@ -271,35 +302,19 @@ public final class FakeVdpaDevice {
         return spec.queues().lastIsCvq() && index == cvqIndex();
     }
 
-    /**
-     * The control virtqueue's index: the last one (vdpa_sim_net: VQ 2), or for a driver whose CVQ follows
-     * the negotiated features (mlx5 ctrl_vq_idx) VQ 2 unless VIRTIO_NET_F_MQ was negotiated, then 2 × pairs
-     * (which is the last one), also before SET_FEATURES. Meaningful only where {@code lastIsCvq}.
-     */
+    /** The control virtqueue's index as the driver has it now (meaningful only where {@code lastIsCvq}). */
     public int cvqIndex() {
-        if (rules.cvqFollowsMq() && (driverFeatures & (1L << vhost_h.VIRTIO_NET_F_MQ())) == 0) {
-            return Math.min(2, nvqs - 1);
-        }
-        return nvqs - 1;
+        return ops.ctrlVqIndex();
     }
 
-    /**
-     * The driver's is_index_valid (mlx5): VQ 0 and 1, VQ 2 with CTRL_VQ, every VQ with MQ; for other
-     * drivers every index below nvqs.
-     */
+    /** An index below nvqs that the driver's per-queue ops accept (mlx5: is_index_valid). */
     public boolean validVqIndex(int index) {
-        if (index < 0 || index >= nvqs) {
-            return false;
-        }
-        if (!rules.cvqFollowsMq() || (driverFeatures & (1L << vhost_h.VIRTIO_NET_F_MQ())) != 0) {
-            return true;
-        }
-        return index < ((driverFeatures & (1L << vhost_h.VIRTIO_NET_F_CTRL_VQ())) == 0 ? 2 : 3);
+        return index >= 0 && index < nvqs && ops.isIndexValid(index);
     }
 
-    /** The driver's per-state answers (vdpa_sim's unless the profile names others). */
-    public DeviceProfile.DriverRules rules() {
-        return rules;
+    /** get_vq_notification gives a page for this index (the driver's answer). */
+    public boolean hasDoorbellPage(int index) {
+        return ops.getVqNotification(index);
     }
 
     /** compat_reset. Throws when the driver fails it (the device state is then left as it was). */
@@ -318,6 +333,7 @@ public final class FakeVdpaDevice {
             vq.usedIdx = 0;
             vq.callback = null;
         }
+        ops.reset();
         Arrays.fill(groupAsid, 0);
         suspended = false;
         pendingKick = false;
@@ -334,6 +350,16 @@ public final class FakeVdpaDevice {
     public void setStatus(int newStatus) {
         requireLocked();
         int old = status;
+        if (ops.driverOkSetupFails(old, newStatus)) {
+            // mlx5_vdpa_set_status: setup_cvq_vring fails (vringh "Bad ring size"), goto err_setup: the MRs are
+            // destroyed and FAILED is added to the old status; nothing is set up (6.1.192 mlx5_vnet.c
+            // l. 2509-2527, 2540-2545, 2561-2563; 6.12.118 l. 3167-3185, 3198-3203, 3234-3236)
+            op("set_status", () -> model.driverOkSetupFailed(old));
+            LOG.info("{}: DRIVER_OK refused by the driver's set-up ({}): status marked FAILED", name, ops.driver());
+            status = old | FAILED;
+            deviceMaps.clear();
+            return;
+        }
         try {
             op("set_status", () -> model.setStatus(old, newStatus));
             status = model.statusAfterSetStatus(newStatus);
@@ -345,12 +371,7 @@ public final class FakeVdpaDevice {
             // the driver's failed DRIVER_OK destroyed its MRs (mlx5 mlx5_vdpa_set_status: err_setup)
             deviceMaps.clear();
         }
-        boolean driverOkNow = (old & DRIVER_OK) == 0 && (status & DRIVER_OK) != 0 && (status & FAILED) == 0;
-        if (driverOkNow && rules.configInterruptOnDriverOk()
-                && (driverFeatures & (1L << vhost_h.VIRTIO_NET_F_STATUS())) != 0) {
-            // mlx5 register_link_notifier: queue_link_work → update_carrier → config_cb
-            raise(configInterrupt);
-        }
+        ops.statusChanged(old, status);
     }
 
     /** vdpa_set_features: marks features valid, then set_driver_features (KernelError when the driver refuses). */
@@ -405,7 +426,7 @@ public final class FakeVdpaDevice {
         requireLocked();
         try {
             op("set_vq_num", () -> model.setVqNum(index, num));
-            vqs[index].num = num;
+            ops.setVqNum(index, num);
         } catch (KernelError e) {
             LOG.info("{}: set_vq_num({}, {}) failed: {}", name, index, num, e.getMessage());
         }
@@ -414,23 +435,27 @@ public final class FakeVdpaDevice {
     public void setVqAddress(int index, long desc, long driver, long device) {
         requireLocked();
         op("set_vq_address", () -> model.setVqAddress(index));
-        vqs[index].descArea = desc;
-        vqs[index].driverArea = driver;
-        vqs[index].deviceArea = device;
+        DeviceVq vq = vq(index);
+        vq.descArea = desc;
+        vq.driverArea = driver;
+        vq.deviceArea = device;
     }
 
     /** set_vq_state: the avail index (split) or the packed pair, as vhost-vdpa passes it. */
     public void setVqState(int index, long state) {
         requireLocked();
         op("set_vq_state", () -> model.setVqState(index, state));
-        vqs[index].state = state;
+        vq(index).state = state;
     }
 
-    /** get_vq_state: what the device reports now (vdpa_sim: the last SET value, 0 after reset). */
+    /**
+     * get_vq_state: what the device reports now (vdpa_sim: the last SET value, 0 after reset; mlx5: its
+     * CVQ's last_avail_idx, which a reset keeps, or a data VQ's FW object, see {@link DriverModel#reportedVqState}).
+     */
     public long getVqState(int index) {
         requireLocked();
         op("get_vq_state", () -> model.getVqState(index));
-        return vqs[index].state;
+        return ops.getVqState(index);
     }
 
     /** set_vq_ready returns nothing in the kernel: a driver that fails it leaves the vq not ready. */
@@ -438,20 +463,16 @@ public final class FakeVdpaDevice {
         requireLocked();
         try {
             op("set_vq_ready", () -> model.setVqReady(index, ready));
-            vqs[index].ready = ready;
-            if (ready) {
-                // enabling re-initialises the ring: the device continues where the avail index stands
-                vqs[index].usedIdx = (int) (vqs[index].state & 0xFFFF);
-            }
+            ops.setVqReady(index, ready);
         } catch (KernelError e) {
             LOG.info("{}: set_vq_ready({}, {}) failed: {}", name, index, ready, e.getMessage());
-            vqs[index].ready = false;
+            vq(index).ready = false;
         }
     }
 
     /** set_vq_cb: the vq interrupt, or null to clear it. */
     public void setVqCallback(int index, Runnable interrupt) {
-        vqs[index].callback = interrupt;
+        ops.setVqCb(index, interrupt);
     }
 
     /** bind_mm / unbind_mm: the owner's memory the datapath reads guest buffers from (null unbinds). */
@@ -503,11 +524,7 @@ public final class FakeVdpaDevice {
         requireLocked();
         op("suspend", model::suspend);
         suspended = true;
-        if (rules.suspendStopsCvq() && spec.queues().lastIsCvq()
-                && (driverFeatures & (1L << vhost_h.VIRTIO_NET_F_CTRL_VQ())) != 0) {
-            // mlx5_vdpa_cvq_suspend: the CVQ stays not ready, through resume, until SET_VRING_ENABLE
-            vqs[cvqIndex()].ready = false;
-        }
+        ops.suspend();
     }
 
     /** resume: kicks that arrived while suspended are replayed. */
@@ -515,10 +532,7 @@ public final class FakeVdpaDevice {
         requireLocked();
         op("resume", model::resume);
         suspended = false;
-        if (rules.configInterruptOnResume()) {
-            // mlx5_vdpa_resume: queue_link_work → update_carrier → config_cb
-            raise(configInterrupt);
-        }
+        ops.resume();
         if (pendingKick) {
             pendingKick = false;
             runQueues();
@@ -535,21 +549,23 @@ public final class FakeVdpaDevice {
         mutex.lock();
         try {
             counters.recordKick(suspended);
+            if (!ops.isIndexValid(index)) {
+                return; // mlx5_vdpa_kick_vq: !is_index_valid returns
+            }
             boolean runsWork = isCvq(index) || (loopback() && vqs[index].ready);
             if (!runsWork || (status & DRIVER_OK) == 0) {
                 return;
             }
-            if (rules.suspendStopsCvq() && !vqs[index].ready) {
-                // mlx5_vdpa_kick_vq: a kick of a CVQ that is not ready is dropped, not deferred
-                return;
+            switch (ops.kickVq(index, suspended)) {
+                case DROP -> {
+                    return;
+                }
+                case DEFER -> {
+                    pendingKick = true;
+                    return;
+                }
+                case RUN -> runQueues();
             }
-            if (suspended && !rules.suspendStopsCvq()) {
-                // vdpa_sim defers the work; mlx5's CVQ worker looks at cvq->ready only, which suspend cleared
-                // and only SET_VRING_ENABLE sets again (so a CVQ enabled after SUSPEND runs)
-                pendingKick = true;
-                return;
-            }
-            runQueues();
         } finally {
             mutex.unlock();
         }
@@ -604,15 +620,15 @@ public final class FakeVdpaDevice {
 
     private void runControlQueue() {
         int index = cvqIndex();
-        DeviceVq cvq = vqs[index];
+        DeviceVq cvq = vq(index);
         long ctrlVq = 1L << vhost_h.VIRTIO_NET_F_CTRL_VQ();
         if (!spec.queues().lastIsCvq() || !cvq.ready || cvq.num == 0 || (driverFeatures & ctrlVq) == 0
                 || boundMm == null) {
             return;
         }
         int asid = groupAsid[vqGroup(index)];
-        new ControlQueueDatapath(this, boundMm, deviceMaps.get(asid), spec.ops().identityWhenUnmapped(), datapathStats)
-                .run(cvq);
+        new ControlQueueDatapath(this, boundMm, deviceMaps.get(asid), spec.ops().identityWhenUnmapped(), datapathStats,
+                ops.ownControlVq()).run(cvq);
     }
 
     /** The CVQ's MAC_ADDR_SET: the config-space MAC changes. */
@@ -767,12 +783,7 @@ public final class FakeVdpaDevice {
         mutex.lock();
         try {
             faults.hit(name, "dev_set_attr", resource);
-            if (rules.setMacBusyAfterDriverOk() && (status & DRIVER_OK) != 0) {
-                throw KernelError.of(Errno.EBUSY, name + ": device running, skip updating MAC");
-            }
-            if (rules.setMacAddsMacFeature()) {
-                deviceFeatures |= 1L << vhost_h.VIRTIO_NET_F_MAC();
-            }
+            deviceFeatures = ops.setAttrMac(mac, status, deviceFeatures);
             config.setMac(mac.clone());
         } finally {
             mutex.unlock();

@@ -21,9 +21,6 @@ final class NetDatapathStats {
     static final String CVQ_REQUESTS = "cvq requests";
     static final String CVQ_SUCCESSES = "cvq successes";
     static final String CVQ_ERRORS = "cvq errors";
-    /** mlx5's CVQ software counters (mlx5_control_vq received_desc / completed_desc). */
-    static final String CVQ_RECEIVED_DESC = "cvq received_desc";
-    static final String CVQ_COMPLETED_DESC = "cvq completed_desc";
 
     private final Map<String, AtomicLong> counters = new ConcurrentHashMap<>();
 

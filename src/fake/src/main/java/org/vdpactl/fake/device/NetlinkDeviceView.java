@@ -89,8 +89,14 @@ public final class NetlinkDeviceView {
         if (vs == null) {
             throw KernelError.of(Errno.EOPNOTSUPP, dev.name() + " has no vendor statistics");
         }
-        if (dev.rules().vendorStatsByDriverIndex()) {
-            return driverIndexedStats(vs, queueIndex);
+        dev.mutex().lock();
+        try {
+            List<Map.Entry<String, Long>> byDriver = dev.ops().vendorVqStats(vs, queueIndex);
+            if (byDriver != null) {
+                return byDriver; // the driver's own queue rules (mlx5_vdpa_get_vendor_vq_stats)
+            }
+        } finally {
+            dev.mutex().unlock();
         }
         int nvqs = dev.nvqs();
         List<String> names;
@@ -106,35 +112,6 @@ public final class NetlinkDeviceView {
         List<Map.Entry<String, Long>> out = new ArrayList<>();
         names.forEach(n -> out.add(Map.entry(n, dev.datapathStat(n))));
         return out;
-    }
-
-    /**
-     * mlx5_vdpa_get_vendor_vq_stats: EINVAL ("virtqueue index is not valid") outside is_index_valid, the
-     * CVQ's software counters (received_desc, completed_desc) at ctrl_vq_idx, otherwise the FW counters of a
-     * data VQ, which counter_set_query reads only from a RDY object (EAGAIN). The fake's hardware moves no
-     * frames, so a data VQ's FW counters read 0.
-     */
-    private List<Map.Entry<String, Long>> driverIndexedStats(DeviceProfile.VendorStats vs, int queueIndex) {
-        dev.mutex().lock();
-        try {
-            if (!dev.validVqIndex(queueIndex)) {
-                throw KernelError.of(DeviceProfile.errno(vs.invalidQueueErrno()),
-                        dev.name() + ": virtqueue index " + queueIndex + " is not valid");
-            }
-            List<String> names = vs.everyQueue();
-            if (queueIndex == dev.cvqIndex()) {
-                return List.of(Map.entry(names.get(0), dev.datapathStat(NetDatapathStats.CVQ_RECEIVED_DESC)),
-                        Map.entry(names.get(1), dev.datapathStat(NetDatapathStats.CVQ_COMPLETED_DESC)));
-            }
-            if (!dev.model().vqRunning(queueIndex)) {
-                throw KernelError.of(Errno.EAGAIN, dev.name() + ": vq " + queueIndex + " is not RDY in the FW");
-            }
-            List<Map.Entry<String, Long>> out = new ArrayList<>();
-            names.forEach(n -> out.add(Map.entry(n, 0L)));
-            return out;
-        } finally {
-            dev.mutex().unlock();
-        }
     }
 
     /** Applies VDPA_CMD_DEV_ATTR_SET's MAC; throws {@link KernelError} as the driver would. */

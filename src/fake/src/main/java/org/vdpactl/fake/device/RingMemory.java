@@ -53,6 +53,11 @@ final class RingMemory {
         return u16(vq.driverArea + vring_avail.idx$offset());
     }
 
+    /** The avail ring's flags (VRING_AVAIL_F_NO_INTERRUPT). */
+    int availFlags(FakeVdpaDevice.DeviceVq vq) {
+        return u16(vq.driverArea + vring_avail.flags$offset());
+    }
+
     /** Whether the driver made a chain available beyond the device's last avail index. */
     boolean hasAvailable(FakeVdpaDevice.DeviceVq vq) {
         return (vq.state & 0xFFFF) != availIdx(vq);

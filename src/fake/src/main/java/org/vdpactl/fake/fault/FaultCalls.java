@@ -3,7 +3,9 @@ package org.vdpactl.fake.fault;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
-import org.vdpactl.abi.UapiNames;
+import java.util.Arrays;
+import org.vdpactl.abi.UapiIoctl;
+import org.vdpactl.abi.UapiVdpaCommand;
 
 /**
  * The call names the fake's fault injector is asked about: a rule naming anything else can never
@@ -22,8 +24,8 @@ final class FaultCalls {
 
     static Set<String> known() {
         Set<String> all = new TreeSet<>(OPS);
-        all.addAll(UapiNames.ioctls());
-        all.addAll(UapiNames.vdpaCommands());
+        Arrays.stream(UapiIoctl.values()).map(Enum::name).forEach(all::add);
+        Arrays.stream(UapiVdpaCommand.values()).map(Enum::name).forEach(all::add);
         return all;
     }
 

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.vdpactl.fake.device.DeviceProfile;
+import org.vdpactl.fake.device.Mlx5VnetFacts;
 import org.vdpactl.abi.MacroValues;
 
 /**
@@ -26,18 +27,32 @@ import org.vdpactl.abi.MacroValues;
  * @param provisionableAttributes the management device's config_attr_mask
  * @param groups                  the virtqueue groups
  * @param addressSpaces           the address spaces
- * @param rules                   the per-state answers ({@link DeviceProfile.DriverRules})
+ * @param rules                   what this version's mlx5_vnet ops do differently ({@link Mlx5VnetFacts})
  * @param sources                 fact name → "file:function (version, line)"
+ * @param behaviours              what a client sees of this driver, each modelled by the fake or not, with its
+ *                                source line: docs/fake-kernel.md's per-kernel table ({@link Mlx5BehaviourTable})
  */
 public record Mlx5KernelFacts(String kernel, String source, String preset, List<String> supportedFeatures,
                               List<String> provisionableAttributes, DeviceProfile.Groups groups, int addressSpaces,
-                              DeviceProfile.DriverRules rules, Map<String, String> sources) {
+                              Mlx5VnetFacts rules, Map<String, String> sources, List<Behaviour> behaviours) {
+
+    /**
+     * One behaviour of the driver on this kernel.
+     *
+     * @param name     short name, the same on every kernel that has it
+     * @param modelled whether the fake does it (false: a known difference)
+     * @param detail   what the driver does, as docs/fake-kernel.md says it
+     * @param source   "file function (version l. N)"
+     */
+    public record Behaviour(String name, boolean modelled, String detail, String source) {
+    }
+
     /** The driver model of the device profiles these facts apply to. */
     public static final String DRIVER_MODEL = "mlx5";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Map<String, Mlx5KernelFacts> LOADED = new ConcurrentHashMap<>();
     /** Components that are about the file, not facts of the driver. */
-    private static final List<String> NOT_FACTS = List.of("kernel", "source", "sources", "rules");
+    private static final List<String> NOT_FACTS = List.of("kernel", "source", "sources", "rules", "behaviours");
 
     /** The facts of one kernel version's mlx5_vdpa (loaded once); empty for a version without them. */
     public static Optional<Mlx5KernelFacts> forKernel(String version) {
@@ -70,7 +85,7 @@ public record Mlx5KernelFacts(String kernel, String source, String preset, List<
                 names.add(c.getName());
             }
         }
-        for (RecordComponent c : DeviceProfile.DriverRules.class.getRecordComponents()) {
+        for (RecordComponent c : Mlx5VnetFacts.class.getRecordComponents()) {
             names.add(c.getName());
         }
         return names;
@@ -96,6 +111,11 @@ public record Mlx5KernelFacts(String kernel, String source, String preset, List<
         }
         MacroValues.bitMask(supportedFeatures);
         provisionableAttributes.forEach(MacroValues::value);
+        for (Behaviour b : behaviours) {
+            if (b.name() == null || b.detail() == null || b.source() == null || b.source().isBlank()) {
+                throw new IllegalStateException("mlx5 facts for " + version + ": behaviour " + b.name() + " has no source");
+            }
+        }
         for (String fact : factNames()) {
             String s = sources.get(fact);
             if (s == null || s.isBlank()) {

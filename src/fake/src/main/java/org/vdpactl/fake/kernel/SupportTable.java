@@ -8,6 +8,7 @@ import org.vdpactl.abi.KernelProfiles;
 import org.vdpactl.abi.MacroValues;
 import org.vdpactl.abi.UapiIoctl;
 import org.vdpactl.abi.UapiVdpaCommand;
+import org.vdpactl.abi.UapiBackendFeature;
 
 /**
  * The fake's per-call support table, per kernel profile, in the manner of gVisor's syscall table: rendered
@@ -15,10 +16,6 @@ import org.vdpactl.abi.UapiVdpaCommand;
  * cannot say what the fake does not do ({@code GeneratedDocBlocksTest} compares them).
  */
 public final class SupportTable {
-    private static final List<String> BACKEND_FEATURES = List.of("VHOST_BACKEND_F_IOTLB_MSG_V2", "VHOST_BACKEND_F_IOTLB_BATCH",
-            "VHOST_BACKEND_F_IOTLB_ASID", "VHOST_BACKEND_F_SUSPEND", "VHOST_BACKEND_F_RESUME",
-            "VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK", "VHOST_BACKEND_F_DESC_ASID", "VHOST_BACKEND_F_IOTLB_PERSIST");
-
     private SupportTable() {
     }
 
@@ -41,8 +38,9 @@ public final class SupportTable {
         b.append("\nVHOST_SET_BACKEND_FEATURES (`no`: a mask with the bit is refused with EOPNOTSUPP; a device offers a bit\n")
                 .append("only when its driver has the op):\n\n");
         header(b, "backend feature", kernels);
-        for (String f : BACKEND_FEATURES) {
-            long bit = 1L << MacroValues.value(f);
+        for (UapiBackendFeature feature : UapiBackendFeature.values()) {
+            String f = feature.name();
+            long bit = feature.mask();
             row(b, f, kernels, k -> (k.acceptedBackendFeatures() & bit) != 0, "no");
         }
         b.append("\nvdpa netlink attributes parsed (VDPA_ATTR_MAX): ");

@@ -176,7 +176,8 @@ public final class Mlx5Device implements DriverModel {
                 }
             } else {
                 rqtSize = (actual & Mlx5NetFeatures.MQ) != 0 ? vqs.count() / 2 : 1;
-                vqs.setActive(2);
+                // 6.1: cur_num_vqs = 2 * rqt_size, every provisioned pair with MQ (mlx5_vnet.c 6.1.192 l. 2290-2295)
+                vqs.setActive(f.onePairAtFeatures() ? 2 : 2 * rqtSize);
             }
             negotiated = actual;
         });
@@ -196,6 +197,19 @@ public final class Mlx5Device implements DriverModel {
             } else {
                 status = newStatus;
             }
+        });
+    }
+
+    /**
+     * mlx5_vdpa_set_status when setup_cvq_vring fails: err_setup cleans the MRs and adds FAILED to the old
+     * status; no link notifier, no VQ work (6.1.192 mlx5_vnet.c l. 2540-2545, 2561-2563; 6.12.118 l. 3198-3203,
+     * 3234-3236).
+     */
+    @Override
+    public synchronized OpCost driverOkSetupFailed(int oldStatus) {
+        return run("set_status", m -> {
+            mrs.clean(m);
+            status = oldStatus | STATUS_FAILED;
         });
     }
 
@@ -252,6 +266,9 @@ public final class Mlx5Device implements DriverModel {
                 VirtQueue vq = vqs.get(i);
                 vq.ready = false;
                 vq.size = f.precreateVqs() ? DEFAULT_VQ_SIZE : 0;
+                if (recreate) {
+                    vq.usedIdx = 0; // 6.11+ mvqs_set_defaults zeroes the VQ; 6.1's reset keeps mvq->used_idx
+                }
                 if (!vq.exists()) {
                     vq.pending.clear();
                 }
@@ -286,7 +303,7 @@ public final class Mlx5Device implements DriverModel {
     @Override
     public synchronized OpCost resume() {
         return run("resume", m -> {
-            if (!caps.resumable()) {
+            if (!vqs.resumable()) {
                 throw KernelError.of(Errno.EOPNOTSUPP, "no .resume op: FW lacks freeze_to_rdy_supported");
             }
             suspended = false;
@@ -334,9 +351,27 @@ public final class Mlx5Device implements DriverModel {
             if (vq.state == VqState.RDY) {
                 throw KernelError.of(Errno.EINVAL, "can't modify available index of RDY vq " + index);
             }
+            vq.usedIdx = (int) (base & 0xFFFF);
             vq.pending.add(VirtQueue.Field.AVAIL_IDX);
             vq.pending.add(VirtQueue.Field.USED_IDX);
         });
+    }
+
+    /**
+     * What mlx5_vdpa_get_vq_state answers for a data VQ (6.1.192 mlx5_vnet.c l. 2097-2130; 6.12.118 l. 2597-2634):
+     * the FW object's hw_used_index when the VQ has one (a query), else {@code mvq->used_idx}, which
+     * SET_VRING_BASE set or suspend_vq saved. So 6.12+ (objects from dev_add) answer 0 before DRIVER_OK
+     * and the suspended index after SUSPEND plus SET_VRING_BASE; 6.1 echoes the SET value until
+     * DRIVER_OK creates the objects, and after a reset the previous opener's index (reset does not clear
+     * mvq->used_idx there; 6.12's mvqs_set_defaults does). Other indices: {@code deviceState}.
+     */
+    @Override
+    public synchronized long reportedVqState(int index, long deviceState) {
+        if (!isDataVq(index)) {
+            return deviceState;
+        }
+        VirtQueue vq = vqs.get(index);
+        return vq.exists() ? vq.fwUsedIdx : vq.usedIdx;
     }
 
     @Override
@@ -388,18 +423,42 @@ public final class Mlx5Device implements DriverModel {
             if (asid < 0 || asid >= MrResources.NUM_ASIDS) {
                 throw KernelError.of(Errno.EINVAL, "asid " + asid + " ≥ " + MrResources.NUM_ASIDS);
             }
+            if (!f.mapPerAsid()) {
+                setMapOneDataMr(m, asid, table);
+                return;
+            }
             MemoryRegion fresh = table.isEmpty() ? null : mrs.build(m, table);
             if (mrs.get(asid) == null) {
                 mrs.replace(m, asid, fresh);
             } else {
-                changeMap(m, fresh, asid);
+                changeMap(m, fresh, asid, true);
             }
         });
     }
 
-    /** {@code mlx5_vdpa_change_map()} (§1.9 step 3). */
-    private void changeMap(OpMeter m, MemoryRegion fresh, int asid) {
-        boolean teardown = !caps.resumable();
+    /**
+     * 6.1's set_map: mlx5_vdpa_handle_set_map (core/mr.c 6.1.192 l. 613-630) builds the data MR only while none
+     * exists, and only for the data group's ASID (_mlx5_vdpa_create_dvq_mr, l. 552-579; the CVQ's ASID gets a
+     * software copy of the IOTLB, no MKEY); once it exists every set_map, whatever the ASID, goes through
+     * mlx5_vdpa_change_map (mlx5_vnet.c 6.1.192 l. 2400-2431): every VQ suspended, saved, destroyed, and after
+     * DRIVER_OK re-created (setup_driver).
+     */
+    private void setMapOneDataMr(OpMeter m, int asid, List<MapEntry> table) {
+        boolean dataAsid = asid == groupAsid[0];
+        boolean dataMrExists = mrs.get(groupAsid[0]) != null;
+        MemoryRegion fresh = dataAsid && !table.isEmpty() ? mrs.build(m, table) : null;
+        if (!dataMrExists) {
+            if (dataAsid) {
+                mrs.replace(m, asid, fresh);
+            }
+            return;
+        }
+        changeMap(m, fresh, asid, dataAsid);
+    }
+
+    /** {@code mlx5_vdpa_change_map()} (§1.9 step 3); {@code swapMr}: the ASID's MR is replaced by {@code fresh}. */
+    private void changeMap(OpMeter m, MemoryRegion fresh, int asid, boolean swapMr) {
+        boolean teardown = !vqs.resumable();
         vqs.suspendRange(m, 0, f.activeVqsOnly() ? vqs.active() : vqs.count());
         if (teardown) {
             for (int i = 0; i < vqs.count(); i++) {
@@ -409,7 +468,9 @@ public final class Mlx5Device implements DriverModel {
             }
             teardownVqResources(m);
         }
-        mrs.replace(m, asid, fresh);
+        if (swapMr) {
+            mrs.replace(m, asid, fresh);
+        }
         vqs.markAll(vqs.mkeyFields());
         if ((status & STATUS_DRIVER_OK) == 0 || suspended) {
             return;
@@ -452,7 +513,7 @@ public final class Mlx5Device implements DriverModel {
     }
 
     private void shrink(OpMeter m, int wanted, int cur) {
-        boolean keepObjects = f.precreateVqs() && caps.resumable();
+        boolean keepObjects = f.precreateVqs() && vqs.resumable();
         if (keepObjects && f.asyncVqCommands()) {
             vqs.suspendRange(m, wanted, cur - wanted);
         } else {
@@ -683,7 +744,7 @@ public final class Mlx5Device implements DriverModel {
 
     /** False when FW lacks {@code freeze_to_rdy_supported}: the {@code .resume} op does not exist. */
     public synchronized boolean hasResumeOp() {
-        return caps.resumable();
+        return vqs.resumable();
     }
 
     /** The geometry of the user MR in {@code asid}; empty for none or the DMA MR. */

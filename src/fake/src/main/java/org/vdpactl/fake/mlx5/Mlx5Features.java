@@ -22,10 +22,19 @@ package org.vdpactl.fake.mlx5;
  *                              no references), only where 6.12's deferred GC work is queued
  *                              (docs/mlx5-model-impl.md "Fit versus prediction")
  * @param reclaimCapPages       mlx5_core: pages per MANAGE_PAGES reclaim request ({@link Long#MAX_VALUE} = no cap)
+ * @param mapPerAsid            one MR per ASID, and a suspended VQ can be resumed when the FW has freeze_to_rdy:
+ *                              set_map suspends, swaps the MR and resumes (off: 6.1, whose is_valid_state_change never
+ *                              allows SUSPEND → RDY (mlx5_vnet.c 6.1.192 l. 1123-1135), and whose single data MR, once
+ *                              it exists, makes every set_map of any ASID destroy and re-create every VQ, with no MKEY
+ *                              for the CVQ's ASID (core/mr.c 6.1.192 l. 613-630, 542-579; mlx5_vnet.c l. 2400-2431))
+ * @param onePairAtFeatures     SET_FEATURES leaves one queue pair active until VQ_PAIRS_SET (off: 6.1's
+ *                              mlx5_vdpa_set_driver_features activates every provisioned pair with MQ, mlx5_vnet.c
+ *                              6.1.192 l. 2290-2295, so SUSPEND stops 2 × pairs VQs and a first VQ_PAIRS_SET shrinks)
  */
 public record Mlx5Features(boolean precreateVqs, boolean activeVqsOnly, boolean vqErrorsReturned,
         boolean asyncVqCommands, boolean keepNotifierOnSuspend, boolean parallelMkeyCreate,
-        boolean parallelMkeyDestroy, boolean deferredMrDestroy, boolean vqsHoldMrRefs, long reclaimCapPages) {
+        boolean parallelMkeyDestroy, boolean deferredMrDestroy, boolean vqsHoldMrRefs, long reclaimCapPages,
+        boolean mapPerAsid, boolean onePairAtFeatures) {
 
     /** No reclaim cap (before "net/mlx5: Reclaim max 50K pages at once"). */
     public static final long UNLIMITED = Long.MAX_VALUE;
@@ -36,32 +45,37 @@ public record Mlx5Features(boolean precreateVqs, boolean activeVqsOnly, boolean 
         }
     }
 
+    /** 6.1: serial commands, no SUSPEND → RDY, one data MR whose changes re-create the VQs, every pair at SET_FEATURES. */
+    public static final Mlx5Features V61 =
+            new Mlx5Features(false, false, false, false, false, false, false, false, false, UNLIMITED, false, false);
+
     /** ≤ v6.10: every FW command synchronous and serial. */
     public static final Mlx5Features PRE_612 =
-            new Mlx5Features(false, false, false, false, false, false, false, false, false, UNLIMITED);
+            new Mlx5Features(false, false, false, false, false, false, false, false, false, UNLIMITED, true, true);
 
     /** v6.11: pre-created VQs, serial commands. */
     public static final Mlx5Features V611 =
-            new Mlx5Features(true, true, true, false, false, false, false, false, false, UNLIMITED);
+            new Mlx5Features(true, true, true, false, false, false, false, false, false, UNLIMITED, true, true);
 
     /** v6.12+: parallel suspend/resume and MKEY operations, deferred MR deletion, 50K reclaim cap. */
     public static final Mlx5Features V612 =
-            new Mlx5Features(true, true, true, true, true, true, true, true, false, 50_000);
+            new Mlx5Features(true, true, true, true, true, true, true, true, false, 50_000, true, true);
 
     public Mlx5Features withParallelMkeys(boolean create, boolean destroy) {
         return new Mlx5Features(precreateVqs, activeVqsOnly, vqErrorsReturned, asyncVqCommands,
-                keepNotifierOnSuspend, create, destroy, deferredMrDestroy, vqsHoldMrRefs, reclaimCapPages);
+                keepNotifierOnSuspend, create, destroy, deferredMrDestroy, vqsHoldMrRefs, reclaimCapPages, mapPerAsid,
+                onePairAtFeatures);
     }
 
     public Mlx5Features withDeferredMrDestroy(boolean deferred) {
         return new Mlx5Features(precreateVqs, activeVqsOnly, vqErrorsReturned, asyncVqCommands,
                 keepNotifierOnSuspend, parallelMkeyCreate, parallelMkeyDestroy, deferred, vqsHoldMrRefs,
-                reclaimCapPages);
+                reclaimCapPages, mapPerAsid, onePairAtFeatures);
     }
 
     public Mlx5Features withVqsHoldMrRefs(boolean hold) {
         return new Mlx5Features(precreateVqs, activeVqsOnly, vqErrorsReturned, asyncVqCommands,
                 keepNotifierOnSuspend, parallelMkeyCreate, parallelMkeyDestroy, deferredMrDestroy, hold,
-                reclaimCapPages);
+                reclaimCapPages, mapPerAsid, onePairAtFeatures);
     }
 }

@@ -10,6 +10,7 @@ public final class Mlx5Presets {
     private static final Map<String, Mlx5Preset> PRESETS = new LinkedHashMap<>();
 
     static {
+        add(new Mlx5Preset("mlx5-61", "v6.1", Mlx5Params.DEFAULT, Mlx5Features.V61));
         add(new Mlx5Preset("mlx5-pre612", "≤ v6.10", Mlx5Params.DEFAULT, Mlx5Features.PRE_612));
         add(new Mlx5Preset("mlx5-611", "v6.11", Mlx5Params.DEFAULT, Mlx5Features.V611));
         add(new Mlx5Preset("mlx5-612", "v6.12 and later", Mlx5Params.DEFAULT, Mlx5Features.V612));

@@ -16,6 +16,13 @@ final class VirtQueue {
     int size;
     int objectSize;
     boolean ready;
+    /**
+     * {@code mvq->used_idx}: the index SET_VRING_BASE gave (mlx5_vdpa_set_vq_state), or the one suspend_vq
+     * read back from the FW; what get_vq_state reports while the VQ has no FW object.
+     */
+    int usedIdx;
+    /** The FW object's {@code hw_used_index}: set by a filled create or a modify carrying USED_IDX (the fake's FW moves no frames). */
+    int fwUsedIdx;
     final EnumSet<Field> pending = EnumSet.noneOf(Field.class);
     MemoryRegion mr;
 

@@ -63,6 +63,11 @@ final class VirtQueues {
         caps = c;
     }
 
+    /** SUSPEND → RDY: the FW's freeze_to_rdy_supported, on a kernel that asks for it (not 6.1). */
+    boolean resumable() {
+        return caps.resumable() && f.mapPerAsid();
+    }
+
     boolean anyExists() {
         for (VirtQueue vq : vqs) {
             if (vq.exists()) {
@@ -97,6 +102,8 @@ final class VirtQueues {
         vq.state = VqState.INIT;
         vq.objectSize = vq.size;
         vq.pending.clear();
+        // create_virtqueue: a filled object takes hw_used_index from mvq->used_idx, a blank one starts at 0
+        vq.fwUsedIdx = filled ? vq.usedIdx : 0;
         if (filled) {
             takeMrRef(vq);
         } else {
@@ -136,7 +143,7 @@ final class VirtQueues {
         if (!vq.pending.isEmpty() && vq.state != VqState.INIT && vq.state != VqState.SUSPEND) {
             return "modify of fields of vq " + vq.index + " in state " + vq.state;
         }
-        if (vq.state != target && !vq.state.canChangeTo(target, caps.resumable())) {
+        if (vq.state != target && !vq.state.canChangeTo(target, resumable())) {
             return vq.state == VqState.SUSPEND && target == VqState.RDY ? "vq " + vq.index + " is not resumable"
                     : "invalid state change of vq " + vq.index + " " + vq.state + " → " + target;
         }
@@ -151,6 +158,12 @@ final class VirtQueues {
         if (vq.pending.contains(VirtQueue.Field.VQ_MKEY)) {
             dropMrRef(m, vq);
             takeMrRef(vq);
+        }
+        if (vq.pending.contains(VirtQueue.Field.USED_IDX)) {
+            vq.fwUsedIdx = vq.usedIdx; // modify_virtqueue sets hw_used_index from mvq->used_idx
+        }
+        if (target == VqState.SUSPEND) {
+            vq.usedIdx = vq.fwUsedIdx; // suspend_vq(s): the query after the modify saves the FW's index
         }
         vq.pending.clear();
         vq.state = target;
@@ -256,7 +269,7 @@ final class VirtQueues {
                     int err = modifyBatch(m, start, n, VqState.INIT);
                     yield err != 0 ? err : modifyBatch(m, start, n, VqState.RDY);
                 }
-                case SUSPEND -> caps.resumable() ? modifyBatch(m, start, n, VqState.RDY) : Errno.EINVAL;
+                case SUSPEND -> resumable() ? modifyBatch(m, start, n, VqState.RDY) : Errno.EINVAL;
                 case RDY -> 0;
                 default -> Errno.EINVAL;
             };
@@ -283,7 +296,7 @@ final class VirtQueues {
                 }
             }
             case SUSPEND -> {
-                if (!caps.resumable()) {
+                if (!resumable()) {
                     return Errno.EINVAL;
                 }
             }
@@ -299,7 +312,7 @@ final class VirtQueues {
 
     /** ≤ v6.10 {@code resume_vq()}: SUSPEND → RDY when resumable, anything else silently skipped. */
     private int resumeSuspendedOnly(OpMeter m, VirtQueue vq) {
-        if (vq.state == VqState.SUSPEND && caps.resumable()) {
+        if (vq.state == VqState.SUSPEND && resumable()) {
             modifyOne(m, vq, VqState.RDY);
         }
         return 0;

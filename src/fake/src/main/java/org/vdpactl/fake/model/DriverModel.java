@@ -35,6 +35,14 @@ public interface DriverModel {
     }
 
     /**
+     * set_status with DRIVER_OK that the driver fails before setting anything up (mlx5: the control
+     * virtqueue's ring cannot be initialised): the driver's error path, with FAILED added to {@code oldStatus}.
+     */
+    default OpCost driverOkSetupFailed(int oldStatus) {
+        return OpCost.FREE;
+    }
+
+    /**
      * The status the driver holds after a {@link #setStatus} that returned normally. set_status
      * returns nothing in the kernel, so a driver that fails it shows it here (mlx5 adds FAILED when
      * DRIVER_OK fails). Default: the requested status.
@@ -74,6 +82,15 @@ public interface DriverModel {
     /** get_vq_state (GET_VRING_BASE). */
     default OpCost getVqState(int index) {
         return OpCost.FREE;
+    }
+
+    /**
+     * The index get_vq_state reports for VQ {@code index} after {@link #getVqState} succeeded;
+     * {@code deviceState} is the last SET_VRING_BASE (or the CVQ's last avail index). Software devices
+     * (vdpa_sim) report it as it is; mlx5 reads its FW object.
+     */
+    default long reportedVqState(int index, long deviceState) {
+        return deviceState;
     }
 
     /** set_vq_ready (SET_VRING_ENABLE). */

@@ -53,15 +53,6 @@ public final class FakeGenericNetlink {
     private final int vdpaId;
     private int rover = FIRST_ROVER_PORT;
 
-    /** A kernel whose vdpa family has id 19. */
-    public FakeGenericNetlink(FakeVdpaBus bus, FaultInjector faults) {
-        this(bus, faults, DEFAULT_VDPA_FAMILY_ID);
-    }
-
-    public FakeGenericNetlink(FakeVdpaBus bus, FaultInjector faults, int vdpaFamilyId) {
-        this(bus, faults, vdpaFamilyId, org.vdpactl.abi.KernelProfiles.defaultProfile());
-    }
-
     /** Generic netlink with the vdpa family as the given Linux version has it. */
     public FakeGenericNetlink(FakeVdpaBus bus, FaultInjector faults, int vdpaFamilyId,
                               org.vdpactl.abi.KernelProfile kernel) {

@@ -16,7 +16,6 @@ import org.vdpactl.fake.bus.Provisioning;
 import org.vdpactl.fake.device.FakeVdpaBus;
 import org.vdpactl.fake.device.NetlinkDeviceView;
 import org.vdpactl.abi.KernelProfile;
-import org.vdpactl.abi.KernelProfiles;
 import org.vdpactl.abi.UapiVdpaCommand;
 import org.vdpactl.ffi.gen.vhost.virtio_blk_config;
 import org.vdpactl.ffi.gen.vhost.virtio_net_config;
@@ -38,16 +37,12 @@ final class VdpaFamily extends FakeGenlFamily {
     private static final long DEVICE_F_MASK = (~0L << (VIRTIO_TRANSPORT_F_END() + 1)) | ((1L << VIRTIO_TRANSPORT_F_START()) - 1);
     private static final int FEATURES_OK = VIRTIO_CONFIG_S_FEATURES_OK();
     /** VDPA_ATTR_VDPA_DEV_SUPPORTED_FEATURES: where kernels before 6.2 put the device features. */
-    static final int LEGACY_DEV_FEATURES = 21;
+    static final int LEGACY_DEV_FEATURES = KernelProfile.Netlink.LEGACY_DEVICE_FEATURES_ATTR;
 
     private final FakeVdpaBus bus;
     private final KernelProfile kernel;
     private final AttrPolicy[] policy;
     private final List<Op> ops;
-
-    VdpaFamily(FakeVdpaBus bus) {
-        this(bus, KernelProfiles.defaultProfile());
-    }
 
     /** The family as the given Linux version registers it: its commands, maxattr and reply layout. */
     VdpaFamily(FakeVdpaBus bus, KernelProfile kernel) {

@@ -11,13 +11,13 @@ import org.vdpactl.fake.UserMemory;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.abi.KernelProfile;
-import org.vdpactl.abi.KernelProfiles;
 import org.vdpactl.abi.UapiIoctl;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.ffi.gen.vhost.vhost_vdpa_config;
 import org.vdpactl.ffi.gen.vhost.vhost_vdpa_iova_range;
 import org.vdpactl.ffi.gen.vhost.vhost_vring_state;
 import org.vdpactl.sys.Errno;
+import org.vdpactl.abi.UapiBackendFeature;
 
 /**
  * The vhost-vdpa driver's per-device state and its ioctl handling: {@code struct vhost_vdpa} with
@@ -33,14 +33,14 @@ public final class VhostVdpa {
 
     /** The IOTLB entry limit of 6.12 and 7.2 (the profile's iotlbEntryLimit; 6.1.176 has none). */
     public static final int MAX_IOTLB_ENTRIES = 2048;
-    static final long BACKEND_BASE = bit(vhost_h.VHOST_BACKEND_F_IOTLB_MSG_V2())
-            | bit(vhost_h.VHOST_BACKEND_F_IOTLB_BATCH()) | bit(vhost_h.VHOST_BACKEND_F_IOTLB_ASID());
-    static final long F_SUSPEND = bit(vhost_h.VHOST_BACKEND_F_SUSPEND());
-    static final long F_RESUME = bit(vhost_h.VHOST_BACKEND_F_RESUME());
-    static final long F_ENABLE_AFTER_DRIVER_OK = bit(vhost_h.VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK());
-    static final long F_DESC_ASID = bit(vhost_h.VHOST_BACKEND_F_DESC_ASID());
-    static final long F_IOTLB_PERSIST = bit(vhost_h.VHOST_BACKEND_F_IOTLB_PERSIST());
-    static final long F_IOTLB_ASID = bit(vhost_h.VHOST_BACKEND_F_IOTLB_ASID());
+    static final long BACKEND_BASE = UapiBackendFeature.VHOST_BACKEND_F_IOTLB_MSG_V2.mask()
+            | UapiBackendFeature.VHOST_BACKEND_F_IOTLB_BATCH.mask() | UapiBackendFeature.VHOST_BACKEND_F_IOTLB_ASID.mask();
+    static final long F_SUSPEND = UapiBackendFeature.VHOST_BACKEND_F_SUSPEND.mask();
+    static final long F_RESUME = UapiBackendFeature.VHOST_BACKEND_F_RESUME.mask();
+    static final long F_ENABLE_AFTER_DRIVER_OK = UapiBackendFeature.VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK.mask();
+    static final long F_DESC_ASID = UapiBackendFeature.VHOST_BACKEND_F_DESC_ASID.mask();
+    static final long F_IOTLB_PERSIST = UapiBackendFeature.VHOST_BACKEND_F_IOTLB_PERSIST.mask();
+    static final long F_IOTLB_ASID = UapiBackendFeature.VHOST_BACKEND_F_IOTLB_ASID.mask();
     static final long BACKEND_ALLOWED = BACKEND_BASE | F_SUSPEND | F_RESUME | F_ENABLE_AFTER_DRIVER_OK | F_DESC_ASID
             | F_IOTLB_PERSIST;
     private static final int S_FEATURES_OK = vhost_h.VIRTIO_CONFIG_S_FEATURES_OK();
@@ -64,11 +64,6 @@ public final class VhostVdpa {
     private int vqNumMax;
     private EventFdFile configCall;
     private final IotlbState iotlbState = new IotlbState();
-
-    /** The driver as Linux 6.12 has it. */
-    public VhostVdpa(FakeVdpaDevice dev) {
-        this(dev, KernelProfiles.defaultProfile());
-    }
 
     /** The driver as the given Linux version has it. */
     public VhostVdpa(FakeVdpaDevice dev, KernelProfile kernel) {
@@ -220,7 +215,11 @@ public final class VhostVdpa {
         if (!dev.spec().ops().doorbell()) {
             throw KernelError.of(Errno.ENOTSUPP, dev.name() + " has no get_vq_notification");
         }
-        if (index >= dev.nvqs() || (dev.spec().queues().lastIsCvq() && index == dev.nvqs() - 1)) {
+        if (index >= dev.nvqs()) {
+            // vhost_vdpa_get_vq_notification: index >= v->nvqs (6.1.192 vhost/vdpa.c l. 1315; 6.12.118 l. 1543)
+            throw KernelError.of(Errno.EINVAL, "vq " + index + " >= " + dev.nvqs() + " virtqueues");
+        }
+        if (!dev.hasDoorbellPage((int) index)) {
             // the driver reports an empty notification area, whose size cannot match the page
             throw KernelError.of(Errno.ENOTSUPP, "vq " + index + " has no doorbell page");
         }

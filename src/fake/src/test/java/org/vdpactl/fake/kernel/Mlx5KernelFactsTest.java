@@ -24,7 +24,7 @@ class Mlx5KernelFactsTest {
                 assertEquals(true, f.sources().containsKey(fact), k + ": " + fact);
             }
         }
-        assertEquals(List.of("mlx5-pre612", "mlx5-612", "mlx5-612"),
+        assertEquals(List.of("mlx5-61", "mlx5-612", "mlx5-612"),
                 KernelProfiles.all().stream().map(k -> Mlx5KernelFacts.forKernel(k.version()).orElseThrow().preset()).toList());
     }
 
@@ -35,7 +35,7 @@ class Mlx5KernelFactsTest {
         try (FakeKernel k = FakeKernel.builder().kernel("6.1").inventory(inv).build()) {
             FakeMgmtDevice defaulted = k.bus().fakeManagementDevice("pci", "0000:08:00.2").orElseThrow();
             FakeMgmtDevice named = k.bus().fakeManagementDevice("pci", "0000:08:00.3").orElseThrow();
-            assertEquals("mlx5-pre612", defaulted.preset());
+            assertEquals("mlx5-61", defaulted.preset());
             assertEquals("the 6.1 kernel profile's mlx5_vdpa", defaulted.presetReason());
             assertEquals("mlx5-612", named.preset());
             assertEquals("named by the inventory", named.presetReason());

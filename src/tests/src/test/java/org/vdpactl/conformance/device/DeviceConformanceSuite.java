@@ -822,7 +822,7 @@ public abstract class DeviceConformanceSuite {
     void descGroupAndVringSizeAreEopnotsuppOnVdpaSim() {
         VhostVdpaDevice d = ownedNet();
         // vdpa_sim lacks the ops (EOPNOTSUPP); a kernel without the ioctls (6.1) answers ENOTTY
-        boolean ioctls = kernel().hasIoctl(VhostIoctl.VDPA_GET_VRING_DESC_GROUP.kernelName());
+        boolean ioctls = kernel().hasIoctl(VhostIoctl.VDPA_GET_VRING_DESC_GROUP.uapi());
         assertErrno(ioctls ? Errno.EOPNOTSUPP : Errno.ENOTTY, () -> d.getVringDescGroup(0));
         assertErrno(ioctls ? Errno.EOPNOTSUPP : Errno.ENOTTY, () -> d.getVringSize(0));
     }
@@ -1349,7 +1349,7 @@ public abstract class DeviceConformanceSuite {
     @Test
     void forkFromOwnerIsHandledBeforeTheOwnerCheck() {
         VhostVdpaDevice d = net();
-        if (!kernel().hasIoctl(VhostIoctl.SET_FORK_FROM_OWNER.kernelName())) {
+        if (!kernel().hasIoctl(VhostIoctl.SET_FORK_FROM_OWNER.uapi())) {
             // 6.1's vhost_dev_ioctl does not know it: owner check first, then the unknown-ioctl path
             assertErrno(Errno.EPERM, () -> rawIoctl(d, VhostIoctl.GET_FORK_FROM_OWNER, vringState(0, 0)));
             d.setOwner();

@@ -1,5 +1,6 @@
 package org.vdpactl.conformance.device;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -20,6 +21,7 @@ import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.fake.mlx5.FwFault;
 import org.vdpactl.fake.mlx5.FwOpcode;
 import org.vdpactl.fake.mlx5.Mlx5Device;
+import org.vdpactl.fake.mlx5.VqState;
 import org.vdpactl.fake.netlink.FakeNetlink;
 import org.vdpactl.fake.state.Inventory;
 import org.vdpactl.fake.vhost.Vhost;
@@ -478,6 +480,235 @@ public abstract class Mlx5ConformanceSuite {
             assertEquals(0, send(CTRL_VLAN, 1, 10, 0), "VLAN_DEL 10");
             assertEquals(1, send(CTRL_MQ, 0, 2, 0), "VQ_PAIRS_SET without MQ: VIRTIO_NET_ERR");
             assertFalse(usedIdx() != 3);
+        }
+    }
+
+    // ------------------------------------------------------------------ 9: issue 35, the driver's own CVQ
+
+    /**
+     * mlx5_vdpa_set_status → setup_cvq_vring: with CTRL_VQ negotiated, vringh refuses a control queue that never
+     * got a ring size ("Bad ring size 0"), err_setup adds FAILED to the old status: 0x8b, nothing runs (every
+     * kernel). The size is the driver's for the device's life: a later opener that sets none gets DRIVER_OK.
+     */
+    @Test
+    void driverOkWithACvqThatNeverGotARingSizeFails() {
+        try (Vhost v = featuresOk(FEATURES)) {
+            v.setStatus(0xF);
+            assertEquals(0x8b, v.status(), "CTRL_VQ negotiated, no SET_VRING_NUM on the CVQ since dev add");
+        }
+        try (Vhost v = featuresOk(FEATURES)) {
+            v.vringState(VhostIoctl.SET_VRING_NUM, 2, QSIZE);
+        }
+        try (Vhost v = featuresOk(FEATURES)) {
+            v.setStatus(0xF);
+            assertEquals(0x0f, v.status(), "the previous opener's CVQ ring size survives the resets");
+        }
+        try (Vhost v = featuresOk(VERSION_1 | ACCESS_PLATFORM)) {
+            v.setStatus(0xF);
+            assertEquals(0x0f, v.status(), "without CTRL_VQ the CVQ ring is not set up");
+        }
+    }
+
+    /**
+     * mlx5 keeps a per-queue setting only at an index is_index_valid accepts at that moment: before SET_FEATURES
+     * only VQ 0 and 1, so a CVQ ring size given at VQ 2 then is dropped (set_vq_num) and DRIVER_OK fails; and
+     * set_vq_ready returns before SET_FEATURES (!actual_features), so an early enable leaves the CVQ stopped.
+     */
+    @Test
+    void cvqSettingsGivenBeforeSetFeaturesAreDropped() {
+        try (Vhost v = new Vhost(p, NODE)) {
+            v.setOwner();
+            v.setU64(VhostIoctl.SET_BACKEND_FEATURES, 0x0E);
+            v.setStatus(3);
+            v.vringState(VhostIoctl.SET_VRING_NUM, 2, QSIZE);
+            v.setU64(VhostIoctl.SET_FEATURES, FEATURES);
+            v.setStatus(0xB);
+            v.setStatus(0xF);
+            assertEquals(0x8b, v.status(), "the ring size given at VQ 2 before SET_FEATURES was not the CVQ's");
+        }
+        try (Vhost v = new Vhost(p, NODE)) {
+            v.setOwner();
+            v.setU64(VhostIoctl.SET_BACKEND_FEATURES, 0x0E);
+            v.setStatus(3);
+            v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, 2, 1);
+            v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, 0, 1);
+            v.setU64(VhostIoctl.SET_FEATURES, FEATURES);
+            assertEquals(List.of(false, false), List.of(device("mlx5-0").vqReady(2), device("mlx5-0").vqReady(0)),
+                    "SET_VRING_ENABLE before SET_FEATURES is ignored");
+        }
+    }
+
+    /** mlx5_vdpa_reset / compat_reset zero the CVQ's received_desc and completed_desc: every open and close. */
+    @Test
+    void cvqCountersRestartAtEveryReset() {
+        try (VdpaNetlink nl = VdpaNetlink.open(p)) {
+            try (Vhost v = startCvq(FEATURES, 2, true)) {
+                assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x46));
+                assertEquals(List.of(new VendorStats.Stat("received_desc", 1), new VendorStats.Stat("completed_desc", 1)),
+                        nl.vendorStats("mlx5-0", 2).stats());
+            }
+            try (Vhost v = featuresOk(FEATURES)) {
+                assertEquals(List.of(new VendorStats.Stat("received_desc", 0), new VendorStats.Stat("completed_desc", 0)),
+                        nl.vendorStats("mlx5-0", 2).stats(), "the close and the open reset the device");
+            }
+        }
+    }
+
+    /**
+     * mlx5_vdpa_get_vq_state: a data VQ reports its FW object's hw_used_index when it has one, else mvq->used_idx;
+     * the CVQ its last_avail_idx, which no reset clears. 6.12+ create blank objects at dev add (0 before DRIVER_OK);
+     * 6.1 creates them at DRIVER_OK (the SET value before). After SUSPEND a SET is not in the FW object.
+     */
+    @Test
+    void getVringBaseReadsTheHardwareQueue() {
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            v.vringState(VhostIoctl.SET_VRING_BASE, 0, 5);
+            assertEquals(is61() ? 5 : 0, v.vringState(VhostIoctl.GET_VRING_BASE, 0, 0),
+                    is61() ? "6.1: no VQ object before DRIVER_OK" : "the blank object from dev add");
+            startDataQueues(v); // 6.12's suspend_vqs refuses a range with an INIT object
+            v.setStatus(0xF);
+            assertEquals(5, v.vringState(VhostIoctl.GET_VRING_BASE, 0, 0), "DRIVER_OK wrote the index into the FW");
+            v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            v.vringState(VhostIoctl.SET_VRING_BASE, 0, 9);
+            assertEquals(5, v.vringState(VhostIoctl.GET_VRING_BASE, 0, 0), "suspended: the FW object's index");
+        }
+        try (Vhost v = featuresOk(FEATURES)) {
+            assertEquals(is61() ? 9 : 0, v.vringState(VhostIoctl.GET_VRING_BASE, 0, 0),
+                    is61() ? "6.1's reset keeps mvq->used_idx" : "mvqs_set_defaults and a blank object");
+        }
+    }
+
+    /** The CVQ's last_avail_idx: advanced by each command, kept through the reset of close and open (every kernel). */
+    @Test
+    void cvqIndexSurvivesTheReset() {
+        try (Vhost v = startCvq(FEATURES, 2, true)) {
+            assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x48));
+            assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x49));
+            assertEquals(2, v.vringState(VhostIoctl.GET_VRING_BASE, 2, 0));
+        }
+        try (Vhost v = featuresOk(FEATURES)) {
+            assertEquals(2, v.vringState(VhostIoctl.GET_VRING_BASE, 2, 0), "the previous opener's index");
+        }
+    }
+
+    /**
+     * vhost_vdpa_mmap: past the last queue EINVAL (vhost_vdpa_get_vq_notification); mlx5_get_vq_notification gives
+     * a page only for an index valid under the negotiated features that is not the CVQ, else an empty area whose
+     * size does not match the page (ENOTSUPP).
+     */
+    @Test
+    void doorbellPagesFollowTheNegotiatedFeatures() {
+        int wo = libc_h.PROT_WRITE();
+        int shared = libc_h.MAP_SHARED();
+        try (Vhost v = new Vhost(p, NODE)) {
+            v.setOwner();
+            assertEquals(0, Vhost.errno(() -> p.mmap(PAGE, wo, shared, v.fd, 1 * PAGE)), "VQ 1");
+            assertEquals(Errno.ENOTSUPP, Vhost.errno(() -> p.mmap(PAGE, wo, shared, v.fd, 2 * PAGE)),
+                    "before SET_FEATURES VQ 2 is not valid");
+            assertEquals(Errno.EINVAL, Vhost.errno(() -> p.mmap(PAGE, wo, shared, v.fd, 33 * PAGE)), "past VQ 32");
+            v.setStatus(3);
+            v.setU64(VhostIoctl.SET_FEATURES, FEATURES);
+            assertEquals(Errno.ENOTSUPP, Vhost.errno(() -> p.mmap(PAGE, wo, shared, v.fd, 2 * PAGE)),
+                    "without MQ VQ 2 is the CVQ");
+            v.setStatus(0);
+            v.setStatus(3);
+            v.setU64(VhostIoctl.SET_FEATURES, FEATURES | F_MQ);
+            assertEquals(0, Vhost.errno(() -> p.mmap(PAGE, wo, shared, v.fd, 2 * PAGE)), "with MQ VQ 2 is data");
+            assertEquals(Errno.ENOTSUPP, Vhost.errno(() -> p.mmap(PAGE, wo, shared, v.fd, 32 * PAGE)),
+                    "with MQ VQ 32 is the CVQ");
+        }
+    }
+
+    // ------------------------------------------------------------------ 10: issue 35, 6.1's queues and maps
+
+    /** 6.1 mlx5_vdpa_set_driver_features: with MQ every provisioned pair is active at once; later kernels start with one. */
+    @Test
+    void pairsActiveAfterSetFeatures() {
+        try (Vhost v = featuresOk(FEATURES | F_MQ)) {
+            assertEquals(is61() ? 32 : 2, ((Mlx5Device) device("mlx5-0").model()).activeVqs());
+        }
+    }
+
+    /** 6.1's is_valid_state_change never allows SUSPEND → RDY: a suspended data VQ stays suspended when enabled again. */
+    @Test
+    void aSuspendedDataQueueIsReadyAgainOnlyAfter61() {
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            startDataQueues(v);
+            v.setStatus(0xF);
+            v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, 0, 1);
+            assertEquals(is61() ? VqState.SUSPEND : VqState.RDY, ((Mlx5Device) device("mlx5-0").model()).vqState(0));
+        }
+    }
+
+    /**
+     * 6.1: once the data MR exists, a set_map of any ASID (here ASID 1, which no group uses) destroys and re-creates
+     * every VQ after DRIVER_OK and builds no MKEY for it; 6.12+ build an MR for ASID 1 and leave the VQs alone.
+     */
+    @Test
+    void aMapOfAnotherAsidRecreatesTheQueuesOn61() {
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            startDataQueues(v);
+            v.setStatus(0xF);
+            Mlx5Device model = (Mlx5Device) device("mlx5-0").model();
+            model.setTracing(true);
+            v.iotlb(1, Vhost.UPDATE, RING_IOVA, 4 * PAGE, ring.address());
+            List<String> trace = model.lastTrace();
+            assertEquals(is61(), trace.stream().anyMatch(l -> l.contains("DESTROY_GENERAL_OBJECT")), trace.toString());
+            assertEquals(is61(), trace.stream().noneMatch(l -> l.contains("MKEY")), trace.toString());
+            assertEquals(VqState.RDY, model.vqState(0), "running again after the map change");
+        }
+    }
+
+    /** VQ 0 and 1 with rings and enabled (both: 6.12's suspend_vqs refuses a range with an INIT object, EINVAL). */
+    private void startDataQueues(Vhost v) {
+        for (int vq = 0; vq < 2; vq++) {
+            v.vringState(VhostIoctl.SET_VRING_NUM, vq, QSIZE);
+            v.vringAddr(vq, RING_IOVA, RING_IOVA + PAGE, RING_IOVA + 2 * PAGE);
+            v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, vq, 1);
+        }
+    }
+
+    // ------------------------------------------------------------------ 11: issue 35 item 9, the CVQ's smaller answers
+
+    /** handle_ctrl_mac: MAC_ADDR_SET of the MAC already set is OK, of all zeros VIRTIO_NET_ERR, and the MAC is kept. */
+    @Test
+    void aZeroMacFromTheCvqIsRefused() {
+        try (Vhost v = startCvq(FEATURES, 2, true)) {
+            assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x4a));
+            assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x4a), "the same MAC");
+            assertEquals(1, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 0, 0, 0, 0, 0, 0), "all zeros");
+            assertArrayEquals(new byte[] {2, 0, 0, 0, 0, 0x4a}, device("mlx5-0").configMac(), "the MAC is kept");
+        }
+    }
+
+    /** handle_ctrl_vlan: mac_vlan_add refuses a rule that exists (-EEXIST → VIRTIO_NET_ERR); VLAN_DEL is always OK. */
+    @Test
+    void aDuplicateVlanAddIsRefused() {
+        try (Vhost v = startCvq(FEATURES, 2, true)) {
+            assertEquals(0, send(CTRL_VLAN, 0, 5, 0));
+            assertEquals(1, send(CTRL_VLAN, 0, 5, 0), "VLAN 5 again");
+            assertEquals(0, send(CTRL_VLAN, 1, 5, 0));
+            assertEquals(0, send(CTRL_VLAN, 1, 5, 0), "VLAN_DEL of a rule that is gone");
+            assertEquals(0, send(CTRL_VLAN, 0, 5, 0), "added again after the delete");
+        }
+    }
+
+    /** mlx5_cvq_kick_handler notifies only when vringh_need_notify_iotlb says so: VRING_AVAIL_F_NO_INTERRUPT holds it back. */
+    @Test
+    void theCvqHonoursNoInterrupt() {
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            int call = p.eventfd(0, libc_h.EFD_NONBLOCK());
+            v.vringFile(VhostIoctl.SET_VRING_CALL, 2, call);
+            v.setStatus(0xF);
+            ring.asSlice(PAGE, PAGE).set(ValueLayout.JAVA_SHORT, 0, (short) vhost_h.VRING_AVAIL_F_NO_INTERRUPT());
+            assertEquals(0, send(CTRL_VLAN, 0, 6, 0));
+            MemorySegment count = MemorySegment.ofArray(new long[1]);
+            assertEquals(Errno.EAGAIN, Vhost.errno(() -> p.read(call, count)), "no interrupt with NO_INTERRUPT");
+            ring.asSlice(PAGE, PAGE).set(ValueLayout.JAVA_SHORT, 0, (short) 0);
+            assertEquals(0, send(CTRL_VLAN, 0, 7, 0));
+            assertEquals(0, Vhost.errno(() -> p.read(call, count)), "the interrupt once the flag is gone");
+            p.close(call);
         }
     }
 }

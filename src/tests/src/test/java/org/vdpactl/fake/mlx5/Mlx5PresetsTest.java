@@ -20,8 +20,8 @@ import org.vdpactl.sim.UpstreamScenarios;
 class Mlx5PresetsTest {
 
     @Test
-    void threePresetsOldestFirst() {
-        assertEquals(List.of("mlx5-pre612", "mlx5-611", "mlx5-612"), new ArrayList<>(Mlx5Presets.names()));
+    void fourPresetsOldestFirst() {
+        assertEquals(List.of("mlx5-61", "mlx5-pre612", "mlx5-611", "mlx5-612"), new ArrayList<>(Mlx5Presets.names()));
         assertInstanceOf(Mlx5Device.class, Mlx5Presets.create("mlx5-612", 4));
         assertEquals(8, ((Mlx5Device) Mlx5Presets.create("mlx5-612", 4)).dataVqs());
     }
@@ -79,6 +79,9 @@ class Mlx5PresetsTest {
             assertTrue(d.notifierRegistered(), name + " registers the notifier at DRIVER_OK");
             d.suspend();
             assertEquals(preset.features().keepNotifierOnSuspend(), d.notifierRegistered(), name);
+            if (!d.hasResumeOp()) {
+                continue; // 6.1: no .resume op
+            }
             d.resume();
             assertTrue(d.notifierRegistered(), name + " registers it again at resume");
         }
@@ -96,6 +99,9 @@ class Mlx5PresetsTest {
             Mlx5Preset newer = presets.get(i);
             assertTrue(UpstreamScenarios.suspend(newer).driverMs() <= UpstreamScenarios.suspend(older).driverMs() + 1e-9,
                     "suspend " + newer.name() + " vs " + older.name());
+            if (!older.features().mapPerAsid()) {
+                continue; // 6.1 has no .resume op to compare
+            }
             assertTrue(UpstreamScenarios.resume(newer).driverMs() <= UpstreamScenarios.resume(older).driverMs() + 1e-9,
                     "resume " + newer.name() + " vs " + older.name());
         }

@@ -486,7 +486,8 @@ class VhostVdpaTest {
             assertEquals(4096, db.byteSize());
             assertFalse(p.addressSpace().findVma(db.address()).orElseThrow().iotlbMappable());
             assertEquals(Errno.ENOTSUPP, errno(() -> p.mmap(4096, libc_h.PROT_WRITE(), libc_h.MAP_SHARED(), m.fd, 32 * 4096)));
-            assertEquals(Errno.ENOTSUPP, errno(() -> p.mmap(4096, libc_h.PROT_WRITE(), libc_h.MAP_SHARED(), m.fd, 33 * 4096)));
+            // past the last of 33 queues: vhost_vdpa_get_vq_notification's index >= nvqs (issue 35 item 6)
+            assertEquals(Errno.EINVAL, errno(() -> p.mmap(4096, libc_h.PROT_WRITE(), libc_h.MAP_SHARED(), m.fd, 33 * 4096)));
             assertEquals(Errno.EINVAL, errno(() -> p.mmap(4096, libc_h.PROT_WRITE(), libc_h.MAP_SHARED(), m.fd, 65536L * 4096)));
             p.munmap(db);
         }

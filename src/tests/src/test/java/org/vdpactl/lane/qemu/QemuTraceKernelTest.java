@@ -148,7 +148,7 @@ class QemuTraceKernelTest {
         }
 
         // vdpactl: the serial rehearsal on the lane's vdpa0, a vdpasim_net device like QEMU's
-        RehearsalCapture capture = RehearsalCapture.serial(new PanamaSyscalls(VhostIoctl.names()), RealClock.INSTANCE,
+        RehearsalCapture capture = RehearsalCapture.serial(new PanamaSyscalls(), RealClock.INSTANCE,
                 new DeviceTarget("vdpa0", "/dev/vhost-vdpa-0"));
         RehearsalResult result = capture.result();
         assertTrue(result.completed(), "the rehearsal completed: " + result.failure());
@@ -237,7 +237,7 @@ class QemuTraceKernelTest {
                     && (c.status() & VirtioPciGuestDriver.STATUS_DRIVER_OK) != 0), "the destination QEMU started its device: " + dest);
 
             // vdpactl: --strategy svq on the lane's vdpa0, a vdpasim_net device like QEMU's
-            RehearsalCapture capture = RehearsalCapture.run(new PanamaSyscalls(VhostIoctl.names()), RealClock.INSTANCE,
+            RehearsalCapture capture = RehearsalCapture.run(new PanamaSyscalls(), RealClock.INSTANCE,
                     new DeviceTarget("vdpa0", "/dev/vhost-vdpa-0"), Strategy.SVQ);
             assertTrue(capture.result().completed(), "the svq rehearsal completed: " + capture.result().failure());
             List<NodeCall> qemu = new java.util.ArrayList<>(source);

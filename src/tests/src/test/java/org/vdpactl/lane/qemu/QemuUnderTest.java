@@ -52,7 +52,7 @@ public final class QemuUnderTest implements AutoCloseable {
         List<String> cmd = new ArrayList<>();
         if (strace) {
             // -f: vhost work runs in QEMU's main thread, but follow every thread; -X raw: numeric ioctl
-            // requests (vdpactl's IoctlNames names them); -xx -s 4096: every written byte, in hex.
+            // requests (the ABI's UapiIoctl names them); -xx -s 4096: every written byte, in hex.
             cmd.addAll(List.of("strace", "-f", "-tt", "-X", "raw", "-xx", "-s", "4096", "-e",
                     "trace=openat,ioctl,write,close", "-o", log.toString()));
         }

@@ -1,0 +1,56 @@
+package org.vdpactl.fake.device;
+
+import java.util.List;
+
+import org.vdpactl.fake.errno.KernelError;
+import org.vdpactl.sys.Errno;
+
+/**
+ * What one kernel version's mlx5_vnet does differently from another's (the "rules" of
+ * kernels/mlx5-VERSION.json, each with its source line there; docs/spec/mlx5-kernels.md). What every version
+ * does alike is {@link Mlx5VnetOps}'s behaviour.
+ *
+ * @param macFeature                null (features as given), "addWhenMacSet" (F_MAC offered only with a non-zero
+ *                                  MAC: 6.1) or "requireMac" (a zero MAC drops F_MAC, or with provisioned features
+ *                                  a provisioned F_MAC is EINVAL: 6.12+)
+ * @param configGatedByFeatures     MTU, status and max_virtqueue_pairs are filled only with F_MTU, F_STATUS and
+ *                                  F_MQ among the device features (else 0)
+ * @param configInterruptOnDriverOk the config interrupt fires after DRIVER_OK when F_STATUS was negotiated
+ * @param configInterruptOnResume   the config interrupt fires after resume
+ * @param setMacBusyAfterDriverOk   DEV_ATTR_SET of a MAC is EBUSY after DRIVER_OK
+ * @param setMacAddsMacFeature      DEV_ATTR_SET of a MAC adds VIRTIO_NET_F_MAC to the device features
+ */
+public record Mlx5VnetFacts(String macFeature, boolean configGatedByFeatures, boolean configInterruptOnDriverOk,
+                            boolean configInterruptOnResume, boolean setMacBusyAfterDriverOk,
+                            boolean setMacAddsMacFeature) implements DriverFacts {
+
+    public Mlx5VnetFacts {
+        if (macFeature != null && !List.of("addWhenMacSet", "requireMac").contains(macFeature)) {
+            throw new IllegalArgumentException("macFeature must be absent, addWhenMacSet or requireMac, got " + macFeature);
+        }
+    }
+
+    @Override
+    public VdpaConfigOps newOps(FakeVdpaDevice device) {
+        return new Mlx5VnetOps(device, this);
+    }
+
+    /**
+     * mlx5_vdpa_dev_add: VIRTIO_NET_F_MAC as the driver ties it to the MAC (the fake's vport MAC is all zeros,
+     * so only a provisioned MAC counts).
+     */
+    @Override
+    public long devAddFeatures(long features, boolean hasMac, boolean provisioned, String mgmtName) {
+        if (macFeature == null) {
+            return features;
+        }
+        long fMac = 1L << org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_F_MAC();
+        if (hasMac) {
+            return "addWhenMacSet".equals(macFeature) ? features | fMac : features;
+        }
+        if (provisioned && (features & fMac) != 0 && "requireMac".equals(macFeature)) {
+            throw KernelError.of(Errno.EINVAL, mgmtName + ": No mac address provisioned? (F_MAC without a MAC)");
+        }
+        return features & ~fMac;
+    }
+}
