@@ -40,4 +40,5 @@ notes:
   - vdpactl needs a JDK 22 or newer on the host; its launcher finds one by itself.
 requirements:
   - vdpactl on the managed host (role C(vdpactl.vdpa.install)), a JDK 22 or newer.
+  - python jsonschema >= 4.0 on the managed host (draft 2020-12; Debian 12's python3-jsonschema is 4.10).
 '''

@@ -102,13 +102,27 @@ class VdpactlError(Exception):
         super(VdpactlError, self).__init__('vdpactl %s failed (exit %d %s): %s' % (what, rc, exit_name(rc), self.cli_message))
 
 
+def jsonschema_problem(lib):
+    """Why LIB (the imported jsonschema module, or None) cannot validate vdpactl's draft 2020-12 schemas; None when it can.
+
+    Draft202012Validator came with jsonschema 4.0; the 3.2 series (Debian 11, RHEL 9's python3-jsonschema) lacks it,
+    and a module then died with an AttributeError traceback instead of saying what the host needs.
+    """
+    if lib is None:
+        return 'jsonschema >= 4.0'
+    if not hasattr(lib, 'Draft202012Validator'):
+        return 'jsonschema >= 4.0 (this host has %s, without draft 2020-12)' % getattr(lib, '__version__', 'an older one')
+    return None
+
+
 class Vdpactl(object):
     """The vdpactl CLI on the managed host; fails the module at once when it is not there."""
 
     def __init__(self, module):
         self.module = module
-        if jsonschema is None:
-            module.fail_json(msg=missing_required_lib('jsonschema (Debian: python3-jsonschema)'), exception=JSONSCHEMA_IMPORT_ERROR)
+        problem = jsonschema_problem(jsonschema)
+        if problem:
+            module.fail_json(msg=missing_required_lib(problem + ' (Debian: python3-jsonschema)'), exception=JSONSCHEMA_IMPORT_ERROR)
         self.path = self._find(module.params['executable'] or 'vdpactl')
         self.commands = []
 

@@ -24,6 +24,41 @@ SCHEMAS = {
       "const": 1,
       "description": "the version of its key set (docs/json-schemas.md)"
     },
+    "simulated": {
+      "type": "boolean",
+      "description": "always true: the bench runs on the fake kernel's models"
+    },
+    "backend": {
+      "type": "object",
+      "properties": {
+        "kind": {
+          "type": "string"
+        },
+        "kernel_profile": {
+          "type": "string"
+        },
+        "presets": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "required": [
+        "kind",
+        "presets"
+      ],
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      }
+    },
+    "preset": {
+      "type": "string",
+      "description": "the mlx5 latency preset (--preset)"
+    },
+    "command": {
+      "type": "string"
+    },
     "rows": {
       "type": "array",
       "items": {
@@ -2304,14 +2339,28 @@ SCHEMAS = {
   },
   "required": [
     "schema",
-    "schema_version"
+    "schema_version",
+    "simulated",
+    "backend",
+    "clock",
+    "command",
+    "plan",
+    "outcome",
+    "statistics",
+    "iterations",
+    "setup",
+    "devices",
+    "notes"
   ],
   "propertyNames": {
     "pattern": "^[a-z][a-z0-9_]*$"
   },
   "$defs": {
     "phase": {
-      "enum": [
+      "type": "string",
+      "pattern": "^[a-z][a-z0-9_]*$",
+      "description": "a phase id, an open list (docs/json-schemas.md): new ids may come within a version",
+      "examples": [
         "setup",
         "premap",
         "suspend",
@@ -2325,8 +2374,7 @@ SCHEMAS = {
         "resume",
         "rollback",
         "restore"
-      ],
-      "description": "a phase id"
+      ]
     },
     "span": {
       "type": "object",
@@ -2377,25 +2425,49 @@ SCHEMAS = {
       "type": "object",
       "properties": {
         "count": {
-          "type": "integer"
+          "type": "integer",
+          "minimum": 0,
+          "description": "completed iterations measured"
         },
         "min_ms": {
-          "type": "number"
+          "type": [
+            "number",
+            "null"
+          ]
         },
         "p50_ms": {
-          "type": "number"
+          "type": [
+            "number",
+            "null"
+          ]
         },
         "p90_ms": {
-          "type": "number"
+          "type": [
+            "number",
+            "null"
+          ]
         },
         "p99_ms": {
-          "type": "number"
+          "type": [
+            "number",
+            "null"
+          ]
         },
         "max_ms": {
-          "type": "number"
+          "type": [
+            "number",
+            "null"
+          ]
         },
         "mean_ms": {
-          "type": "number"
+          "type": [
+            "number",
+            "null"
+          ]
+        },
+        "exact": {
+          "type": "boolean",
+          "description": "false: read off a histogram (3 significant digits), more iterations than are kept"
         }
       },
       "required": [
@@ -2409,9 +2481,81 @@ SCHEMAS = {
       ],
       "propertyNames": {
         "pattern": "^[a-z][a-z0-9_]*$"
+      },
+      "if": {
+        "properties": {
+          "count": {
+            "const": 0
+          }
+        }
+      },
+      "then": {
+        "properties": {
+          "min_ms": {
+            "type": "null"
+          },
+          "p50_ms": {
+            "type": "null"
+          },
+          "p90_ms": {
+            "type": "null"
+          },
+          "p99_ms": {
+            "type": "null"
+          },
+          "max_ms": {
+            "type": "null"
+          },
+          "mean_ms": {
+            "type": "null"
+          }
+        },
+        "description": "nothing measured: every figure is null, never 0"
+      },
+      "else": {
+        "properties": {
+          "min_ms": {
+            "type": "number"
+          },
+          "p50_ms": {
+            "type": "number"
+          },
+          "p90_ms": {
+            "type": "number"
+          },
+          "p99_ms": {
+            "type": "number"
+          },
+          "max_ms": {
+            "type": "number"
+          },
+          "mean_ms": {
+            "type": "number"
+          }
+        }
+      },
+      "description": "ms over the completed iterations; nearest-rank percentiles of the measured values"
+    }
+  },
+  "allOf": [
+    {
+      "if": {
+        "properties": {
+          "outcome": {
+            "const": "partial"
+          }
+        },
+        "required": [
+          "outcome"
+        ]
+      },
+      "then": {
+        "required": [
+          "failure"
+        ]
       }
     }
-  }
+  ]
 }
 ''',
     'vhost-info.schema.json': r'''{

@@ -167,7 +167,10 @@ plan:
   returned: when the rehearsal ran
   type: dict
 downtime:
-  description: Percentiles of the downtime over the completed iterations (count, min_ms, p50_ms, p90_ms, p99_ms, max_ms, mean_ms).
+  description:
+    - Percentiles of the downtime over the completed iterations (count, min_ms, p50_ms, p90_ms, p99_ms, max_ms, mean_ms, exact),
+      the measured values themselves.
+    - With no completed iteration (a failure in the first window) count is 0 and every figure is null, never 0.
   returned: when the rehearsal ran
   type: dict
 downtime_ms:

@@ -46,6 +46,47 @@ class SurefireTestRecordTest {
     }
 
     /**
+     * Issue 36 item 17: without Chromium, 7 browser tests were skipped and the build passed while the README counted
+     * them as run. Skips are counted and printed by reason; one for a missing tool fails the check (scripts/test
+     * installs the tools) unless --allow-missing-tools.
+     */
+    @Test
+    void skipsAreCountedAndOneForAMissingToolFailsTheRun(@TempDir Path dir) throws Exception {
+        Path reports = reports(dir);
+        Files.writeString(reports.resolve("TEST-a.B.xml"), """
+                <testsuite name="a.B" tests="5" skipped="2">
+                  <testcase classname="a.B" name="one"/>
+                  <testcase classname="a.B" name="asRoot"><skipped message="ABORTED: needs root"/></testcase>
+                  <testcase classname="a.B" name="inChromium"><skipped message="Assumption failed: MISSING TOOL: no Chromium on PATH"/></testcase>
+                </testsuite>""");
+        Run strict = run(dir);
+        assertEquals(1, strict.status, strict.output);
+        assertTrue(strict.output.contains("skipped: 2 of 5 tests (they did not run; 3 ran)"), strict.output);
+        assertTrue(strict.output.contains("1 x ABORTED: needs root"), strict.output);
+        assertTrue(strict.output.contains("1 tests skipped because a tool is missing"), strict.output);
+        Run allowed = run(dir, "--allow-missing-tools");
+        assertEquals(0, allowed.status, allowed.output);
+        assertTrue(allowed.output.contains("a.B.inChromium"), "the skipped test is named: " + allowed.output);
+        Files.writeString(reports.resolve("TEST-a.B.xml"), """
+                <testsuite name="a.B" tests="5" skipped="1">
+                  <testcase classname="a.B" name="asRoot"><skipped message="ABORTED: needs root"/></testcase>
+                </testsuite>""");
+        Run rootOnly = run(dir);
+        assertEquals(0, rootOnly.status, "a skip that is no missing tool is counted, not failed: " + rootOnly.output);
+        assertTrue(rootOnly.output.contains("skipped: 1 of 5 tests"), rootOnly.output);
+    }
+
+    /** Every skip message of a test that needs a program names it as a missing tool, so that the check can find it. */
+    @Test
+    void testsThatNeedAToolSaySoInTheirSkipMessage() throws Exception {
+        Path tests = RepositoryRoot.find().resolve("src/tests/src/test/java/org/vdpactl/cli");
+        for (String f : List.of("ReportInBrowserTest.java", "UnprivilegedFakeProcessTest.java", "RealUser.java")) {
+            String src = Files.readString(tests.resolve(f));
+            assertTrue(src.contains("\"MISSING TOOL: "), f + " skips for a missing tool without saying so");
+        }
+    }
+
+    /**
      * Every module runs its own tests: the log has one summary per module, the reports lie in each module's
      * folder, and the record keeps each module's count beside the total; a run whose total differs names the
      * modules whose counts moved.

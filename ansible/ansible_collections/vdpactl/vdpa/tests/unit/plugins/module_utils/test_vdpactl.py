@@ -5,7 +5,8 @@
 from __future__ import (absolute_import, division, print_function)
 __metaclass__ = type
 
-from ansible_collections.vdpactl.vdpa.plugins.module_utils.vdpactl import VdpactlError, cli_message, exit_name, schema_for
+from ansible_collections.vdpactl.vdpa.plugins.module_utils.vdpactl import (VdpactlError, cli_message, exit_name, jsonschema_problem,
+                                                                        schema_for)
 
 
 def test_every_readme_exit_code_has_its_name():
@@ -33,6 +34,15 @@ def test_the_launcher_without_a_jdk_gives_its_two_lines():
 def test_without_own_lines_the_last_line_is_kept():
     assert cli_message('Error: Unable to access jarfile x.jar\n') == 'Error: Unable to access jarfile x.jar'
     assert cli_message('') == 'no message'
+
+
+def test_jsonschema_without_draft_2020_12_is_a_missing_requirement_not_a_traceback():
+    class Series32(object):
+        __version__ = '3.2.0'
+    assert jsonschema_problem(Series32()) == 'jsonschema >= 4.0 (this host has 3.2.0, without draft 2020-12)'
+    assert jsonschema_problem(None) == 'jsonschema >= 4.0'
+    import jsonschema
+    assert jsonschema_problem(jsonschema) is None
 
 
 def test_migrate_documents_are_checked_against_their_schemas():

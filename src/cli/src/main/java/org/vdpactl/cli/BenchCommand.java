@@ -41,6 +41,9 @@ public final class BenchCommand implements Runnable {
         @Mixin
         CommandContext context;
 
+        @picocli.CommandLine.Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
         @Option(names = "--sizes", paramLabel = "N,N,...", split = ",", defaultValue = "1,4,16,64,256",
                 description = "Device counts (default: ${DEFAULT-VALUE}).")
         List<Integer> sizes = new ArrayList<>();
@@ -81,9 +84,23 @@ public final class BenchCommand implements Runnable {
                 ctx.err().println("bench: " + line);
                 ctx.err().flush();
             });
-            ctx.printDocument(JsonDocument.BENCH, () -> Map.of("rows", rows), out -> out.print(render(rows, preset)));
+            ctx.printDocument(JsonDocument.BENCH, () -> document(rows, preset, ShareableCommandLine.of(spec, false)), out -> out.print(render(rows, preset)));
             return ExitCode.OK.code();
         }
+    }
+
+    /**
+     * The bench's JSON: what it ran on as fields (always the fake with the real clock and the preset's model:
+     * simulated), the command line, and the rows.
+     */
+    private static Map<String, Object> document(List<OrchestrationBench.Row> rows, String preset, String command) {
+        Map<String, Object> doc = new java.util.LinkedHashMap<>();
+        doc.put("simulated", true);
+        doc.put("backend", new org.vdpactl.report.BackendFields("fake", null, null, List.of(preset)));
+        doc.put("preset", preset);
+        doc.put("command", command);
+        doc.put("rows", rows);
+        return doc;
     }
 
     /** The table of {@code bench orchestration}. */

@@ -40,6 +40,8 @@ final class MigrationLane {
     private int queuePairs = 1;
     /** Vring bases the lane resumes from: the last saved ones (zeros before the first save). */
     private int[] bases;
+    /** A device the window went through that needed no call afterwards (not "untouched": it was). */
+    static final String NOTHING_TO_UNDO = "nothing to undo: the window left it running";
     private final List<String> srcNotes = new ArrayList<>();
     private final List<String> dstNotes = new ArrayList<>();
     private DeviceState srcState = DeviceState.RUNNING;
@@ -166,6 +168,8 @@ final class MigrationLane {
             dst.rec.enter(Phase.PREMAP, null);
             dst.map(regions, planner);
         }
+        // the bring-up is not the window: a source the window never reaches is reported "untouched"
+        src.untouched();
     }
 
     private static boolean isUnansweredControlCommand(CallFailedException e) {
@@ -490,7 +494,7 @@ final class MigrationLane {
         }
         boolean mapped = d.memory() == DeviceSession.Memory.MAPPED;
         return new DeviceReport(d.target.name(), d.target.path(), role, state, mapped, status,
-                detail.isEmpty() ? "untouched" : String.join("; ", detail));
+                !detail.isEmpty() ? String.join("; ", detail) : d.touched() ? NOTHING_TO_UNDO : "untouched");
     }
 
 }

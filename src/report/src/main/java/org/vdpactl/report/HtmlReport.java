@@ -62,8 +62,7 @@ public final class HtmlReport {
         }
         Timeline shown = RehearsalText.representative(r);
         if (shown != null) {
-            sb.append("<h2>Timeline").append(r.failure() == null ? " (median iteration)" : " (the failed iteration, rollback in grey)")
-                    .append("</h2>\n");
+            sb.append("<h2>Timeline").append(Html.esc(timelineHeading(r, shown))).append("</h2>\n");
             sb.append(SvgTimeline.render(shown));
             sb.append("<h2>Phases</h2>\n");
             table(sb, RehearsalText.phaseTable(shown, info));
@@ -79,6 +78,19 @@ public final class HtmlReport {
         return sb.toString();
     }
 
+    /**
+     * What the timeline shows: the median iteration, or the failed one; "rollback in grey" only when the
+     * rollback made calls (a failure on the last call of a window can leave nothing to undo).
+     */
+    static String timelineHeading(RehearsalResult r, Timeline shown) {
+        if (r.failure() == null) {
+            return " (median iteration)";
+        }
+        boolean rollbackCalls = shown.spans().stream().anyMatch(s -> s.phase() == Phase.ROLLBACK);
+        return rollbackCalls ? " (the failed iteration, rollback in grey)"
+                : " (the failed iteration; the rollback made no call: every device was already in a known state)";
+    }
+
     private static void summary(StringBuilder sb, RehearsalResult r, RunInfo info) {
         sb.append("<dl>\n");
         for (String line : RehearsalText.describePlan(r.plan()).split("\n")) {
@@ -89,8 +101,9 @@ public final class HtmlReport {
                 : "partial: stopped by a failure, every device rolled back");
         Timeline t = RehearsalText.representative(r);
         if (t != null) {
-            item(sb, "Downtime", Durations.ms(t.downtimeNanos()) + " ms" + info.simulatedSuffix() + (t.preparation().isEmpty()
-                    ? " (first suspend to last resume)" : " (first suspend to last resume, less the destination's preparation)"));
+            item(sb, r.failure() == null ? "Downtime" : "Downtime until the failure", Durations.ms(t.downtimeNanos()) + " ms"
+                    + info.simulatedSuffix() + (t.preparation().isEmpty() ? " (first suspend to last resume)"
+                            : " (first suspend to last resume, less the destination's preparation)"));
         }
         if (r.statistics().count() > 1) {
             Percentiles p = r.statistics().downtime();
@@ -115,6 +128,7 @@ public final class HtmlReport {
         sb.append("<h2>Distributions over ").append(r.statistics().count()).append(" iterations").append(Html.esc(info.simulatedSuffix()))
                 .append("</h2>\n");
         table(sb, RehearsalText.percentileTable(r, info));
+        RehearsalText.histogramNote(r).ifPresent(n -> sb.append("<p>").append(Html.esc(n)).append("</p>\n"));
         sb.append("<div class=\"hists\">\n");
         sb.append(SvgHistogram.render("downtime", r.statistics().downtimeHistogram(), r.statistics().downtime(), Palette.DOWNTIME));
         for (Map.Entry<Phase, Histogram> e : r.statistics().phaseHistograms().entrySet()) {

@@ -72,11 +72,19 @@ public record RehearsalJson(boolean simulated, BackendFields backend, String clo
             Map<String, Double> deviceMs, List<JsonSpan> spans) {
     }
 
-    /** Percentiles in milliseconds. */
-    public record Dist(long count, double minMs, double p50Ms, double p90Ms, double p99Ms, double maxMs, double meanMs) {
+    /**
+     * Percentiles in milliseconds. With no completed iteration ({@code count} 0) every figure is null: nothing was
+     * measured, and a zero would pass a threshold. {@code exact} is false when the figures were read off the
+     * histogram because there were more samples than are kept ({@link org.vdpactl.orchestra.RehearsalStatistics}).
+     */
+    public record Dist(long count, Double minMs, Double p50Ms, Double p90Ms, Double p99Ms, Double maxMs, Double meanMs,
+            boolean exact) {
         static Dist of(Percentiles p) {
+            if (p.empty()) {
+                return new Dist(0, null, null, null, null, null, null, true);
+            }
             return new Dist(p.count(), Durations.millis(p.min()), Durations.millis(p.p50()), Durations.millis(p.p90()),
-                    Durations.millis(p.p99()), Durations.millis(p.max()), p.mean() / 1e6);
+                    Durations.millis(p.p99()), Durations.millis(p.max()), p.mean() / 1e6, p.exact());
         }
     }
 

@@ -11,6 +11,7 @@ import org.vdpactl.orchestra.DeviceReport;
 import org.vdpactl.orchestra.DeviceTarget;
 import org.vdpactl.orchestra.GuestMemoryLayout;
 import org.vdpactl.orchestra.Percentiles;
+import org.vdpactl.orchestra.RehearsalStatistics;
 import org.vdpactl.orchestra.Phase;
 import org.vdpactl.orchestra.PhaseSummary;
 import org.vdpactl.orchestra.RehearsalFailure;
@@ -64,6 +65,7 @@ public final class RehearsalText {
         }
         if (r.statistics().count() > 1) {
             sb.append('\n').append(percentileTable(r, info).render());
+            histogramNote(r).ifPresent(n -> sb.append(n).append('\n'));
         }
         RehearsalFailure f = r.failure();
         if (f != null) {
@@ -223,6 +225,18 @@ public final class RehearsalText {
         }
         table.row(percentileRow("downtime", r.statistics().downtime()));
         return table;
+    }
+
+    /**
+     * Said under the percentiles when they were read off the histogram: past
+     * {@link RehearsalStatistics#EXACT_SAMPLE_LIMIT} iterations the samples are not kept.
+     */
+    static java.util.Optional<String> histogramNote(RehearsalResult r) {
+        if (r.statistics().exact()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(String.format(Locale.ROOT, "Percentiles, min, max and mean read off a histogram (3 significant digits):"
+                + " more than %,d iterations, whose exact values are not kept.", RehearsalStatistics.EXACT_SAMPLE_LIMIT));
     }
 
     private static List<String> percentileRow(String name, Percentiles p) {

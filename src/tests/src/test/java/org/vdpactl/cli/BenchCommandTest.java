@@ -23,7 +23,15 @@ class BenchCommandTest {
         CliRun r = RehearseCommandTest.run("--json", "bench", "orchestration", "--sizes", "1,2", "--queue-pairs", "1", "--memory", "1G",
                 "--repeat", "1", "--window", "migration");
         assertEquals(0, r.exitCode(), r.err());
-        JsonNode rows = new ObjectMapper().readTree(r.out()).get("rows");
+        JsonNode doc = new ObjectMapper().readTree(r.out());
+        // issue 36 item 6: what it ran on and how, as fields
+        assertTrue(doc.get("simulated").asBoolean(), doc.toString());
+        assertEquals("fake", doc.at("/backend/kind").asText());
+        assertEquals("mlx5-612", doc.get("preset").asText());
+        assertEquals("mlx5-612", doc.at("/backend/presets/0").asText());
+        assertTrue(doc.get("command").asText().startsWith("vdpactl ") && doc.get("command").asText().contains("bench orchestration"),
+                doc.get("command").toString());
+        JsonNode rows = doc.get("rows");
         assertEquals(2, rows.size());
         assertEquals(1, rows.get(0).get("devices").asInt());
         assertEquals(2, rows.get(1).get("devices").asInt());

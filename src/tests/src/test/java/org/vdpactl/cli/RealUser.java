@@ -27,7 +27,7 @@ final class RealUser {
         try {
             p = new ProcessBuilder("setpriv", "--bounding-set=-all", "--inh-caps=-all", "true").redirectErrorStream(true).start();
         } catch (IOException e) {
-            Assumptions.abort("no setpriv: " + e.getMessage());
+            Assumptions.abort("MISSING TOOL: no setpriv (util-linux): " + e.getMessage());
             return;
         }
         p.getInputStream().readAllBytes();
@@ -41,7 +41,7 @@ final class RealUser {
         try {
             p = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "true").redirectErrorStream(true).start();
         } catch (IOException e) {
-            Assumptions.abort("no setpriv: " + e.getMessage());
+            Assumptions.abort("MISSING TOOL: no setpriv (util-linux): " + e.getMessage());
             return;
         }
         p.getInputStream().readAllBytes();

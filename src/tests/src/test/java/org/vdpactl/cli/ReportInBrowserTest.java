@@ -242,7 +242,7 @@ class ReportInBrowserTest {
 
     private static JsonNode render(Path report, String name, int width) throws Exception {
         String chromium = chromium().orElse(null);
-        assumeTrue(chromium != null, "ABORTED: no Chromium (chromium, chromium-browser) on PATH, so the browser test of the"
+        assumeTrue(chromium != null, "MISSING TOOL: no Chromium (chromium, chromium-browser) on PATH, so the browser test of the"
                 + " HTML reports did not run; install it (apt-get install chromium; scripts/test does) or set VDPACTL_CHROMIUM");
         String script;
         try (InputStream in = ReportInBrowserTest.class.getResourceAsStream("measure-layout.js")) {

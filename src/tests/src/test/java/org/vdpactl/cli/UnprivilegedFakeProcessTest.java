@@ -32,7 +32,7 @@ class UnprivilegedFakeProcessTest {
     @BeforeAll
     static void copyTheClasspathWhereNobodyCanReadIt() throws Exception {
         assumeTrue(CallerIdentity.current().uid() == 0, "ABORTED: needs root to start a process as uid " + NOBODY + " (setpriv)");
-        assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "ABORTED: no /usr/bin/setpriv (util-linux)");
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "MISSING TOOL: no /usr/bin/setpriv (util-linux)");
         // the test's own classpath may lie under root's home (the Maven repository), which uid 65534 cannot read
         work = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "vdpactl-nobody",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));

@@ -36,7 +36,7 @@ class RehearsalReportsTest {
     private static RehearsalResult failed;
 
     /** Costs that make every phase visible on the timeline. */
-    private static final class Costs implements DriverModel {
+    static final class Costs implements DriverModel {
         @Override
         public OpCost suspend() {
             return OpCost.ofMillis(2);

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import org.vdpactl.cli.Sizes;
 import org.vdpactl.orchestra.GuestMemoryLayout;
+import org.vdpactl.sys.InputKeys;
 
 /**
  * Reads a guest memory layout from JSON ({@code --memory-layout FILE}):
@@ -18,14 +19,22 @@ import org.vdpactl.orchestra.GuestMemoryLayout;
  *   "regions": [ { "iova": "0",  "size": "2G" },
  *                { "iova": "4G", "size": "254G", "split": "1G", "pageSize": "2M" } ] }
  * </pre>
- * Sizes take the CLI's units (4096, 4K, 2M, 1G); {@code iova} also "0x…" hex. {@code split} cuts a
- * region into regions of that size (the last one shorter); {@code pageSize} defaults to the
+ * Sizes take the CLI's units (4096, 4K, 2M, 1G) or JSON integers; {@code iova} also "0x…" hex. {@code split} cuts a
+ * region into regions of that size (the last one shorter); {@code page_size} defaults to the
  * top-level one, else 4 KiB. Gaps between regions are holes.
+ *
+ * <p>Keys are snake_case, as in every document vdpactl prints: {@code page_size}. The camelCase
+ * {@code pageSize} of earlier releases is still read (giving both is refused). The file may also be the
+ * bare list of regions that a rehearsal document prints as {@code plan.memory}
+ * ({@code [{"iova": 0, "size": 2147483648, "page_size": 4096}, ...]}), so a rehearsed layout feeds back
+ * into the next rehearsal unchanged.
  */
 public final class MemoryLayoutFile {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Set<String> TOP = Set.of("pageSize", "regions", "comment");
-    private static final Set<String> REGION = Set.of("iova", "size", "split", "pageSize", "comment");
+    private static final Set<String> TOP = Set.of("page_size", "regions", "comment");
+    private static final Set<String> REGION = Set.of("iova", "size", "split", "page_size", "comment");
+    /** The spelling of earlier releases, still read: camelCase key -> its snake_case name. */
+    private static final java.util.Map<String, String> OLD_KEYS = java.util.Map.of("pageSize", "page_size");
 
     private MemoryLayoutFile() {
     }
@@ -45,11 +54,16 @@ public final class MemoryLayoutFile {
         } catch (IOException e) {
             throw new IllegalArgumentException(source + ": not valid JSON: " + e.getMessage(), e);
         }
-        if (root == null || !root.isObject() || !root.path("regions").isArray()) {
-            throw new IllegalArgumentException(source + ": expected an object with a \"regions\" array");
+        if (root != null && root.isArray()) {
+            // plan.memory of a rehearsal document: the regions themselves
+            root = JSON.createObjectNode().set("regions", root);
         }
+        if (root == null || !root.isObject() || !root.path("regions").isArray()) {
+            throw new IllegalArgumentException(source + ": expected an object with a \"regions\" array, or an array of regions");
+        }
+        root = snakeCase(root, source);
         checkFields(root, TOP, source);
-        long defaultPage = root.has("pageSize") ? Sizes.parse(root.get("pageSize").asText(), source + " pageSize") : 4096;
+        long defaultPage = root.has("page_size") ? Sizes.parse(root.get("page_size").asText(), source + " page_size") : 4096;
         List<GuestMemoryLayout.Region> regions = new ArrayList<>();
         int i = 0;
         for (JsonNode r : root.get("regions")) {
@@ -57,10 +71,11 @@ public final class MemoryLayoutFile {
             if (!r.isObject() || !r.has("size") || !r.has("iova")) {
                 throw new IllegalArgumentException(where + ": needs \"iova\" and \"size\"");
             }
+            r = snakeCase(r, where);
             checkFields(r, REGION, where);
             long iova = address(r.get("iova").asText(), where);
             long size = Sizes.parse(r.get("size").asText(), where + " size");
-            long page = r.has("pageSize") ? Sizes.parse(r.get("pageSize").asText(), where + " pageSize") : defaultPage;
+            long page = r.has("page_size") ? Sizes.parse(r.get("page_size").asText(), where + " page_size") : defaultPage;
             long split = r.has("split") ? Sizes.parse(r.get("split").asText(), where + " split") : size;
             try {
                 for (long off = 0; off < size; off += split) {
@@ -74,6 +89,15 @@ public final class MemoryLayoutFile {
             return new GuestMemoryLayout(regions);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The object with the earlier camelCase keys renamed ({@link InputKeys}). */
+    private static JsonNode snakeCase(JsonNode n, String where) {
+        try {
+            return InputKeys.snakeCase(n, OLD_KEYS);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
         }
     }
 

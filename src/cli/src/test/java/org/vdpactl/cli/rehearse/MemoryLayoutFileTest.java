@@ -27,6 +27,33 @@ class MemoryLayoutFileTest {
         assertEquals(2L << 20, l.regions().get(2).pageSize());
     }
 
+    /**
+     * Issue 36 item 6: the plan.memory a rehearsal prints (snake_case, integers) is read back as a layout, the
+     * camelCase of earlier releases still reads, and both spellings of one key are refused.
+     */
+    @Test
+    void thePlanMemoryOfARehearsalDocumentFeedsBackAsALayout() throws Exception {
+        com.fasterxml.jackson.databind.JsonNode doc = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                java.nio.file.Path.of( // tests run in the repository's root
+                        "ansible/ansible_collections/vdpactl/vdpa/tests/unit/plugins/modules/fixtures/rehearsal.json").toFile());
+        com.fasterxml.jackson.databind.JsonNode memory = doc.at("/plan/memory");
+        assertTrue(memory.size() >= 1 && memory.get(0).has("page_size"), "a real plan.memory: " + memory);
+        GuestMemoryLayout l = MemoryLayoutFile.parse(memory.toString(), "plan.json");
+        assertEquals(memory.size(), l.regions().size());
+        for (int i = 0; i < memory.size(); i++) {
+            GuestMemoryLayout.Region r = l.regions().get(i);
+            assertEquals(memory.get(i).get("iova").asLong(), r.iova());
+            assertEquals(memory.get(i).get("size").asLong(), r.size());
+            assertEquals(memory.get(i).get("page_size").asLong(), r.pageSize());
+        }
+        assertEquals(doc.at("/plan/memory_bytes").asLong(), l.totalBytes());
+        GuestMemoryLayout snake = MemoryLayoutFile.parse("{\"page_size\": \"2M\", \"regions\": [{\"iova\": 0, \"size\": \"2G\"}]}", "s");
+        assertEquals(2L << 20, snake.regions().get(0).pageSize());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MemoryLayoutFile.parse(
+                "{\"regions\": [{\"iova\": 0, \"size\": \"2G\", \"pageSize\": \"4K\", \"page_size\": \"2M\"}]}", "f.json"));
+        assertTrue(e.getMessage().contains("f.json region #1: both \"pageSize\" and \"page_size\""), e.getMessage());
+    }
+
     @Test
     void errorsNameTheRegionAndTheField() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -11,23 +11,27 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.InputKeys;
 
 /**
  * Reads fault rules from JSON (the {@code --fake-faults FILE} format, docs/fake-faults.md):
  * <pre>
  * { "rules": [
  *     { "device": "mlx5-0", "call": "VHOST_VDPA_SUSPEND", "occurrence": 2, "errno": "EIO" },
- *     { "call": "set_map", "occurrence": "every", "delayMs": 40 },
- *     { "device": "mlx5-*", "call": "resume", "action": "firmware-timeout", "timeoutMs": 60000 } ] }
+ *     { "call": "set_map", "occurrence": "every", "delay_ms": 40 },
+ *     { "device": "mlx5-*", "call": "resume", "action": "firmware-timeout", "timeout_ms": 60000 } ] }
  * </pre>
- * A bare array of rules is accepted too.
+ * A bare array of rules is accepted too. Keys are snake_case like vdpactl's output; the camelCase
+ * {@code delayMs} and {@code timeoutMs} of earlier releases are still read ({@link InputKeys}).
  */
 public final class FaultRules {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** MAX_ERRNO of the kernel: -1..-4095 are the error returns of a syscall. */
     static final int MAX_ERRNO = 4095;
-    private static final Set<String> FIELDS = Set.of("device", "call", "occurrence", "count", "errno", "delayMs",
-            "action", "timeoutMs", "comment");
+    private static final Set<String> FIELDS = Set.of("device", "call", "occurrence", "count", "errno", "delay_ms",
+            "action", "timeout_ms", "comment");
+    /** The spelling of earlier releases, still read. */
+    private static final java.util.Map<String, String> EARLIER_KEYS = java.util.Map.of("delayMs", "delay_ms", "timeoutMs", "timeout_ms");
     /** mlx5_core's command timeout (MLX5_TO_CMD_MS). */
     public static final double DEFAULT_FIRMWARE_TIMEOUT_MS = 60_000;
 
@@ -71,6 +75,11 @@ public final class FaultRules {
         if (!n.isObject()) {
             throw new FaultRuleException("must be an object");
         }
+        try {
+            n = InputKeys.snakeCase(n, EARLIER_KEYS);
+        } catch (IllegalArgumentException e) {
+            throw new FaultRuleException(e.getMessage());
+        }
         for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
             String f = it.next();
             if (!FIELDS.contains(f)) {
@@ -96,7 +105,7 @@ public final class FaultRules {
                 throw new FaultRuleException("errno " + e + " is not a Linux errno (give a name like \"EIO\", or its number)");
             }
         }
-        double delayMs = n.has("delayMs") ? nonNegative(n.get("delayMs"), "delayMs") : 0;
+        double delayMs = n.has("delay_ms") ? nonNegative(n.get("delay_ms"), "delay_ms") : 0;
         String action = text(n, "action", null);
         double timeoutMs = 0;
         if (action != null) {
@@ -107,20 +116,20 @@ public final class FaultRules {
                     }
                 }
                 case "delay" -> {
-                    if (!n.has("delayMs")) {
-                        throw new FaultRuleException("action \"delay\" needs \"delayMs\"");
+                    if (!n.has("delay_ms")) {
+                        throw new FaultRuleException("action \"delay\" needs \"delay_ms\"");
                     }
                 }
-                case "firmware-timeout" -> timeoutMs = n.has("timeoutMs")
-                        ? nonNegative(n.get("timeoutMs"), "timeoutMs") : DEFAULT_FIRMWARE_TIMEOUT_MS;
+                case "firmware-timeout" -> timeoutMs = n.has("timeout_ms")
+                        ? nonNegative(n.get("timeout_ms"), "timeout_ms") : DEFAULT_FIRMWARE_TIMEOUT_MS;
                 default -> throw new FaultRuleException("unknown action \"" + action
                         + "\" (errno, delay, firmware-timeout)");
             }
-        } else if (n.has("timeoutMs")) {
-            throw new FaultRuleException("\"timeoutMs\" needs \"action\": \"firmware-timeout\"");
+        } else if (n.has("timeout_ms")) {
+            throw new FaultRuleException("\"timeout_ms\" needs \"action\": \"firmware-timeout\"");
         }
         if (errno == 0 && delayMs == 0 && timeoutMs == 0) {
-            throw new FaultRuleException("rule does nothing: give \"errno\", \"delayMs\" or \"action\": \"firmware-timeout\"");
+            throw new FaultRuleException("rule does nothing: give \"errno\", \"delay_ms\" or \"action\": \"firmware-timeout\"");
         }
         return new FaultRule(device, call, occurrence, count, errno, Math.round(delayMs * 1e6), Math.round(timeoutMs * 1e6));
     }

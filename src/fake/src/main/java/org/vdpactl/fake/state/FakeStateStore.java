@@ -327,6 +327,7 @@ public final class FakeStateStore {
         private long holderCpu = -1;
         private long holderSince = watch.nanoTime();
         private boolean announced;
+        private boolean missedLastLook;
 
         LockWait(Path lockPath, StateLockFile lockFile) {
             this.lockPath = lockPath;
@@ -349,10 +350,13 @@ public final class FakeStateStore {
             return look(false) ? false : watch.nanoTime() - deadline >= 0;
         }
 
-        /** Looks who holds the lock now, says once whom it waits for, and restarts the deadline when the queue moved. */
+        /**
+         * Looks who holds the lock now, says once whom it waits for, and restarts the deadline when the queue moved.
+         * Returns false when this look saw the same holder idle (the deadline may expire on it).
+         */
         private boolean look(boolean inProcessQueue) {
             long self = ProcessHandle.current().pid();
-            long pid = LockHolders.pidHolding(lockPath);
+            long pid = watch.pidHolding(lockPath);
             String content = lockFile.content(); // never by opening the file again: closing that would drop our lock
             String who;
             if (pid == LockHolders.UNKNOWN) {
@@ -361,12 +365,23 @@ public final class FakeStateStore {
             } else if (pid == self || pid == LockHolders.NONE && inProcessQueue) {
                 who = "another thread of this process (pid " + self + ")";
                 pid = self;
+            } else if (pid == LockHolders.NONE && !missedLastLook) {
+                missedLastLook = true;
+                // Released just now (the lock is ours in a moment, the next holder shows on the next look), or a
+                // /proc/locks read that missed the holder: it is read in pieces, and locks taken and dropped by other
+                // processes meanwhile shift its lines. Neither is a new holder: counting it as one restarted the
+                // deadline, and an idle holder was then waited for past the timeout (5 of 90 FakeStateStoreTest runs).
+                // This look decides nothing: no restart, and no expiry on it (the next look sees the holder, if any).
+                // Two misses in a row are taken as they come (a file system whose locks /proc/locks never lists for it
+                // must not make the wait endless).
+                return true;
             } else if (pid == LockHolders.NONE) {
-                who = null; // released just now: the lock is ours in a moment, or the next holder shows on the next look
+                who = null;
             } else {
                 who = content.startsWith("pid " + pid + " ") ? HolderInfo.describe(content)
                         : "pid " + pid + " (" + ProcessHandle.of(pid).map(HolderInfo::commandOf).orElse("exited") + ")";
             }
+            missedLastLook = pid == LockHolders.NONE;
             boolean moved = queueMoved(pid + " " + content, pid == self ? -1 : watch.cpuNanosOf(pid));
             if (moved) {
                 deadline = watch.nanoTime() + lockTimeout.toNanos();

@@ -25,4 +25,12 @@ interface HolderWatch {
 
     /** CPU time the process {@code pid} has used, in nanoseconds, or -1 when unknown (or this process). */
     long cpuNanosOf(long pid);
+
+    /**
+     * The pid holding a lock on {@code lockFile} as the kernel lists it ({@link LockHolders}): tests replace it to
+     * make the listing miss a holder, as a read of /proc/locks does while other processes take and drop locks.
+     */
+    default long pidHolding(java.nio.file.Path lockFile) {
+        return LockHolders.pidHolding(lockFile);
+    }
 }

@@ -41,6 +41,18 @@ class FaultInjectionTest {
         assertEquals(1, FaultRules.parse("[{\"call\": \"open\", \"errno\": \"ENXIO\"}]").size());
     }
 
+    /** Issue 36 item 6: snake_case keys like vdpactl's output; the camelCase of earlier releases still reads; not both. */
+    @Test
+    void snakeCaseKeysAndTheEarlierCamelCase() {
+        assertEquals(List.of(new FaultRule("*", "set_map", 0, 1, 0, 40 * MS, 0), new FaultRule("*", "resume", 0, 1, 0, 0, 5 * MS)),
+                FaultRules.parse("[{\"call\": \"set_map\", \"delay_ms\": 40},"
+                        + " {\"call\": \"resume\", \"action\": \"firmware-timeout\", \"timeout_ms\": 5}]"));
+        assertEquals(FaultRules.parse("[{\"call\": \"set_map\", \"delay_ms\": 40}]"), FaultRules.parse("[{\"call\": \"set_map\", \"delayMs\": 40}]"));
+        FaultRuleException e = assertThrows(FaultRuleException.class,
+                () -> FaultRules.parse("[{\"call\": \"set_map\", \"delayMs\": 40, \"delay_ms\": 50}]"));
+        assertEquals("rule #1: both \"delayMs\" and \"delay_ms\" given (\"delayMs\" is the earlier spelling of \"delay_ms\")", e.getMessage());
+    }
+
     @Test
     void rejectsBadRulesWithOneLineMessages() {
         String[] bad = {

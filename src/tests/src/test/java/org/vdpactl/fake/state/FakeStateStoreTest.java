@@ -114,6 +114,28 @@ class FakeStateStoreTest {
         }
     }
 
+    /**
+     * /proc/locks is read in pieces, and locks other processes take and drop meanwhile shift its lines: a read can miss
+     * the holder. The waiter took such a miss for a new holder and restarted its deadline, so an idle holder was waited
+     * for past the timeout (5 of 90 runs of the test above, more under lock traffic). Here every other reading misses,
+     * on purpose: the idle holder must still time out.
+     */
+    @Test
+    void aListingThatMissesTheHolderEveryOtherLookDoesNotRestartTheWait() throws Exception {
+        try (Holder holder = Holder.start(stateFile())) {
+            SteppedWatch watch = new SteppedWatch();
+            watch.missEveryOtherListing = true;
+            Waiter waiter = Waiter.start(stateFile(), watch);
+            watch.awaitLooksAfterNow(waiter.thread);
+            watch.now += 1_100_000_000L; // past the timeout; the holder used no CPU
+            watch.awaitLooks(waiter.thread, 3);
+            assertFalse(waiter.thread.isAlive(), "an idle holder must time out even when the listing misses it");
+            waiter.thread.join();
+            assertTrue(waiter.failure instanceof FakeStateStore.StateLockedException, String.valueOf(waiter.failure));
+            assertTrue(watch.missed.get() > 0, "the listing missed the holder");
+        }
+    }
+
     /** The real CPU reading the waiter uses by default sees a working holder work (waited for by state, not by time). */
     @Test
     void theSystemWatchSeesAWorkingHolderUseCpu() throws Exception {
@@ -140,6 +162,18 @@ class FakeStateStoreTest {
     static final class SteppedWatch implements HolderWatch {
         volatile long now;
         volatile long cpu;
+        volatile boolean missEveryOtherListing;
+        final java.util.concurrent.atomic.AtomicLong missed = new java.util.concurrent.atomic.AtomicLong();
+        private final java.util.concurrent.atomic.AtomicLong listings = new java.util.concurrent.atomic.AtomicLong();
+
+        @Override
+        public long pidHolding(Path lockFile) {
+            if (missEveryOtherListing && listings.incrementAndGet() % 2 == 0) {
+                missed.incrementAndGet();
+                return LockHolders.NONE; // a look that does not read the CPU: not counted by awaitLooks
+            }
+            return HolderWatch.super.pidHolding(lockFile);
+        }
         private final java.util.concurrent.atomic.AtomicLong looks = new java.util.concurrent.atomic.AtomicLong();
 
         @Override
