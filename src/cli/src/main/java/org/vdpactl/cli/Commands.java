@@ -9,7 +9,7 @@ import java.util.Set;
  *
  * <p>picocli builds the model of every registered command (annotations read by reflection, every option's
  * type and converter) before it parses a word: with all of them registered, {@code vdpactl --version} paid
- * for the whole tree (issue 37's start-up breakdown). A command line that names its subcommand gets only
+ * for the whole tree (the start-up breakdown in docs/benchmarks.md). A command line that names its subcommand gets only
  * that one; {@code --version} and {@code --batch} (whose lines are command lines of their own) get none;
  * anything this class cannot read for sure (help, an unknown word or option, completion, which walks the
  * tree) gets all of them, so picocli's own messages stay as they were.

@@ -171,6 +171,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
 
     /** Runs one command line with the given streams; returns the exit code. */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
+        forgetVerbose();
         CommandLine cl = commandLineFor(args);
         cl.setOut(out);
         cl.setErr(err);
@@ -202,11 +203,21 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
 
     /** As {@link #run(PrintWriter, PrintWriter, String...)}, as {@code caller}. */
     static int run(PrintWriter out, PrintWriter err, CallerIdentity caller, String... args) {
+        forgetVerbose();
         CommandLine cl = commandLineFor(args);
         ((Main) cl.getCommand()).caller = caller;
         cl.setOut(out);
         cl.setErr(err);
         return cl.execute(args);
+    }
+
+    /**
+     * -v sets a process-wide threshold: a command line run in the same process after one with -v (a batch line,
+     * a test) must not inherit it, and picocli calls the setter only when the option is given.
+     */
+    private static void forgetVerbose() {
+        verbose = false;
+        org.vdpactl.cli.log.LogThreshold.verbose(false);
     }
 
     /** Accepts the backend names in any case. */

@@ -82,7 +82,7 @@ public final class IotlbBatchPlanner {
     public IotlbPlan planMap(int asid, List<IotlbRegion> regions, IovaRange range) {
         validate(regions, range);
         long chunkBytes = maxPagesPerBatch * pageSize;
-        // counted first, then written straight into the plan: no per-chunk object between the two (issue 37)
+        // counted first, then written straight into the plan: no per-chunk object between the two
         long count = 0;
         for (IotlbRegion r : regions) {
             count += Long.divideUnsigned(r.size(), chunkBytes) + (Long.remainderUnsigned(r.size(), chunkBytes) == 0 ? 0 : 1);

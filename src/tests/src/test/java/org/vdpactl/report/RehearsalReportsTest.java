@@ -30,13 +30,13 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /** The JSON document carries every span; the HTML report is well-formed, self-contained and shows every device and phase. */
-class RehearsalReportsTest {
+public class RehearsalReportsTest {
     private static final RunInfo INFO = new RunInfo(true, "fake (test)", "virtual", "vdpactl rehearse --iterations 3");
     private static RehearsalResult completed;
     private static RehearsalResult failed;
 
     /** Costs that make every phase visible on the timeline. */
-    static final class Costs implements DriverModel {
+    public static final class Costs implements DriverModel {
         @Override
         public OpCost suspend() {
             return OpCost.ofMillis(2);

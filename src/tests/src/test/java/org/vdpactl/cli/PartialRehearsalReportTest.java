@@ -1,4 +1,4 @@
-package org.vdpactl.report;
+package org.vdpactl.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,13 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.vdpactl.cli.CliJsonValidation;
 import org.vdpactl.fake.fault.FaultRule;
 import org.vdpactl.orchestra.DeviceReport;
 import org.vdpactl.orchestra.Phase;
 import org.vdpactl.orchestra.RehearsalPlan;
 import org.vdpactl.orchestra.RehearsalResult;
 import org.vdpactl.orchestra.Timeline;
+import org.vdpactl.report.HtmlReport;
+import org.vdpactl.report.JsonDocument;
+import org.vdpactl.report.RehearsalJson;
+import org.vdpactl.report.RehearsalReportsTest;
+import org.vdpactl.report.RunInfo;
 import org.vdpactl.sim.SimulatedHost;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.time.VirtualClock;
