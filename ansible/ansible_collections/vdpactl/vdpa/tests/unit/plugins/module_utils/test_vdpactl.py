@@ -6,7 +6,7 @@ from __future__ import (absolute_import, division, print_function)
 __metaclass__ = type
 
 from ansible_collections.vdpactl.vdpa.plugins.module_utils.vdpactl import (VdpactlError, cli_message, exit_name, jsonschema_problem,
-                                                                        schema_for)
+                                                                           schema_for)
 
 
 def test_every_readme_exit_code_has_its_name():
