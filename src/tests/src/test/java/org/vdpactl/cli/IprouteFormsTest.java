@@ -51,6 +51,17 @@ class IprouteFormsTest {
         assertTrue(help.out().contains("Usage: vdpactl dev"), help.out());
     }
 
+    /** -jp indents as vdpa -jp (iproute2's json_writer): four spaces, "key": value, array elements inline. */
+    @Test
+    void prettyJsonIsIndentedAsIproute2IndentsIt() {
+        CliRun dev = fake("-jp", "dev", "show", "vdpa0");
+        assertEquals(0, dev.exitCode(), dev.err());
+        assertTrue(dev.out().startsWith("{\n    \"dev\": {\n        \"vdpa0\": {\n            \"type\": \"network\",\n"), dev.out());
+        assertTrue(dev.out().endsWith("\n        }\n    }\n}\n"), dev.out());
+        CliRun mgmt = fake("-jp", "mgmtdev", "show", "vdpasim_net");
+        assertTrue(mgmt.out().contains("\"supported_classes\": [\"net\"\n            ]"), mgmt.out());
+    }
+
     /** vdpactl's names first: a device named "name", or "s", and the doctor are what they were. */
     @Test
     void vdpactlsOwnFormsKeepTheirMeaning() {

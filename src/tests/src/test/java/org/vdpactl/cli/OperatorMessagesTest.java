@@ -116,6 +116,22 @@ class OperatorMessagesTest {
         assertTrue(r.err().contains("vdpa0"), r.err());
     }
 
+    /** --stop-and-copy rehearses the source side only: options for the destination were taken and did nothing. */
+    @Test
+    void stopAndCopyRefusesWhatItWouldIgnoreAndLabelsItsWindow() {
+        for (String[] extra : List.of(new String[] {"--premap"}, new String[] {"--strategy", "svq"}, new String[] {"--window", "in-place"})) {
+            List<String> args = new java.util.ArrayList<>(List.of("rehearse", "--stop-and-copy", "--devices", "1", "--memory", "64M"));
+            args.addAll(List.of(extra));
+            CliRun r = fake(args.toArray(String[]::new));
+            assertEquals(ExitCode.USAGE.code(), r.exitCode(), String.join(" ", extra) + ": " + r.err());
+            assertTrue(r.err().contains("would have no effect: drop one of them"), r.err());
+        }
+        CliRun run = fake("rehearse", "--stop-and-copy", "--devices", "1", "--memory", "64M");
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("Downtime (first suspend -> end of the last call (no resume: the source side only)"), run.out());
+        assertTrue(!run.out().contains("last resume"), run.out());
+    }
+
     /** rehearse --memory 100T: "mmap: ENOMEM" said neither the size nor what to change. */
     @Test
     void guestMemoryTheHostCannotMapSaysTheSizeAndWhatToChange() {
