@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -47,10 +48,17 @@ record BenchRecord(BenchPart part, String date, String commit, Map<String, Strin
         MACHINE.put("jmh", "jmh");
         MACHINE.put("load.before", "load_before");
         MACHINE.put("load.after", "load_after");
+        MACHINE.put("foreign.cpu", "foreign_cpu_share");
     }
 
-    /** Above this 1-minute load average (before or after the part) a record is marked loaded and judges no goal. */
+    /** Above this 1-minute load average before a part, the machine was busy when the part began: the record judges no goal. */
     static final double QUIET_LOAD = 1.5;
+
+    /**
+     * Above this share of the machine's CPU capacity used by other processes during the part (scripts/bench's
+     * {@code foreign.cpu.PART}: the machine's busy time minus the part's own), something else ran beside it.
+     */
+    static final double QUIET_FOREIGN_CPU = 0.10;
 
     /** The highest load average recorded before and after this part, or NaN when the record has none. */
     double load() {
@@ -61,18 +69,54 @@ record BenchRecord(BenchPart part, String date, String commit, Map<String, Strin
         }
     }
 
-    /**
-     * Whether this record may judge a goal: its part ran at a load of at most {@link #QUIET_LOAD}; part "classes"
-     * counts classes, which the load does not change, so each of its records does.
-     */
-    boolean quiet() {
-        return part == BenchPart.CLASSES || load() <= QUIET_LOAD;
+    /** Other processes' share of the CPU capacity during the part, or NaN for a record written before it was measured. */
+    double foreignCpu() {
+        try {
+            return Double.parseDouble(machine.getOrDefault("foreign_cpu_share", "?"));
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
     }
 
-    /** "before / after" with LOADED when the record is not {@link #quiet()}. */
+    /**
+     * Whether this record may judge a goal. Part "classes" counts classes, which the load does not change, so each
+     * of its records does. A record with the foreign CPU share: the load before the part at most {@link #QUIET_LOAD}
+     * and the others' share during it at most {@link #QUIET_FOREIGN_CPU} (the load after a part is mostly the part's
+     * own JVMs, so it says nothing about the rest of the machine). An older record without it: the load before and
+     * after at most {@link #QUIET_LOAD}.
+     */
+    boolean quiet() {
+        if (part == BenchPart.CLASSES) {
+            return true;
+        }
+        double foreign = foreignCpu();
+        if (Double.isNaN(foreign)) {
+            return load() <= QUIET_LOAD;
+        }
+        return loadBefore() <= QUIET_LOAD && foreign <= QUIET_FOREIGN_CPU;
+    }
+
+    private double loadBefore() {
+        try {
+            return Double.parseDouble(machine.getOrDefault("load_before", "?"));
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** "before / after" (and the others' CPU share where measured) with LOADED when the record is not {@link #quiet()}. */
     String loadText() {
         String text = machine.getOrDefault("load_before", "?") + " / " + machine.getOrDefault("load_after", "?");
-        return quiet() ? text : text + " (LOADED: above " + QUIET_LOAD + ")";
+        double foreign = foreignCpu();
+        if (!Double.isNaN(foreign)) {
+            text += String.format(Locale.ROOT, ", other processes %.1f %% of the CPUs", foreign * 100);
+        }
+        if (quiet()) {
+            return text;
+        }
+        return text + (Double.isNaN(foreign)
+                ? " (LOADED: above " + QUIET_LOAD + ")"
+                : " (LOADED: load before above " + QUIET_LOAD + " or other processes above " + Math.round(QUIET_FOREIGN_CPU * 100) + " %)");
     }
 
     ResultFiles results() {

@@ -90,6 +90,32 @@ class BenchRecordTest {
         assertTrue(row.contains("**REPORTED**"), row);
     }
 
+    /**
+     * With the others' CPU share measured (foreign.cpu.PART), a part whose own JVMs left the load average high after
+     * it is still quiet, and a part beside which other processes used more than 10 % of the CPUs is not, even when
+     * the load average stayed low.
+     */
+    @Test
+    void theOtherProcessesShareDecidesQuietWhereItWasMeasured() throws IOException {
+        Path records = tmp.resolve("records-foreign");
+        Path selfLoaded = results("2026-12-06T05:40Z", 100, 400, 500);
+        Files.writeString(selfLoaded.resolve("machine.properties"), "load.after.netlink=3.1\nforeign.cpu.netlink=0.0120\n",
+                java.nio.file.StandardOpenOption.APPEND);
+        BenchRecord.write(selfLoaded, records);
+        String goals = BenchReport.block(records, "goals");
+        String row = goals.lines().filter(l -> l.contains("dump of 1000 devices")).findFirst().orElseThrow();
+        assertFalse(row.contains("NO QUIET RECORD"), "its own load after the part does not make it loaded:\n" + row);
+        assertTrue(BenchReport.block(records, "netlink").contains("other processes 1.2 % of the CPUs"), BenchReport.block(records, "netlink"));
+
+        Path records2 = tmp.resolve("records-foreign-busy");
+        Path busy = results("2026-12-06T06:40Z", 100, 400, 500);
+        Files.writeString(busy.resolve("machine.properties"), "foreign.cpu.netlink=0.2500\n", java.nio.file.StandardOpenOption.APPEND);
+        BenchRecord.write(busy, records2);
+        goals = BenchReport.block(records2, "goals");
+        assertTrue(goals.contains("**NO QUIET RECORD**"), "others used 25 % of the CPUs beside it:\n" + goals);
+        assertTrue(goals.contains("other processes above 10 %"), goals);
+    }
+
     /** The results directory with the netlink part's own load before it set to {@code load}. */
     private static Path loaded(Path results, String load) throws IOException {
         Files.writeString(results.resolve("machine.properties"), "load.before.netlink=" + load + "\n", java.nio.file.StandardOpenOption.APPEND);
