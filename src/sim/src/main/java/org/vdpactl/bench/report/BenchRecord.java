@@ -51,7 +51,7 @@ record BenchRecord(BenchPart part, String date, String commit, Map<String, Strin
         MACHINE.put("foreign.cpu", "foreign_cpu_share");
     }
 
-    /** Above this 1-minute load average before a part, the machine was busy when the part began: the record judges no goal. */
+    /** Above this 1-minute load average before or after a part, a record without the foreign CPU share judges no goal. */
     static final double QUIET_LOAD = 1.5;
 
     /**
@@ -80,10 +80,10 @@ record BenchRecord(BenchPart part, String date, String commit, Map<String, Strin
 
     /**
      * Whether this record may judge a goal. Part "classes" counts classes, which the load does not change, so each
-     * of its records does. A record with the foreign CPU share: the load before the part at most {@link #QUIET_LOAD}
-     * and the others' share during it at most {@link #QUIET_FOREIGN_CPU} (the load after a part is mostly the part's
-     * own JVMs, so it says nothing about the rest of the machine). An older record without it: the load before and
-     * after at most {@link #QUIET_LOAD}.
+     * of its records does. A record with the foreign CPU share: the others' share during the part at most
+     * {@link #QUIET_FOREIGN_CPU}. The load average says less: after a part, and before the next, it is mostly the run's
+     * own JVMs (the start-up part leaves it near 3 on two CPUs with nothing else running). An older record without
+     * the share: the load before and after at most {@link #QUIET_LOAD}.
      */
     boolean quiet() {
         if (part == BenchPart.CLASSES) {
@@ -93,15 +93,7 @@ record BenchRecord(BenchPart part, String date, String commit, Map<String, Strin
         if (Double.isNaN(foreign)) {
             return load() <= QUIET_LOAD;
         }
-        return loadBefore() <= QUIET_LOAD && foreign <= QUIET_FOREIGN_CPU;
-    }
-
-    private double loadBefore() {
-        try {
-            return Double.parseDouble(machine.getOrDefault("load_before", "?"));
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
+        return foreign <= QUIET_FOREIGN_CPU;
     }
 
     /** "before / after" (and the others' CPU share where measured) with LOADED when the record is not {@link #quiet()}. */
@@ -116,7 +108,7 @@ record BenchRecord(BenchPart part, String date, String commit, Map<String, Strin
         }
         return text + (Double.isNaN(foreign)
                 ? " (LOADED: above " + QUIET_LOAD + ")"
-                : " (LOADED: load before above " + QUIET_LOAD + " or other processes above " + Math.round(QUIET_FOREIGN_CPU * 100) + " %)");
+                : " (LOADED: other processes above " + Math.round(QUIET_FOREIGN_CPU * 100) + " %)");
     }
 
     ResultFiles results() {

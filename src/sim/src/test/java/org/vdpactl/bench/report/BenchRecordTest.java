@@ -91,7 +91,7 @@ class BenchRecordTest {
     }
 
     /**
-     * With the others' CPU share measured (foreign.cpu.PART), a part whose own JVMs left the load average high after
+     * With the others' CPU share measured (foreign.cpu.PART), a part whose run's own JVMs left the load average high before and after
      * it is still quiet, and a part beside which other processes used more than 10 % of the CPUs is not, even when
      * the load average stayed low.
      */
@@ -99,7 +99,7 @@ class BenchRecordTest {
     void theOtherProcessesShareDecidesQuietWhereItWasMeasured() throws IOException {
         Path records = tmp.resolve("records-foreign");
         Path selfLoaded = results("2026-12-06T05:40Z", 100, 400, 500);
-        Files.writeString(selfLoaded.resolve("machine.properties"), "load.after.netlink=3.1\nforeign.cpu.netlink=0.0120\n",
+        Files.writeString(selfLoaded.resolve("machine.properties"), "load.before.netlink=1.9\nload.after.netlink=3.1\nforeign.cpu.netlink=0.0120\n",
                 java.nio.file.StandardOpenOption.APPEND);
         BenchRecord.write(selfLoaded, records);
         String goals = BenchReport.block(records, "goals");
