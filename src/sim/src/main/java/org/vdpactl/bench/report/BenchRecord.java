@@ -11,6 +11,7 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -162,12 +163,24 @@ record BenchRecord(BenchPart part, String date, String commit, Map<String, Strin
                     f.set(name, name.endsWith(".json") ? sanitized(JSON.readTree(text), shown) : TextNode.valueOf(shown.apply(text)));
                 }
             }
-            Path out = recordsDir.resolve(part.id()).resolve(date.replace("-", "").replace(":", "") + ".json");
+            Path out = freeName(recordsDir.resolve(part.id()), date.replace("-", "").replace(":", ""));
             Files.createDirectories(out.getParent());
-            Files.writeString(out, JSON.writeValueAsString(record) + "\n", StandardCharsets.UTF_8);
+            Files.writeString(out, JSON.writeValueAsString(record) + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
             written.add(out);
         }
         return written;
+    }
+
+    /**
+     * {@code STAMP.json} in {@code dir}, or {@code STAMP-2.json}, {@code -3} ... when two runs began in the same minute
+     * (the date has minutes only): a record is never written over another.
+     */
+    static Path freeName(Path dir, String stamp) {
+        Path out = dir.resolve(stamp + ".json");
+        for (int n = 2; Files.exists(out); n++) {
+            out = dir.resolve(stamp + "-" + n + ".json");
+        }
+        return out;
     }
 
     /** Every record of {@code part} under {@code recordsDir}, oldest first. */

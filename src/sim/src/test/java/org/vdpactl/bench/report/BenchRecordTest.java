@@ -116,6 +116,24 @@ class BenchRecordTest {
         assertTrue(goals.contains("other processes above 10 %"), goals);
     }
 
+    /** Two runs that began in the same minute keep both records (the second as STAMP-2.json), and both are read. */
+    @Test
+    void twoRunsInOneMinuteKeepBothRecords() throws IOException {
+        Path records = tmp.resolve("records-same-minute");
+        BenchRecord.write(results("2026-12-06T07:00Z", 100, 300, 400), records);
+        Path second = tmp.resolve("second");
+        Files.createDirectories(second);
+        try (var files = Files.list(results("2026-12-06T07:00Z", 100, 300, 400))) {
+            for (Path f : files.toList()) {
+                Files.copy(f, second.resolve(f.getFileName()));
+            }
+        }
+        BenchRecord.write(second, records);
+        assertTrue(Files.exists(records.resolve("netlink/20261206T0700Z.json")));
+        assertTrue(Files.exists(records.resolve("netlink/20261206T0700Z-2.json")), "the second run's record beside the first");
+        assertTrue(BenchReport.block(records, "goals").contains("2 quiet runs"), BenchReport.block(records, "goals"));
+    }
+
     /** The results directory with the netlink part's own load before it set to {@code load}. */
     private static Path loaded(Path results, String load) throws IOException {
         Files.writeString(results.resolve("machine.properties"), "load.before.netlink=" + load + "\n", java.nio.file.StandardOpenOption.APPEND);
