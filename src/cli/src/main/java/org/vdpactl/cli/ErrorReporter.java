@@ -22,7 +22,7 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, Com
         PrintWriter err = cmd.getErr();
         err.println("vdpactl: " + f.getMessage());
         if (options.json && !options.dataPrinted) {
-            JsonError.print(cmd.getOut(), f.exitCode(), f.getMessage());
+            JsonError.print(cmd.getOut(), f.exitCode(), f.getMessage(), ex);
         }
         if (Main.verbose()) {
             ex.printStackTrace(err);

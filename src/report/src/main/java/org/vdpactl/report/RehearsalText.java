@@ -140,7 +140,7 @@ public final class RehearsalText {
     }
 
     /** Binary units, exact when possible ("256 GiB", "1536 MiB"). */
-    static String bytes(long b) {
+    public static String bytes(long b) {
         String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
         int u = 0;
         long v = b;

@@ -16,12 +16,20 @@ final class IntendedDifferences {
     /**
      * phase null matches the phase order; side "qemu", "vdpactl" or "order"; token a regex over the whole
      * token; {@code once}: explains each distinct token at most once (a second occurrence is a new difference);
-     * qemu: the QEMU series ("7.2", "10.0") the entry applies to, empty for every QEMU the lane runs.
+     * qemu: the QEMU series ("7.2", "10.0") the entry applies to, empty for every QEMU the lane runs; limit: how many
+     * differences the entry explains in one comparison at most (0: no limit), so that a call the rehearsal drops
+     * cannot hide behind an entry meant for calls only QEMU makes.
      */
-    record Entry(String id, Phase phase, String side, Pattern token, String reason, boolean once, List<String> qemu) {
+    record Entry(String id, Phase phase, String side, Pattern token, String reason, boolean once, List<String> qemu,
+                 int limit) {
         /** The same entry, for the given QEMU series only. */
         Entry only(String... series) {
-            return new Entry(id, phase, side, token, reason, once, List.of(series));
+            return new Entry(id, phase, side, token, reason, once, List.of(series), limit);
+        }
+
+        /** The same entry, explaining at most {@code n} differences of one comparison. */
+        Entry upTo(int n) {
+            return new Entry(id, phase, side, token, reason, once, qemu, n);
         }
 
         boolean appliesTo(String series) {
@@ -40,18 +48,25 @@ final class IntendedDifferences {
     }
 
     static Entry of(String id, Phase phase, String side, String regex, String reason) {
-        return new Entry(id, phase, side, Pattern.compile(regex), reason, false, List.of());
+        return new Entry(id, phase, side, Pattern.compile(regex), reason, false, List.of(), 0);
     }
 
     /** An entry that explains each token it matches once only: an extra call of the same kind is unexplained. */
     static Entry once(String id, Phase phase, String side, String regex, String reason) {
-        return new Entry(id, phase, side, Pattern.compile(regex), reason, true, List.of());
+        return new Entry(id, phase, side, Pattern.compile(regex), reason, true, List.of(), 0);
     }
 
     /** The entries of a list that apply to one QEMU series: a 7.2-only entry does not excuse a 10.0 difference. */
     static List<Entry> forQemu(List<Entry> list, String series) {
         return list.stream().filter(e -> e.appliesTo(series)).toList();
     }
+
+    /**
+     * The runs of IOTLB updates QEMU 7.2 makes for one device's shadow control queue and the rehearsal does not (a run
+     * of equal IOTLB tokens is one token, PhaseNormaliser): the command buffers (vhost_vdpa_net_cvq_start maps the out
+     * and the in buffer) and the CVQ shadow ring's two areas (vhost_vdpa_svq_map_rings).
+     */
+    static final int CVQ_MAPS = 2;
 
     private static final String NO_SUSPEND = "QEMU 7.2 predates its VHOST_VDPA_SUSPEND support (QEMU 8.1): vhost_dev_stop"
             + " stops the device by a reset (vhost_vdpa_dev_start(false) -> vhost_vdpa_reset_device, then ACKNOWLEDGE|DRIVER and"
@@ -210,6 +225,9 @@ final class IntendedDifferences {
             of("svq-cvq-maps", Phase.CONFIGURE, "qemu", "IOTLB UPDATE",
                     "QEMU maps its shadow control queue's command buffers (vhost_vdpa_net_cvq_start) and then the CVQ's shadow"
                             + " ring as it maps a data vring's (two runs of updates); the rehearsal's control queue is its own ring"
-                            + " in the guest memory that set_map maps, so it has no maps of its own in address space 0"),
+                            + " in the guest memory that set_map maps, so it has no maps of its own in address space 0."
+                            + " Limited to the CVQ's two runs of one device (its command buffers, its ring's two areas): the data"
+                            + " vrings' shadow-ring maps are the rehearsal's as well, and one it dropped is a difference")
+                    .upTo(CVQ_MAPS),
             INVALIDATES_IN_SET_MAP);
 }
