@@ -102,8 +102,7 @@ public final class HtmlReport {
         Timeline t = RehearsalText.representative(r);
         if (t != null) {
             item(sb, r.failure() == null ? "Downtime" : "Downtime until the failure", Durations.ms(t.downtimeNanos()) + " ms"
-                    + info.simulatedSuffix() + (t.preparation().isEmpty() ? " (first suspend to last resume)"
-                            : " (first suspend to last resume, less the destination's preparation)"));
+                    + info.simulatedSuffix() + " (" + RehearsalText.windowWords(t, "to") + ")");
         }
         if (r.statistics().count() > 1) {
             Percentiles p = r.statistics().downtime();
@@ -125,7 +124,7 @@ public final class HtmlReport {
     }
 
     private static void histograms(StringBuilder sb, RehearsalResult r, RunInfo info) {
-        sb.append("<h2>Distributions over ").append(r.statistics().count()).append(" iterations").append(Html.esc(info.simulatedSuffix()))
+        sb.append("<h2>Distributions over ").append(RehearsalText.iterations(r.statistics().count())).append(Html.esc(info.simulatedSuffix()))
                 .append("</h2>\n");
         table(sb, RehearsalText.percentileTable(r, info));
         RehearsalText.histogramNote(r).ifPresent(n -> sb.append("<p>").append(Html.esc(n)).append("</p>\n"));

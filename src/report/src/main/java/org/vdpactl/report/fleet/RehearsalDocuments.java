@@ -31,12 +31,12 @@ public final class RehearsalDocuments {
         try {
             doc = MAPPER.readTree(org.vdpactl.sys.InputFile.readUtf8(file));
         } catch (NoSuchFileException e) {
-            throw new BadFleetInputException(file + ": no such file");
+            throw new BadFleetInputException(file + ": no such file", e);
         } catch (JsonProcessingException e) {
             throw new BadFleetInputException(file + ": not JSON (" + e.getOriginalMessage() + " at line "
                     + e.getLocation().getLineNr() + ")");
         } catch (IOException e) {
-            throw new BadFleetInputException(file + ": cannot read (" + org.vdpactl.sys.InputFile.reason(e) + ")");
+            throw new BadFleetInputException(file + ": cannot read (" + org.vdpactl.sys.InputFile.reason(e) + ")", e);
         }
         return of(doc, file);
     }
