@@ -19,10 +19,12 @@ import org.vdpactl.sys.Errno;
  * @param configInterruptOnResume   the config interrupt fires after resume
  * @param setMacBusyAfterDriverOk   DEV_ATTR_SET of a MAC is EBUSY after DRIVER_OK
  * @param setMacAddsMacFeature      DEV_ATTR_SET of a MAC adds VIRTIO_NET_F_MAC to the device features
+ * @param cvqIotlbAtGroupAsid       SET_GROUP_ASID of the CVQ group to an ASID that has an MR copies that ASID's
+ *                                  IOTLB for the CVQ at once (else only the next set_map of that ASID does)
  */
 public record Mlx5VnetFacts(String macFeature, boolean configGatedByFeatures, boolean configInterruptOnDriverOk,
                             boolean configInterruptOnResume, boolean setMacBusyAfterDriverOk,
-                            boolean setMacAddsMacFeature) implements DriverFacts {
+                            boolean setMacAddsMacFeature, boolean cvqIotlbAtGroupAsid) implements DriverFacts {
 
     public Mlx5VnetFacts {
         if (macFeature != null && !List.of("addWhenMacSet", "requireMac").contains(macFeature)) {

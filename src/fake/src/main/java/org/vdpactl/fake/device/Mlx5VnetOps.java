@@ -30,7 +30,11 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     private static final long F_CTRL_VLAN = 1L << vhost_h.VIRTIO_NET_F_CTRL_VLAN();
     private final FakeVdpaDevice dev;
     private final Mlx5VnetFacts facts;
+    /** NL_SET_ERR_MSG_MOD's prefix: KBUILD_MODNAME of mlx5_vnet.o, linked into mlx5_vdpa.ko (drivers/vdpa/mlx5/Makefile). */
+    private static final String EXTACK_PREFIX = "mlx5_vdpa: ";
     private final Mlx5ControlVq cvq = new Mlx5ControlVq();
+    /** mvdev->suspended: set by suspend whatever it answered, cleared by resume and reset (what event_handler reads). */
+    private boolean driverSuspended;
 
     Mlx5VnetOps(FakeVdpaDevice dev, Mlx5VnetFacts facts) {
         this.dev = dev;
@@ -197,6 +201,12 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     public void reset(boolean cleanMap) {
         dev.charge("reset", () -> model().reset(cleanMap));
         cvq.reset();
+        driverSuspended = false;
+        if (cleanMap) {
+            // mlx5_vdpa_clean_mrs prunes cvq->iotlb, then the DMA MR (umem_uid_0) makes it the identity again
+            // (6.12.118 core/mr.c l. 762-773, 863-873; 6.1.192 mlx5_vnet.c l. 2588 mlx5_vdpa_destroy_mr, core/mr.c l. 497-503)
+            cvq.iotlb = null;
+        }
     }
 
     /**
@@ -211,6 +221,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
             dev.charge("set_status", () -> model().driverOkSetupFailed(oldStatus));
             LOG.info("{}: DRIVER_OK refused by the driver's set-up ({}): status marked FAILED", dev.name(), DRIVER);
             dev.clearMaps();
+            cvq.iotlb = null;
             return oldStatus | FAILED;
         }
         int now;
@@ -222,7 +233,8 @@ final class Mlx5VnetOps implements VdpaConfigOps {
             now = oldStatus | FAILED;
         }
         if ((now & FAILED) != 0 && (newStatus & FAILED) == 0 && (oldStatus & FAILED) == 0) {
-            dev.clearMaps(); // err_setup: mlx5_vdpa_clean_mrs
+            dev.clearMaps(); // err_setup: mlx5_vdpa_clean_mrs, which prunes the CVQ's IOTLB too
+            cvq.iotlb = null;
         }
         statusChanged(oldStatus, now);
         return now;
@@ -237,26 +249,49 @@ final class Mlx5VnetOps implements VdpaConfigOps {
         boolean driverOkNow = (oldStatus & DRIVER_OK) == 0 && (newStatus & DRIVER_OK) != 0
                 && (newStatus & FAILED) == 0;
         if (driverOkNow && facts.configInterruptOnDriverOk() && negotiated(vhost_h.VIRTIO_NET_F_STATUS())) {
-            dev.raiseConfigInterrupt();
+            updateCarrier(); // register_link_notifier → queue_link_work
         }
     }
 
-    /** mlx5_vdpa_suspend → mlx5_vdpa_cvq_suspend: the CVQ stays not ready, through resume, until SET_VRING_ENABLE. */
+    /**
+     * mlx5_vdpa_suspend: suspend_vqs, then mlx5_vdpa_cvq_suspend and mvdev->suspended = true whatever suspend_vqs
+     * answered (6.12.118 mlx5_vnet.c l. 3605-3620: a data VQ still INIT makes modify_virtqueues EINVAL, l. 1579-1588,
+     * yet the CVQ is stopped); 6.1's returns 0 always (6.1.192 l. 2820-2841). The CVQ stays not ready, through
+     * resume, until SET_VRING_ENABLE.
+     */
     @Override
     public void suspend() {
-        dev.charge("suspend", model()::suspend);
-        if (negotiated(vhost_h.VIRTIO_NET_F_CTRL_VQ())) {
-            vq(ctrlVqIndex()).ready = false;
+        try {
+            dev.charge("suspend", model()::suspend);
+        } finally {
+            if (negotiated(vhost_h.VIRTIO_NET_F_CTRL_VQ())) {
+                vq(ctrlVqIndex()).ready = false;
+            }
+            driverSuspended = true;
         }
     }
 
-    /** mlx5_vdpa_resume (6.12+): queue_link_work → update_carrier → config_cb. */
+    /**
+     * mlx5_vdpa_resume (6.12+): mvdev->suspended = false, resume_vqs, then queue_link_work → update_carrier whatever
+     * resume_vqs answered (6.12.118 mlx5_vnet.c l. 3622-3638): LINK_UP into the config status as the function's
+     * link is, even without F_STATUS (l. 2814-2832), and config_cb.
+     */
     @Override
     public void resume() {
-        dev.charge("resume", model()::resume);
-        if (facts.configInterruptOnResume()) {
-            dev.raiseConfigInterrupt();
+        driverSuspended = false;
+        try {
+            dev.charge("resume", model()::resume);
+        } finally {
+            if (facts.configInterruptOnResume()) {
+                updateCarrier();
+            }
         }
+    }
+
+    /** mlx5_vnet.c update_carrier: VIRTIO_NET_S_LINK_UP as the vport is (the fake's function: up), then config_cb. */
+    private void updateCarrier() {
+        dev.config().setLinkUp(true);
+        dev.raiseConfigInterrupt();
     }
 
     /** mlx5_vdpa_set_attr: on 7.2 EBUSY after DRIVER_OK, else F_MAC joins mlx_features. */
@@ -268,10 +303,21 @@ final class Mlx5VnetOps implements VdpaConfigOps {
         return facts.setMacAddsMacFeature() ? deviceFeatures | 1L << vhost_h.VIRTIO_NET_F_MAC() : deviceFeatures;
     }
 
-    /** mlx5_set_group_asid: group2asid (the generic device stores it). */
+    /**
+     * mlx5_set_group_asid: group2asid (the generic device stores it). The CVQ keeps reading through its own copy of
+     * the IOTLB: 6.12+ copy the new ASID's only when that ASID has an MR (mlx5_vdpa_update_cvq_iotlb, 6.12.118
+     * mlx5_vnet.c l. 3641-3654, core/mr.c l. 844-861); 6.1 never here, only at the next set_map of that ASID
+     * (6.1.192 l. 2843-2850; core/mr.c _mlx5_vdpa_create_cvq_mr l. 542-549).
+     */
     @Override
     public void setGroupAsid(int group, int asid) {
         dev.charge("set_group_asid", () -> model().setGroupAsid(group, asid));
+        List<MapEntry> map = dev.mapOf(asid);
+        // mres.mr[asid]: a non-empty map, or ASID 0's DMA MR while it has none
+        boolean hasMr = map == null ? asid == 0 : !map.isEmpty();
+        if (facts.cvqIotlbAtGroupAsid() && group == dev.spec().groups().cvq() && hasMr) {
+            cvq.iotlb = map;
+        }
     }
 
     /** mlx5_vdpa_set_map → set_map_data: the ASID's MR built or changed by the latency model. */
@@ -279,6 +325,9 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     public void setMap(int asid, List<MapEntry> table) {
         dev.charge("set_map", () -> model().setMap(asid, table));
         dev.storeMap(asid, table);
+        if (dev.groupAsid(dev.spec().groups().cvq()) == asid) {
+            cvq.iotlb = table; // set_map_data → mlx5_vdpa_update_cvq_iotlb (6.12.118 l. 3375), the CVQ group's ASID only
+        }
     }
 
     /** mlx5_vdpa_reset_map → mlx5_vdpa_reset_mr: the ASID back to the DMA MR (or none). */
@@ -286,6 +335,9 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     public void resetMap(int asid) {
         dev.charge("reset_map", () -> model().resetMap(asid));
         dev.removeMap(asid);
+        if (dev.groupAsid(dev.spec().groups().cvq()) == asid) {
+            cvq.iotlb = null; // mlx5_vdpa_reset_mr → the identity (core/mr.c 6.12.118 l. 876-891)
+        }
     }
 
     /** mlx5_vdpa_ops has no .dma_map (the mlx5 profile maps with set_map; vhost-vdpa never calls it). */
@@ -319,10 +371,10 @@ final class Mlx5VnetOps implements VdpaConfigOps {
                 && negotiated(vhost_h.VIRTIO_NET_F_CTRL_VQ()) ? ring : null;
     }
 
-    /** mlx5_cvq_kick_handler reads through cvq->iotlb, the IOTLB of the CVQ group's ASID. */
+    /** mlx5_cvq_kick_handler reads through cvq->iotlb, the driver's copy of an ASID's IOTLB (see {@link #setGroupAsid}). */
     @Override
     public List<MapEntry> cvqMap() {
-        return dev.mapOf(dev.groupAsid(dev.vqGroup(ctrlVqIndex())));
+        return cvq.iotlb;
     }
 
     /** mlx5_cvq_kick_handler: received_desc once the header was read. */
@@ -379,15 +431,16 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     }
 
     /**
-     * mlx5_vdpa_get_vendor_vq_stats: EINVAL ("virtqueue index is not valid") outside is_index_valid, the
-     * CVQ's software counters (received_desc, completed_desc) at ctrl_vq_idx, otherwise the FW counters of a
-     * data VQ, which counter_set_query reads only from a RDY object (EAGAIN). The fake's hardware moves no
-     * frames, so a data VQ's FW counters read 0.
+     * mlx5_vdpa_get_vendor_vq_stats: EINVAL with the extack "mlx5_vdpa: virtqueue index is not valid" outside
+     * is_index_valid, the CVQ's software counters (received_desc, completed_desc) at ctrl_vq_idx, otherwise the FW
+     * counters of a data VQ, which counter_set_query reads only from a RDY object (EAGAIN, with the extack
+     * "mlx5_vdpa: failed to query hardware"): 6.1.192 mlx5_vnet.c l. 2754-2781, 6.12.118 l. 3539-3567. The fake's
+     * hardware moves no frames, so a data VQ's FW counters read 0.
      */
     @Override
     public List<Map.Entry<String, Long>> vendorVqStats(DeviceProfile.VendorStats vs, int queueIndex) {
         if (!dev.validVqIndex(queueIndex)) {
-            throw KernelError.of(DeviceProfile.errno(vs.invalidQueueErrno()),
+            throw new KernelError(DeviceProfile.errno(vs.invalidQueueErrno()), EXTACK_PREFIX + "virtqueue index is not valid",
                     dev.name() + ": virtqueue index " + queueIndex + " is not valid");
         }
         List<String> names = vs.everyQueue();
@@ -396,7 +449,8 @@ final class Mlx5VnetOps implements VdpaConfigOps {
             return List.of(Map.entry(names.get(0), cvq.receivedDesc), Map.entry(names.get(1), cvq.completedDesc));
         }
         if (!dev.model().vqRunning(queueIndex)) {
-            throw KernelError.of(Errno.EAGAIN, dev.name() + ": vq " + queueIndex + " is not RDY in the FW");
+            throw new KernelError(Errno.EAGAIN, EXTACK_PREFIX + "failed to query hardware",
+                    dev.name() + ": vq " + queueIndex + " is not RDY in the FW");
         }
         List<Map.Entry<String, Long>> out = new java.util.ArrayList<>();
         names.forEach(n -> out.add(Map.entry(n, 0L)));

@@ -711,4 +711,107 @@ public abstract class Mlx5ConformanceSuite {
             p.close(call);
         }
     }
+
+    // ------------------------------------------------------------------ 12: issue 35 item 9, error paths and the CVQ's IOTLB
+
+    /**
+     * mlx5_vdpa_get_vendor_vq_stats says why with NL_SET_ERR_MSG_MOD (module mlx5_vdpa): "virtqueue index is not
+     * valid" with EINVAL, "failed to query hardware" with counter_set_query's EAGAIN (every kernel).
+     */
+    @Test
+    void vendorStatisticsSayWhyInTheExtack() {
+        try (VdpaNetlink nl = VdpaNetlink.open(p); Vhost v = startCvq(FEATURES, 2, true)) {
+            NetlinkException invalid = assertThrows(NetlinkException.class, () -> nl.vendorStats("mlx5-0", 3));
+            assertEquals(List.of(Errno.EINVAL, "mlx5_vdpa: virtqueue index is not valid"),
+                    List.of(invalid.errno(), String.valueOf(invalid.extackMessage())));
+            NetlinkException notRdy = assertThrows(NetlinkException.class, () -> nl.vendorStats("mlx5-0", 0));
+            assertEquals(List.of(Errno.EAGAIN, "mlx5_vdpa: failed to query hardware"),
+                    List.of(notRdy.errno(), String.valueOf(notRdy.extackMessage())));
+        }
+    }
+
+    /**
+     * 6.12+ mlx5_vdpa_suspend: suspend_vqs fails (VQ 0 RDY, VQ 1 still INIT: modify_virtqueues EINVAL) yet
+     * mlx5_vdpa_cvq_suspend runs: the CVQ is stopped. 6.1's suspend succeeds and stops it too.
+     */
+    @Test
+    void aFailedSuspendStillStopsTheCvq() {
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            v.vringState(VhostIoctl.SET_VRING_NUM, 0, QSIZE);
+            v.vringAddr(0, RING_IOVA, RING_IOVA + PAGE, RING_IOVA + 2 * PAGE);
+            v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, 0, 1);
+            v.setStatus(0xF);
+            assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x4b), "the CVQ runs before SUSPEND");
+            int err = Vhost.errno(() -> v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL));
+            assertEquals(is61() ? 0 : Errno.EINVAL, err, "VQ 1 is INIT");
+            assertEquals(0xFF, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x4c), "the CVQ stopped all the same");
+        }
+    }
+
+    /** 6.12+ mlx5_vdpa_resume: resume_vqs fails (a FW error) yet queue_link_work raises the config interrupt. */
+    @Test
+    void aFailedResumeStillRaisesTheConfigInterrupt() {
+        if (is61()) {
+            return; // no .resume op
+        }
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            startDataQueues(v);
+            int config = p.eventfd(0, libc_h.EFD_NONBLOCK());
+            v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
+            v.setStatus(0xF);
+            v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            EventFdFile e = (EventFdFile) p.fileOf(config);
+            long before = e.counter();
+            ((Mlx5Device) device("mlx5-0").model()).injectFault(FwFault.error(FwOpcode.MODIFY_GENERAL_OBJECT, 1, Errno.EIO));
+            assertTrue(Vhost.errno(() -> v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL)) != 0, "RESUME failed");
+            assertEquals(before + 1, e.counter(), "update_carrier ran all the same");
+        }
+    }
+
+    /** 6.12+ update_carrier sets VIRTIO_NET_S_LINK_UP in the config's status after RESUME, also without F_STATUS. */
+    @Test
+    void resumeSetsLinkUpEvenWithoutStatusFeature() {
+        if (is61()) {
+            return; // no .resume op; 6.1 always fills the status
+        }
+        try (VdpaNetlink nl = VdpaNetlink.open(p)) {
+            nl.addDevice(DeviceSpec.of("mlx5-x", SPARE_MGMTDEV).withDeviceFeatures(VERSION_1 | ACCESS_PLATFORM));
+        }
+        try (Vhost v = new Vhost(p, "/dev/vhost-vdpa-1")) {
+            v.setOwner();
+            v.setStatus(3);
+            v.setU64(VhostIoctl.SET_FEATURES, VERSION_1 | ACCESS_PLATFORM);
+            v.setStatus(0xB);
+            v.setStatus(0xF);
+            assertEquals(0, le16(v.config(6, 2), 0), "no F_STATUS: the status field is not filled at dev add");
+            v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL);
+            assertEquals(vhost_h.VIRTIO_NET_S_LINK_UP(), le16(v.config(6, 2), 0), "update_carrier after RESUME");
+        }
+    }
+
+    /**
+     * The CVQ reads through its own copy of an ASID's IOTLB: SET_GROUP_ASID of the CVQ group to an ASID without a map
+     * keeps the old translation until that ASID gets one (every kernel); to an ASID that has a map, 6.12+ switch at
+     * once, 6.1 only at that ASID's next set_map.
+     */
+    @Test
+    void setGroupAsidKeepsTheCvqsTranslationUntilTheNewAsidHasAMap() {
+        int cvqGroup = 1;
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            v.vringState(VhostIoctl.VDPA_SET_GROUP_ASID, cvqGroup, 1);
+            v.setStatus(0xF);
+            assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x4d), "ASID 1 has no map: ASID 0's copy");
+            v.iotlb(1, Vhost.UPDATE, 0x4000_0000L, PAGE, ring.address());
+            assertEquals(0xFF, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x4e),
+                    "ASID 1's map (the ring is not in it) is the CVQ's now");
+        }
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            v.iotlb(1, Vhost.UPDATE, 0x4000_0000L, PAGE, ring.address());
+            v.vringState(VhostIoctl.VDPA_SET_GROUP_ASID, cvqGroup, 1);
+            v.setStatus(0xF);
+            assertEquals(is61() ? 0 : 0xFF, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x4f),
+                    is61() ? "6.1: ASID 0's copy until ASID 1's next set_map" : "ASID 1 has an MR: copied at SET_GROUP_ASID");
+        }
+    }
 }
