@@ -111,6 +111,11 @@ final class ConfigSpace {
         return linkUp != null ? linkUp : rules.linkUpOnRead() && statusField;
     }
 
+    /** The MTU field (the driver's query of the vport MTU at dev add). */
+    void setMtu(int mtu) {
+        segment().set(LE16, virtio_net_config.mtu$offset(), (short) mtu);
+    }
+
     void setMac(byte[] mac) {
         MemorySegment.copy(MemorySegment.ofArray(mac), 0, segment(), virtio_net_config.mac$offset(), 6);
     }

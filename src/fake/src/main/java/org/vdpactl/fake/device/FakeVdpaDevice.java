@@ -76,6 +76,8 @@ public final class FakeVdpaDevice {
     private Runnable configInterrupt;
     /** Interrupts raised under the mutex, delivered after it is released (see {@link #deliverInterrupts()}). */
     private final List<Runnable> raised = new ArrayList<>();
+    /** The MAC the last DEV_ATTR_SET gave, or null (what a restored state repeats through the driver). */
+    private volatile byte[] attrMac;
     /** The owner's memory (bind_mm), through which the datapath reaches guest memory. */
     private org.vdpactl.fake.mem.AddressSpace boundMm;
 
@@ -586,6 +588,20 @@ public final class FakeVdpaDevice {
         new ControlQueueDatapath(this, boundMm, ops.cvqMap(), spec.ops().identityWhenUnmapped(), datapathStats).run(cvq);
     }
 
+    /**
+     * A port change event of the device's PCI function (the bus delivers it when the function's link changes):
+     * what the driver's notifier does, then the interrupts it raised.
+     */
+    public void portLinkChanged() {
+        mutex.lock();
+        try {
+            ops.portChanged();
+        } finally {
+            mutex.unlock();
+        }
+        deliverInterrupts();
+    }
+
     /** The CVQ's MAC_ADDR_SET: the config-space MAC changes. */
     void setConfigMacFromDriver(byte[] mac) {
         config.setMac(mac);
@@ -756,6 +772,38 @@ public final class FakeVdpaDevice {
         try {
             faults.hit(name, "dev_set_attr", resource);
             deviceFeatures = ops.setAttrMac(mac, status, deviceFeatures);
+            config.setMac(mac.clone());
+            attrMac = mac.clone();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** The MAC the last DEV_ATTR_SET gave, or null. */
+    public byte[] attrMac() {
+        byte[] m = attrMac;
+        return m == null ? null : m.clone();
+    }
+
+    /**
+     * A restored state's DEV_ATTR_SET: the driver's answer to it again (its features), without the fault injector
+     * (the call was made by an earlier process, not now).
+     */
+    public void restoreAttrMac(byte[] mac) {
+        mutex.lock();
+        try {
+            deviceFeatures = ops.setAttrMac(mac, status, deviceFeatures);
+            config.setMac(mac.clone());
+            attrMac = mac.clone();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** A restored state's config MAC, written back as it was (the driver is not asked: no features change). */
+    public void restoreConfigMac(byte[] mac) {
+        mutex.lock();
+        try {
             config.setMac(mac.clone());
         } finally {
             mutex.unlock();

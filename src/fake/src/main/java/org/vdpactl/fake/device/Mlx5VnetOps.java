@@ -35,6 +35,8 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     private final Mlx5ControlVq cvq = new Mlx5ControlVq();
     /** mvdev->suspended: set by suspend whatever it answered, cleared by resume and reset (what event_handler reads). */
     private boolean driverSuspended;
+    /** ndev->nb_registered: the port-event notifier listens ({@link Mlx5VnetFacts#linkNotifierAtDevAdd}). */
+    private boolean notifierRegistered;
 
     Mlx5VnetOps(FakeVdpaDevice dev, Mlx5VnetFacts facts) {
         this.dev = dev;
@@ -75,9 +77,30 @@ final class Mlx5VnetOps implements VdpaConfigOps {
         return facts.configGatedByFeatures() ? deviceFeatures : ConfigSpace.ALL_FIELDS;
     }
 
-    /** mlx5_vdpa_dev_add: the FW resources (6.12+: every VQ object) created, charged to the latency model. */
+    /**
+     * mlx5_vdpa_dev_add: a provisioned MTU is written to the function's vport (config_func_mtu), the config MTU is
+     * the vport's (query_mtu), the status its link (get_link_state), the MAC the provisioned one or the function's
+     * (6.1.192 mlx5_vnet.c l. 3124-3147; 6.12.118 l. 3910-3938, MTU and status only with F_MTU and F_STATUS); the
+     * port notifier on 6.1 (l. 3181-3184); the FW resources (6.12+: every VQ object) charged to the latency model.
+     */
     @Override
     public void devAdd(int dataVqs, boolean charged) {
+        PortFunction function = dev.fakeMgmtDevice().function();
+        if (dev.provisioning().mtu() != null) {
+            function.setMtu(dev.provisioning().mtu());
+        }
+        long gate = configFieldFeatures(dev.deviceFeatures());
+        if ((gate & 1L << vhost_h.VIRTIO_NET_F_MTU()) != 0) {
+            dev.config().setMtu(function.mtu());
+        }
+        if ((gate & 1L << vhost_h.VIRTIO_NET_F_STATUS()) != 0) {
+            dev.config().setLinkUp(function.linkUp());
+        }
+        byte[] mac = facts.devAddMac(dev.provisioning(), function.mac());
+        if (mac != null) {
+            dev.config().setMac(mac);
+        }
+        notifierRegistered = facts.linkNotifierAtDevAdd();
         if (charged) {
             dev.charge("dev_add", () -> model().devAdd(dataVqs));
         } else {
@@ -202,6 +225,9 @@ final class Mlx5VnetOps implements VdpaConfigOps {
         dev.charge("reset", () -> model().reset(cleanMap));
         cvq.reset();
         driverSuspended = false;
+        if (!facts.linkNotifierAtDevAdd()) {
+            notifierRegistered = false; // compat_reset: unregister_link_notifier (6.12.118 l. 3279)
+        }
         if (cleanMap) {
             // mlx5_vdpa_clean_mrs prunes cvq->iotlb, then the DMA MR (umem_uid_0) makes it the identity again
             // (6.12.118 core/mr.c l. 762-773, 863-873; 6.1.192 mlx5_vnet.c l. 2588 mlx5_vdpa_destroy_mr, core/mr.c l. 497-503)
@@ -235,6 +261,9 @@ final class Mlx5VnetOps implements VdpaConfigOps {
         if ((now & FAILED) != 0 && (newStatus & FAILED) == 0 && (oldStatus & FAILED) == 0) {
             dev.clearMaps(); // err_setup: mlx5_vdpa_clean_mrs, which prunes the CVQ's IOTLB too
             cvq.iotlb = null;
+            if (!facts.linkNotifierAtDevAdd()) {
+                notifierRegistered = false; // err_setup: unregister_link_notifier (6.12.118 l. 3233)
+            }
         }
         statusChanged(oldStatus, now);
         return now;
@@ -249,7 +278,8 @@ final class Mlx5VnetOps implements VdpaConfigOps {
         boolean driverOkNow = (oldStatus & DRIVER_OK) == 0 && (newStatus & DRIVER_OK) != 0
                 && (newStatus & FAILED) == 0;
         if (driverOkNow && facts.configInterruptOnDriverOk() && negotiated(vhost_h.VIRTIO_NET_F_STATUS())) {
-            updateCarrier(); // register_link_notifier → queue_link_work
+            notifierRegistered = true; // register_link_notifier → queue_link_work
+            updateCarrier();
         }
     }
 
@@ -268,6 +298,9 @@ final class Mlx5VnetOps implements VdpaConfigOps {
                 vq(ctrlVqIndex()).ready = false;
             }
             driverSuspended = true;
+            if (facts.linkNotifierAtDevAdd()) {
+                notifierRegistered = false; // 6.1: mlx5_notifier_unregister for good (6.1.192 l. 2830-2832)
+            }
         }
     }
 
@@ -288,10 +321,27 @@ final class Mlx5VnetOps implements VdpaConfigOps {
         }
     }
 
-    /** mlx5_vnet.c update_carrier: VIRTIO_NET_S_LINK_UP as the vport is (the fake's function: up), then config_cb. */
+    /**
+     * mlx5_vnet.c update_carrier: VIRTIO_NET_S_LINK_UP as the function's vport is (get_link_state), then config_cb;
+     * 6.1's only while nb_registered (6.1.192 l. 2993-3011; 6.12.118 l. 2814-2832).
+     */
     private void updateCarrier() {
-        dev.config().setLinkUp(true);
-        dev.raiseConfigInterrupt();
+        dev.config().setLinkUp(dev.fakeMgmtDevice().function().linkUp());
+        if (!facts.linkNotifierAtDevAdd() || notifierRegistered) {
+            dev.raiseConfigInterrupt();
+        }
+    }
+
+    /**
+     * mlx5_vnet.c event_handler: a port change (MLX5_PORT_CHANGE_SUBTYPE_DOWN/ACTIVE) queues update_carrier while
+     * the notifier is registered; 6.12+ ignore it while mvdev->suspended (6.12.118 l. 2848-2872; 6.1.192
+     * l. 3013-3039, whose notifier a SUSPEND removed for good).
+     */
+    @Override
+    public void portChanged() {
+        if (notifierRegistered && !driverSuspended) {
+            updateCarrier();
+        }
     }
 
     /** mlx5_vdpa_set_attr: on 7.2 EBUSY after DRIVER_OK, else F_MAC joins mlx_features. */

@@ -122,6 +122,9 @@ public interface VdpaConfigOps {
     /** set_config. */
     void setConfig(int offset, byte[] data);
 
+    /** A port change event of the device's PCI function (its link went up or down): the driver's notifier. */
+    void portChanged();
+
     /**
      * The management device's dev_set_attr of a MAC: returns the device features after it, or throws
      * {@link org.vdpactl.fake.errno.KernelError} as the driver refuses it.

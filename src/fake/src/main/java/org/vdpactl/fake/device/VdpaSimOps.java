@@ -239,6 +239,11 @@ final class VdpaSimOps implements VdpaConfigOps {
         dev.config().write(offset, data);
     }
 
+    /** vdpasim_net_dev_add registers no port notifier: vdpa_sim has no PCI function, so no port event. */
+    @Override
+    public void portChanged() {
+    }
+
     /** vdpasim_net_set_attr as the fake has it: the config-space MAC changes, the features do not. */
     @Override
     public long setAttrMac(byte[] mac, int status, long deviceFeatures) {
