@@ -1598,7 +1598,7 @@ SCHEMAS = {
                         "string",
                         "null"
                       ],
-                      "description": "why it was not rehearsed"
+                      "description": "why it was not rehearsed; with a simulated figure: the fake model it ran on"
                     }
                   },
                   "required": [
