@@ -102,8 +102,8 @@ public final class HtmlReport {
         Timeline t = RehearsalText.representative(r);
         if (t != null) {
             item(sb, r.failure() == null ? "Downtime" : "Downtime until the failure", Durations.ms(t.downtimeNanos()) + " ms"
-                    + info.simulatedSuffix() + (t.preparation().isEmpty() ? " (first suspend to last resume)"
-                            : " (first suspend to last resume, less the destination's preparation)"));
+                    + info.simulatedSuffix() + (t.preparation().isEmpty() ? " (first suspend to last window call)"
+                            : " (first suspend to last window call, less the destination's preparation)"));
         }
         if (r.statistics().count() > 1) {
             Percentiles p = r.statistics().downtime();

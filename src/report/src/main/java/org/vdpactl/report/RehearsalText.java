@@ -57,8 +57,8 @@ public final class RehearsalText {
             sb.append(phaseTable(shown, info).render());
             sb.append('\n');
             String label = r.failure() == null ? "Downtime" : "Downtime until the failure";
-            sb.append(label).append(shown.preparation().isEmpty() ? " (first suspend -> last resume): "
-                    : " (first suspend -> last resume, less the destination's preparation): ").append(Durations.ms(shown.downtimeNanos())).append(" ms")
+            sb.append(label).append(shown.preparation().isEmpty() ? " (first suspend -> last window call): "
+                    : " (first suspend -> last window call, less the destination's preparation): ").append(Durations.ms(shown.downtimeNanos())).append(" ms")
                     .append(info.simulatedSuffix()).append('\n');
             sb.append(criticalPathLine(shown, info)).append('\n');
             fallbackLines(shown).forEach(l -> sb.append(l).append('\n'));
@@ -110,8 +110,8 @@ public final class RehearsalText {
     /** Where the downtime starts and ends under this plan, on one line (the HTML report splits the plan by lines). */
     public static String describeWindow(RehearsalPlan plan) {
         String start = plan.runs(Phase.SUSPEND) ? "starts at the first SUSPEND of a source" : "starts at the first window call";
-        String end = plan.runs(Phase.RESUME) ? "ends when the last RESUME of a destination returns"
-                : "ends when the last window call returns";
+        // a destination the window restarted issues no RESUME (as QEMU 10.0): the window ends at its last start call
+        String end = "ends when the last window call returns";
         StringBuilder sb = new StringBuilder(plan.window().label()).append(" -- ").append(start).append(", ").append(end);
         if (!plan.preparationPhases().isEmpty()) {
             sb.append("; the reset is the destination's preparation (open, reset, VQ creation: before the stop-and-copy")
