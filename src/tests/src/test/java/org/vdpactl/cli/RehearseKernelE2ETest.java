@@ -66,7 +66,6 @@ class RehearseKernelE2ETest {
             String notes = doc.get("notes").toString();
             for (String d : List.of("vdpa0", "vdpa1")) {
                 assertEquals(!resume.get(d), notes.contains(d + ": no RESUME"), strategy + ": notes " + notes);
-                assertEquals(resume.get(d), notes.contains(d + ": RESUME not issued"), strategy + ": notes " + notes);
             }
             for (JsonNode d : doc.get("devices")) {
                 assertEquals("RUNNING", d.get("state").asText(), d.toString());
