@@ -123,13 +123,7 @@ final class StartupClasses {
         md.line("Not mapped from an archive, by kind: what the JVM still generated or read at run time"
                 + " (each column adds up to its \"from jars\" total above):").blank();
         List<String> commands = commands("default");
-        List<String> header = new ArrayList<>(List.of("Made or read at run time"));
-        for (String c : commands) {
-            header.add(shown.getOrDefault(c, c) + ", no archive");
-            if (run("build-archive", c) != null) {
-                header.add("with the archive");
-            }
-        }
+        List<String> header = header("Made or read at run time", commands, shown, ", no archive", "with the archive");
         List<List<String>> rows = new ArrayList<>();
         for (Map.Entry<String, String> k : KINDS.entrySet()) {
             List<String> row = new ArrayList<>(List.of(k.getValue()));
@@ -145,16 +139,22 @@ final class StartupClasses {
         return true;
     }
 
+    /** A table's header: {@code first}, then per command its column without the archive and, if it ran, with it. */
+    private List<String> header(String first, List<String> commands, Map<String, String> shown, String without, String with) {
+        List<String> header = new ArrayList<>(List.of(first));
+        for (String c : commands) {
+            header.add(shown.getOrDefault(c, c) + without);
+            if (run("build-archive", c) != null) {
+                header.add(with);
+            }
+        }
+        return header;
+    }
+
     /** The breakdown table: a row per phase, per command a column of classes loaded (of them from jars) without and with the archive. */
     void table(Markdown md, Map<String, String> shown) {
         List<String> commands = commands("default");
-        List<String> header = new ArrayList<>(List.of("Phase"));
-        for (String c : commands) {
-            header.add(shown.getOrDefault(c, c) + ": loaded (from jars), no archive");
-            if (run("build-archive", c) != null) {
-                header.add("from jars with the archive");
-            }
-        }
+        List<String> header = header("Phase", commands, shown, ": loaded (from jars), no archive", "from jars with the archive");
         List<List<String>> rows = new ArrayList<>();
         for (Phase p : PHASES) {
             List<String> row = new ArrayList<>(List.of(p.name()));
