@@ -49,6 +49,7 @@ class GeneratedDocBlocksTest {
             "2 × 3 × 3 combinations", // docs/mlx5-model-impl.md: the prior grid's size, a count
             "index 2 × queue pairs", // docs/migrate.md: the control queue's index, a formula
             "JUnit 5 test", // the JUnit version
+            "more than 10 % of the CPUs", // docs/benchmarks.md: the quiet-part threshold, BenchRecord.QUIET_FOREIGN_CPU
             "over 10 s", // docs/fake-kernel.md: the fake's state lock wait, a setting
             "every 20 ms", // docs/fake-kernel.md: the fake's poll for a node to be closed, a setting
             "2000 ms after the", // docs/mlx5-model-impl.md: MLX5_VDPA_MR_GC_TRIGGER_MS, the driver's constant
