@@ -55,7 +55,6 @@ class GeneratedDocBlocksTest {
             "2000 ms after the", // docs/mlx5-model-impl.md: MLX5_VDPA_MR_GC_TRIGGER_MS, the driver's constant
             "60 s of a FW timeout", // docs/mlx5-model-impl.md: MLX5_TO_CMD_MS, the driver's constant
             "180 s", // docs/vm-lane.md: VDPACTL_VM_BOOT_TIMEOUT's default, a setting
-            "used more than 10 % of the CPUs", // docs/benchmarks.md: BenchRecord.QUIET_FOREIGN_CPU, a setting
             "group 1 of 2 groups"); // docs/migrate.md: vdpa_sim's VDPASIM_NET_GROUP_NUM, the driver's constant
     /**
      * The specification (docs/spec/) is the model's input, not this project's output: it quotes the published
