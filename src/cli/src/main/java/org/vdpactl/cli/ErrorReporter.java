@@ -23,7 +23,7 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, Com
         String message = shown(f.getMessage());
         err.println("vdpactl: " + message);
         if (options.json && !options.dataPrinted) {
-            JsonError.print(cmd.getOut(), f.exitCode(), message);
+            JsonError.print(cmd.getOut(), f.exitCode(), message, ex);
         }
         if (Main.verbose()) {
             ex.printStackTrace(err);

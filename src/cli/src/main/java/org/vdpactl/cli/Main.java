@@ -181,7 +181,21 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         return cl.execute(args);
     }
 
+    /**
+     * The JDK property that makes core reflection call methods and constructors through JNI instead of spinning a
+     * method handle per member. Since JDK 18 (JEP 416) every reflective call (Jackson's data binding of the fake's
+     * profiles and state: records' constructors, setters) builds method handles and their lambda forms at run time,
+     * which the AOT cache cannot keep: with the build's cache `--backend fake dev list` still generated 240 lambda
+     * forms, 77 with this (measured with -Xlog:class+load). A command is over long before a JIT-compiled accessor
+     * would pay that back.
+     */
+    static final String NATIVE_REFLECTION = "jdk.reflect.useNativeAccessorOnly";
+
     public static void main(String[] args) {
+        // before anything reflects: the JDK reads it once, at the first reflective call after start-up; -D wins
+        if (System.getProperty(NATIVE_REFLECTION) == null) {
+            System.setProperty(NATIVE_REFLECTION, "true");
+        }
         String[] given;
         try {
             given = ArgvBytes.recover(args);

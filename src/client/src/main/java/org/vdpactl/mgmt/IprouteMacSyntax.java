@@ -1,5 +1,6 @@
 package org.vdpactl.mgmt;
 
+import java.math.BigInteger;
 import java.util.regex.Pattern;
 
 /**
@@ -93,13 +94,13 @@ public final class IprouteMacSyntax {
     }
 
     private static int ipv4PartValue(String p) {
-        java.math.BigInteger v;
+        BigInteger v;
         if (p.startsWith("0x") || p.startsWith("0X")) {
-            v = new java.math.BigInteger(p.substring(2), 16);
+            v = new BigInteger(p.substring(2), 16);
         } else if (p.length() > 1 && p.charAt(0) == '0') {
-            v = new java.math.BigInteger(p.substring(1), 8);
+            v = new BigInteger(p.substring(1), 8);
         } else {
-            v = new java.math.BigInteger(p);
+            v = new BigInteger(p);
         }
         return v.bitLength() > 16 ? Integer.MAX_VALUE : v.intValue();
     }

@@ -233,11 +233,13 @@ public final class Rehearsal {
         d.rec.enter(Phase.ROLLBACK, null);
         String role = "source";
         String status = null;
+        DeviceStatus read = null;
         DeviceState state;
         String detail;
         try {
             d.reset();
             DeviceStatus st = d.status();
+            read = st;
             status = st.toString();
             state = st.bits() == 0 ? DeviceState.RESET : DeviceState.UNKNOWN;
             detail = "set-up stopped (" + failure.summary() + "); reset" + (state == DeviceState.RESET ? "" : " but the status reads back " + status);
@@ -245,7 +247,7 @@ public final class Rehearsal {
             state = DeviceState.UNKNOWN;
             detail = "set-up stopped (" + failure.summary() + "); " + f.span().call() + " failed: " + f.span().errnoName();
         }
-        return new DeviceReport(d.target.name(), d.target.path(), role, state, false, status, detail);
+        return DeviceReport.of(d.target.name(), d.target.path(), role, state, false, read, detail);
     }
 
     /**
@@ -274,7 +276,7 @@ public final class Rehearsal {
         boolean failedHere = t.name().equals(failure.device()) && failure.call().startsWith("open ");
         String detail = failedHere ? "open failed (" + failure.errnoName() + ") in the " + failure.phase().label()
                 + " phase; the node stays closed" : "not opened: the set-up stopped before (" + failure.summary() + ")";
-        out.put(t.path(), new DeviceReport(t.name(), t.path(), role, DeviceState.CLOSED, false, null, detail));
+        out.put(t.path(), DeviceReport.of(t.name(), t.path(), role, DeviceState.CLOSED, false, null, detail));
     }
 
     /** A restore between iterations that failed is a failure too (the devices were then reset). */

@@ -31,13 +31,13 @@ public final class HtmlReport {
             .key { white-space: nowrap; margin-right: 12px; }
             .swatch { display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: -1px;
                       border: 1px solid #9e9e9e; }
-            .swatch.hatched { background: repeating-linear-gradient(45deg, #999999 0 3px, #ffffff 3px 6px); }
-            .hists { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 300px), 1fr)); gap: 18px;
+            .swatch.hatched { background: repeating-linear-gradient(45deg, %s 0 3px, #ffffff 3px 6px); }
+            .hists { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%%, 300px), 1fr)); gap: 18px;
                      max-width: 1200px; }
             dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 14px; font-size: 14px; }
             dt { font-weight: bold; } dd { margin: 0; overflow-wrap: anywhere; }
             @media (max-width: 600px) { dl { grid-template-columns: minmax(0, 1fr); } dd { margin-left: 12px; } }
-            """;
+            """.formatted(org.vdpactl.orchestra.Phase.RESET.color());
 
     private HtmlReport() {
     }

@@ -111,8 +111,8 @@ public final class RehearsalText {
     /** Where the downtime starts and ends under this plan, on one line (the HTML report splits the plan by lines). */
     public static String describeWindow(RehearsalPlan plan) {
         String start = plan.runs(Phase.SUSPEND) ? "starts at the first SUSPEND of a source" : "starts at the first window call";
-        String end = plan.runs(Phase.RESUME) ? "ends when the last RESUME of a destination returns"
-                : "ends when the last window call returns";
+        // a destination the window restarted issues no RESUME (as QEMU 10.0): the window ends at its last start call
+        String end = "ends when the last window call returns";
         StringBuilder sb = new StringBuilder(plan.window().label()).append(" -- ").append(start).append(", ").append(end);
         if (!plan.preparationPhases().isEmpty()) {
             sb.append("; the reset is the destination's preparation (open, reset, VQ creation: before the stop-and-copy")
@@ -141,7 +141,7 @@ public final class RehearsalText {
     }
 
     /** Binary units, exact when possible ("256 GiB", "1536 MiB"). */
-    static String bytes(long b) {
+    public static String bytes(long b) {
         String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
         int u = 0;
         long v = b;
@@ -223,8 +223,11 @@ public final class RehearsalText {
      * window without one (--stop-and-copy: the source side only), to the end of its last call.
      */
     static String windowWords(Timeline t, String to) {
-        boolean resumed = t.spans().stream().anyMatch(s -> s.phase() == org.vdpactl.orchestra.Phase.RESUME);
-        return "first suspend " + to + (resumed ? " last resume" : " end of the last call (no resume: the source side only)")
+        // the window ends at the call that lets the devices run again: a RESUME, or (QEMU 10's way, which restarts a
+        // suspended device from reset) the destination side's last call; a stop-and-copy run has the source side only
+        boolean destination = t.spans().stream()
+                .anyMatch(s -> s.phase().inWindow() && s.phase().side() == org.vdpactl.orchestra.Phase.Side.DESTINATION);
+        return "first suspend " + to + (destination ? " last window call" : " end of the last call (no resume: the source side only)")
                 + (t.preparation().isEmpty() ? "" : ", less the destination's preparation");
     }
 

@@ -23,8 +23,20 @@ import org.vdpactl.vhost.VhostVdpaDevice;
  * VMM left it.
  */
 final class SuspendResumeRun {
-    /** One device's outcome. */
-    record Result(String device, String operation, double millis, String error) {
+    /**
+     * One device's outcome. {@code millis} and the sentence {@code error} are schema version 1's keys; {@code duration_ms}
+     * (the unit in the key, as in every other document) and the errno as number and name are the same as fields, so
+     * that a program branches on EOPNOTSUPP without parsing a sentence (docs/json-schemas.md).
+     */
+    record Result(String device, String operation, double millis, String error, double durationMs, Integer errno,
+                  String errnoName) {
+        static Result ok(String device, String operation, double ms) {
+            return new Result(device, operation, ms, null, ms, null, null);
+        }
+
+        static Result failed(String device, String operation, double ms, SyscallException e) {
+            return new Result(device, operation, ms, e.getMessage(), ms, e.errno(), e.errnoName());
+        }
     }
 
     /** A result and, when its call failed, the call's errno (else 0). */
@@ -122,9 +134,9 @@ final class SuspendResumeRun {
                         } else {
                             d.resume();
                         }
-                        return new Timed(new Result(label, op, (clock.nanoTime() - t0) / 1e6, null), 0);
+                        return new Timed(Result.ok(label, op, (clock.nanoTime() - t0) / 1e6), 0);
                     } catch (SyscallException e) {
-                        return new Timed(new Result(label, op, (clock.nanoTime() - t0) / 1e6, e.getMessage()), e.errno());
+                        return new Timed(Result.failed(label, op, (clock.nanoTime() - t0) / 1e6, e), e.errno());
                     }
                 }));
             }
