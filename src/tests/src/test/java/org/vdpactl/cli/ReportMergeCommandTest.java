@@ -99,7 +99,8 @@ class ReportMergeCommandTest {
         assertEquals(downtime(large), downtimeSpread.path("max_ms").asDouble(), 1e-9);
         List<String> phases = new ArrayList<>();
         doc.path("phases").forEach(p -> phases.add(p.path("name").asText()));
-        assertEquals(List.of("suspend", "save_state", "reset", "configure", "set_map", "driver_ok", "cvq_mq", "resume"), phases);
+        // no resume: the window restarts every device from reset and resumes none (QEMU 10.0 neither)
+        assertEquals(List.of("suspend", "save_state", "reset", "configure", "set_map", "driver_ok", "cvq_mq"), phases);
         JsonNode setMap = doc.path("phases").get(4);
         assertEquals("rack2-node7", setMap.path("slowest_host").asText(), "the larger memory maps longer");
         assertTrue(setMap.path("max_ms").asDouble() > setMap.path("min_ms").asDouble());
@@ -146,10 +147,11 @@ class ReportMergeCommandTest {
         assertTrue(text.contains("<td>rack2-node7</td>"));
     }
 
+    /** A path named on the command line that does not exist is NOT_FOUND, input or output (README "Exit codes"). */
     @Test
-    void aMissingFileIsOneLineAndExit2() {
+    void aMissingFileIsOneLineAndExit3() {
         CliRun r = merge(small.toString(), dir.resolve("nope.json").toString());
-        assertEquals(ExitCode.USAGE.code(), r.exitCode());
+        assertEquals(ExitCode.NOT_FOUND.code(), r.exitCode());
         assertEquals("vdpactl: " + dir.resolve("nope.json") + ": no such file", r.err().strip());
         assertEquals("", r.out());
     }
