@@ -516,12 +516,12 @@ final class MigrationLane {
 
     private static DeviceReport describe(DeviceSession d, String role, DeviceState expected, List<String> notes, Phase label) {
         d.rec.enter(label, null);
-        String status = null;
+        DeviceStatus read = null;
         DeviceState state = expected;
         List<String> detail = new ArrayList<>(notes);
         try {
             DeviceStatus st = d.status();
-            status = st.toString();
+            read = st;
             boolean running = st.has(DeviceStatus.DRIVER_OK) && !st.has(DeviceStatus.FAILED) && !st.has(DeviceStatus.NEEDS_RESET);
             if (expected == DeviceState.RUNNING && !running || expected == DeviceState.RESET && st.bits() != 0) {
                 state = DeviceState.UNKNOWN;
@@ -532,7 +532,7 @@ final class MigrationLane {
             detail.add("GET_STATUS failed: " + e.span().errnoName());
         }
         boolean mapped = d.memory() == DeviceSession.Memory.MAPPED;
-        return new DeviceReport(d.target.name(), d.target.path(), role, state, mapped, status,
+        return DeviceReport.of(d.target.name(), d.target.path(), role, state, mapped, read,
                 !detail.isEmpty() ? String.join("; ", detail) : d.touched() ? NOTHING_TO_UNDO : "untouched");
     }
 

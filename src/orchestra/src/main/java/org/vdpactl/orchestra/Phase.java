@@ -23,8 +23,11 @@ public enum Phase {
     SAVE_STATE("save state", Side.SOURCE, true, "#E69F00"),
     /** Source memory unmapped (stop-and-copy: the source releases guest memory). */
     UNMAP("unmap", Side.SOURCE, true, "#000000"),
-    /** SET_STATUS(0) between the source and the destination role of one device. */
-    RESET("reset", Side.DESTINATION, true, "#999999"),
+    /**
+     * SET_STATUS(0) between the source and the destination role of one device. A dark grey: the mid grey it had merged
+     * with CVQ MQ's and resume's colours, its neighbours in an in-place window, for a deuteranope (PhaseColoursTest).
+     */
+    RESET("reset", Side.DESTINATION, true, "#444444"),
     /**
      * Status ACK|DRIVER, features, FEATURES_OK, vring num/addr/base/call from the saved state (and each
      * vring's enable, on a device without ENABLE_AFTER_DRIVER_OK).
