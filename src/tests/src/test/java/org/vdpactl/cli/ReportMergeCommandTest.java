@@ -147,10 +147,11 @@ class ReportMergeCommandTest {
         assertTrue(text.contains("<td>rack2-node7</td>"));
     }
 
+    /** A path named on the command line that does not exist is NOT_FOUND, input or output (README "Exit codes"). */
     @Test
-    void aMissingFileIsOneLineAndExit2() {
+    void aMissingFileIsOneLineAndExit3() {
         CliRun r = merge(small.toString(), dir.resolve("nope.json").toString());
-        assertEquals(ExitCode.USAGE.code(), r.exitCode());
+        assertEquals(ExitCode.NOT_FOUND.code(), r.exitCode());
         assertEquals("vdpactl: " + dir.resolve("nope.json") + ": no such file", r.err().strip());
         assertEquals("", r.out());
     }
