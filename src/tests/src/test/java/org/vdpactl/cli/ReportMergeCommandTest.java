@@ -133,8 +133,14 @@ class ReportMergeCommandTest {
                 "no script, no external resource");
         var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
                 .parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
-        NodeList bars = doc.getElementsByTagName("rect");
-        assertEquals(2, bars.getLength(), "one bar per host with a completed window");
+        // the chart is drawn twice, wide and narrow (a phone's drawing, shown below 521 px): one bar per host in each
+        NodeList svgs = doc.getElementsByTagName("svg");
+        assertEquals(2, svgs.getLength(), "a wide and a narrow drawing");
+        for (int i = 0; i < svgs.getLength(); i++) {
+            var svg = (org.w3c.dom.Element) svgs.item(i);
+            assertEquals(2, svg.getElementsByTagName("rect").getLength(),
+                    "one bar per host with a completed window in " + svg.getAttribute("class"));
+        }
         NodeList rows = doc.getElementsByTagName("tr");
         int partialRows = 0;
         for (int i = 0; i < rows.getLength(); i++) {
