@@ -53,13 +53,9 @@ class QemuSvqTraceReplayTest {
         }
     }
 
-    /**
-     * One row per recorded SVQ migration. QEMU 10.0's strace is not a fixture yet: the lane that would
-     * capture it (target/lane/6.12/qemu-migration-m{src,dst}-10.0.strace) did not finish this session;
-     * its row is "/qemu-trace/6.12-svq-migration-10.0, 10.0" once the files are copied in.
-     */
+    /** One row per recorded SVQ migration (the 10.0 fixture: the 6.12 subset lane of 2026-12-06 on fecf3e9). */
     @ParameterizedTest(name = "QEMU {1}")
-    @CsvSource({"/qemu-trace/6.12-svq-migration, 7.2"})
+    @CsvSource({"/qemu-trace/6.12-svq-migration, 7.2", "/qemu-trace/6.12-svq-migration-10.0, 10.0"})
     void theSvqRehearsalDiffersFromQemusRecordedSvqMigrationOnlyAsDocumented(String fixture, String series) throws Exception {
         TraceComparison cmp = compareWithTheFake(fixture);
         assertTrue(!cmp.qemu().isEmpty(), "the fixture has QEMU's windows");
