@@ -19,7 +19,7 @@ import org.vdpactl.time.VirtualClock;
 /**
  * The lane's SVQ comparison without the VM: QEMU's shadow-virtqueue migration on vdpa_sim as the
  * 6.12 lane recorded it (the source's stop during {@code migrate}, then the destination's start at
- * {@code cont}), with Debian 12's QEMU 7.2 and with bookworm-backports' QEMU 10.0, against
+ * {@code cont}), per recorded QEMU (see the rows below), against
  * {@code --strategy svq} on the fake's vdpasim_net (6.12). Every `mvn test` fails when the svq
  * rehearsal's order drifts from either QEMU's beyond {@link IntendedDifferences#SVQ} for that version.
  */
@@ -53,6 +53,7 @@ class QemuSvqTraceReplayTest {
         }
     }
 
+    /** One row per recorded SVQ migration (the 10.0 fixture: the 6.12 subset lane of 2026-12-06 on fecf3e9). */
     @ParameterizedTest(name = "QEMU {1}")
     @CsvSource({"/qemu-trace/6.12-svq-migration, 7.2", "/qemu-trace/6.12-svq-migration-10.0, 10.0"})
     void theSvqRehearsalDiffersFromQemusRecordedSvqMigrationOnlyAsDocumented(String fixture, String series) throws Exception {
