@@ -13,7 +13,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.vdpactl.fake.EventFdFile;
+import org.vdpactl.fake.inside.FakeInside;
+import org.vdpactl.fake.vfs.EventFdFile;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.device.FakeVdpaDevice;
@@ -87,7 +88,7 @@ public abstract class Mlx5ConformanceSuite {
                 List.of(new Inventory.Mgmt("mlx5", "pci", "0000:08:00.2", null),
                         new Inventory.Mgmt("mlx5", "pci", "0000:08:00.3", null)),
                 List.of(new Inventory.Device("mlx5-0", "pci/0000:08:00.2", null, null, 16, null, null, null)));
-        kernel = FakeKernel.builder().kernel(kernel()).inventory(inventory).build();
+        kernel = FakeInside.inventory(FakeKernel.builder().kernel(kernel()), inventory).build();
         FakeNetlink.install(kernel);
         p = kernel.newProcess();
     }
@@ -99,7 +100,7 @@ public abstract class Mlx5ConformanceSuite {
     }
 
     FakeVdpaDevice device(String name) {
-        return kernel.device(name).orElseThrow();
+        return FakeInside.device(kernel, name).orElseThrow();
     }
 
     /** Owner, ASID backend features, ACK|DRIVER, the features, FEATURES_OK. */
@@ -460,7 +461,7 @@ public abstract class Mlx5ConformanceSuite {
             int config = p.eventfd(0, libc_h.EFD_NONBLOCK());
             v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
             v.setStatus(0xF);
-            EventFdFile e = (EventFdFile) p.fileOf(config);
+            EventFdFile e = (EventFdFile) FakeInside.fileOf(p, config);
             assertEquals(is61() ? 0 : 1, e.counter(), "after DRIVER_OK with F_STATUS");
             if (!is61()) {
                 v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
