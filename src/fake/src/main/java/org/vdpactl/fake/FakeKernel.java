@@ -122,11 +122,12 @@ public final class FakeKernel implements AutoCloseable {
 
     /**
      * The CLI's kernel: state loaded from {@code stateFile} (a missing file starts from
-     * {@link Inventory#defaults()}); {@link #saveState()} (and {@link #close()}) write this kernel's
+     * the default devices, as {@link #builder()}); {@link #saveState()} (and {@link #close()}) write this kernel's
      * changes back, under the state lock only for that read-modify-write, so other vdpactl processes
      * run meanwhile. A kernel that changes nothing never writes the file.
      *
-     * @throws FakeStateStore.CorruptStateException when the file cannot be parsed or is invalid
+     * @throws RuntimeException when the file cannot be parsed or is invalid (an unchecked exception of the fake's
+     *                          inside, with a message that names the file)
      */
     public static FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults) {
         return openShared(stateFile, clock, faults, null);
@@ -167,9 +168,9 @@ public final class FakeKernel implements AutoCloseable {
      * into the shared state, merged with what other processes saved meanwhile. Does nothing when
      * nothing changed or the kernel is not shared.
      *
-     * @throws FakeStateStore.StateLockedException   when one holder keeps the lock too long
-     * @throws org.vdpactl.fake.state.StateIoException when the state cannot be written
-     * @throws FakeStateStore.StateConflictException when another process created a device of the same name
+     * @throws RuntimeException when one holder keeps the lock too long, the state cannot be written or another
+     *                          process created a device of the same name (unchecked exceptions of the fake's inside,
+     *                          each with a message for a person)
      */
     public synchronized void saveState() {
         if (shared == null) {
@@ -205,7 +206,7 @@ public final class FakeKernel implements AutoCloseable {
         return out;
     }
 
-    /** {@link #openShared(Path, Clock, List)} at the default state file ({@link FakeStateStore#defaultStateFile()}). */
+    /** {@link #openShared(Path, Clock, List)} at the default state file ({@code $XDG_STATE_HOME/vdpactl/fake-state.json}). */
     public static FakeKernel openShared(Clock clock, List<FaultRule> faults) {
         return openShared(FakeStateStore.defaultStateFile(), clock, faults);
     }
