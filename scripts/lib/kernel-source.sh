@@ -3,19 +3,21 @@
 # one kernel of the real-kernel lane's matrix. Source this file from bash scripts; it defines
 # functions only and does not change shell options.
 #
-# The matrix (kernel ids):
-#   6.1    Debian 12's own kernel source, package linux-source-6.1 (the host's apt sources)
-#   6.12   the 6.12 LTS, package linux-source-6.12 (the host's apt sources, bookworm-security)
-#   sid    the newest kernel source Debian ships: the package linux-source-N.M that the
-#          "linux-source" metapackage of the unstable suite depends on. Looked up in a PRIVATE
+# The matrix (kernel ids, profiles, packages, apt suites) is scripts/vm/lane-matrix.tsv, read here:
+#   a kernel of the "host" suite comes from the host's apt sources (6.12 from bookworm-security);
+#   one of the "unstable" suite (sid) is the newest kernel source Debian ships: the package
+#          linux-source-N.M that the "linux-source" metapackage of the unstable suite depends on. Looked up in a PRIVATE
 #          apt directory (cache/apt-unstable/) whose sources list is derived from the host's own
 #          (scripts/lib/apt-unstable-sources.py: same mirrors, suite changed to unstable); the
-#          host's apt state is never touched. The first lookup writes cache/sid.pin
+#          host's apt state is never touched. The first lookup writes cache/ID.pin
 #          ("<package> <version>"), and every later run uses exactly that version until
 #          VDPACTL_SID_REFRESH=1 (or deleting the pin) asks for the newest again.
 #
-#   vdpactl_lane_kernel             prints the selected kernel id (VDPACTL_LANE_KERNEL, default 6.12)
-#   vdpactl_lane_kernel_ids         prints every kernel id of the matrix, one a line
+#   vdpactl_lane_kernel             prints the selected kernel id (VDPACTL_LANE_KERNEL, default: the
+#                                   matrix's "default" kernel)
+#   vdpactl_lane_kernel_ids         prints every kernel id of the matrix, one a line, oldest first
+#   vdpactl_lane_default_kernel     prints the matrix's default kernel id
+#   vdpactl_lane_matrix_get ID COL  prints one column (profile, package, suite, role) of a kernel's line
 #   vdpactl_kernel_source_pkg       prints the Debian package name for the selected kernel
 #   vdpactl_kernel_source_tarball   prints the path of the linux-source tarball, fetching it
 #   vdpactl_kernel_source_version   prints the Debian package version used
@@ -23,7 +25,7 @@
 #
 # Environment:
 #   VDPACTL_CACHE_DIR              cache root (default ${XDG_CACHE_HOME:-$HOME/.cache}/vdpactl)
-#   VDPACTL_LANE_KERNEL            6.1 | 6.12 | sid (default 6.12)
+#   VDPACTL_LANE_KERNEL            a kernel id of the matrix (default: its "default" kernel)
 #   VDPACTL_KERNEL_SOURCE_PKG      Debian package name (overrides the kernel id's package)
 #   VDPACTL_KERNEL_SOURCE_TARBALL  use this existing linux-source tarball, download nothing
 #   VDPACTL_SID_REFRESH=1          look up the newest unstable kernel source again
@@ -38,16 +40,48 @@ vdpactl_cache_dir() {
     printf '%s\n' "${VDPACTL_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/vdpactl}"
 }
 
+VDPACTL_LANE_MATRIX="$(dirname "$VDPACTL_KSRC_LIB_DIR")/vm/lane-matrix.tsv"
+
+# The matrix's kernel lines (comments and blank lines dropped).
+vdpactl__lane_matrix() {
+    grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$VDPACTL_LANE_MATRIX"
+}
+
 vdpactl_lane_kernel_ids() {
-    printf '%s\n' 6.1 6.12 sid
+    vdpactl__lane_matrix | awk '{ print $1 }'
+}
+
+vdpactl_lane_default_kernel() {
+    vdpactl__lane_matrix | awk '$5 == "default" { print $1 }'
+}
+
+# vdpactl_lane_matrix_get ID COLUMN: one column (profile, package, suite, role) of kernel ID's line.
+vdpactl_lane_matrix_get() {
+    local col
+    case "$2" in
+        profile) col=2 ;; package) col=3 ;; suite) col=4 ;; role) col=5 ;;
+        *) echo "kernel-source: no column '$2' in $VDPACTL_LANE_MATRIX" >&2; return 1 ;;
+    esac
+    vdpactl__lane_matrix | awk -v id="$1" -v c="$col" '$1 == id { print $c; found = 1 } END { exit !found }'
+}
+
+# Succeeds when ID is a kernel of the matrix; otherwise says which ones are (prefixed by PROG).
+vdpactl_lane_kernel_known() {
+    local id=$1 prog=${2:-kernel-source}
+    if ! vdpactl_lane_kernel_ids | grep -qxF -- "$id"; then
+        echo "$prog: unknown lane kernel '$id' (known: $(vdpactl_lane_kernel_ids | paste -sd, | sed 's/,/, /g'))" >&2
+        return 1
+    fi
 }
 
 vdpactl_lane_kernel() {
-    local id="${VDPACTL_LANE_KERNEL:-6.12}"
-    case "$id" in
-        6.1 | 6.12 | sid) printf '%s\n' "$id" ;;
-        *) echo "kernel-source: unknown lane kernel '$id' (known: 6.1, 6.12, sid)" >&2; return 1 ;;
-    esac
+    local id="${VDPACTL_LANE_KERNEL:-$(vdpactl_lane_default_kernel)}"
+    vdpactl_lane_kernel_known "$id" && printf '%s\n' "$id"
+}
+
+# True when kernel ID's source comes from the private unstable apt directory.
+vdpactl__lane_kernel_unstable() {
+    [[ "$(vdpactl_lane_matrix_get "$1" suite)" == unstable ]]
 }
 
 # ---------------------------------------------------------------- private apt (unstable)
@@ -87,10 +121,11 @@ vdpactl__apt_unstable_update() {
     apt-get -q "${opts[@]}" update >&2
 }
 
-# Prints "<package> <version>" of the newest kernel source in unstable and pins it.
+# Prints "<package> <version>" of the newest kernel source in unstable and pins it (cache/ID.pin).
 vdpactl__sid_pin() {
-    local pin pkg ver
-    pin="$(vdpactl_cache_dir)/sid.pin"
+    local pin pkg ver meta
+    pin="$(vdpactl_cache_dir)/$(vdpactl_lane_kernel).pin"
+    meta="$(vdpactl_lane_matrix_get "$(vdpactl_lane_kernel)" package)"
     if [[ -s "$pin" && "${VDPACTL_SID_REFRESH:-0}" != 1 ]]; then
         cat "$pin"
         return 0
@@ -98,10 +133,10 @@ vdpactl__sid_pin() {
     vdpactl__apt_unstable_update || return 1
     local -a opts
     mapfile -t opts < <(vdpactl__apt_unstable_opts)
-    # The metapackage "linux-source" depends on exactly the newest linux-source-N.M.
-    pkg="$(apt-cache "${opts[@]}" show linux-source 2>/dev/null |
+    # The metapackage ("linux-source") depends on exactly the newest linux-source-N.M.
+    pkg="$(apt-cache "${opts[@]}" show "$meta" 2>/dev/null |
         sed -n 's/^Depends:.*\(linux-source-[0-9][0-9.]*\).*/\1/p' | sort -V | tail -n1)"
-    [[ -n "$pkg" ]] || { echo "kernel-source: no linux-source metapackage in the unstable lists" >&2; return 1; }
+    [[ -n "$pkg" ]] || { echo "kernel-source: no $meta metapackage in the unstable lists" >&2; return 1; }
     ver="$(apt-cache "${opts[@]}" show "$pkg" 2>/dev/null | sed -n 's/^Version: //p' | sort -V | tail -n1)"
     [[ -n "$ver" ]] || { echo "kernel-source: $pkg has no version in the unstable lists" >&2; return 1; }
     mkdir -p "$(dirname "$pin")"
@@ -110,8 +145,8 @@ vdpactl__sid_pin() {
     printf '%s %s\n' "$pkg" "$ver"
 }
 
-# Prints the package name of the selected kernel; for sid without a pin and without network
-# access (VDPACTL_OFFLINE=1) it fails.
+# Prints the package name of the selected kernel; for an unstable one (sid) without a pin and without
+# network access (VDPACTL_OFFLINE=1) it fails.
 vdpactl_kernel_source_pkg() {
     if [[ -n "${VDPACTL_KERNEL_SOURCE_PKG:-}" ]]; then
         printf '%s\n' "$VDPACTL_KERNEL_SOURCE_PKG"
@@ -119,18 +154,17 @@ vdpactl_kernel_source_pkg() {
     fi
     local id pin
     id="$(vdpactl_lane_kernel)" || return 1
-    case "$id" in
-        sid)
-            pin="$(vdpactl_cache_dir)/sid.pin"
-            if [[ "${VDPACTL_OFFLINE:-0}" == 1 ]]; then
-                [[ -s "$pin" ]] || return 1
-                cut -d' ' -f1 "$pin"
-            else
-                vdpactl__sid_pin | cut -d' ' -f1
-            fi
-            ;;
-        *) printf 'linux-source-%s\n' "$id" ;;
-    esac
+    if vdpactl__lane_kernel_unstable "$id"; then
+        pin="$(vdpactl_cache_dir)/$id.pin"
+        if [[ "${VDPACTL_OFFLINE:-0}" == 1 ]]; then
+            [[ -s "$pin" ]] || return 1
+            cut -d' ' -f1 "$pin"
+        else
+            vdpactl__sid_pin | cut -d' ' -f1
+        fi
+    else
+        vdpactl_lane_matrix_get "$id" package
+    fi
 }
 
 # Directory into which the .deb is unpacked.
@@ -148,7 +182,7 @@ vdpactl__kernel_source_fetch() {
     mkdir -p "$debdir" || return 1
     local -a opts=()
     id="$(vdpactl_lane_kernel)" || return 1
-    if [[ "$id" == sid && -z "${VDPACTL_KERNEL_SOURCE_PKG:-}" ]]; then
+    if vdpactl__lane_kernel_unstable "$id" && [[ -z "${VDPACTL_KERNEL_SOURCE_PKG:-}" ]]; then
         mapfile -t opts < <(vdpactl__apt_unstable_opts)
         want="$(vdpactl__sid_pin | cut -d' ' -f2)"
     fi
@@ -199,8 +233,8 @@ vdpactl_kernel_source_tarball() {
     local dir tarball lock pin_ver=""
     mkdir -p "$(vdpactl_cache_dir)" || return 1
     dir="$(vdpactl__kernel_source_dir)" || return 1
-    if [[ "$(vdpactl_lane_kernel)" == sid && -z "${VDPACTL_KERNEL_SOURCE_PKG:-}" ]]; then
-        pin_ver="$(cut -d' ' -f2 "$(vdpactl_cache_dir)/sid.pin" 2>/dev/null || true)"
+    if vdpactl__lane_kernel_unstable "$(vdpactl_lane_kernel)" && [[ -z "${VDPACTL_KERNEL_SOURCE_PKG:-}" ]]; then
+        pin_ver="$(cut -d' ' -f2 "$(vdpactl_cache_dir)/$(vdpactl_lane_kernel).pin" 2>/dev/null || true)"
     fi
     lock="$(vdpactl_cache_dir)/.kernel-source.lock"
     (

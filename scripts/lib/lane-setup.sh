@@ -56,9 +56,11 @@ vdpactl__lane_setup_packages() {
     for id in "$@"; do
         if ! VDPACTL_LANE_KERNEL="$id" vdpactl_vm_cached_kernel >/dev/null 2>&1; then
             need_build=1
-            # 6.1 and 6.12 come from the host's apt sources; sid from the lane's private apt dir.
-            if [[ "$id" != sid ]] && ! ls "$(vdpactl_cache_dir)/linux-source-$id"/usr/src/*.tar.xz >/dev/null 2>&1; then
-                sources+=("linux-source-$id")
+            # a "host" suite kernel comes from the host's apt sources; an unstable one (sid) from the lane's private apt dir.
+            local pkg
+            pkg=$(vdpactl_lane_matrix_get "$id" package)
+            if ! vdpactl__lane_kernel_unstable "$id" && ! ls "$(vdpactl_cache_dir)/$pkg"/usr/src/*.tar.xz >/dev/null 2>&1; then
+                sources+=("$pkg")
             fi
         fi
     done

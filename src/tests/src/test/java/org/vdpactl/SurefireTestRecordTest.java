@@ -111,6 +111,25 @@ class SurefireTestRecordTest {
         assertFalse(other9.output.contains("m/tests:"), other9.output);
     }
 
+    /**
+     * Surefire 3.5 reports a JUnit @ParameterizedClass (a conformance suite run once per kernel profile) with
+     * tests="0" on the suite and every invocation's testcases inside: they are counted.
+     */
+    @Test
+    void aParameterisedClassIsCountedByItsTestcases(@TempDir Path dir) throws Exception {
+        Path reports = reports(dir);
+        Files.writeString(reports.resolve("TEST-a.B.xml"), """
+                <testsuite name="a.B" tests="0">
+                  <testcase name="one" classname="a.B[1]"/><testcase name="two" classname="a.B[1]"/>
+                  <testcase name="one" classname="a.B[2]"/><testcase name="two" classname="a.B[2]"/>
+                  <testcase name="one" classname="a.B[3]"/>
+                </testsuite>
+                """);
+        Run r = run(dir);
+        assertEquals(0, r.status, r.output);
+        assertTrue(r.output.contains("5 tests in 1 files, the same as Surefire's total"), r.output);
+    }
+
     @Test
     void theReadmeBlockShowsTheRecordedTotal() throws Exception {
         Path root = RepositoryRoot.find();

@@ -3,7 +3,9 @@ package org.vdpactl.abi;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -11,6 +13,7 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 
@@ -27,7 +30,15 @@ public final class KernelProfiles {
     private static final Pattern RELEASE = Pattern.compile("^(\\d+)\\.(\\d+)");
     /** The policy notations of {@link KernelProfile.PolicyEntry#policy()}. */
     private static final Pattern POLICY = Pattern.compile("STRING|NUL_STRING|U16|U32|U64|U16 min \\d+|BINARY len \\d+");
+    /** The merged trees read so far, by version: only while {@link #ALL} is loaded, on the class's initialising thread. */
+    private static final Map<String, ObjectNode> TREES = new HashMap<>();
+    /** Each delta profile's parent version, by version. */
+    private static final Map<String, String> PARENTS = new HashMap<>();
     private static final List<KernelProfile> ALL = VERSIONS.stream().map(KernelProfiles::load).toList();
+
+    static {
+        TREES.clear();
+    }
 
     private KernelProfiles() {
     }
@@ -35,6 +46,11 @@ public final class KernelProfiles {
     /** Every profile, oldest first. */
     public static List<KernelProfile> all() {
         return ALL;
+    }
+
+    /** The version a profile is a delta over ({@code "parent"} in its file), if any. */
+    public static Optional<String> parentOf(String version) {
+        return Optional.ofNullable(PARENTS.get(version));
     }
 
     /** The default profile (6.12). */
@@ -120,8 +136,8 @@ public final class KernelProfiles {
 
     /**
      * A profile is its JSON file, or, when the file names a {@code "parent"} version, the parent's profile with
-     * the file's fields laid over it (objects field by field, anything else replaced): a new kernel that differs
-     * from its predecessor in one fact is that fact and its source.
+     * the file's fields laid over it (see {@link #overlay}): a new kernel that differs from its predecessor in
+     * one fact is that fact and its source, as gVisor's nvproxy adds a driver version to its parent.
      */
     private static KernelProfile load(String version) {
         try {
@@ -133,29 +149,82 @@ public final class KernelProfiles {
         }
     }
 
+    /** A profile's merged tree (a copy: the caller may change it). */
     private static ObjectNode tree(String version) throws IOException {
-        String resource = "/org/vdpactl/abi/kernels/" + version + ".json";
-        try (InputStream in = KernelProfiles.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("missing kernel profile resource " + resource);
+        ObjectNode merged = TREES.get(version);
+        if (merged == null) {
+            String resource = "/org/vdpactl/abi/kernels/" + version + ".json";
+            try (InputStream in = KernelProfiles.class.getResourceAsStream(resource)) {
+                if (in == null) {
+                    throw new IllegalStateException("missing kernel profile resource " + resource);
+                }
+                ObjectNode own = (ObjectNode) JSON.readTree(in.readAllBytes());
+                JsonNode parent = own.remove("parent");
+                if (parent != null) {
+                    PARENTS.put(version, parent.asText());
+                }
+                merged = parent == null ? own : overlay(tree(parent.asText()), own);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException(resource + ": " + e.getMessage(), e);
             }
-            ObjectNode own = (ObjectNode) JSON.readTree(in.readAllBytes());
-            JsonNode parent = own.remove("parent");
-            return parent == null ? own : overlay(tree(parent.asText()), own);
+            // each file is parsed once, however many children name it as their parent
+            TREES.put(version, merged);
         }
+        return merged.deepCopy();
     }
 
-    /** {@code base} with every field of {@code delta} laid over it: objects merged field by field, the rest replaced. */
-    private static ObjectNode overlay(ObjectNode base, ObjectNode delta) {
+    /**
+     * {@code base} with every field of {@code delta} laid over it: objects merged field by field; a list of names
+     * changed by {@code {"add": [...], "remove": [...]}} (an older kernel is its successor minus what came later,
+     * a newer one its predecessor plus what it adds); anything else replaced. Removing a name the parent lacks or
+     * adding one it has is refused: a typo must not pass as a fact.
+     */
+    static ObjectNode overlay(ObjectNode base, ObjectNode delta) {
         delta.properties().forEach(field -> {
-            JsonNode mine = base.get(field.getKey());
+            String name = field.getKey();
+            JsonNode mine = base.get(name);
             if (mine instanceof ObjectNode object && field.getValue() instanceof ObjectNode change) {
                 overlay(object, change);
+            } else if (mine instanceof ArrayNode list && field.getValue() instanceof ObjectNode change) {
+                base.set(name, edit(name, list, change));
             } else {
-                base.set(field.getKey(), field.getValue());
+                base.set(name, field.getValue());
             }
         });
         return base;
+    }
+
+    /** The parent's list without {@code change.remove}, then with {@code change.add} appended. */
+    private static ArrayNode edit(String name, ArrayNode list, ObjectNode change) {
+        ArrayNode out = list.deepCopy();
+        change.properties().forEach(op -> {
+            if (!op.getKey().equals("add") && !op.getKey().equals("remove") || !op.getValue().isArray()) {
+                throw new IllegalArgumentException(name + ": a list changes only by \"add\" or \"remove\" lists, not " + op.getKey());
+            }
+        });
+        for (JsonNode gone : change.path("remove")) {
+            int at = indexOf(out, gone);
+            if (at < 0) {
+                throw new IllegalArgumentException(name + ": removes " + gone + ", which the parent does not have");
+            }
+            out.remove(at);
+        }
+        for (JsonNode added : change.path("add")) {
+            if (indexOf(out, added) >= 0) {
+                throw new IllegalArgumentException(name + ": adds " + added + ", which the parent already has");
+            }
+            out.add(added);
+        }
+        return out;
+    }
+
+    private static int indexOf(ArrayNode list, JsonNode value) {
+        for (int i = 0; i < list.size(); i++) {
+            if (list.get(i).equals(value)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Every name in a profile must be one the code knows: a typo would silently drop a feature. */

@@ -13,11 +13,14 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -55,74 +58,54 @@ class VhostIoctlTest {
     /** kernel-abi.md §2, "Name" and "Code" columns, read from the document (the tests run in the checkout). */
     static final Map<String, Long> SPEC_CODES = specCodes(Path.of("docs", "spec", "kernel-abi.md"));
 
-    /** The _IOC derivation by hand: direction, nr and the argument's size from the generated layouts. */
-    static final Map<VhostIoctl, Long> HAND_DERIVED = Map.ofEntries(
-            Map.entry(VhostIoctl.GET_FEATURES, Ioc.ioc(Ioc.READ, 0xAF, 0x00, 8)),
-            Map.entry(VhostIoctl.SET_FEATURES, Ioc.ioc(Ioc.WRITE, 0xAF, 0x00, 8)),
-            Map.entry(VhostIoctl.SET_OWNER, Ioc.ioc(Ioc.NONE, 0xAF, 0x01, 0)),
-            Map.entry(VhostIoctl.RESET_OWNER, Ioc.ioc(Ioc.NONE, 0xAF, 0x02, 0)),
-            Map.entry(VhostIoctl.SET_MEM_TABLE, Ioc.ioc(Ioc.WRITE, 0xAF, 0x03, vhost_memory.layout().byteSize())),
-            Map.entry(VhostIoctl.SET_LOG_BASE, Ioc.ioc(Ioc.WRITE, 0xAF, 0x04, 8)),
-            Map.entry(VhostIoctl.SET_LOG_FD, Ioc.ioc(Ioc.WRITE, 0xAF, 0x07, 4)),
-            Map.entry(VhostIoctl.NEW_WORKER, Ioc.ioc(Ioc.READ, 0xAF, 0x08, 4)),
-            Map.entry(VhostIoctl.FREE_WORKER, Ioc.ioc(Ioc.WRITE, 0xAF, 0x09, 4)),
-            Map.entry(VhostIoctl.SET_VRING_NUM, Ioc.ioc(Ioc.WRITE, 0xAF, 0x10, vhost_vring_state.layout().byteSize())),
-            Map.entry(VhostIoctl.SET_VRING_ADDR, Ioc.ioc(Ioc.WRITE, 0xAF, 0x11, vhost_vring_addr.layout().byteSize())),
-            Map.entry(VhostIoctl.SET_VRING_BASE, Ioc.ioc(Ioc.WRITE, 0xAF, 0x12, vhost_vring_state.layout().byteSize())),
-            Map.entry(VhostIoctl.GET_VRING_BASE, Ioc.ioc(Ioc.READ | Ioc.WRITE, 0xAF, 0x12, vhost_vring_state.layout().byteSize())),
-            Map.entry(VhostIoctl.SET_VRING_ENDIAN, Ioc.ioc(Ioc.WRITE, 0xAF, 0x13, vhost_vring_state.layout().byteSize())),
-            Map.entry(VhostIoctl.GET_VRING_ENDIAN, Ioc.ioc(Ioc.WRITE, 0xAF, 0x14, vhost_vring_state.layout().byteSize())),
-            Map.entry(VhostIoctl.ATTACH_VRING_WORKER, Ioc.ioc(Ioc.WRITE, 0xAF, 0x15, 8)),
-            Map.entry(VhostIoctl.GET_VRING_WORKER, Ioc.ioc(Ioc.READ | Ioc.WRITE, 0xAF, 0x16, 8)),
-            Map.entry(VhostIoctl.SET_VRING_KICK, Ioc.ioc(Ioc.WRITE, 0xAF, 0x20, vhost_vring_file.layout().byteSize())),
-            Map.entry(VhostIoctl.SET_VRING_CALL, Ioc.ioc(Ioc.WRITE, 0xAF, 0x21, vhost_vring_file.layout().byteSize())),
-            Map.entry(VhostIoctl.SET_VRING_ERR, Ioc.ioc(Ioc.WRITE, 0xAF, 0x22, vhost_vring_file.layout().byteSize())),
-            Map.entry(VhostIoctl.SET_VRING_BUSYLOOP_TIMEOUT, Ioc.ioc(Ioc.WRITE, 0xAF, 0x23, vhost_vring_state.layout().byteSize())),
-            Map.entry(VhostIoctl.GET_VRING_BUSYLOOP_TIMEOUT, Ioc.ioc(Ioc.WRITE, 0xAF, 0x24, vhost_vring_state.layout().byteSize())),
-            Map.entry(VhostIoctl.SET_BACKEND_FEATURES, Ioc.ioc(Ioc.WRITE, 0xAF, 0x25, 8)),
-            Map.entry(VhostIoctl.GET_BACKEND_FEATURES, Ioc.ioc(Ioc.READ, 0xAF, 0x26, 8)),
-            Map.entry(VhostIoctl.VDPA_GET_DEVICE_ID, Ioc.ioc(Ioc.READ, 0xAF, 0x70, 4)),
-            Map.entry(VhostIoctl.VDPA_GET_STATUS, Ioc.ioc(Ioc.READ, 0xAF, 0x71, 1)),
-            Map.entry(VhostIoctl.VDPA_SET_STATUS, Ioc.ioc(Ioc.WRITE, 0xAF, 0x72, 1)),
-            Map.entry(VhostIoctl.VDPA_GET_CONFIG, Ioc.ioc(Ioc.READ, 0xAF, 0x73, vhost_vdpa_config.layout().byteSize())),
-            Map.entry(VhostIoctl.VDPA_SET_CONFIG, Ioc.ioc(Ioc.WRITE, 0xAF, 0x74, vhost_vdpa_config.layout().byteSize())),
-            Map.entry(VhostIoctl.VDPA_SET_VRING_ENABLE, Ioc.ioc(Ioc.WRITE, 0xAF, 0x75, vhost_vring_state.layout().byteSize())),
-            Map.entry(VhostIoctl.VDPA_GET_VRING_NUM, Ioc.ioc(Ioc.READ, 0xAF, 0x76, 2)),
-            Map.entry(VhostIoctl.VDPA_SET_CONFIG_CALL, Ioc.ioc(Ioc.WRITE, 0xAF, 0x77, 4)),
-            Map.entry(VhostIoctl.VDPA_GET_IOVA_RANGE, Ioc.ioc(Ioc.READ, 0xAF, 0x78, vhost_vdpa_iova_range.layout().byteSize())),
-            Map.entry(VhostIoctl.VDPA_GET_CONFIG_SIZE, Ioc.ioc(Ioc.READ, 0xAF, 0x79, 4)),
-            Map.entry(VhostIoctl.VDPA_GET_AS_NUM, Ioc.ioc(Ioc.READ, 0xAF, 0x7A, 4)),
-            Map.entry(VhostIoctl.VDPA_GET_VRING_GROUP, Ioc.ioc(Ioc.READ | Ioc.WRITE, 0xAF, 0x7B, vhost_vring_state.layout().byteSize())),
-            Map.entry(VhostIoctl.VDPA_SET_GROUP_ASID, Ioc.ioc(Ioc.WRITE, 0xAF, 0x7C, vhost_vring_state.layout().byteSize())),
-            Map.entry(VhostIoctl.VDPA_SUSPEND, Ioc.ioc(Ioc.NONE, 0xAF, 0x7D, 0)),
-            Map.entry(VhostIoctl.VDPA_RESUME, Ioc.ioc(Ioc.NONE, 0xAF, 0x7E, 0)),
-            Map.entry(VhostIoctl.VDPA_GET_VRING_DESC_GROUP, Ioc.ioc(Ioc.READ | Ioc.WRITE, 0xAF, 0x7F, vhost_vring_state.layout().byteSize())),
-            Map.entry(VhostIoctl.VDPA_GET_VQS_COUNT, Ioc.ioc(Ioc.READ, 0xAF, 0x80, 4)),
-            Map.entry(VhostIoctl.VDPA_GET_GROUP_NUM, Ioc.ioc(Ioc.READ, 0xAF, 0x81, 4)),
-            Map.entry(VhostIoctl.VDPA_GET_VRING_SIZE, Ioc.ioc(Ioc.READ | Ioc.WRITE, 0xAF, 0x82, vhost_vring_state.layout().byteSize())),
-            Map.entry(VhostIoctl.GET_FEATURES_ARRAY, Ioc.ioc(Ioc.READ, 0xAF, 0x83, 8)),
-            Map.entry(VhostIoctl.SET_FEATURES_ARRAY, Ioc.ioc(Ioc.WRITE, 0xAF, 0x83, 8)),
-            Map.entry(VhostIoctl.SET_FORK_FROM_OWNER, Ioc.ioc(Ioc.WRITE, 0xAF, 0x84, 1)),
-            Map.entry(VhostIoctl.GET_FORK_FROM_OWNER, Ioc.ioc(Ioc.READ, 0xAF, 0x85, 1)));
+    /**
+     * The _IOC derivation by hand, from the same table's "dir", "nr" and "size" columns (what a person reads in
+     * the header's {@code _IOR(VHOST_VIRTIO, 0x7D, ...)}), so that adding an ioctl's row is its oracle entry too.
+     */
+    static final Map<String, Long> HAND_DERIVED = specDerivations(Path.of("docs", "spec", "kernel-abi.md"));
+
+    /** kernel-abi.md §2's rows as {@code _IOC(dir, 0xAF, nr, size)} of their dir ("R", "W", "RW", "–"), nr and size columns. */
+    static Map<String, Long> specDerivations(Path doc) {
+        Map<String, Long> derived = new TreeMap<>();
+        for (MatchResult m : catalogue(doc, "^\\| (VHOST_[A-Z0-9_]+) \\| (R|W|W\\(!\\)|RW|–) \\| 0x([0-9A-F]{2}) \\| (\\d+) \\|.*")) {
+            int dir = switch (m.group(2)) {
+                case "R" -> Ioc.READ;
+                case "W", "W(!)" -> Ioc.WRITE; // (!): a GET that the header declares _IOW
+                case "RW" -> Ioc.READ | Ioc.WRITE;
+                default -> Ioc.NONE;
+            };
+            derived.put(m.group(1), Ioc.ioc(dir, 0xAF, Integer.parseInt(m.group(3), 16), Long.parseLong(m.group(4))));
+        }
+        return derived;
+    }
 
     static Map<String, Long> specCodes(Path doc) {
-        Pattern row = Pattern.compile("^\\| (VHOST_[A-Z0-9_]+) \\|[^|]*\\|[^|]*\\|[^|]*\\| `0x([0-9A-F]{8})` \\|.*");
         Map<String, Long> codes = new TreeMap<>();
+        for (MatchResult m : catalogue(doc, "^\\| (VHOST_[A-Z0-9_]+) \\|[^|]*\\|[^|]*\\|[^|]*\\| `0x([0-9A-F]{8})` \\|.*")) {
+            codes.put(m.group(1), Long.parseLong(m.group(2), 16));
+        }
+        return codes;
+    }
+
+    /** The lines of kernel-abi.md's §2 (the ioctl catalogue) that match {@code row}. */
+    static List<MatchResult> catalogue(Path doc, String row) {
+        Pattern p = Pattern.compile(row);
+        List<MatchResult> rows = new ArrayList<>();
         boolean inCatalogue = false;
         try {
             for (String line : Files.readAllLines(doc)) {
                 if (line.startsWith("## ")) {
                     inCatalogue = line.startsWith("## 2. Ioctl catalogue");
                 }
-                Matcher m = row.matcher(line);
+                Matcher m = p.matcher(line);
                 if (inCatalogue && m.matches()) {
-                    codes.put(m.group(1), Long.parseLong(m.group(2), 16));
+                    rows.add(m.toMatchResult());
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return codes;
+        return rows;
     }
 
     @Test
@@ -130,12 +113,15 @@ class VhostIoctlTest {
         assertEquals(0x0000AF7DL, SPEC_CODES.get("VHOST_VDPA_SUSPEND"));
         assertEquals(0xC008AF82L, SPEC_CODES.get("VHOST_VDPA_GET_VRING_SIZE"));
         assertEquals(VhostIoctl.values().length, SPEC_CODES.size(), SPEC_CODES.keySet()::toString);
+        assertEquals(SPEC_CODES.keySet(), HAND_DERIVED.keySet(), "every row's dir, nr and size columns are read");
+        assertEquals(Ioc.ioc(Ioc.READ | Ioc.WRITE, 0xAF, 0x82, 8), HAND_DERIVED.get("VHOST_VDPA_GET_VRING_SIZE"));
+        assertEquals(Ioc.ioc(Ioc.NONE, 0xAF, 0x7D, 0), HAND_DERIVED.get("VHOST_VDPA_SUSPEND"));
     }
 
     @ParameterizedTest
     @EnumSource(VhostIoctl.class)
     void codeMatchesTheHandDerivation(VhostIoctl ioctl) {
-        Long hand = HAND_DERIVED.get(ioctl);
+        Long hand = HAND_DERIVED.get(ioctl.kernelName());
         assertNotNull(hand, ioctl + " has no hand derivation");
         assertEquals(hand, ioctl.code(), () -> String.format("%s: 0x%08X != _IOC 0x%08X", ioctl, ioctl.code(), hand));
     }
@@ -240,6 +226,25 @@ class VhostIoctlTest {
             assertEquals(((Integer) fields[i + 2]).longValue(), layout.select(PathElement.groupElement(field)).byteSize(),
                     name + "." + field + " size");
         }
+    }
+
+    /**
+     * The size column of a row whose argument is a struct (its "Arg type" column names it) is that struct's generated
+     * layout size: the hand derivation's sizes are the headers' {@code sizeof}, not typed ones.
+     */
+    @Test
+    void structArgumentSizesInTheSpecTableAreTheGeneratedLayouts() {
+        Map<String, Long> layouts = new TreeMap<>();
+        specLayouts().forEach(r -> layouts.put((String) r[0], ((MemoryLayout) r[1]).byteSize()));
+        int structs = 0;
+        for (MatchResult m : catalogue(Path.of("docs", "spec", "kernel-abi.md"),
+                "^\\| (VHOST_[A-Z0-9_]+) \\|[^|]*\\|[^|]*\\| (\\d+) \\|[^|]*\\| (?:struct )?(vhost_[a-z0-9_]+)\\b.*")) {
+            if (layouts.containsKey(m.group(3))) {
+                structs++;
+                assertEquals(layouts.get(m.group(3)), Long.parseLong(m.group(2)), m.group(1) + ": sizeof(" + m.group(3) + ")");
+            }
+        }
+        assertTrue(structs >= 15, "rows with a struct argument: " + structs);
     }
 
     @Test

@@ -2,26 +2,32 @@ package org.vdpactl.cli;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.abi.KernelProfile;
-import org.vdpactl.abi.KernelProfiles;
 import org.vdpactl.fake.netlink.FakeNetlink;
 import org.vdpactl.mgmt.VdpaAttributeSupport;
 import org.vdpactl.mgmt.VdpaNetlink;
 
-/** {@link DevAddAttributeCases} on the fake kernel speaking 6.12 (Fake61/Fake72DevAddAttributeTest: the other profiles). */
+/** {@link DevAddAttributeCases} on the fake kernel, once per kernel profile (oldest first). */
+@ParameterizedClass(name = "{0}")
+@MethodSource("org.vdpactl.abi.KernelProfiles#all")
 class FakeDevAddAttributeTest extends DevAddAttributeCases {
+    @Parameter
+    KernelProfile kernel;
     @TempDir
     Path dir;
 
     String profile() {
-        return "6.12";
+        return kernel.version();
     }
 
     @Override
     KernelProfile kernel() {
-        return KernelProfiles.byName(profile()).orElseThrow();
+        return kernel;
     }
 
     @Override

@@ -149,7 +149,7 @@ class GeneratedDocBlocksTest {
             return BenchReport.block(root.resolve("docs/bench-records"), id);
         }
         if (generator.equals("SupportTable")) {
-            return org.vdpactl.fake.kernel.SupportTable.markdown().stripTrailing();
+            return org.vdpactl.fake.kernel.SupportTable.block(id);
         }
         if (generator.equals("Mlx5BehaviourTable")) {
             return org.vdpactl.fake.kernel.Mlx5BehaviourTable.markdown().stripTrailing();

@@ -181,6 +181,8 @@ class LaneScriptsTest {
         // a copy of the script and of the committed records: the run rewrites docs/ next to the script
         Files.createDirectories(tree.resolve("scripts"));
         Files.copy(ROOT.resolve("scripts/lane-report"), tree.resolve("scripts/lane-report"));
+        Files.createDirectories(tree.resolve("scripts/vm"));
+        Files.copy(ROOT.resolve("scripts/vm/lane-matrix.tsv"), tree.resolve("scripts/vm/lane-matrix.tsv")); // the kernels it orders by
         Path records = Files.createDirectories(tree.resolve("docs/lane-records"));
         try (var files = Files.list(ROOT.resolve("docs/lane-records"))) {
             for (Path f : files.toList()) {

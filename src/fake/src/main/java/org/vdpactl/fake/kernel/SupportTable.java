@@ -1,5 +1,6 @@
 package org.vdpactl.fake.kernel;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -17,6 +18,50 @@ import org.vdpactl.abi.UapiBackendFeature;
  */
 public final class SupportTable {
     private SupportTable() {
+    }
+
+    /**
+     * One generated block by its id: "fake-calls" (docs/fake-kernel.md: {@link #markdown()}), or docs/kernel-profiles.md's
+     * "profiles" (each profile's parent, aliases and source), "ioctls" (the ioctls any profile handles) and
+     * "commands" (the vdpa family's commands).
+     */
+    public static String block(String id) {
+        List<KernelProfile> kernels = KernelProfiles.all();
+        StringBuilder b = new StringBuilder();
+        switch (id) {
+            case "fake-calls" -> b.append(markdown());
+            case "profiles" -> {
+                b.append("| profile | over its parent | aliases | read from |\n|---|---|---|---|\n");
+                for (KernelProfile k : kernels) {
+                    b.append("| `").append(k.version()).append('`')
+                            .append(k == KernelProfiles.defaultProfile() ? " (default)" : "").append(" | ")
+                            .append(KernelProfiles.parentOf(k.version()).map(v -> "`" + v + "`").orElse("–")).append(" | ")
+                            .append(String.join(", ", k.aliases().stream().map(a -> "`" + a + "`").toList())).append(" | ")
+                            .append(k.source()).append(" |\n");
+                }
+            }
+            case "ioctls" -> {
+                header(b, "ioctl", kernels);
+                List<String> none = new ArrayList<>();
+                for (UapiIoctl io : UapiIoctl.values()) {
+                    if (kernels.stream().anyMatch(k -> k.hasIoctl(io))) {
+                        row(b, io.name(), kernels, k -> k.hasIoctl(io), "**no**");
+                    } else {
+                        none.add("`" + io.name() + "`");
+                    }
+                }
+                b.append("\nIn the headers, handled by no profile (the unknown-ioctl path below): ")
+                        .append(String.join(", ", none)).append('.');
+            }
+            case "commands" -> {
+                header(b, "command", kernels);
+                for (UapiVdpaCommand c : UapiVdpaCommand.values()) {
+                    row(b, c.name(), kernels, k -> k.hasCommand(c), "**no**");
+                }
+            }
+            default -> throw new IllegalArgumentException("SupportTable has no block " + id);
+        }
+        return b.toString().stripTrailing();
     }
 
     /** The Markdown tables: vhost ioctls, vdpa netlink commands, SET_BACKEND_FEATURES bits. */

@@ -11,11 +11,13 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -47,10 +49,17 @@ record BenchRecord(BenchPart part, String date, String commit, Map<String, Strin
         MACHINE.put("jmh", "jmh");
         MACHINE.put("load.before", "load_before");
         MACHINE.put("load.after", "load_after");
+        MACHINE.put("foreign.cpu", "foreign_cpu_share");
     }
 
-    /** Above this 1-minute load average (before or after the part) a record is marked loaded and judges no goal. */
+    /** Above this 1-minute load average before or after a part, a record without the foreign CPU share judges no goal. */
     static final double QUIET_LOAD = 1.5;
+
+    /**
+     * Above this share of the machine's CPU capacity used by other processes during the part (scripts/bench's
+     * {@code foreign.cpu.PART}: the machine's busy time minus the part's own), something else ran beside it.
+     */
+    static final double QUIET_FOREIGN_CPU = 0.10;
 
     /** The highest load average recorded before and after this part, or NaN when the record has none. */
     double load() {
@@ -61,18 +70,46 @@ record BenchRecord(BenchPart part, String date, String commit, Map<String, Strin
         }
     }
 
-    /**
-     * Whether this record may judge a goal: its part ran at a load of at most {@link #QUIET_LOAD}; part "classes"
-     * counts classes, which the load does not change, so each of its records does.
-     */
-    boolean quiet() {
-        return part == BenchPart.CLASSES || load() <= QUIET_LOAD;
+    /** Other processes' share of the CPU capacity during the part, or NaN for a record written before it was measured. */
+    double foreignCpu() {
+        try {
+            return Double.parseDouble(machine.getOrDefault("foreign_cpu_share", "?"));
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
     }
 
-    /** "before / after" with LOADED when the record is not {@link #quiet()}. */
+    /**
+     * Whether this record may judge a goal. Part "classes" counts classes, which the load does not change, so each
+     * of its records does. A record with the foreign CPU share: the others' share during the part at most
+     * {@link #QUIET_FOREIGN_CPU}. The load average says less: after a part, and before the next, it is mostly the run's
+     * own JVMs (the start-up part leaves it near 3 on two CPUs with nothing else running). An older record without
+     * the share: the load before and after at most {@link #QUIET_LOAD}.
+     */
+    boolean quiet() {
+        if (part == BenchPart.CLASSES) {
+            return true;
+        }
+        double foreign = foreignCpu();
+        if (Double.isNaN(foreign)) {
+            return load() <= QUIET_LOAD;
+        }
+        return foreign <= QUIET_FOREIGN_CPU;
+    }
+
+    /** "before / after" (and the others' CPU share where measured) with LOADED when the record is not {@link #quiet()}. */
     String loadText() {
         String text = machine.getOrDefault("load_before", "?") + " / " + machine.getOrDefault("load_after", "?");
-        return quiet() ? text : text + " (LOADED: above " + QUIET_LOAD + ")";
+        double foreign = foreignCpu();
+        if (!Double.isNaN(foreign)) {
+            text += String.format(Locale.ROOT, ", other processes %.1f %% of the CPUs", foreign * 100);
+        }
+        if (quiet()) {
+            return text;
+        }
+        return text + (Double.isNaN(foreign)
+                ? " (LOADED: above " + QUIET_LOAD + ")"
+                : " (LOADED: other processes above " + Math.round(QUIET_FOREIGN_CPU * 100) + " %)");
     }
 
     ResultFiles results() {
@@ -126,12 +163,24 @@ record BenchRecord(BenchPart part, String date, String commit, Map<String, Strin
                     f.set(name, name.endsWith(".json") ? sanitized(JSON.readTree(text), shown) : TextNode.valueOf(shown.apply(text)));
                 }
             }
-            Path out = recordsDir.resolve(part.id()).resolve(date.replace("-", "").replace(":", "") + ".json");
+            Path out = freeName(recordsDir.resolve(part.id()), date.replace("-", "").replace(":", ""));
             Files.createDirectories(out.getParent());
-            Files.writeString(out, JSON.writeValueAsString(record) + "\n", StandardCharsets.UTF_8);
+            Files.writeString(out, JSON.writeValueAsString(record) + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
             written.add(out);
         }
         return written;
+    }
+
+    /**
+     * {@code STAMP.json} in {@code dir}, or {@code STAMP-2.json}, {@code -3} ... when two runs began in the same minute
+     * (the date has minutes only): a record is never written over another.
+     */
+    static Path freeName(Path dir, String stamp) {
+        Path out = dir.resolve(stamp + ".json");
+        for (int n = 2; Files.exists(out); n++) {
+            out = dir.resolve(stamp + "-" + n + ".json");
+        }
+        return out;
     }
 
     /** Every record of {@code part} under {@code recordsDir}, oldest first. */

@@ -163,8 +163,10 @@ public final class BenchReport {
                 rows.add(judgedRow(g[0], judged, part));
             }
         }
-        md.line("A goal is judged only by records whose part ran at a load average of at most " + BenchRecord.QUIET_LOAD
-                + " before and after it (part classes counts classes, which the load does not change); with several such"
+        md.line("A goal is judged only by quiet records: other processes used at most "
+                + Math.round(BenchRecord.QUIET_FOREIGN_CPU * 100) + " % of the CPUs during the part"
+                + " (records older than that measure: a load average of at most " + BenchRecord.QUIET_LOAD + " before and after it;"
+                + " part classes counts classes, which the load does not change); with several such"
                 + " records the row shows the median run and the spread of all of them. A goal with none says NO QUIET RECORD"
                 + " and shows its latest (loaded) figure.").blank();
         md.table(List.of("Goal", "Measured (quiet runs: the median run, and the spread)", "Status", "Runs"), rows);

@@ -90,6 +90,50 @@ class BenchRecordTest {
         assertTrue(row.contains("**REPORTED**"), row);
     }
 
+    /**
+     * With the others' CPU share measured (foreign.cpu.PART), a part whose run's own JVMs left the load average high before and after
+     * it is still quiet, and a part beside which other processes used more than 10 % of the CPUs is not, even when
+     * the load average stayed low.
+     */
+    @Test
+    void theOtherProcessesShareDecidesQuietWhereItWasMeasured() throws IOException {
+        Path records = tmp.resolve("records-foreign");
+        Path selfLoaded = results("2026-12-06T05:40Z", 100, 400, 500);
+        Files.writeString(selfLoaded.resolve("machine.properties"), "load.before.netlink=1.9\nload.after.netlink=3.1\nforeign.cpu.netlink=0.0120\n",
+                java.nio.file.StandardOpenOption.APPEND);
+        BenchRecord.write(selfLoaded, records);
+        String goals = BenchReport.block(records, "goals");
+        String row = goals.lines().filter(l -> l.contains("dump of 1000 devices")).findFirst().orElseThrow();
+        assertFalse(row.contains("NO QUIET RECORD"), "its own load after the part does not make it loaded:\n" + row);
+        assertTrue(BenchReport.block(records, "netlink").contains("other processes 1.2 % of the CPUs"), BenchReport.block(records, "netlink"));
+
+        Path records2 = tmp.resolve("records-foreign-busy");
+        Path busy = results("2026-12-06T06:40Z", 100, 400, 500);
+        Files.writeString(busy.resolve("machine.properties"), "foreign.cpu.netlink=0.2500\n", java.nio.file.StandardOpenOption.APPEND);
+        BenchRecord.write(busy, records2);
+        goals = BenchReport.block(records2, "goals");
+        assertTrue(goals.contains("**NO QUIET RECORD**"), "others used 25 % of the CPUs beside it:\n" + goals);
+        assertTrue(goals.contains("other processes above 10 %"), goals);
+    }
+
+    /** Two runs that began in the same minute keep both records (the second as STAMP-2.json), and both are read. */
+    @Test
+    void twoRunsInOneMinuteKeepBothRecords() throws IOException {
+        Path records = tmp.resolve("records-same-minute");
+        BenchRecord.write(results("2026-12-06T07:00Z", 100, 300, 400), records);
+        Path second = tmp.resolve("second");
+        Files.createDirectories(second);
+        try (var files = Files.list(results("2026-12-06T07:00Z", 100, 300, 400))) {
+            for (Path f : files.toList()) {
+                Files.copy(f, second.resolve(f.getFileName()));
+            }
+        }
+        BenchRecord.write(second, records);
+        assertTrue(Files.exists(records.resolve("netlink/20261206T0700Z.json")));
+        assertTrue(Files.exists(records.resolve("netlink/20261206T0700Z-2.json")), "the second run's record beside the first");
+        assertTrue(BenchReport.block(records, "goals").contains("2 quiet runs"), BenchReport.block(records, "goals"));
+    }
+
     /** The results directory with the netlink part's own load before it set to {@code load}. */
     private static Path loaded(Path results, String load) throws IOException {
         Files.writeString(results.resolve("machine.properties"), "load.before.netlink=" + load + "\n", java.nio.file.StandardOpenOption.APPEND);

@@ -2,8 +2,10 @@ package org.vdpactl.conformance.netlink;
 
 import java.util.List;
 import org.vdpactl.fake.inside.FakeInside;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.vdpactl.abi.KernelProfile;
-import org.vdpactl.abi.KernelProfiles;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.device.DeviceNode;
@@ -12,16 +14,20 @@ import org.vdpactl.fake.state.Inventory;
 import org.vdpactl.sys.Syscalls;
 
 /**
- * The netlink conformance suite on the fake kernel: a fresh kernel per case holding the VM
+ * The netlink conformance suite on the fake kernel, once per kernel profile (oldest first): a fresh kernel per case holding the VM
  * lane's setup (vdpasim_net with vdpa0, MAC 02:00:00:00:00:01; vdpasim_blk with vdpa1; the
  * vduse mgmtdev of a kernel built with VDUSE, the builder's default), one
  * process with CAP_NET_ADMIN and one without.
  */
+@ParameterizedClass(name = "{0}")
+@MethodSource("org.vdpactl.abi.KernelProfiles#all")
 public class FakeNetlinkConformanceTest extends NetlinkConformanceSuite {
+    @Parameter
+    KernelProfile profile;
 
     @Override
     protected KernelProfile kernel() {
-        return KernelProfiles.defaultProfile();
+        return profile;
     }
 
     static Inventory vmLaneInventory() {
