@@ -45,5 +45,18 @@ for c in "${commands[@]}"; do
                 cls = $2; pkg = cls; sub(/\.[^.]*$/, "", pkg); if (pkg == cls) pkg = "(default)"
                 all[pkg]++; if ($0 !~ /source: shared objects file/) jar[pkg]++ }
             END { for (p in all) printf "%s %s %s %s %d %d\n", v, c, s, p, all[p], jar[p] }' "$log" | sort -k4 >>"$out"
+        # what the JVM still had to make or read at run time, by kind (one line per kind: generated VARIANT COMMAND KIND COUNT):
+        # FFM downcall stubs (one per distinct downcall shape), lambda forms, proxies (annotations read by reflection),
+        # pattern-switch classes, lambdas, and classes read from jars
+        awk -v v="$variant" -v c="$name" '/\[class,load\]/ && !/source: shared objects file/ {
+                k = "jar"
+                if ($2 ~ /DowncallStub\//) k = "downcall-stub"
+                else if ($2 ~ /LambdaForm\$/) k = "lambda-form"
+                else if ($0 ~ /__dynamic_proxy__/) k = "proxy"
+                else if ($2 ~ /\$\$TypeSwitch\//) k = "type-switch"
+                else if ($2 ~ /\$\$Lambda\//) k = "lambda"
+                else if ($2 ~ /\/0x/) k = "other-hidden"
+                n[k]++ }
+            END { for (k in n) printf "generated %s %s %s %d\n", v, c, k, n[k] }' "$log" | sort >>"$out"
     done
 done

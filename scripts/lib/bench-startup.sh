@@ -64,6 +64,30 @@ release_env=(env "XDG_CACHE_HOME=$work/cache")
 
 us=$'\x1f'
 join() { local IFS=$us; printf '%s' "$*"; }
+# the floors (docs/benchmarks.md "what the JVM itself costs"): small programs doing a part of a vdpactl command, each
+# in a jar with an AOT cache trained on itself (an archive takes jars only), timed beside the JVM hello. picocli's
+# classes come from the build's jar, modernised as vdpactl's are, so the archive can keep them linked.
+floor_jar="$work/floors.jar"
+mkdir -p "$work/floors"
+(cd "$work/floors" && "$jdk_bin/jar" xf "$jar" picocli)
+mkdir -p "$work/floors/org/vdpactl/bench/startup"
+for c in Hello PicocliHello NetlinkHello; do
+    cp "$build/classes/org/vdpactl/bench/startup/$c.class" "$work/floors/org/vdpactl/bench/startup/"
+done
+"$jdk_bin/jar" cf "$floor_jar" -C "$work/floors" .
+floor_variants=()
+if [ "$major" -ge 25 ]; then
+    for f in hello-aot:Hello floor-picocli:PicocliHello floor-netlink:NetlinkHello; do
+        name=${f%%:*} main=org.vdpactl.bench.startup.${f#*:}
+        flags=("${base[@]}")
+        [ "$name" = floor-netlink ] && flags+=(--enable-native-access=ALL-UNNAMED)
+        "$java" "${flags[@]}" -XX:AOTCacheOutput="$work/$name.aot" -cp "$floor_jar" "$main" >"$work/$name-training.log" 2>&1 || true
+        if [ -f "$work/$name.aot" ]; then
+            floor_variants+=("$name" "$(join "$java" "${flags[@]}" -XX:AOTCache="$work/$name.aot" -cp "$floor_jar" "$main")")
+        fi
+    done
+fi
+
 kernel_args=(--backend kernel dev list)
 # the kernel's answer on this host: 0 with vdpa, 8 (environment not ready) without it; the timer checks it
 kernel_status=0
@@ -85,6 +109,9 @@ variants+=(
     "kernel-no-cds:$kernel_status=$(join "$java" "${base[@]}" -jar "$jar" "${kernel_args[@]}")"
     "release-launcher-kernel:$kernel_status=$(join "${release_env[@]}" "$launcher" "${kernel_args[@]}")"
 )
+for ((i = 0; i < ${#floor_variants[@]}; i += 2)); do
+    variants+=("${floor_variants[i]}=${floor_variants[i + 1]}")
+done
 
 # how many classes each variant still loads and verifies from jar files (not from an archive)
 : >"$results/startup-classes.properties"

@@ -6,7 +6,8 @@
 #       Installs what the lane needs for those kernels: QEMU, a static busybox, iproute2, Maven
 #       when `mvn` is missing, and the kernel build dependencies unless every kernel is cached;
 #       and Chromium, in which ReportInBrowserTest renders the HTML reports (without it that test
-#       is aborted with the reason).
+#       is aborted with the reason), and python3-jsonschema, the independent validator of
+#       IndependentSchemaValidatorTest (and of the Ansible modules).
 #       Refreshes the host's apt lists first when they are missing, older than a day while a
 #       package must be installed or a kernel source downloaded, or when apt does not know a
 #       needed package (stale lists: the 6.12 source lives in bookworm-security, and a security
@@ -51,7 +52,7 @@ vdpactl_lane_setup() {
 
 vdpactl__lane_setup_packages() {
     local id pkgs=() sources=() need_build=0 missing=() unknown=() update=0
-    pkgs=("${VDPACTL_VM_RUN_PKGS[@]}" iproute2 python3 chromium)
+    pkgs=("${VDPACTL_VM_RUN_PKGS[@]}" iproute2 python3 python3-jsonschema chromium)
     command -v mvn >/dev/null 2>&1 || pkgs+=(maven)
     for id in "$@"; do
         if ! VDPACTL_LANE_KERNEL="$id" vdpactl_vm_cached_kernel >/dev/null 2>&1; then

@@ -57,7 +57,8 @@ SCHEMAS = {
       "description": "the mlx5 latency preset (--preset)"
     },
     "command": {
-      "type": "string"
+      "type": "string",
+      "description": "the command line, as a shell would take it"
     },
     "rows": {
       "type": "array",
@@ -263,7 +264,11 @@ SCHEMAS = {
   "required": [
     "schema",
     "schema_version",
-    "rows"
+    "rows",
+    "simulated",
+    "backend",
+    "preset",
+    "command"
   ],
   "propertyNames": {
     "pattern": "^[a-z][a-z0-9_]*$"
@@ -710,6 +715,16 @@ SCHEMAS = {
         },
         "message": {
           "type": "string"
+        },
+        "errno": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "the errno of the kernel's answer behind the failure (absent when none is)"
+        },
+        "errno_name": {
+          "type": "string",
+          "pattern": "^E[A-Z0-9]+$",
+          "description": "its symbol (EBUSY)"
         }
       },
       "required": [
@@ -719,6 +734,14 @@ SCHEMAS = {
       ],
       "propertyNames": {
         "pattern": "^[a-z][a-z0-9_]*$"
+      },
+      "dependentRequired": {
+        "errno": [
+          "errno_name"
+        ],
+        "errno_name": [
+          "errno"
+        ]
       }
     }
   },
@@ -808,6 +831,34 @@ SCHEMAS = {
               "clock": {
                 "type": "string",
                 "description": "real or virtual"
+              },
+              "premap": {
+                "type": [
+                  "boolean",
+                  "null"
+                ],
+                "description": "the destination's memory mapped before the window (--premap); null where the document does not say"
+              },
+              "memory_bytes": {
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "description": "the guest memory rehearsed"
+              },
+              "devices": {
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "description": "the source devices rehearsed"
+              },
+              "queue_pairs": {
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "description": "the queue pairs per device"
               }
             },
             "required": [
@@ -864,9 +915,15 @@ SCHEMAS = {
             "type": "array",
             "items": {
               "type": "string",
-              "enum": [
+              "pattern": "^[a-z][a-z0-9_]*$",
+              "description": "a setup attribute, an open list (docs/json-schemas.md): new attributes may come within a version",
+              "examples": [
                 "strategy",
                 "window",
+                "premap",
+                "memory",
+                "devices",
+                "queue_pairs",
                 "kernel",
                 "backend",
                 "preset",
@@ -921,7 +978,15 @@ SCHEMAS = {
           "type": "number"
         },
         "slowest_host": {
-          "type": "string"
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "the host of max_ms; null when every host has the same figure"
+        },
+        "preparation": {
+          "type": "boolean",
+          "description": "true: these hosts' preparation (a migration window's reset), not downtime"
         }
       },
       "required": [
@@ -965,7 +1030,15 @@ SCHEMAS = {
             "type": "number"
           },
           "slowest_host": {
-            "type": "string"
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "the host of max_ms; null when every host has the same figure"
+          },
+          "preparation": {
+            "type": "boolean",
+            "description": "true: these hosts' preparation (a migration window's reset), not downtime"
           }
         },
         "required": [
@@ -997,9 +1070,15 @@ SCHEMAS = {
         "properties": {
           "attribute": {
             "type": "string",
-            "enum": [
+            "pattern": "^[a-z][a-z0-9_]*$",
+            "description": "a setup attribute, an open list (docs/json-schemas.md): new attributes may come within a version",
+            "examples": [
               "strategy",
               "window",
+              "premap",
+              "memory",
+              "devices",
+              "queue_pairs",
               "kernel",
               "backend",
               "preset",
@@ -1519,7 +1598,7 @@ SCHEMAS = {
                         "string",
                         "null"
                       ],
-                      "description": "why it was not rehearsed"
+                      "description": "why it was not rehearsed; with a simulated figure: the fake model it ran on"
                     }
                   },
                   "required": [
@@ -2235,13 +2314,33 @@ SCHEMAS = {
               "string",
               "null"
             ],
-            "description": "the status byte read back at the end; null when it could not be read"
+            "deprecated": true,
+            "description": "status_byte and status_names as a sentence (\"0x0f (...)\"); deprecated: dropped in version 2"
           },
           "detail": {
             "type": [
               "string",
               "null"
             ]
+          },
+          "status_byte": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "maximum": 255,
+            "description": "the status byte read back at the end; null when it could not be read"
+          },
+          "status_names": {
+            "type": [
+              "array",
+              "null"
+            ],
+            "items": {
+              "type": "string"
+            },
+            "description": "its flags (DRIVER_OK, ...; empty for 0); null when it could not be read"
           }
         },
         "required": [
@@ -2735,7 +2834,9 @@ SCHEMAS = {
       "type": "array",
       "items": {
         "type": "string"
-      }
+      },
+      "deprecated": true,
+      "description": "unavailable_calls as lines (\"VHOST_VDPA_GET_VRING_SIZE: EOPNOTSUPP\"); deprecated: dropped in schema_version 2"
     },
     "kernel": {
       "type": "object",
@@ -2753,12 +2854,72 @@ SCHEMAS = {
           "type": "array",
           "items": {
             "type": "string"
-          }
+          },
+          "deprecated": true,
+          "description": "absent_calls as lines; deprecated: dropped in schema_version 2"
         },
         "costs": {
           "type": "array",
           "items": {
             "type": "string"
+          },
+          "deprecated": true,
+          "description": "the costs of missing_backend_features, as lines; deprecated: dropped in schema_version 2"
+        },
+        "absent_calls": {
+          "type": "array",
+          "description": "the vhost-vdpa ioctls and vdpa commands this kernel lacks",
+          "items": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string",
+                "description": "the kernel's name (VHOST_VDPA_SUSPEND)"
+              },
+              "kind": {
+                "type": "string",
+                "enum": [
+                  "ioctl",
+                  "vdpa_command"
+                ]
+              },
+              "first_kernel": {
+                "type": "string",
+                "description": "the first profiled Linux version that has it"
+              }
+            },
+            "required": [
+              "name",
+              "kind",
+              "first_kernel"
+            ],
+            "propertyNames": {
+              "pattern": "^[a-z][a-z0-9_]*$"
+            }
+          }
+        },
+        "missing_backend_features": {
+          "type": "array",
+          "description": "the backend features the device lacks and what vdpactl does without each",
+          "items": {
+            "type": "object",
+            "properties": {
+              "feature": {
+                "type": "string",
+                "description": "the backend feature's name (SUSPEND)"
+              },
+              "cost": {
+                "type": "string",
+                "description": "what vdpactl does without it, a sentence for people"
+              }
+            },
+            "required": [
+              "feature",
+              "cost"
+            ],
+            "propertyNames": {
+              "pattern": "^[a-z][a-z0-9_]*$"
+            }
           }
         }
       },
@@ -2770,6 +2931,40 @@ SCHEMAS = {
       ],
       "propertyNames": {
         "pattern": "^[a-z][a-z0-9_]*$"
+      }
+    },
+    "unavailable_calls": {
+      "type": "array",
+      "description": "the queries the device did not answer, as fields",
+      "items": {
+        "type": "object",
+        "properties": {
+          "call": {
+            "type": "string",
+            "description": "the ioctl's kernel name"
+          },
+          "errno": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "errno_name": {
+            "type": "string",
+            "pattern": "^E[A-Z0-9]+$"
+          },
+          "needs_owner": {
+            "type": "boolean",
+            "description": "true when the answer needs SET_OWNER first"
+          }
+        },
+        "required": [
+          "call",
+          "errno",
+          "errno_name",
+          "needs_owner"
+        ],
+        "propertyNames": {
+          "pattern": "^[a-z][a-z0-9_]*$"
+        }
       }
     }
   },
@@ -2833,13 +3028,36 @@ SCHEMAS = {
             "type": "string"
           },
           "millis": {
-            "type": "number"
+            "type": "number",
+            "deprecated": true,
+            "description": "the same as duration_ms; deprecated: dropped in schema_version 2"
           },
           "error": {
             "type": [
               "string",
               "null"
-            ]
+            ],
+            "description": "what failed, a sentence for people; null when the call succeeded"
+          },
+          "duration_ms": {
+            "type": "number",
+            "description": "how long the call took, in ms"
+          },
+          "errno": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "description": "the errno the call failed with; null when it succeeded"
+          },
+          "errno_name": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "pattern": "^E[A-Z0-9]+$",
+            "description": "the errno's symbol (EOPNOTSUPP); null when the call succeeded"
           }
         },
         "required": [

@@ -45,6 +45,48 @@ def test_jsonschema_without_draft_2020_12_is_a_missing_requirement_not_a_traceba
     assert jsonschema_problem(jsonschema) is None
 
 
+class _Failed(Exception):
+    pass
+
+
+class _Module(object):
+    """The AnsibleModule surface Vdpactl uses at start-up: its params and fail_json."""
+    params = {'executable': None}
+
+    def fail_json(self, **kwargs):
+        raise _Failed(kwargs)
+
+
+def test_a_host_with_jsonschema_3_gets_the_missing_requirement_through_the_import():
+    """The module's own import path: a jsonschema 3.2 on the host (no Draft202012Validator) fails the task with
+    missing_required_lib's message, before any vdpactl call, never an AttributeError traceback."""
+    import importlib
+    import sys
+    import types
+    from ansible_collections.vdpactl.vdpa.plugins.module_utils import vdpactl as utils
+    old = types.ModuleType('jsonschema')
+    old.__version__ = '3.2.0'
+    old.Draft7Validator = object
+    real = sys.modules.get('jsonschema')
+    sys.modules['jsonschema'] = old
+    try:
+        importlib.reload(utils)
+        try:
+            utils.Vdpactl(_Module())
+            raise AssertionError('no failure with jsonschema 3.2')
+        except _Failed as e:
+            msg = e.args[0]['msg']
+        assert 'jsonschema >= 4.0 (this host has 3.2.0, without draft 2020-12)' in msg, msg
+        assert 'Failed to import the required Python library' in msg, msg
+    finally:
+        if real is not None:
+            sys.modules['jsonschema'] = real
+        else:
+            del sys.modules['jsonschema']
+        importlib.reload(utils)
+    assert utils.jsonschema_problem(utils.jsonschema) is None
+
+
 def test_migrate_documents_are_checked_against_their_schemas():
     assert schema_for(['migrate', 'facts', '--qemu-version', '10.0.13']) == 'migrate-facts.schema.json'
     assert schema_for(['migrate', 'check', '--source', 'a.json', '--dest', 'b.json']) == 'migrate-check.schema.json'

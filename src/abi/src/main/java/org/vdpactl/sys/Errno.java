@@ -1,5 +1,13 @@
 package org.vdpactl.sys;
 
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
 /**
  * Errno numbers vdpactl branches on, and symbolic names for all of them.
  *
@@ -65,7 +73,7 @@ public final class Errno {
 
     /** The errno number of a symbol ("EBUSY" → 16), or -1 when unknown. */
     public static int valueOf(String symbol) {
-        String s = symbol.trim().toUpperCase(java.util.Locale.ROOT);
+        String s = symbol.trim().toUpperCase(Locale.ROOT);
         if (s.equals("ENOTSUPP")) {
             return ENOTSUPP;
         }
@@ -94,17 +102,17 @@ public final class Errno {
      * The errno behind a JDK I/O exception, or -1 when it has none. The JDK keeps only the text of
      * most errnos (strerror), so the text is mapped back through this libc's own strerror table.
      */
-    public static int of(java.io.IOException e) {
+    public static int of(IOException e) {
         if (e instanceof InputFile.ErrnoFileSystemException f) {
             return f.errno();
         }
-        if (e instanceof java.nio.file.AccessDeniedException) {
+        if (e instanceof AccessDeniedException) {
             return EACCES;
         }
-        if (e instanceof java.nio.file.NoSuchFileException) {
+        if (e instanceof NoSuchFileException) {
             return ENOENT;
         }
-        String text = e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
+        String text = e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage();
         if (text != null && text.endsWith(JDK_ELOOP_SUFFIX)) {
             text = text.substring(0, text.length() - JDK_ELOOP_SUFFIX.length());
         }
@@ -116,14 +124,14 @@ public final class Errno {
     private static final String JDK_ELOOP_SUFFIX = " or unable to access attributes of symbolic link";
 
     private static final class ByText {
-        static final java.util.Map<String, Integer> TABLE = table();
+        static final Map<String, Integer> TABLE = table();
 
-        private static java.util.Map<String, Integer> table() {
-            java.util.Map<String, Integer> m = new java.util.HashMap<>();
+        private static Map<String, Integer> table() {
+            Map<String, Integer> m = new HashMap<>();
             for (int n = 133; n >= 1; n--) {
                 m.put(InputFile.strerror(n), n); // the lowest number wins an alias (EAGAIN over EWOULDBLOCK)
             }
-            return java.util.Map.copyOf(m);
+            return Map.copyOf(m);
         }
     }
 }

@@ -1,6 +1,17 @@
 package org.vdpactl.sys;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
@@ -77,9 +88,9 @@ public final class InputFile {
 
     /** Reads to the end, never more than {@code maxBytes}: the bound holds whatever the file's size says (/proc, a growing file). */
     private static byte[] readAll(int fd, Path file, long maxBytes) throws IOException {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
-            java.lang.foreign.MemorySegment buf = arena.allocate(64 * 1024);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buf = arena.allocate(64 * 1024);
             while (true) {
                 long n;
                 try {
@@ -96,7 +107,7 @@ public final class InputFile {
                 if (out.size() + n > maxBytes) {
                     throw tooLarge(file, maxBytes);
                 }
-                out.write(buf.asSlice(0, n).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+                out.write(buf.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE));
             }
         }
     }
@@ -131,11 +142,11 @@ public final class InputFile {
     public static String readUtf8(Path file) throws IOException {
         byte[] bytes = read(file);
         try {
-            return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
-                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
-        } catch (java.nio.charset.CharacterCodingException e) {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
             throw new RefusedException(file, "it is not UTF-8 text");
         }
     }
@@ -160,7 +171,7 @@ public final class InputFile {
     /** The operating system's text for {@code errno} ("No space left on device"), as the JDK's exceptions carry it. */
     public static String strerror(int errno) {
         try {
-            java.lang.foreign.MemorySegment text = (java.lang.foreign.MemorySegment) Strerror.H.invokeExact(errno);
+            MemorySegment text = (MemorySegment) Strerror.H.invokeExact(errno);
             return text.reinterpret(1024).getString(0);
         } catch (Throwable t) {
             return Errno.name(errno);
@@ -169,9 +180,9 @@ public final class InputFile {
 
     /** libc's strerror, the text the JDK's I/O exceptions carry (glibc's strings for known errnos are static). */
     private static final class Strerror {
-        static final java.lang.invoke.MethodHandle H = java.lang.foreign.Linker.nativeLinker().downcallHandle(
-                java.lang.foreign.Linker.nativeLinker().defaultLookup().find("strerror").orElseThrow(),
-                java.lang.foreign.FunctionDescriptor.of(java.lang.foreign.ValueLayout.ADDRESS, java.lang.foreign.ValueLayout.JAVA_INT));
+        static final MethodHandle H = Linker.nativeLinker().downcallHandle(
+                Linker.nativeLinker().defaultLookup().find("strerror").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
     }
 
     /** A file that is not read at all: not a regular file, too large, not UTF-8. */

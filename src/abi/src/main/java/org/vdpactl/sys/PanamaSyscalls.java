@@ -10,6 +10,7 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.util.Map;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
@@ -23,7 +24,8 @@ import org.vdpactl.abi.UapiIoctl;
  * The real kernel, through FFM downcalls.
  *
  * <p>jextract binds the libc functions but cannot capture errno, so each handle here is built once,
- * on the generated symbol address and function descriptor, with {@code captureCallState("errno")}.
+ * on libc's symbol and the generated function descriptor (checked equal, see {@link #SIGNATURES}), with
+ * {@code captureCallState("errno")}.
  * The variadic {@code ioctl} and {@code open} get exact, non-variadic-looking handles with
  * {@code firstVariadicArg}: the generated invoker's {@code apply} boxes every argument, which the
  * benchmarks show is measurably slower than an exact {@code invokeExact}.
@@ -43,71 +45,103 @@ public final class PanamaSyscalls implements Syscalls {
     // every command's start-up, and most commands use only a few. invokeExact on a holder's static final
     // handle is as fast as on a field of this class.
     private static final class IoctlPtrHandle {
-        static final MethodHandle H = LINKER.downcallHandle(libc_h.ioctl.address(),
+        static final MethodHandle H = LINKER.downcallHandle(symbol("ioctl"),
                 FunctionDescriptor.of(libc_h.C_INT, libc_h.C_INT, libc_h.C_LONG, libc_h.C_POINTER),
                 CAPTURE, Linker.Option.firstVariadicArg(2));
     }
     // open and ioctl too: a netlink command (dev list on the kernel) uses neither
     private static final class OpenHandle {
-        static final MethodHandle H = LINKER.downcallHandle(libc_h.open.address(),
+        static final MethodHandle H = LINKER.downcallHandle(symbol("open"),
                 FunctionDescriptor.of(libc_h.C_INT, libc_h.C_POINTER, libc_h.C_INT, libc_h.C_INT),
                 CAPTURE, Linker.Option.firstVariadicArg(2));
     }
     private static final class CloseHandle {
-        static final MethodHandle H = handle(libc_h.close$address(), libc_h.close$descriptor());
+        static final MethodHandle H = handle("close");
     }
     private static final class ReadHandle {
-        static final MethodHandle H = handle(libc_h.read$address(), libc_h.read$descriptor());
+        static final MethodHandle H = handle("read");
     }
     private static final class WriteHandle {
-        static final MethodHandle H = handle(libc_h.write$address(), libc_h.write$descriptor());
+        static final MethodHandle H = handle("write");
     }
     private static final class SocketHandle {
-        static final MethodHandle H = handle(libc_h.socket$address(), libc_h.socket$descriptor());
+        static final MethodHandle H = handle("socket");
     }
     private static final class BindHandle {
-        static final MethodHandle H = handle(libc_h.bind$address(), libc_h.bind$descriptor());
+        static final MethodHandle H = handle("bind");
     }
     private static final class GetsocknameHandle {
-        static final MethodHandle H = handle(libc_h.getsockname$address(), libc_h.getsockname$descriptor());
+        static final MethodHandle H = handle("getsockname");
     }
     private static final class SetsockoptHandle {
-        static final MethodHandle H = handle(libc_h.setsockopt$address(), libc_h.setsockopt$descriptor());
+        static final MethodHandle H = handle("setsockopt");
     }
     private static final class SendtoHandle {
-        static final MethodHandle H = handle(libc_h.sendto$address(), libc_h.sendto$descriptor());
+        static final MethodHandle H = handle("sendto");
     }
     private static final class RecvfromHandle {
-        static final MethodHandle H = handle(libc_h.recvfrom$address(), libc_h.recvfrom$descriptor());
+        static final MethodHandle H = handle("recvfrom");
     }
     private static final class PollHandle {
-        static final MethodHandle H = handle(libc_h.poll$address(), libc_h.poll$descriptor());
+        static final MethodHandle H = handle("poll");
     }
     private static final class MmapHandle {
-        static final MethodHandle H = handle(libc_h.mmap$address(), libc_h.mmap$descriptor());
+        static final MethodHandle H = handle("mmap");
     }
     private static final class MunmapHandle {
-        static final MethodHandle H = handle(libc_h.munmap$address(), libc_h.munmap$descriptor());
+        static final MethodHandle H = handle("munmap");
     }
     private static final class MemfdCreateHandle {
-        static final MethodHandle H = handle(libc_h.memfd_create$address(), libc_h.memfd_create$descriptor());
+        static final MethodHandle H = handle("memfd_create");
     }
     private static final class FtruncateHandle {
-        static final MethodHandle H = handle(libc_h.ftruncate$address(), libc_h.ftruncate$descriptor());
+        static final MethodHandle H = handle("ftruncate");
     }
     private static final class EventfdHandle {
-        static final MethodHandle H = handle(libc_h.eventfd$address(), libc_h.eventfd$descriptor());
+        static final MethodHandle H = handle("eventfd");
     }
     private static final class Pipe2Handle {
-        static final MethodHandle H = handle(libc_h.pipe2$address(), libc_h.pipe2$descriptor());
+        static final MethodHandle H = handle("pipe2");
     }
 
     /** One errno capture buffer per thread: the seam is called from many orchestration threads at once. */
     private static final ThreadLocal<MemorySegment> CAPTURED =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CAPTURE_LAYOUT));
 
-    private static MethodHandle handle(MemorySegment address, FunctionDescriptor descriptor) {
-        return LINKER.downcallHandle(address, descriptor, CAPTURE);
+    /**
+     * The errno-capturing handle of libc's {@code name}. The address and descriptor are not taken from jextract's
+     * {@code libc_h.name$address()}/{@code $descriptor()}: those initialise the generated holder class, whose static
+     * initialiser also links jextract's own (non-capturing) handle, which the seam never calls. Every downcall
+     * handle costs a generated stub class and ~10 lambda forms that the JDK 25 AOT cache cannot keep, so that
+     * doubled the FFM work of every command's start-up. {@code PanamaSyscallsShapesTest} keeps each signature
+     * here equal to the generated one, so the bindings stay the one source of the C signatures.
+     */
+    private static MethodHandle handle(String name) {
+        return LINKER.downcallHandle(symbol(name), SIGNATURES.get(name), CAPTURE);
+    }
+
+    /** The C signature of each non-variadic libc function the seam calls, as jextract generated it (see {@link #handle}). */
+    static final Map<String, FunctionDescriptor> SIGNATURES = Map.ofEntries(
+            Map.entry("close", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_INT)),
+            Map.entry("read", FunctionDescriptor.of(libc_h.C_LONG, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_LONG)),
+            Map.entry("write", FunctionDescriptor.of(libc_h.C_LONG, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_LONG)),
+            Map.entry("socket", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_INT, libc_h.C_INT, libc_h.C_INT)),
+            Map.entry("bind", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_INT)),
+            Map.entry("getsockname", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_POINTER)),
+            Map.entry("setsockopt", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_INT, libc_h.C_INT, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_INT)),
+            Map.entry("sendto", FunctionDescriptor.of(libc_h.C_LONG, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_LONG, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_INT)),
+            Map.entry("recvfrom", FunctionDescriptor.of(libc_h.C_LONG, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_LONG, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_POINTER)),
+            Map.entry("poll", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_POINTER, libc_h.C_LONG, libc_h.C_INT)),
+            Map.entry("mmap", FunctionDescriptor.of(libc_h.C_POINTER, libc_h.C_POINTER, libc_h.C_LONG, libc_h.C_INT, libc_h.C_INT, libc_h.C_INT, libc_h.C_LONG)),
+            Map.entry("munmap", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_POINTER, libc_h.C_LONG)),
+            Map.entry("memfd_create", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_POINTER, libc_h.C_INT)),
+            Map.entry("ftruncate", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_INT, libc_h.C_LONG)),
+            Map.entry("eventfd", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_INT, libc_h.C_INT)),
+            Map.entry("pipe2", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_POINTER, libc_h.C_INT)));
+
+    /** libc's {@code name} (what jextract's lookup finds: the bindings load no library of their own). */
+    private static MemorySegment symbol(String name) {
+        return LINKER.defaultLookup().find(name).orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + name));
     }
 
     private static int errno(MemorySegment captured) {

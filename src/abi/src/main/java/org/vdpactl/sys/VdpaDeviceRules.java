@@ -49,6 +49,16 @@ public final class VdpaDeviceRules {
         if (name.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
             return "contains whitespace or a control character, which would break `vdpa dev show` output and sysfs paths";
         }
+        int hidden = name.codePoints().filter(VdpaDeviceRules::invisible).findFirst().orElse(-1);
+        if (hidden >= 0) {
+            return "contains " + String.format(java.util.Locale.ROOT, "U+%04X", hidden) + ", a character that shows as nothing or"
+                    + " reorders the text around it (zero-width, bidi control): the name would list like another one";
+        }
+        if (!java.text.Normalizer.isNormalized(name, java.text.Normalizer.Form.NFC)) {
+            return "is not in Unicode's composed form (NFC): it would list exactly like its composed twin "
+                    + quotedName(java.text.Normalizer.normalize(name, java.text.Normalizer.Form.NFC))
+                    + ", which is other bytes to the kernel; give the composed form";
+        }
         return null;
     }
 
@@ -78,8 +88,43 @@ public final class VdpaDeviceRules {
         return null;
     }
 
-    /** "device name \"a\\nb\"": a name quoted for a one-line message. */
+    /** The most characters of a name a message shows: a name of a megabyte does not make a one-line message. */
+    static final int QUOTED_MAX_CHARS = 80;
+
+    /**
+     * "device name \"a\\nb\"": a name quoted for a one-line message. Characters a terminal would not show as
+     * themselves (controls, zero-width and bidi format characters) are written as escapes ("\\u200b"), so that
+     * two names that look alike read differently; a name longer than {@link #QUOTED_MAX_CHARS} characters shows
+     * its start and its length.
+     */
     public static String quotedName(String name) {
-        return "\"" + name.replace("\n", "\\n") + "\"";
+        StringBuilder b = new StringBuilder("\"");
+        int shown = 0;
+        for (int i = 0; i < name.length() && shown < QUOTED_MAX_CHARS; ) {
+            int cp = name.codePointAt(i);
+            i += Character.charCount(cp);
+            shown++;
+            if (cp == '\n') {
+                b.append("\\n");
+            } else if (invisible(cp)) {
+                b.append(String.format(java.util.Locale.ROOT, "\\u%04x", cp));
+            } else {
+                b.appendCodePoint(cp);
+            }
+        }
+        b.append('"');
+        int total = name.codePointCount(0, name.length());
+        if (total > shown) {
+            b.append("... (").append(total).append(" characters, ")
+                    .append(name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).append(" bytes)");
+        }
+        return b.toString();
+    }
+
+    /** A character that shows as nothing or changes how others show: controls, format (zero-width, bidi), unassigned. */
+    public static boolean invisible(int cp) {
+        int type = Character.getType(cp);
+        return type == Character.CONTROL || type == Character.FORMAT || type == Character.UNASSIGNED
+                || type == Character.PRIVATE_USE || type == Character.SURROGATE;
     }
 }

@@ -95,7 +95,10 @@ public final class ManPages {
     }
 
     private static String synopsis(CommandLine cl) {
-        String s = cl.getHelp().synopsis(0);
+        // the command line's own synopsis section, as --help prints it: vdpactl's breaks between options only, where
+        // picocli's own cut "[--fake-kernel=6.1|6." / "12|7.2]"
+        CommandLine.IHelpSectionRenderer renderer = cl.getHelpSectionMap().get(CommandLine.Model.UsageMessageSpec.SECTION_KEY_SYNOPSIS);
+        String s = renderer != null ? renderer.render(cl.getHelp()) : cl.getHelp().synopsis(0);
         String heading = cl.getCommandSpec().usageMessage().synopsisHeading().replace("%n", "");
         return s.startsWith(heading) ? s.substring(heading.length()) : s;
     }

@@ -94,5 +94,14 @@ class ManPagesTest {
             assertTrue(page != null, "no page for " + e.getKey() + " in " + p.keySet());
             assertTrue(page.contains(".SH NAME\n") && page.contains(".SH SYNOPSIS\n"), page);
         }
+        // the synopsis breaks between options only: "[--fake-kernel=6.1|6." / "12|7.2]" was cut inside a value
+        for (Map.Entry<String, String> e : p.entrySet()) {
+            String page = e.getValue();
+            String synopsis = page.substring(page.indexOf(".SH SYNOPSIS\n.nf\n") + 17, page.indexOf(".fi\n", page.indexOf(".SH SYNOPSIS")));
+            for (String line : synopsis.lines().toList()) {
+                assertEquals(line.chars().filter(c -> c == '[').count(), line.chars().filter(c -> c == ']').count(),
+                        e.getKey() + ": a synopsis line breaks inside brackets: " + line);
+            }
+        }
     }
 }

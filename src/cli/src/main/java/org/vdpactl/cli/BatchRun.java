@@ -53,12 +53,33 @@ final class BatchRun {
         try {
             lines = read(file);
         } catch (IOException e) {
-            err.println("vdpactl: --batch " + file + ": " + e.getMessage());
+            // the reason, not the JDK's message (an AccessDeniedException's is the path alone); the errno decides the
+            // exit code as for every file (ExitCodeMapper): ENOENT 3, EACCES 4, anything else that is no file here 2
+            err.println("vdpactl: --batch " + file + ": cannot read it (" + org.vdpactl.sys.InputFile.reason(e) + ")");
             err.flush();
-            return ExitCode.USAGE.code();
+            ExitCode code = ExitCodeMapper.of(e);
+            return (code == ExitCode.KERNEL_ERROR ? ExitCode.USAGE : code).code();
         }
+        try (StopSignals stop = StopSignals.install()) {
+            return runLines(file, lines, force, given, caller, out, err, stop);
+        }
+    }
+
+    /**
+     * The lines, in order. SIGINT or SIGTERM ends the batch, --force or not: the line running then stops at its
+     * own safe point (a rehearsal, dev del --wait) or runs to its end (a dev add takes no time to finish), and no
+     * later line runs; exit INTERRUPTED, saying which line was the last.
+     */
+    private static int runLines(String file, List<String> lines, boolean force, BatchOptions given, CallerIdentity caller,
+            PrintWriter out, PrintWriter err, StopSignals stop) {
         int status = ExitCode.OK.code();
         for (int n = 0; n < lines.size(); n++) {
+            if (stop.requested()) {
+                err.println("vdpactl: --batch " + file + ": interrupted by " + stop.signalName() + ": line " + (n + 1)
+                        + " and every later line not run");
+                err.flush();
+                return ExitCode.INTERRUPTED.code();
+            }
             String line = lines.get(n).strip();
             if (line.isEmpty() || line.startsWith("#")) {
                 continue;
@@ -72,6 +93,14 @@ final class BatchRun {
                 return ExitCode.USAGE.code();
             }
             int rc = Main.run(out, err, caller, given.before(words).toArray(String[]::new));
+            if (rc == ExitCode.INTERRUPTED.code() || stop.requested()) {
+                err.println("vdpactl: --batch " + file + ":" + (n + 1) + ": interrupted by "
+                        + (stop.signalName() == null ? "a signal" : stop.signalName())
+                        + " during this line: the batch stops here" + (force ? " (--force goes on after failures, not signals)" : "")
+                        + "; no later line was run");
+                err.flush();
+                return ExitCode.INTERRUPTED.code();
+            }
             if (rc != ExitCode.OK.code()) {
                 status = rc;
                 if (!force) {
@@ -91,7 +120,10 @@ final class BatchRun {
         } else {
             Path p = Path.of(file);
             if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(p)) {
-                throw new IOException(Files.exists(p) ? "not a regular file" : "no such file");
+                if (!Files.exists(p)) {
+                    throw new java.nio.file.NoSuchFileException(file);
+                }
+                throw new IOException("not a regular file");
             }
             if (Files.size(p) > MAX_BYTES) {
                 throw new IOException("larger than " + MAX_BYTES + " bytes");

@@ -21,14 +21,7 @@ import picocli.CommandLine;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks of vdpactl itself; they print figures and assert nothing.",
         subcommands = {BenchCommand.Orchestration.class})
-public final class BenchCommand implements Runnable {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-    }
+public final class BenchCommand extends CommandGroup {
 
     /** {@code vdpactl bench orchestration}: the orchestrator's wall time against the model's critical path. */
     @Command(name = "orchestration", mixinStandardHelpOptions = true, sortOptions = false,
@@ -51,7 +44,7 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--queue-pairs", paramLabel = "N", defaultValue = "16", description = "Queue pairs per device (default: ${DEFAULT-VALUE}).")
         int pairs;
 
-        @Option(names = "--preset", paramLabel = "PRESET", defaultValue = "mlx5-612", description = "mlx5 latency preset (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--preset", paramLabel = "PRESET", completionCandidates = CompletionValues.Presets.class, defaultValue = "mlx5-612", description = "mlx5 latency preset (default: ${DEFAULT-VALUE}).")
         String preset;
 
         @Option(names = "--repeat", paramLabel = "N", defaultValue = "3",
@@ -64,7 +57,7 @@ public final class BenchCommand implements Runnable {
                         + "parallel run (default: ${DEFAULT-VALUE}).")
         int serialRepeat;
 
-        @Option(names = "--window", paramLabel = "MODE", defaultValue = "in-place",
+        @Option(names = "--window", paramLabel = "MODE", completionCandidates = CompletionValues.Windows.class, defaultValue = "in-place",
                 description = {"The downtime window (default: ${DEFAULT-VALUE}): in-place includes the reset between the "
                         + "source and the destination role (a device restarted in place); migration leaves it out as the "
                         + "destination's preparation (rehearse's default), so the host CPU of the other phases weighs more."})

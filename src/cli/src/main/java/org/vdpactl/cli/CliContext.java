@@ -124,10 +124,13 @@ public final class CliContext implements AutoCloseable {
     public ObjectMapper mapper() {
         ObjectMapper m = JsonDocument.mapper();
         if (options.pretty) {
+            m.setDefaultPrettyPrinter(new IprouteJsonIndentation());
             m.enable(SerializationFeature.INDENT_OUTPUT);
         }
         return m;
     }
+
+
 
     /** Prints a JSON value on stdout, one document per line unless --pretty. */
     public void printJson(Object value) {

@@ -25,20 +25,44 @@ public final class CompletionScript {
             _vdpactl_names() {
                 local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" kind=""
                 local before=" ${COMP_WORDS[*]:1:COMP_CWORD-1} "
+                # the options that choose the backend and its state, as given: the names come from the same place
+                local -a scope=()
+                local i w v
+                for ((i = 1; i < COMP_CWORD; i++)); do
+                    w="${COMP_WORDS[i]}"
+                    case "$w" in
+                        --backend|--fake-state|--fake-kernel)
+                            v="${COMP_WORDS[i+1]}"
+                            if [[ "$v" == "=" ]]; then v="${COMP_WORDS[i+2]}"; fi
+                            [[ -n "$v" ]] && scope+=("$w=$v") ;;
+                        --backend=*|--fake-state=*|--fake-kernel=*) scope+=("$w") ;;
+                    esac
+                done
                 case "$prev" in
                     --mgmtdev) kind=mgmtdevs ;;
                     --dest) kind=devices ;;
+                    qidx|--qidx) COMPREPLY=(); return 0 ;;
                     -*) ;;
                     *)
                         case "$before" in
                             *" mgmtdev show "*) kind=mgmtdevs ;;
-                            *" dev del "*|*" dev show "*|*" dev config "*|*" dev vstats "*|*" dev set "*|*" vhost info "*|\\
+                            *" dev vstats "*)
+                                # dev vstats [show] NAME qidx N: the name first, then the queue
+                                local rest="${before#* dev vstats }"
+                                rest="${rest#show }"
+                                if [[ -z "${rest// /}" ]]; then
+                                    kind=devices
+                                else
+                                    COMPREPLY=($(compgen -W "qidx --qidx --all" -- "$cur"))
+                                    return 0
+                                fi ;;
+                            *" dev del "*|*" dev show "*|*" dev config "*|*" dev set "*|*" vhost info "*|\\
                             *" vhost suspend "*|*" vhost resume "*|*" rehearse "*|*" doctor "*) kind=devices ;;
                         esac ;;
                 esac
                 if [[ -n "$kind" && "$cur" != -* ]]; then
                     local IFS=$'\\n'
-                    COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" __complete "$kind" 2>/dev/null)" -- "$cur"))
+                    COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" "${scope[@]}" __complete "$kind" 2>/dev/null)" -- "$cur"))
                     [[ ${#COMPREPLY[@]} -gt 0 ]] && return 0
                 fi
                 _complete_vdpactl "$@"

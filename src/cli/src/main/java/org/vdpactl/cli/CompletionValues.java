@@ -51,6 +51,37 @@ public final class CompletionValues {
         }
     }
 
+    /** {@code bench orchestration --preset}: the mlx5 latency presets, oldest kernel first. */
+    public static final class Presets implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return org.vdpactl.fake.mlx5.Mlx5Presets.names().iterator();
+        }
+    }
+
+    /** {@code rehearse --compare}: each older preset against each newer one ("mlx5-pre612,mlx5-612"). */
+    public static final class PresetPairs implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            List<String> names = new ArrayList<>(org.vdpactl.fake.mlx5.Mlx5Presets.names());
+            List<String> pairs = new ArrayList<>();
+            for (int i = 0; i < names.size(); i++) {
+                for (int j = i + 1; j < names.size(); j++) {
+                    pairs.add(names.get(i) + "," + names.get(j));
+                }
+            }
+            return pairs.iterator();
+        }
+    }
+
+    /** {@code --page-size}: the host page sizes the help names (base, huge, gigantic). */
+    public static final class PageSizes implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return List.of("4K", "2M", "1G").iterator();
+        }
+    }
+
     /** {@code --fake-clock}: real, virtual. */
     public static final class FakeClocks implements Iterable<String> {
         @Override

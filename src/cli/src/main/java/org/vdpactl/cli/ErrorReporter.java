@@ -20,9 +20,10 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, Com
     public int handleExecutionException(Exception ex, CommandLine cmd, CommandLine.ParseResult parseResult) {
         CliFailure f = classify(ex);
         PrintWriter err = cmd.getErr();
-        err.println("vdpactl: " + f.getMessage());
+        String message = shown(f.getMessage());
+        err.println("vdpactl: " + message);
         if (options.json && !options.dataPrinted) {
-            JsonError.print(cmd.getOut(), f.exitCode(), f.getMessage());
+            JsonError.print(cmd.getOut(), f.exitCode(), message, ex);
         }
         if (Main.verbose()) {
             ex.printStackTrace(err);
@@ -40,13 +41,31 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, Com
     public int handleParseException(CommandLine.ParameterException ex, String[] args) {
         CommandLine cmd = ex.getCommandLine();
         PrintWriter err = cmd.getErr();
-        err.println("vdpactl: " + ex.getMessage());
+        String message = shown(ex.getMessage());
+        err.println("vdpactl: " + message);
         if (JsonError.requested(args)) {
-            JsonError.print(cmd.getOut(), ExitCodeMapper.of(ex), ex.getMessage());
+            JsonError.print(cmd.getOut(), ExitCodeMapper.of(ex), message);
         }
         err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");
         err.flush();
         return ExitCodeMapper.of(ex).code();
+    }
+
+    /** The longest error message printed whole: one line an operator reads, not an argument of a megabyte echoed back. */
+    static final int MAX_MESSAGE_CHARS = 4096;
+
+    /**
+     * {@code message} as printed: whole up to {@link #MAX_MESSAGE_CHARS}, else its start and its end (where
+     * the reason and the hint are) with how much was left out between them.
+     */
+    static String shown(String message) {
+        if (message == null || message.length() <= MAX_MESSAGE_CHARS) {
+            return message;
+        }
+        int tail = MAX_MESSAGE_CHARS / 4;
+        int head = MAX_MESSAGE_CHARS - tail;
+        return message.substring(0, head) + " [... " + (message.length() - head - tail) + " characters left out ...] "
+                + message.substring(message.length() - tail);
     }
 
     /** The exit code ({@link ExitCodeMapper}) and message the CLI reports for any exception. */

@@ -9,9 +9,9 @@ package org.vdpactl.cli;
 public enum ExitCode {
     OK(0, "success"),
     FAILURE(1, "unexpected internal failure (a bug: run with --verbose and report it)"),
-    USAGE(2, "bad command line or input file (nothing was done)"),
-    NOT_FOUND(3, "device, management device or path not found"),
-    PERMISSION(4, "permission denied (root / CAP_NET_ADMIN / device node mode)"),
+    USAGE(2, "bad command line or input file content, or a command group without its subcommand (nothing was done)"),
+    NOT_FOUND(3, "device, management device, or a file or directory named on the command line (input or output) not found"),
+    PERMISSION(4, "permission denied (root / CAP_NET_ADMIN / device node or file mode), whichever call met it"),
     NOT_SUPPORTED(5, "the kernel, driver or device does not support the operation"),
     PARTIAL(6, "a batch failed part-way; every device was rolled back or its final state reported"),
     KERNEL_ERROR(7, "the kernel refused the operation (errno shown)"),

@@ -67,11 +67,11 @@ public final class ExitCodeMapper {
                 case NOT_A_VHOST_NODE -> ExitCode.USAGE;
                 case MODULE_NOT_LOADED -> ExitCode.NOT_READY;
             };
-            case FaultRuleException f -> ExitCode.USAGE;
+            case FaultRuleException f -> inputFile(f);
             // input that cannot be mapped or decoded (library failures, not IllegalArgumentExceptions any more)
             case org.vdpactl.vhost.IotlbPlanException p -> ExitCode.USAGE;
             case org.vdpactl.vhost.ConfigParseException c -> ExitCode.USAGE;
-            case org.vdpactl.report.fleet.BadFleetInputException b -> ExitCode.USAGE;
+            case org.vdpactl.report.fleet.BadFleetInputException b -> inputFile(b);
             case MissingBackendFeaturesException m -> ExitCode.NOT_SUPPORTED;
             case FakeStateStore.StateLockedException l -> ExitCode.NOT_READY;
             case FakeStateStore.CorruptStateException c -> ExitCode.USAGE;
@@ -80,11 +80,43 @@ public final class ExitCodeMapper {
             case FakeStateStore.StateConflictException c -> ExitCode.KERNEL_ERROR;
             case StateIoException.AccessDenied a -> ExitCode.PERMISSION;
             case StateIoException io -> ExitCode.NOT_READY;
-            case IllegalArgumentException i -> ExitCode.USAGE;
+            case IllegalArgumentException i -> inputFile(i);
             case UncheckedIOException u -> u.getCause() == null ? ExitCode.KERNEL_ERROR : ofIo(u.getCause());
             case IOException io -> ofIo(io);
             default -> null;
         };
+    }
+
+    /**
+     * A named input file (fault rules, memory layout, rehearsal documents, batch) that is refused: its content is
+     * bad input (USAGE); but when it could not be opened, the errno decides as for every file: ENOENT is a path not
+     * found (NOT_FOUND), whichever file it is, the one rule for every path named on the command line, input or
+     * output (rehearse --report's missing directory); EACCES is PERMISSION.
+     */
+    private static ExitCode inputFile(Throwable refusal) {
+        for (Throwable c = refusal.getCause(); c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof NoSuchFileException || c instanceof AccessDeniedException) {
+                return ofIo((IOException) c);
+            }
+        }
+        return ExitCode.USAGE;
+    }
+
+    /**
+     * The exit code of one command's {@code calls} calls made side by side on several devices, {@code errnos} those
+     * of the ones that failed: OK when none failed, PARTIAL when some did; when all failed, their errno's code (EPERM
+     * on SUSPEND is PERMISSION as on open), KERNEL_ERROR when their errnos' codes differ.
+     */
+    public static ExitCode ofCalls(int calls, java.util.List<Integer> errnos) {
+        if (errnos.isEmpty()) {
+            return ExitCode.OK;
+        }
+        if (errnos.size() < calls) {
+            return ExitCode.PARTIAL;
+        }
+        java.util.Set<ExitCode> codes = new java.util.HashSet<>();
+        errnos.forEach(e -> codes.add(ofErrno(e)));
+        return codes.size() == 1 ? codes.iterator().next() : ExitCode.KERNEL_ERROR;
     }
 
     /** The exit code of a failed system call's errno: one errno, one exit code, whichever command meets it. */

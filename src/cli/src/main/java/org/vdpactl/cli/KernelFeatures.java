@@ -44,26 +44,60 @@ public final class KernelFeatures {
 
     /** One line per backend feature the device lacks, with its cost (empty when it has them all). */
     public static List<String> costs(BackendFeatures offered) {
-        List<String> out = new ArrayList<>();
+        return missingBackendFeatures(offered).stream().map(MissingFeature::cost).toList();
+    }
+
+    /**
+     * A backend feature the device lacks and what vdpactl does without it, as fields.
+     *
+     * @param feature its name ({@code SUSPEND})
+     * @param cost    what it costs, a sentence for people
+     */
+    public record MissingFeature(String feature, String cost) {
+    }
+
+    /** The backend features the device lacks, each with its cost (empty when it has them all). */
+    public static List<MissingFeature> missingBackendFeatures(BackendFeatures offered) {
+        List<MissingFeature> out = new ArrayList<>();
         COSTS.forEach((f, cost) -> {
             if (!offered.has(f)) {
-                out.add(cost);
+                out.add(new MissingFeature(f.name(), cost));
             }
         });
         return out;
     }
 
+    /**
+     * A vhost-vdpa ioctl or vdpa command a kernel profile lacks, as fields a program can branch on.
+     *
+     * @param name         the kernel's name ({@code VHOST_VDPA_SUSPEND}, {@code VDPA_CMD_DEV_VSTATS_GET})
+     * @param kind         {@code ioctl} or {@code vdpa_command}
+     * @param firstKernel  the first profiled Linux version that has it ("6.3")
+     */
+    public record Absent(String name, String kind, String firstKernel) {
+        /** "VHOST_VDPA_SUSPEND (from Linux 6.3)": the line of schema version 1's {@code kernel.absent}. */
+        public String line() {
+            return name + " (from Linux " + firstKernel + ")";
+        }
+    }
+
     /** The vhost-vdpa ioctls and vdpa commands a profile lacks, each with the first profiled kernel that has it. */
     public static List<String> absent(KernelProfile p) {
-        List<String> out = new ArrayList<>();
+        return absentCalls(p).stream().map(Absent::line).toList();
+    }
+
+    /** {@link #absent(KernelProfile)} as fields. */
+    public static List<Absent> absentCalls(KernelProfile p) {
+        List<Absent> out = new ArrayList<>();
         for (VhostIoctl io : VhostIoctl.values()) {
             if (!p.hasIoctl(io.uapi())) {
-                KernelProfiles.firstWithIoctl(io.uapi()).ifPresent(first -> out.add(io.kernelName() + " (from Linux " + first.version() + ")"));
+                KernelProfiles.firstWithIoctl(io.uapi()).ifPresent(first -> out.add(new Absent(io.kernelName(), "ioctl", first.version())));
             }
         }
         for (VdpaCommand c : VdpaCommand.values()) {
             if (c.uapi() != null && !p.hasCommand(c.uapi())) {
-                KernelProfiles.firstWithCommand(c.uapi()).ifPresent(first -> out.add(c.constantName() + " (from Linux " + first.version() + ")"));
+                KernelProfiles.firstWithCommand(c.uapi()).ifPresent(first -> out.add(new Absent(c.constantName(), "vdpa_command",
+                        first.version())));
             }
         }
         return out;

@@ -13,9 +13,11 @@ import picocli.CommandLine.ScopeType;
         versionProvider = VersionProvider.class,
         description = "Drive Linux vhost-vdpa devices and the vdpa netlink family; rehearse live-migration downtime.",
         footerHeading = "%nExit codes:%n",
-        footer = {"  0 success, 1 internal failure, 2 usage, 3 not found, 4 permission, 5 not supported,",
-                  "  6 partial batch failure, 7 kernel error, 8 environment not ready, 9 resource limit too low,",
-                  "  10 migration blocked, 130 interrupted by SIGINT or SIGTERM (see README)."},
+        // lines shorter than the usage width (80): picocli would wrap a longer one inside a phrase
+        footer = {"  0 success, 1 internal failure, 2 usage, 3 not found, 4 permission,",
+                  "  5 not supported, 6 partial batch failure, 7 kernel error,",
+                  "  8 environment not ready, 9 resource limit too low, 10 migration blocked,",
+                  "  130 interrupted by SIGINT or SIGTERM at a safe point (see README)."},
         subcommands = {CommandLine.HelpCommand.class})
 public final class Main implements java.util.concurrent.Callable<Integer> {
     private static volatile boolean verbose;
@@ -100,8 +102,8 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         if (force) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--force needs --batch");
         }
-        spec.commandLine().usage(spec.commandLine().getOut());
-        return ExitCode.OK.code();
+        CommandGroup.refuseMissingSubcommand(spec);
+        return ExitCode.USAGE.code();
     }
 
     /** Builds the command line with every subcommand and its error handling; tests run commands in-process through it. */
@@ -170,15 +172,30 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     }
 
     /** Runs one command line with the given streams; returns the exit code. */
-    public static int run(PrintWriter out, PrintWriter err, String... args) {
+    public static int run(PrintWriter out, PrintWriter err, String... given) {
         forgetVerbose();
+        String[] args = IprouteForms.rewrite(given);
         CommandLine cl = commandLineFor(args);
         cl.setOut(out);
         cl.setErr(err);
         return cl.execute(args);
     }
 
+    /**
+     * The JDK property that makes core reflection call methods and constructors through JNI instead of spinning a
+     * method handle per member. Since JDK 18 (JEP 416) every reflective call (Jackson's data binding of the fake's
+     * profiles and state: records' constructors, setters) builds method handles and their lambda forms at run time,
+     * which the AOT cache cannot keep: with the build's cache `--backend fake dev list` still generated 240 lambda
+     * forms, 77 with this (measured with -Xlog:class+load). A command is over long before a JIT-compiled accessor
+     * would pay that back.
+     */
+    static final String NATIVE_REFLECTION = "jdk.reflect.useNativeAccessorOnly";
+
     public static void main(String[] args) {
+        // before anything reflects: the JDK reads it once, at the first reflective call after start-up; -D wins
+        if (System.getProperty(NATIVE_REFLECTION) == null) {
+            System.setProperty(NATIVE_REFLECTION, "true");
+        }
         String[] given;
         try {
             given = ArgvBytes.recover(args);
@@ -195,15 +212,17 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             System.exit(ExitCode.OK.code());
             return;
         }
-        CommandLine cl = commandLineFor(given);
+        String[] words = IprouteForms.rewrite(given);
+        CommandLine cl = commandLineFor(words);
         ((Main) cl.getCommand()).caller = CallerIdentity.current();
-        int code = cl.execute(given);
+        int code = cl.execute(words);
         System.exit(StdoutCheck.afterRun(code, cl.getOut(), System.out, cl.getErr()));
     }
 
     /** As {@link #run(PrintWriter, PrintWriter, String...)}, as {@code caller}. */
-    static int run(PrintWriter out, PrintWriter err, CallerIdentity caller, String... args) {
+    static int run(PrintWriter out, PrintWriter err, CallerIdentity caller, String... given) {
         forgetVerbose();
+        String[] args = IprouteForms.rewrite(given);
         CommandLine cl = commandLineFor(args);
         ((Main) cl.getCommand()).caller = caller;
         cl.setOut(out);
@@ -227,7 +246,11 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
             try {
                 return BackendKind.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException("unknown backend '" + value + "' (expected auto, kernel or fake)");
+                // without --backend the value is the environment's: the line must name where it came from
+                String env = System.getenv("VDPACTL_BACKEND");
+                throw new CommandLine.TypeConversionException("unknown backend '" + value + "'"
+                        + (value.equals(env) ? " (from the environment variable VDPACTL_BACKEND, which --backend overrides)" : "")
+                        + " (expected auto, kernel or fake)");
             }
         }
     }

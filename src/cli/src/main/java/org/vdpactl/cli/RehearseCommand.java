@@ -16,7 +16,6 @@ import org.vdpactl.cli.rehearse.HostMemoryBudget;
 import org.vdpactl.cli.rehearse.MemoryOptions;
 import org.vdpactl.cli.rehearse.ProgressLine;
 import org.vdpactl.cli.rehearse.ReportFile;
-import org.vdpactl.cli.rehearse.StopSignals;
 import org.vdpactl.orchestra.DeviceTarget;
 import org.vdpactl.orchestra.GuestMemoryLayout;
 import org.vdpactl.orchestra.Phase;
@@ -113,7 +112,7 @@ public final class RehearseCommand implements Callable<Integer> {
                     + " (default: left out, reports get shared).")
     boolean reportDetails;
 
-    @Option(names = "--compare", paramLabel = "PRESET,PRESET",
+    @Option(names = "--compare", paramLabel = "PRESET,PRESET", completionCandidates = CompletionValues.PresetPairs.class,
             description = "Fake only: run the upstream configurations and this rehearsal on two mlx5 latency presets"
                     + " (e.g. mlx5-pre612,mlx5-612) and print before/after with reductions.")
     String compare;
@@ -125,6 +124,9 @@ public final class RehearseCommand implements Callable<Integer> {
         GuestMemoryLayout layout = memory.layout();
         if (queuePairs != null && queuePairs < 1) {
             throw new IllegalArgumentException("--queue-pairs must be 1 or more (or omitted: all the device offers), got " + queuePairs);
+        }
+        if (stopAndCopy) {
+            refuseWhatStopAndCopyIgnores(how);
         }
         if (compare != null) {
             return compare(ctx, how, layout);
@@ -184,8 +186,11 @@ public final class RehearseCommand implements Callable<Integer> {
                 ctx.err().flush();
             }
             if (result.interrupted()) {
-                ctx.err().println("vdpactl: interrupted by " + stop.signalName() + ": stopped at a safe point after "
-                        + result.iterationsRun() + " of " + iterations + " iterations; every device is in the state reported");
+                ctx.err().println("vdpactl: interrupted by " + stop.signalName() + (result.iterationsRun() >= iterations
+                        ? ": it came during the last window, which ran to its end: " + (iterations == 1 ? "its one iteration ran"
+                                : "all " + iterations + " iterations ran")
+                        : ": stopped at a safe point after " + result.iterationsRun() + " of " + iterations + " iterations")
+                        + "; every device is in the state reported");
                 ctx.err().flush();
                 return ExitCode.INTERRUPTED.code();
             }
@@ -235,6 +240,22 @@ public final class RehearseCommand implements Callable<Integer> {
         if (!idle.isEmpty()) {
             throw new IllegalArgumentException("--fake-faults: " + String.join(", ", idle) + " matches none of the rehearsed devices ("
                     + String.join(", ", names) + ") and could never fire (nothing was done)");
+        }
+    }
+
+    /**
+     * --stop-and-copy rehearses the source side only (suspend, save state, unmap): an option that shapes the
+     * destination would be accepted and do nothing, and the run would look like it answered a question it did not.
+     */
+    private void refuseWhatStopAndCopyIgnores(Strategy how) {
+        String ignored = how == Strategy.SVQ ? "--strategy svq (it starts the destination on shadow virtqueues; the source side is"
+                + " --strategy serial's)"
+                : premap ? "--premap (it maps the destination's memory ahead)"
+                : spec.commandLine().getParseResult().hasMatchedOption("--window")
+                        ? "--window (it says where a device's own restart is counted)" : null;
+        if (ignored != null) {
+            throw new IllegalArgumentException("--stop-and-copy rehearses only the source side (suspend, save state, unmap), so "
+                    + ignored + " would have no effect: drop one of them");
         }
     }
 

@@ -22,14 +22,7 @@ import picocli.CommandLine.Parameters;
 /** {@code vdpactl report ...}: reports built from earlier outputs (no backend is opened). */
 @Command(name = "report", mixinStandardHelpOptions = true, description = "Reports from earlier vdpactl outputs.",
         subcommands = ReportCommand.MergeCommand.class)
-public final class ReportCommand implements Runnable {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-    }
+public final class ReportCommand extends CommandGroup {
 
     /**
      * {@code report merge FILE.json...}: one fleet report from per-host {@code rehearse --json} documents.

@@ -1,5 +1,6 @@
 package org.vdpactl.mgmt;
 
+import java.math.BigInteger;
 import java.util.regex.Pattern;
 
 /**
@@ -21,7 +22,7 @@ public final class IprouteMacSyntax {
 
     /**
      * A parsed address and, when the text was in a form that can hide a typo (fewer than six
-     * groups, the dotted form, a group of three or more characters), why; else null.
+     * groups, the dotted form, a group of one digit or of three or more characters), why; else null.
      */
     public record Reading(MacAddress address, String unusualForm) {
     }
@@ -36,6 +37,7 @@ public final class IprouteMacSyntax {
         }
         byte[] b = new byte[MacAddress.LENGTH];
         boolean longGroup = false;
+        boolean shortGroup = false;
         for (int i = 0; i < groups.length; i++) {
             String g = groups[i];
             if (!HEX_GROUP.matcher(g).matches()) {
@@ -48,12 +50,16 @@ public final class IprouteMacSyntax {
             }
             b[i] = (byte) value;
             longGroup |= g.length() > 2;
+            shortGroup |= g.length() == 1;
         }
         String unusual = null;
         if (groups.length < MacAddress.LENGTH) {
             unusual = groups.length + " of 6 groups: the rest are zero";
         } else if (longGroup) {
             unusual = "a group of three or more characters";
+        } else if (shortGroup) {
+            // "02:00:00:00:00:0" is 02:00:00:00:00:00: a digit left out reads as a leading zero, as sscanf reads it
+            unusual = "a group of one digit, read as 0X";
         }
         return new Reading(MacAddress.of(b), unusual);
     }
@@ -88,13 +94,13 @@ public final class IprouteMacSyntax {
     }
 
     private static int ipv4PartValue(String p) {
-        java.math.BigInteger v;
+        BigInteger v;
         if (p.startsWith("0x") || p.startsWith("0X")) {
-            v = new java.math.BigInteger(p.substring(2), 16);
+            v = new BigInteger(p.substring(2), 16);
         } else if (p.length() > 1 && p.charAt(0) == '0') {
-            v = new java.math.BigInteger(p.substring(1), 8);
+            v = new BigInteger(p.substring(1), 8);
         } else {
-            v = new java.math.BigInteger(p);
+            v = new BigInteger(p);
         }
         return v.bitLength() > 16 ? Integer.MAX_VALUE : v.intValue();
     }

@@ -183,14 +183,22 @@ public final class VhostDeviceNodes {
      * failure: the caller's next step reports that better.
      */
     public static boolean heldOpen(Syscalls sys, String path) {
+        return openErrno(sys, path) == Errno.EBUSY;
+    }
+
+    /**
+     * The errno an open of the node {@code path} meets now, or 0 when it opened (and was closed again): EBUSY while
+     * another process holds it, ENOENT once a delete has claimed it for good (the node is gone from /dev).
+     */
+    public static int openErrno(Syscalls sys, String path) {
         int fd;
         try {
             fd = sys.open(path, libc_h.O_RDWR() | libc_h.O_CLOEXEC());
         } catch (SyscallException e) {
-            return e.is(Errno.EBUSY);
+            return e.errno();
         }
         sys.close(fd);
-        return false;
+        return 0;
     }
 
     /** Every vhost-vdpa node of the vDPA devices bound to vhost_vdpa, as /dev paths (unchecked), by device name. */

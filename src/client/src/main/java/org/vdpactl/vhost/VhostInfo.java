@@ -32,12 +32,25 @@ import org.vdpactl.sys.Errno;
  * @param config             decoded config (net: only the fields its features make valid), or null
  * @param configError        why the config did not decode, or null
  * @param vqs                per-virtqueue facts
- * @param unavailable        "VHOST_VDPA_GET_VRING_SIZE: EOPNOTSUPP" lines
+ * @param unavailable        "VHOST_VDPA_GET_VRING_SIZE: EOPNOTSUPP" lines (kept for schema version 1's readers)
+ * @param unavailableCalls   the same as fields: call, errno number and name, whether SET_OWNER would help
  */
 public record VhostInfo(String device, int deviceId, String deviceType, String features, List<String> featureNames,
         String backendFeatures, List<String> backendFeatureNames, int status, List<String> statusNames, int vqCount,
         int vringNumMax, Integer groupCount, Integer addressSpaceCount, String iovaFirst, String iovaLast, int configSize,
-        DeviceConfig config, String configError, List<Vq> vqs, List<String> unavailable) {
+        DeviceConfig config, String configError, List<Vq> vqs, List<String> unavailable,
+        List<UnavailableCall> unavailableCalls) {
+
+    /**
+     * A query the device did not answer, as fields a program can branch on without parsing a line.
+     *
+     * @param call          the ioctl's kernel name ({@code VHOST_VDPA_GET_VRING_SIZE})
+     * @param errno         the errno number it failed with
+     * @param errnoName     its symbol ({@code EOPNOTSUPP})
+     * @param needsOwner    true when the answer needs SET_OWNER (EPERM before it)
+     */
+    public record UnavailableCall(String call, int errno, String errnoName, boolean needsOwner) {
+    }
 
     /**
      * One virtqueue.
@@ -55,7 +68,7 @@ public record VhostInfo(String device, int deviceId, String deviceType, String f
      * caller to be the owner ({@link VhostVdpaDevice#setOwner()} first), else they are null.
      */
     public static VhostInfo collect(VhostVdpaDevice dev) {
-        List<String> unavailable = new ArrayList<>();
+        List<UnavailableCall> unavailable = new ArrayList<>();
         int id = dev.getDeviceId();
         VirtioFeatures features = dev.getFeatures();
         BackendFeatures backend = dev.getBackendFeatures();
@@ -84,23 +97,29 @@ public record VhostInfo(String device, int deviceId, String deviceType, String f
         }
         return new VhostInfo(dev.label(), id, VirtioDeviceId.nameOf(id), hex(features.bits()), features.names(),
                 hex(backend.bits()), backend.names(), status.bits(), status.names(), vqCount, numMax, groups, ases,
-                hex(range.first()), hex(range.last()), configSize, config, configError, vqs, List.copyOf(unavailable));
+                hex(range.first()), hex(range.last()), configSize, config, configError, vqs,
+                unavailable.stream().map(VhostInfo::line).toList(), List.copyOf(unavailable));
     }
 
     /** A query that may be unsupported (EOPNOTSUPP, ENOTTY) or need ownership (EPERM): null then. */
-    private static Integer optional(VhostIoctl op, IntSupplier query, List<String> unavailable) {
+    private static Integer optional(VhostIoctl op, IntSupplier query, List<UnavailableCall> unavailable) {
         try {
             return query.getAsInt();
         } catch (VhostException e) {
             if (e.is(Errno.EOPNOTSUPP) || e.is(Errno.ENOTTY) || e.is(Errno.EPERM)) {
-                String line = op.kernelName() + ": " + e.errnoName() + (e.is(Errno.EPERM) ? " (needs SET_OWNER)" : "");
-                if (!unavailable.contains(line)) {
-                    unavailable.add(line);
+                UnavailableCall u = new UnavailableCall(op.kernelName(), e.errno(), e.errnoName(), e.is(Errno.EPERM));
+                if (!unavailable.contains(u)) {
+                    unavailable.add(u);
                 }
                 return null;
             }
             throw e;
         }
+    }
+
+    /** The line of schema version 1's {@code unavailable}: "VHOST_VDPA_GET_VRING_SIZE: EOPNOTSUPP". */
+    private static String line(UnavailableCall u) {
+        return u.call() + ": " + u.errnoName() + (u.needsOwner() ? " (needs SET_OWNER)" : "");
     }
 
     private static String hex(long v) {

@@ -27,7 +27,7 @@ class IprouteMacSyntaxTest {
         return Stream.of(
                 row("02:00:00:00:00:07", "02:00:00:00:00:07", "same", "six groups of two hex digits"),
                 row("AB:cd:EF:01:02:03", "ab:cd:ef:01:02:03", "same", "%x reads either case"),
-                row("02:00:00:00:00:0", "02:00:00:00:00:00", "same", "a one-digit group is a byte"),
+                row("02:00:00:00:00:0", "02:00:00:00:00:00", "same+warning", "a one-digit group is a byte; a digit left out reads as 0X"),
                 row("02:00", "02:00:00:00:00:00", "same+warning", "loop ends at the last group; calloc'd opts keep the rest zero"),
                 row("2", "02:00:00:00:00:00", "same+warning", "one group"),
                 row("002:0x2:0X0a:00ff:0:1", "02:02:0a:ff:00:01", "same+warning", "%x takes leading zeros and a 0x prefix"),

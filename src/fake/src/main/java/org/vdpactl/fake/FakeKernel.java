@@ -324,6 +324,40 @@ public final class FakeKernel implements AutoCloseable {
         return bus.addDevice(m, name, provisioning, -1, false);
     }
 
+    /**
+     * The PCI function behind a hardware management device: the MAC, vport MTU and link the administrator set
+     * outside vdpa (devlink port function, the PF's {@code ip link set vf}), which the parent driver reads at dev
+     * add. EOPNOTSUPP for a management device with no function (vdpa_sim).
+     */
+    public org.vdpactl.fake.device.PortFunction function(String mgmtdev) {
+        FakeMgmtDevice m = bus.managementDeviceByDisplayName(mgmtdev)
+                .orElseThrow(() -> KernelError.of(Errno.ENODEV, "no management device " + mgmtdev));
+        if (m.profile().device().driverFacts() == null) {
+            throw KernelError.of(Errno.EOPNOTSUPP, mgmtdev + " is a software device: it has no PCI function");
+        }
+        return m.function();
+    }
+
+    /** {@code devlink port function set ... hw_addr MAC}: the next device added without a MAC gets this one. */
+    public void setFunctionMac(String mgmtdev, byte[] mac) {
+        function(mgmtdev).setMac(mac);
+    }
+
+    /** The function's vport MTU, which the next device added without an MTU reports. */
+    public void setFunctionMtu(String mgmtdev, int mtu) {
+        function(mgmtdev).setMtu(mtu);
+    }
+
+    /**
+     * The function's port goes up or down: a port change event for every device on it, which each device's
+     * driver handles as it does (mlx5: update_carrier and a config interrupt while its notifier listens).
+     * Setting the link it already has is no event.
+     */
+    public void setFunctionLink(String mgmtdev, boolean up) {
+        function(mgmtdev);
+        bus.setFunctionLink(bus.managementDeviceByDisplayName(mgmtdev).orElseThrow(), up);
+    }
+
     /** Deletes a device; blocks while its node is open, as the kernel does. */
     public void deleteDevice(String name) throws InterruptedException {
         FakeVdpaDevice d = bus.fakeDevice(name).orElseThrow(() -> KernelError.of(Errno.ENODEV, "no device " + name));
@@ -346,7 +380,7 @@ public final class FakeKernel implements AutoCloseable {
                 configMac = java.util.Arrays.equals(now, provisioned) ? null : now;
             }
             d.add(Inventory.Device.of(dev.name(), dev.mgmtDevice().displayName(), dev.provisioning(), dev.minor(),
-                    configMac));
+                    configMac, dev.attrMac()));
         }
         return new Inventory(m, d);
     }
@@ -370,8 +404,13 @@ public final class FakeKernel implements AutoCloseable {
                         + Long.toHexString(unsupported) + ") that " + d.mgmtdev() + " does not accept, as dev add would answer EOPNOTSUPP");
             }
             FakeVdpaDevice dev = bus.addDevice(m, d.name(), d.provisioning(), d.minor() == null ? -1 : d.minor(), true);
+            // the state as it was, not a new DEV_ATTR_SET: only a MAC that came through one is set through the
+            // driver again (7.2's mlx5 adds F_MAC then), a MAC from the CVQ goes back into the config space alone
+            if (d.attrMac() != null) {
+                dev.restoreAttrMac(Inventory.parseMac(d.attrMac()));
+            }
             if (d.configMac() != null) {
-                dev.setMacAddress(Inventory.parseMac(d.configMac()));
+                dev.restoreConfigMac(Inventory.parseMac(d.configMac()));
             }
         }
     }

@@ -138,7 +138,10 @@ final class DeviceSession implements AutoCloseable {
     void setUp(boolean persistentMaps) {
         rec.enter(Phase.SETUP, null);
         rec.run(VhostIoctl.SET_OWNER.kernelName(), dev::setOwner);
-        BackendFeatures optional = BackendFeatures.of(BackendFeature.SUSPEND, BackendFeature.RESUME, BackendFeature.IOTLB_ASID);
+        // ENABLE_AFTER_DRIVER_OK: acked where offered, so that the device's promise (a vring enabled after
+        // DRIVER_OK starts) is known before the rehearsal relies on it (see enablesAfterDriverOk)
+        BackendFeatures optional = BackendFeatures.of(BackendFeature.SUSPEND, BackendFeature.RESUME, BackendFeature.IOTLB_ASID,
+                BackendFeature.ENABLE_AFTER_DRIVER_OK);
         BackendFeatures needed = persistentMaps ? NEEDED.with(BackendFeature.IOTLB_PERSIST) : NEEDED;
         acked = rec.call("VHOST_GET/SET_BACKEND_FEATURES", () -> dev.negotiateBackendFeatures(needed, optional));
         deviceId = rec.call(VhostIoctl.VDPA_GET_DEVICE_ID.kernelName(), dev::getDeviceId);
@@ -216,6 +219,20 @@ final class DeviceSession implements AutoCloseable {
 
     boolean canResume() {
         return acked.has(BackendFeature.RESUME);
+    }
+
+    /**
+     * True when the vrings are enabled after DRIVER_OK, the control queue first and the data queues
+     * after the control queue's state load, as QEMU 8.2+ does (net/vhost-vdpa.c: vhost_vdpa_net_cvq_load
+     * enables the CVQ, loads the state through it, then enables the data queues; vhost_vdpa_net_data_load
+     * without a CVQ), so that no packet flows before the MAC/MQ state is back. Only where the device
+     * offers VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK (6.6+): without it the vhost-vdpa contract has the
+     * driver enable every vring before DRIVER_OK, and a device may ignore a later enable (6.1's
+     * mlx5_vdpa_set_vq_ready only sets its ready flag: the queue stays in INIT), so there the rehearsal
+     * enables each vring with its set-up, before DRIVER_OK (QEMU 10.0 enables late regardless).
+     */
+    boolean enablesAfterDriverOk() {
+        return acked.has(BackendFeature.ENABLE_AFTER_DRIVER_OK);
     }
 
     /** What the rehearsal does instead of SUSPEND / RESUME on this device. */
@@ -420,13 +437,24 @@ final class DeviceSession implements AutoCloseable {
         }
     }
 
-    /** num, base, addr, kick, enable: one virtqueue (its call eventfd was bound by {@link #negotiate}). */
+    /**
+     * num, base, addr, kick and (unless {@link #enablesAfterDriverOk}) enable: one virtqueue (its call
+     * eventfd was bound by {@link #negotiate}).
+     */
     void configureVring(int vq, int base, VringAddress address) {
         touched = true;
         rec.run(names.name(VqCallNames.SET_NUM, vq), () -> dev.setVringNum(vq, queueSize));
         rec.run(names.name(VqCallNames.SET_BASE, vq), () -> dev.setVringBase(vq, base));
         rec.run(names.name(VqCallNames.SET_ADDR, vq), () -> dev.setVringAddr(vq, address));
         bindKick(vq);
+        if (!enablesAfterDriverOk()) {
+            enableVring(vq);
+        }
+    }
+
+    /** VHOST_VDPA_SET_VRING_ENABLE(1) on one virtqueue. */
+    void enableVring(int vq) {
+        touched = true;
         rec.run(names.name(VqCallNames.ENABLE, vq), () -> dev.setVringEnable(vq, true));
     }
 
@@ -434,7 +462,7 @@ final class DeviceSession implements AutoCloseable {
      * One shadowed virtqueue as QEMU's vhost_vdpa_svq_setup does it: num, base, kick, call, the
      * shadow ring's driver area (read-only to the device) and device area mapped one IOTLB update
      * each outside any batch ({@code areas}, none for a ring that lives in mapped guest memory),
-     * the address of the shadow ring, enable.
+     * the address of the shadow ring, and enable unless {@link #enablesAfterDriverOk}.
      */
     void configureShadowVring(int vq, int base, VringAddress address, List<IotlbMessage> areas) {
         touched = true;
@@ -446,7 +474,9 @@ final class DeviceSession implements AutoCloseable {
             mapLoose(m);
         }
         rec.run(names.name(VqCallNames.SET_ADDR, vq), () -> dev.setVringAddr(vq, address));
-        rec.run(names.name(VqCallNames.ENABLE, vq), () -> dev.setVringEnable(vq, true));
+        if (!enablesAfterDriverOk()) {
+            enableVring(vq);
+        }
         shadowVrings = true;
     }
 

@@ -32,7 +32,18 @@ final class GuestRam implements AutoCloseable {
     }
 
     static GuestRam allocate(Syscalls sys, GuestMemoryLayout layout) {
-        return new GuestRam(GuestMemory.create(sys, "vdpactl-guest", layout.totalBytes()), layout);
+        try {
+            return new GuestRam(GuestMemory.create(sys, "vdpactl-guest", layout.totalBytes()), layout);
+        } catch (org.vdpactl.sys.SyscallException e) {
+            if (!e.is(org.vdpactl.sys.Errno.ENOMEM)) {
+                throw e;
+            }
+            // "mmap: ENOMEM" alone says neither how much nor what to change: the size asked and where it came from
+            throw e.withOperation(e.operation() + " of the guest memory, " + layout.totalBytes() + " bytes ("
+                    + (layout.totalBytes() >> 30) + " GiB, the sum of the memory layout's regions: --memory or --memory-layout),"
+                    + " which the rehearsal maps whole as a VMM does; give a smaller --memory, or allow the process more"
+                    + " address space (ulimit -v) or overcommit (vm.overcommit_memory)");
+        }
     }
 
     GuestMemoryLayout layout() {

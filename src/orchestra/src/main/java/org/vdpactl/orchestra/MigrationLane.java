@@ -18,7 +18,11 @@ import org.vdpactl.vhost.VringAddress;
  * position the rehearsal knows), status and config read back (and, in a stop-and-copy rehearsal, the
  * memory unmapped). Destination side: reset (same device only),
  * ACK/DRIVER/features/FEATURES_OK, every vring's num/base/addr (the saved bases), the memory map as
- * one IOTLB batch, DRIVER_OK, the queue-pair count replayed through the control queue, RESUME.
+ * one IOTLB batch, DRIVER_OK, the queue-pair count replayed through the control queue. Where the
+ * device offers ENABLE_AFTER_DRIVER_OK the vrings are enabled as QEMU 8.2+ enables them: the control
+ * queue after DRIVER_OK, the data queues after its state load ({@link DeviceSession#enablesAfterDriverOk}).
+ * RESUME only for a device that is still suspended: one the window reset and restarted has nothing
+ * to resume (QEMU 10.0 restarts a stopped device from reset and never issues VHOST_VDPA_RESUME).
  *
  * <p>{@link #restore} brings the lane back to where it stood before the window: the source running
  * (resumed, mapped, DRIVER_OK) and a separate destination reset with its memory as before. It is
@@ -163,6 +167,7 @@ final class MigrationLane {
             setupNotes.add(src.target.name() + ": the control queue did not answer " + e.span().call() + " within "
                     + plan.cvqTimeout().toMillis() + " ms; rehearsing with 1 queue pair, without the CVQ MQ phase");
             queuePairs = 1;
+            enableDataQueuesLate(src); // the state load failed before them: the data queues still run
         }
         if (!sameDevice() && plan.premap()) {
             dst.rec.enter(Phase.PREMAP, null);
@@ -177,13 +182,17 @@ final class MigrationLane {
     }
 
     /**
-     * A destination without RESUME (6.1's vdpa_sim) was reset and started in this window, so there is
-     * nothing to resume: it runs from DRIVER_OK on, as a QEMU destination does, and the resume phase
-     * is empty. Said once per device, so the table's missing row is explained.
+     * A destination the window reset and started (or a separate destination, reset before it) is not
+     * suspended, so there is nothing to resume: it runs from DRIVER_OK on, as a QEMU destination does
+     * and as QEMU 10.0's cont restarts a stopped device (it never issues VHOST_VDPA_RESUME), and the
+     * resume phase is empty for every device. A device that lacks RESUME is said once, because a reader
+     * of that kernel's report may look for the fallback; one that has it needs no note (docs/rehearse.md).
      */
     private void noteNothingToResume(DeviceSession d) {
-        addSetupNote(d.target.name() + ": no RESUME (VHOST_BACKEND_F_RESUME not offered): the resume phase runs nothing;"
-                + " the device was reset and runs from DRIVER_OK on, as a QEMU destination does, so the window ends there");
+        if (!d.canResume()) {
+            addSetupNote(d.target.name() + ": no RESUME (VHOST_BACKEND_F_RESUME not offered): the resume phase runs nothing;"
+                    + " the device was reset and runs from DRIVER_OK on, as a QEMU destination does, so the window ends there");
+        }
     }
 
     private void addSetupNote(String note) {
@@ -236,7 +245,28 @@ final class MigrationLane {
             d.map(regions, planner);
         }
         d.driverOkStatus();
+        enableControlQueueLate(d);
         setQueuePairs(d);
+        enableDataQueuesLate(d);
+    }
+
+    /** After DRIVER_OK, where the device enables late: the control queue, before its state load. */
+    private static void enableControlQueueLate(DeviceSession d) {
+        if (d.enablesAfterDriverOk() && d.hasControlQueue()) {
+            d.enableVring(d.controlQueueIndex());
+        }
+    }
+
+    /** After the control queue's state load, where the device enables late: every data queue, in index order. */
+    private static void enableDataQueuesLate(DeviceSession d) {
+        if (!d.enablesAfterDriverOk()) {
+            return;
+        }
+        for (int vq = 0; vq < d.vqCount(); vq++) {
+            if (vq != d.controlQueueIndex()) {
+                d.enableVring(vq);
+            }
+        }
     }
 
     private void configureVrings(DeviceSession d) {
@@ -320,13 +350,22 @@ final class MigrationLane {
                 }
             }
             case MAP -> d.map(regions, planner);
-            case DRIVER_OK -> d.driverOkStatus();
-            case CVQ_MQ -> setQueuePairs(d);
+            case DRIVER_OK -> {
+                d.driverOkStatus();
+                enableControlQueueLate(d);
+                if (!plan.runs(Phase.CVQ_MQ)) {
+                    enableDataQueuesLate(d); // no state load in this plan: the data queues follow at once
+                }
+            }
+            case CVQ_MQ -> {
+                setQueuePairs(d);
+                enableDataQueuesLate(d);
+            }
             case RESUME -> {
                 if (d.suspended() && !d.canResume()) {
                     // no RESUME: restart from reset with the saved state, as QEMU starts a device
                     restart(d);
-                } else if (d.canResume() || d.suspended()) {
+                } else if (d.suspended()) {
                     d.resume();
                 } else {
                     noteNothingToResume(d);
@@ -477,12 +516,12 @@ final class MigrationLane {
 
     private static DeviceReport describe(DeviceSession d, String role, DeviceState expected, List<String> notes, Phase label) {
         d.rec.enter(label, null);
-        String status = null;
+        DeviceStatus read = null;
         DeviceState state = expected;
         List<String> detail = new ArrayList<>(notes);
         try {
             DeviceStatus st = d.status();
-            status = st.toString();
+            read = st;
             boolean running = st.has(DeviceStatus.DRIVER_OK) && !st.has(DeviceStatus.FAILED) && !st.has(DeviceStatus.NEEDS_RESET);
             if (expected == DeviceState.RUNNING && !running || expected == DeviceState.RESET && st.bits() != 0) {
                 state = DeviceState.UNKNOWN;
@@ -493,7 +532,7 @@ final class MigrationLane {
             detail.add("GET_STATUS failed: " + e.span().errnoName());
         }
         boolean mapped = d.memory() == DeviceSession.Memory.MAPPED;
-        return new DeviceReport(d.target.name(), d.target.path(), role, state, mapped, status,
+        return DeviceReport.of(d.target.name(), d.target.path(), role, state, mapped, read,
                 !detail.isEmpty() ? String.join("; ", detail) : d.touched() ? NOTHING_TO_UNDO : "untouched");
     }
 

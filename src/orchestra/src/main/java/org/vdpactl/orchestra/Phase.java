@@ -23,17 +23,26 @@ public enum Phase {
     SAVE_STATE("save state", Side.SOURCE, true, "#E69F00"),
     /** Source memory unmapped (stop-and-copy: the source releases guest memory). */
     UNMAP("unmap", Side.SOURCE, true, "#000000"),
-    /** SET_STATUS(0) between the source and the destination role of one device. */
-    RESET("reset", Side.DESTINATION, true, "#999999"),
-    /** Status ACK|DRIVER, features, FEATURES_OK, vring num/addr/base/call/enable from the saved state. */
+    /**
+     * SET_STATUS(0) between the source and the destination role of one device. A dark grey: the mid grey it had merged
+     * with CVQ MQ's and resume's colours, its neighbours in an in-place window, for a deuteranope (PhaseColoursTest).
+     */
+    RESET("reset", Side.DESTINATION, true, "#444444"),
+    /**
+     * Status ACK|DRIVER, features, FEATURES_OK, vring num/addr/base/call from the saved state (and each
+     * vring's enable, on a device without ENABLE_AFTER_DRIVER_OK).
+     */
     CONFIGURE("configure", Side.DESTINATION, true, "#56B4E9"),
     /** The guest memory layout as IOTLB batches (set_map in set_map drivers). */
     MAP("set_map", Side.DESTINATION, true, "#0072B2"),
-    /** SET_STATUS(DRIVER_OK). */
+    /** SET_STATUS(DRIVER_OK), then (ENABLE_AFTER_DRIVER_OK) the control queue's enable. */
     DRIVER_OK("DRIVER_OK", Side.DESTINATION, true, "#F0E442"),
-    /** The control-virtqueue replay of the number of queue pairs (VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET). */
+    /**
+     * The control-virtqueue replay of the number of queue pairs (VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET), then
+     * (ENABLE_AFTER_DRIVER_OK) the data queues' enables: QEMU 8.2+'s state load before traffic.
+     */
     CVQ_MQ("CVQ MQ", Side.DESTINATION, true, "#CC79A7"),
-    /** VHOST_VDPA_RESUME. */
+    /** VHOST_VDPA_RESUME of a device still suspended (none after the window's reset and restart). */
     RESUME("resume", Side.DESTINATION, true, "#009E73"),
     /** Bringing devices back to a known state after a failure. */
     ROLLBACK("rollback", Side.NONE, false, "#666666"),

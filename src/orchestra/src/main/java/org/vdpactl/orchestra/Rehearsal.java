@@ -151,6 +151,12 @@ public final class Rehearsal {
                 }
             }
         }
+        if (!stopped && failure == null && stopRequested.getAsBoolean()) {
+            // the request came during the last window: that window ran to its end (the safe point) and every device
+            // was restored, but the caller asked to stop and must hear that it was heard, not a plain completion
+            stopped = true;
+            LOG.info("stop requested during the last window: every iteration ran");
+        }
         Phase label = endLabel;
         List<DeviceReport> reports = new ArrayList<>();
         for (MigrationLane lane : lanes) {
@@ -162,10 +168,36 @@ public final class Rehearsal {
         }
         RehearsalResult.Outcome outcome = failure != null ? RehearsalResult.Outcome.PARTIAL
                 : stopped ? RehearsalResult.Outcome.INTERRUPTED : RehearsalResult.Outcome.COMPLETED;
-        List<String> notes = new ArrayList<>();
-        lanes.forEach(l -> notes.addAll(l.setupNotes()));
+        List<String> perDevice = new ArrayList<>();
+        lanes.forEach(l -> perDevice.addAll(l.setupNotes()));
+        List<String> notes = mergedByDevice(perDevice, plan);
         return new RehearsalResult(plan, outcome, failure, setupSpans, timelines.kept(), stats, reports, drain(sessions), notes,
                 timelines.count());
+    }
+
+    /**
+     * The lanes' notes with one line per distinct text: "mlx5-0: X" and "mlx5-1: X" become "mlx5-0, mlx5-1: X" (the
+     * same 6.1 RESUME note repeated for each of 64 devices hid every other note).
+     */
+    static List<String> mergedByDevice(List<String> notes, RehearsalPlan plan) {
+        java.util.Set<String> devices = new java.util.HashSet<>();
+        plan.sources().forEach(t -> devices.add(t.name()));
+        if (plan.destinations() != null) {
+            plan.destinations().forEach(t -> devices.add(t.name()));
+        }
+        java.util.Map<String, List<String>> byText = new java.util.LinkedHashMap<>();
+        for (String n : notes) {
+            int colon = n.indexOf(": ");
+            boolean named = colon > 0 && devices.contains(n.substring(0, colon));
+            String text = named ? n.substring(colon + 2) : n;
+            List<String> names = byText.computeIfAbsent(text, k -> new ArrayList<>());
+            if (named && !names.contains(n.substring(0, colon))) {
+                names.add(n.substring(0, colon));
+            }
+        }
+        List<String> out = new ArrayList<>();
+        byText.forEach((text, names) -> out.add(names.isEmpty() ? text : String.join(", ", names) + ": " + text));
+        return out;
     }
 
     /** A device the rehearsal could not leave in a known state makes the outcome partial, naming it. */
@@ -201,11 +233,13 @@ public final class Rehearsal {
         d.rec.enter(Phase.ROLLBACK, null);
         String role = "source";
         String status = null;
+        DeviceStatus read = null;
         DeviceState state;
         String detail;
         try {
             d.reset();
             DeviceStatus st = d.status();
+            read = st;
             status = st.toString();
             state = st.bits() == 0 ? DeviceState.RESET : DeviceState.UNKNOWN;
             detail = "set-up stopped (" + failure.summary() + "); reset" + (state == DeviceState.RESET ? "" : " but the status reads back " + status);
@@ -213,7 +247,7 @@ public final class Rehearsal {
             state = DeviceState.UNKNOWN;
             detail = "set-up stopped (" + failure.summary() + "); " + f.span().call() + " failed: " + f.span().errnoName();
         }
-        return new DeviceReport(d.target.name(), d.target.path(), role, state, false, status, detail);
+        return DeviceReport.of(d.target.name(), d.target.path(), role, state, false, read, detail);
     }
 
     /**
@@ -242,7 +276,7 @@ public final class Rehearsal {
         boolean failedHere = t.name().equals(failure.device()) && failure.call().startsWith("open ");
         String detail = failedHere ? "open failed (" + failure.errnoName() + ") in the " + failure.phase().label()
                 + " phase; the node stays closed" : "not opened: the set-up stopped before (" + failure.summary() + ")";
-        out.put(t.path(), new DeviceReport(t.name(), t.path(), role, DeviceState.CLOSED, false, null, detail));
+        out.put(t.path(), DeviceReport.of(t.name(), t.path(), role, DeviceState.CLOSED, false, null, detail));
     }
 
     /** A restore between iterations that failed is a failure too (the devices were then reset). */

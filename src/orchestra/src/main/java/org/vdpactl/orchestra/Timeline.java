@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The spans of one iteration and what they add up to: the downtime (first suspend to last resume,
- * less the destination's preparation), per-phase wall times with the slowest device, per-device
+ * The spans of one iteration and what they add up to: the downtime (first suspend to the last window
+ * call, less the destination's preparation), per-phase wall times with the slowest device, per-device
  * times and the critical path. Immutable.
  */
 public final class Timeline {
@@ -93,10 +93,14 @@ public final class Timeline {
                 .orElseGet(() -> windowSpans().stream().mapToLong(Span::startNanos).min().orElse(0L));
     }
 
-    /** End of the downtime: the last RESUME return, or the last window return when the plan has no resume. */
+    /**
+     * End of the downtime: the last window call's return (a destination's last enable, CVQ command or
+     * DRIVER_OK, or a RESUME where a device was still suspended). Not "the last RESUME": a restarted
+     * destination issues none (QEMU 10.0 neither), and under the serial strategy one device's RESUME
+     * can come before another device's start.
+     */
     public long windowEnd() {
-        return spans.stream().filter(s -> s.phase() == Phase.RESUME).mapToLong(Span::endNanos).max()
-                .orElseGet(() -> windowSpans().stream().mapToLong(Span::endNanos).max().orElse(0L));
+        return windowSpans().stream().mapToLong(Span::endNanos).max().orElse(0L);
     }
 
     /** The phases shown as the destination's preparation, outside the downtime. */
@@ -110,7 +114,7 @@ public final class Timeline {
     }
 
     /**
-     * Downtime = first suspend to last resume, less the time in which a destination was only being
+     * Downtime = first suspend to the last window call, less the time in which a destination was only being
      * prepared (and no device was in a downtime phase).
      */
     public long downtimeNanos() {

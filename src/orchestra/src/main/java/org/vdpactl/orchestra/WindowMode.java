@@ -9,8 +9,8 @@ import java.util.Locale;
  */
 public enum WindowMode {
     /**
-     * A live migration's window (default): from the first SUSPEND of a source to the last RESUME of a
-     * destination, without the destination's preparation. In a real migration the destination
+     * A live migration's window (default): from the first SUSPEND of a source to the last call of a
+     * destination's start, without the destination's preparation. In a real migration the destination
      * device is opened, reset and has its VQs created (mlx5 from v6.11 creates them in the reset)
      * before the stop-and-copy begins; a device that is its own destination can only be reset
      * between its two roles, so that reset runs there but is shown as preparation and left out of

@@ -31,13 +31,13 @@ public final class HtmlReport {
             .key { white-space: nowrap; margin-right: 12px; }
             .swatch { display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: -1px;
                       border: 1px solid #9e9e9e; }
-            .swatch.hatched { background: repeating-linear-gradient(45deg, #999999 0 3px, #ffffff 3px 6px); }
-            .hists { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 300px), 1fr)); gap: 18px;
+            .swatch.hatched { background: repeating-linear-gradient(45deg, %s 0 3px, #ffffff 3px 6px); }
+            .hists { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%%, 300px), 1fr)); gap: 18px;
                      max-width: 1200px; }
             dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 14px; font-size: 14px; }
             dt { font-weight: bold; } dd { margin: 0; overflow-wrap: anywhere; }
             @media (max-width: 600px) { dl { grid-template-columns: minmax(0, 1fr); } dd { margin-left: 12px; } }
-            """;
+            """.formatted(org.vdpactl.orchestra.Phase.RESET.color());
 
     private HtmlReport() {
     }
@@ -102,8 +102,7 @@ public final class HtmlReport {
         Timeline t = RehearsalText.representative(r);
         if (t != null) {
             item(sb, r.failure() == null ? "Downtime" : "Downtime until the failure", Durations.ms(t.downtimeNanos()) + " ms"
-                    + info.simulatedSuffix() + (t.preparation().isEmpty() ? " (first suspend to last resume)"
-                            : " (first suspend to last resume, less the destination's preparation)"));
+                    + info.simulatedSuffix() + " (" + RehearsalText.windowWords(t, "to") + ")");
         }
         if (r.statistics().count() > 1) {
             Percentiles p = r.statistics().downtime();
@@ -125,7 +124,7 @@ public final class HtmlReport {
     }
 
     private static void histograms(StringBuilder sb, RehearsalResult r, RunInfo info) {
-        sb.append("<h2>Distributions over ").append(r.statistics().count()).append(" iterations").append(Html.esc(info.simulatedSuffix()))
+        sb.append("<h2>Distributions over ").append(RehearsalText.iterations(r.statistics().count())).append(Html.esc(info.simulatedSuffix()))
                 .append("</h2>\n");
         table(sb, RehearsalText.percentileTable(r, info));
         RehearsalText.histogramNote(r).ifPresent(n -> sb.append("<p>").append(Html.esc(n)).append("</p>\n"));

@@ -57,8 +57,7 @@ public final class RehearsalText {
             sb.append(phaseTable(shown, info).render());
             sb.append('\n');
             String label = r.failure() == null ? "Downtime" : "Downtime until the failure";
-            sb.append(label).append(shown.preparation().isEmpty() ? " (first suspend -> last resume): "
-                    : " (first suspend -> last resume, less the destination's preparation): ").append(Durations.ms(shown.downtimeNanos())).append(" ms")
+            sb.append(label).append(" (").append(windowWords(shown, "->")).append("): ").append(Durations.ms(shown.downtimeNanos())).append(" ms")
                     .append(info.simulatedSuffix()).append('\n');
             sb.append(criticalPathLine(shown, info)).append('\n');
             fallbackLines(shown).forEach(l -> sb.append(l).append('\n'));
@@ -74,8 +73,10 @@ public final class RehearsalText {
             sb.append("Every device was brought back to a known state:\n");
             sb.append(deviceTable(r.devices()).render());
         } else if (r.interrupted()) {
-            sb.append('\n').append("INTERRUPTED: stopped on request after ").append(r.iterationsRun()).append(" of ")
-                    .append(r.plan().iterations()).append(" iterations (at the safe point before a window); every device is in a known state:\n");
+            sb.append('\n').append("INTERRUPTED: ").append(r.iterationsRun() >= r.plan().iterations()
+                    ? "the request came during the last window, which ran to its end (" + iterations(r.iterationsRun()) + ")"
+                    : "stopped on request after " + r.iterationsRun() + " of " + iterations(r.plan().iterations())
+                            + " (at the safe point before a window)").append("; every device is in a known state:\n");
             sb.append(deviceTable(r.devices()).render());
         } else {
             sb.append('\n').append(devicesLine(r.devices())).append('\n');
@@ -110,8 +111,8 @@ public final class RehearsalText {
     /** Where the downtime starts and ends under this plan, on one line (the HTML report splits the plan by lines). */
     public static String describeWindow(RehearsalPlan plan) {
         String start = plan.runs(Phase.SUSPEND) ? "starts at the first SUSPEND of a source" : "starts at the first window call";
-        String end = plan.runs(Phase.RESUME) ? "ends when the last RESUME of a destination returns"
-                : "ends when the last window call returns";
+        // a destination the window restarted issues no RESUME (as QEMU 10.0): the window ends at its last start call
+        String end = "ends when the last window call returns";
         StringBuilder sb = new StringBuilder(plan.window().label()).append(" -- ").append(start).append(", ").append(end);
         if (!plan.preparationPhases().isEmpty()) {
             sb.append("; the reset is the destination's preparation (open, reset, VQ creation: before the stop-and-copy")
@@ -140,7 +141,7 @@ public final class RehearsalText {
     }
 
     /** Binary units, exact when possible ("256 GiB", "1536 MiB"). */
-    static String bytes(long b) {
+    public static String bytes(long b) {
         String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
         int u = 0;
         long v = b;
@@ -217,8 +218,26 @@ public final class RehearsalText {
         return "Critical path: " + Durations.ms(cp.nanos()) + " ms" + info.simulatedSuffix() + " (" + how + ")";
     }
 
+    /**
+     * What the downtime of {@code t} spans, as {@link Timeline#windowEnd()} decides it: to the last resume, or, in a
+     * window without one (--stop-and-copy: the source side only), to the end of its last call.
+     */
+    static String windowWords(Timeline t, String to) {
+        // the window ends at the call that lets the devices run again: a RESUME, or (QEMU 10's way, which restarts a
+        // suspended device from reset) the destination side's last call; a stop-and-copy run has the source side only
+        boolean destination = t.spans().stream()
+                .anyMatch(s -> s.phase().inWindow() && s.phase().side() == org.vdpactl.orchestra.Phase.Side.DESTINATION);
+        return "first suspend " + to + (destination ? " last window call" : " end of the last call (no resume: the source side only)")
+                + (t.preparation().isEmpty() ? "" : ", less the destination's preparation");
+    }
+
+    /** "1 iteration", "2 iterations". */
+    static String iterations(long n) {
+        return n + (n == 1 ? " iteration" : " iterations");
+    }
+
     static TextTable percentileTable(RehearsalResult r, RunInfo info) {
-        TextTable table = new TextTable(List.of("over " + r.statistics().count() + " iterations" + info.simulatedSuffix(),
+        TextTable table = new TextTable(List.of("over " + iterations(r.statistics().count()) + info.simulatedSuffix(),
                 ">p50 ms", ">p90 ms", ">p99 ms", ">max ms"));
         for (Map.Entry<Phase, Percentiles> e : r.statistics().phases().entrySet()) {
             table.row(percentileRow(e.getKey().label(), e.getValue()));

@@ -6,7 +6,8 @@ import org.vdpactl.orchestra.Percentiles;
 
 /**
  * A small inline SVG bar chart of one HdrHistogram: 20 equal bins from its minimum to its maximum,
- * a count axis and each bar's count, a millisecond axis, and p50, p90 and p99 marked as dashed lines
+ * a count axis and each bar's count, a millisecond axis labelled at its ends and at round values between
+ * them, and p50, p90 and p99 marked as dashed lines
  * (percentiles at the same place share one line and one label, "p50 = p90 = p99").
  * When every value fell into one of HdrHistogram's buckets (a single iteration, or the fake's virtual
  * clock, on which every iteration takes the same time) there is no range to bin: the chart is one bar
@@ -66,6 +67,7 @@ final class SvgHistogram {
                     .append(Durations.ms(h.getMinValue())).append("</text>\n");
             sb.append("<text x=\"").append(LEFT + PLOT_WIDTH).append("\" y=\"").append(base + 14)
                     .append("\" text-anchor=\"end\" class=\"tick xtick\">").append(Durations.ms(h.getMaxValue())).append("</text>\n");
+            innerTicks(sb, h.getMinValue(), h.getMaxValue(), base);
         }
         sb.append("<text x=\"").append(LEFT + PLOT_WIDTH / 2).append("\" y=\"").append(base + 30)
                 .append("\" text-anchor=\"middle\" class=\"tick\">ms (").append(p.count()).append(p.count() == 1 ? " iteration" : " iterations")
@@ -162,6 +164,44 @@ final class SvgHistogram {
                     .append(c).append("</text>\n");
         }
         sb.append("<text x=\"").append(LEFT - 6).append("\" y=\"").append(TOP - 8).append("\" text-anchor=\"end\" class=\"count\">count</text>\n");
+    }
+
+    /** Room a tick's label needs from its neighbours (a "12.34" label at the tick font is about 28 px wide). */
+    private static final double LABEL_ROOM = 36;
+
+    /**
+     * Round values between the minimum and the maximum, marked and labelled, so that a reader can place a bar without
+     * interpolating between the two ends: a step of 1, 2 or 5 × 10^k ns giving about four intervals, and no label
+     * closer to another than {@link #LABEL_ROOM}.
+     */
+    private static void innerTicks(StringBuilder sb, long min, long max, int base) {
+        for (long v : roundValuesBetween(min, max)) {
+            double x = xOf(v, min, max);
+            if (x - LEFT < LABEL_ROOM || LEFT + PLOT_WIDTH - x < LABEL_ROOM) {
+                continue;
+            }
+            sb.append("<line x1=\"").append(Html.num(x)).append("\" y1=\"").append(base).append("\" x2=\"").append(Html.num(x))
+                    .append("\" y2=\"").append(base + 4).append("\" stroke=\"").append(Palette.INK).append("\"/>");
+            sb.append("<text x=\"").append(Html.num(x)).append("\" y=\"").append(base + 14)
+                    .append("\" text-anchor=\"middle\" class=\"tick xtick\">").append(Durations.ms(v)).append("</text>\n");
+        }
+    }
+
+    /** The multiples of a round step (1, 2 or 5 × 10^k, about a quarter of the range) strictly between {@code min} and {@code max}. */
+    static java.util.List<Long> roundValuesBetween(long min, long max) {
+        java.util.List<Long> out = new java.util.ArrayList<>();
+        if (max - min < 4) {
+            return out;
+        }
+        double raw = (max - min) / 4.0;
+        double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
+        double step = raw / magnitude < 1.5 ? magnitude : raw / magnitude < 3.5 ? 2 * magnitude : raw / magnitude < 7.5
+                ? 5 * magnitude : 10 * magnitude;
+        long s = Math.max(1, Math.round(step));
+        for (long v = (min / s + 1) * s; v < max; v += s) {
+            out.add(v);
+        }
+        return out;
     }
 
     private static double xOf(long v, long min, long max) {

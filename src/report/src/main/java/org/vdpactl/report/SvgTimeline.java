@@ -43,6 +43,9 @@ final class SvgTimeline {
     private static final int BREAK_LABEL_BAND = 34;
     private static final int AXIS_HEIGHT = 44;
     private static final int LABEL_CHARS = 14;
+    /** Up to this many rows the time axis under the rows is in view with them; more rows get one above them too. */
+    private static final int ROWS_WITHOUT_TOP_AXIS = 16;
+    private static final int TOP_AXIS_BAND = 22;
 
     private SvgTimeline() {
     }
@@ -69,7 +72,9 @@ final class SvgTimeline {
         BrokenTimeAxis axis = BrokenTimeAxis.of(shown, s -> t.preparation().contains(s.phase()), l.plotLeft(), l.plotWidth(),
                 l.breakWidth());
         List<String> devices = t.devices();
-        int top = axis.breaks().isEmpty() ? 8 : BREAK_LABEL_BAND;
+        // a tall timeline (64 devices: thousands of pixels) gets its time axis at the top as well, where a reader starts
+        int axisAbove = devices.size() > ROWS_WITHOUT_TOP_AXIS ? TOP_AXIS_BAND : 0;
+        int top = axisAbove + (axis.breaks().isEmpty() ? 8 : BREAK_LABEL_BAND);
         int plotBottom = top + devices.size() * l.rowHeight();
         int height = plotBottom + AXIS_HEIGHT;
         sb.append("<svg class=\"timeline ").append(l.name()).append("\" viewBox=\"0 0 ").append(l.width()).append(' ').append(height)
@@ -100,6 +105,9 @@ final class SvgTimeline {
         }
         breaks(sb, axis, t, shown, top, plotBottom);
         ticks(sb, axis, l, top, plotBottom);
+        if (axisAbove > 0) {
+            topTicks(sb, axis, l, axisAbove - 6);
+        }
         for (int i = 0; i < devices.size(); i++) {
             int barTop = top + i * l.rowHeight() + (l.labelsAbove() ? 16 : (l.rowHeight() - BAR_HEIGHT) / 2);
             bars(sb, t, axis, l, shown, used, devices.get(i), barTop);
@@ -197,6 +205,18 @@ final class SvgTimeline {
                 .append("\" text-anchor=\"end\" class=\"tick\">")
                 .append(axis.breaks().isEmpty() ? "ms from the first suspend" : "ms of downtime from the first suspend (preparation collapsed)")
                 .append("</text>\n");
+    }
+
+    /** The tick labels of {@link #ticks} once more, above the rows, at baseline {@code y} (the first one says the unit). */
+    private static void topTicks(StringBuilder sb, BrokenTimeAxis axis, Layout l, int y) {
+        double spanMs = axis.scaledNanos() / 1e6;
+        double step = niceStep(spanMs / l.ticks());
+        for (double ms = 0; ms <= spanMs + 1e-9; ms += step) {
+            double x = axis.xAtScaled(Math.round(ms * 1e6));
+            sb.append("<text x=\"").append(Html.num(x)).append("\" y=\"").append(y).append(ms == 0 ? "\" text-anchor=\"start"
+                    : "\" text-anchor=\"middle").append("\" class=\"tick top-axis\">").append(Html.esc(ms == 0 ? "0 ms" : trim(ms)))
+                    .append("</text>\n");
+        }
     }
 
     /** The legend as HTML under the figure, so that it wraps and stays legible on a narrow screen. */

@@ -92,13 +92,27 @@ class SvgHistogramTest {
     }
 
     @Test
+    void roundValuesBetweenTheEndsAreMultiplesOfOneTwoOrFiveAboutFourIntervalsApart() {
+        assertEquals(List.of(10_000_000L, 15_000_000L, 20_000_000L, 25_000_000L, 30_000_000L),
+                SvgHistogram.roundValuesBetween(9_990_000, 30_010_000));
+        assertEquals(List.of(42_000_000L, 44_000_000L, 46_000_000L), SvgHistogram.roundValuesBetween(41_200_000, 47_900_000));
+        assertEquals(List.of(), SvgHistogram.roundValuesBetween(5, 7));
+    }
+
+    @Test
     void aSpreadKeepsItsBinsMinAndMax() throws Exception {
         Element svg = render(10_000_000, 10_000_000, 20_000_000, 30_000_000);
         assertEquals(3, byClass(svg, "rect", "bin").size());
         Histogram h = new Histogram(3);
         h.recordValue(10_000_000);
         h.recordValue(30_000_000);
-        assertEquals(List.of(Durations.ms(h.getMinValue()), Durations.ms(h.getMaxValue())), texts(byClass(svg, "text", "xtick")));
+        // the ends, then round values between them: a bar is placed without interpolating between the ends
+        assertEquals(List.of(Durations.ms(h.getMinValue()), Durations.ms(h.getMaxValue()), "15.00", "20.00", "25.00"),
+                texts(byClass(svg, "text", "xtick")));
+        List<Double> xs = byClass(svg, "text", "xtick").stream().map(e -> num(e, "x")).sorted().toList();
+        for (int i = 1; i < xs.size(); i++) {
+            assertTrue(xs.get(i) - xs.get(i - 1) >= 36, "labels apart: " + xs);
+        }
         // p50 at 10 ms; p90 and p99 both at 30 ms share one mark
         assertEquals(List.of("p50", "p90 = p99"), byClass(svg, "g", "pct").stream()
                 .map(g -> g.getElementsByTagName("text").item(0).getTextContent()).toList());

@@ -61,7 +61,7 @@ class BadInputMatrixTest {
                 Arguments.of(new String[] {"--fake-faults", typo.toString(), "rehearse"}, ExitCode.USAGE, "VHOST_VDPA_SUSPEND,"),
                 Arguments.of(new String[] {"--fake-faults", badErrno.toString(), "rehearse"}, ExitCode.USAGE,
                         "rule #1: errno 99999 is not a Linux errno"),
-                Arguments.of(new String[] {"dev"}, ExitCode.USAGE, "missing subcommand"),
+                Arguments.of(new String[] {"mgmtdev"}, ExitCode.USAGE, "missing subcommand"),
                 Arguments.of(new String[] {"vhost"}, ExitCode.USAGE, "missing subcommand"),
                 Arguments.of(new String[] {"doctor", "nosuch"}, ExitCode.NOT_FOUND, "no vDPA device of that name"),
                 Arguments.of(new String[] {"doctor", "/dev/null"}, ExitCode.USAGE, "not a vhost-vdpa device"),

@@ -11,11 +11,12 @@ import org.vdpactl.sim.OrchestrationBench;
 
 /** {@code vdpactl bench orchestration} runs and prints its table (its figures are a benchmark's: never asserted on). */
 class BenchCommandTest {
+    /** A group without its subcommand is a usage error with the usage on stderr, as every group (ExitCodeRulesTest). */
     @Test
     void benchIsAParentCommand() {
         CliRun r = RehearseCommandTest.run("bench");
-        assertEquals(0, r.exitCode());
-        assertTrue(r.out().contains("orchestration"), r.out());
+        assertEquals(ExitCode.USAGE.code(), r.exitCode());
+        assertTrue(r.err().contains("orchestration"), r.err());
     }
 
     @Test

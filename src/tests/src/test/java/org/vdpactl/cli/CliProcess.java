@@ -30,6 +30,14 @@ final class CliProcess {
         return new CliProcess(SeparateJvm.start(Main.class, out, err, args), out, err, args);
     }
 
+    /** Sends it {@code signal} ("TERM", "INT") as an operator's kill(1) would. */
+    void signal(String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new AssertionError("kill -" + signal + " " + process.pid() + " failed");
+        }
+    }
+
     /** What it printed on stderr so far. */
     String errSoFar() throws IOException {
         return Files.readString(err);

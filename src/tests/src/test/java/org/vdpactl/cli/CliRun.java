@@ -31,6 +31,15 @@ public record CliRun(int exitCode, String out, String err) {
         return of(full);
     }
 
+    /** {@link #onFake} on the fake's virtual clock (no modelled latency is waited for). */
+    public static CliRun onVirtualFake(java.nio.file.Path state, String... args) {
+        String[] full = new String[args.length + 2];
+        full[0] = "--fake-clock";
+        full[1] = "virtual";
+        System.arraycopy(args, 0, full, 2, args.length);
+        return onFake(state, full);
+    }
+
     /** True when stderr holds no Java stack trace. */
     public boolean noStackTrace() {
         return !err.contains("\tat ") && !err.contains("Exception in thread") && !out.contains("\tat ");

@@ -135,12 +135,11 @@ class ExitCodeTableTest {
         for (Path p : mainSources()) {
             String name = p.getFileName().toString();
             List<String> lines = Files.readAllLines(p);
+            // statements span lines: the message checks look at the whole source, not line by line
+            messageDecisions(Files.readString(p)).forEach(m -> offending.add(p + ":" + m));
             for (int i = 0; i < lines.size(); i++) {
                 String l = lines.get(i);
                 String where = p + ":" + (i + 1) + ": " + l.strip();
-                if (l.matches(".*getMessage\\(\\)\\s*\\.(contains|startsWith|endsWith|matches|equals)\\(.*")) {
-                    offending.add(where + "   <- decides from a message");
-                }
                 if (name.equals("ExitCode.java") || name.equals("ExitCodeMapper.java") || !l.contains("ExitCode.")) {
                     continue;
                 }
@@ -149,12 +148,64 @@ class ExitCodeTableTest {
                 if (!ok) {
                     offending.add(where);
                 }
-                if (detected.matcher(l).find() && l.contains("getMessage()")) {
-                    offending.add(where + "   <- a caught exception reported with a code chosen here: use CliFailure.from");
-                }
             }
         }
         assertEquals(List.of(), offending);
+    }
+
+    /** A test of a message's text: {@code getMessage()} then {@code .contains(}, with any white space (lines) between. */
+    private static final Pattern MESSAGE_TEST = Pattern.compile(
+            "getMessage\\(\\)\\s*\\.\\s*(contains|startsWith|endsWith|matches|equals|equalsIgnoreCase|indexOf)\\s*\\(");
+    /** A variable that holds a message: {@code String m = e.getMessage();}. */
+    private static final Pattern MESSAGE_VARIABLE = Pattern.compile("\\b(\\w+)\\s*=\\s*[\\w.()]*getMessage\\(\\)\\s*;");
+    /** A code chosen here for a caught exception's message: {@code new CliFailure(ExitCode.X, ... getMessage() ...);}. */
+    private static final Pattern CODE_FOR_MESSAGE = Pattern.compile(
+            "new CliFailure\\(\\s*ExitCode\\.[A-Z_]+\\s*,[^;]*?getMessage\\(\\)");
+
+    /**
+     * Where {@code source} decides something from an exception's message ("LINE: what"), over whole statements: a
+     * test of {@code getMessage()}'s text, of a variable holding it, or a CliFailure whose code is chosen here for a
+     * caught exception's message; a statement may wrap over lines.
+     */
+    static List<String> messageDecisions(String source) {
+        // comments say what the code does not do; strings cannot hold these tokens in this code base
+        String code = Pattern.compile("(?s)/\\*.*?\\*/").matcher(source)
+                .replaceAll(m -> Matcher.quoteReplacement(m.group().replaceAll("[^\\n]", " ")))
+                .replaceAll("//[^\\n]*", "");
+        List<String> out = new ArrayList<>();
+        Matcher m = MESSAGE_TEST.matcher(code);
+        while (m.find()) {
+            out.add(lineOf(code, m.start()) + ": decides from a message");
+        }
+        Matcher v = MESSAGE_VARIABLE.matcher(code);
+        while (v.find()) {
+            Matcher use = Pattern.compile("\\b" + Pattern.quote(v.group(1))
+                    + "\\s*\\.\\s*(contains|startsWith|endsWith|matches|equals|equalsIgnoreCase|indexOf)\\s*\\(").matcher(code);
+            if (use.find(v.end())) {
+                out.add(lineOf(code, use.start()) + ": decides from a message (held in " + v.group(1) + ")");
+            }
+        }
+        Matcher c = CODE_FOR_MESSAGE.matcher(code);
+        while (c.find()) {
+            out.add(lineOf(code, c.start()) + ": a caught exception reported with a code chosen here: use CliFailure.from");
+        }
+        return out;
+    }
+
+    private static int lineOf(String text, int offset) {
+        return (int) text.substring(0, offset).chars().filter(ch -> ch == '\n').count() + 1;
+    }
+
+    @Test
+    void theMessageCheckSeesStatementsThatWrap() {
+        assertEquals(List.of("1: decides from a message"), messageDecisions("if (e.getMessage().contains(\"busy\")) {"));
+        assertEquals(List.of("2: decides from a message"), messageDecisions("int x;\nif (e.getMessage()\n        .contains(\"busy\")) {"));
+        assertEquals(List.of("3: decides from a message (held in why)"),
+                messageDecisions("String why = e.getMessage();\nlog(why);\nreturn why.startsWith(\"EBUSY\") ? 7 : 1;"));
+        assertEquals(List.of("1: a caught exception reported with a code chosen here: use CliFailure.from"),
+                messageDecisions("throw new CliFailure(ExitCode.USAGE,\n        \"bad: \" + e.getMessage());"));
+        assertEquals(List.of(), messageDecisions("// never e.getMessage().contains(...)\nthrow CliFailure.from(e, e.getMessage());"));
+        assertEquals(List.of(), messageDecisions("throw new CliFailure(ExitCode.USAGE, \"give DEV\");\nString m = e.getMessage();"));
     }
 
     /** Product text (every command's --help) does not refer to the project's issue tracker. */

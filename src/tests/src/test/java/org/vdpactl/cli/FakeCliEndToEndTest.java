@@ -99,7 +99,8 @@ class FakeCliEndToEndTest {
         expect(ExitCode.USAGE, "--devices", "rehearse", "--devices", "-3");
         expect(ExitCode.USAGE, "unknown strategy", "rehearse", "--strategy", "sideways");
         expect(ExitCode.USAGE, "layout.json", "rehearse", "--memory-layout", unreadable.toString());
-        expect(ExitCode.USAGE, "nope.json", "rehearse", "--memory-layout", dir.resolve("nope.json").toString());
+        // a missing input file is a path not found, as a missing output directory (README "Exit codes")
+        expect(ExitCode.NOT_FOUND, "nope.json", "rehearse", "--memory-layout", dir.resolve("nope.json").toString());
         expect(ExitCode.NOT_FOUND, "nosuch", "rehearse", "nosuch");
         expect(ExitCode.USAGE, "mlx5-bogus", "rehearse", "--compare", "mlx5-pre612,mlx5-bogus");
     }

@@ -27,6 +27,8 @@ class HeldNodeTwoProcessesTest {
     Path dir;
     private Process holder;
     private String holderName;
+    /** How dev del names the holder: with the user it runs as (getpwuid), whom to ask to close the node. */
+    private String delHolderName;
 
     private Path state() {
         return dir.resolve("fake-state.json");
@@ -46,6 +48,7 @@ class HeldNodeTwoProcessesTest {
             Thread.sleep(50);
         }
         holderName = "pid " + holder.pid() + " (java)";
+        delHolderName = "pid " + holder.pid() + " (java, user " + System.getProperty("user.name") + ")";
     }
 
     @AfterEach
@@ -74,7 +77,8 @@ class HeldNodeTwoProcessesTest {
 
     private void assertRefused(CliRun r, int exit, String what) {
         assertEquals(exit, r.exitCode(), what + ": " + r.err() + r.out());
-        assertTrue(r.err().contains("held open by " + holderName), what + " names the holder: " + r.err());
+        assertTrue(r.err().contains("held open by " + (what.startsWith("dev del") ? delHolderName : holderName)),
+                what + " names the holder: " + r.err());
         assertTrue(r.noStackTrace(), r.err());
         assertEquals(1, r.errorLines(), what + ": one error line: " + r.err());
     }
@@ -99,16 +103,38 @@ class HeldNodeTwoProcessesTest {
         assertRefused(run("dev", "del", "vdpa0"), ExitCode.KERNEL_ERROR.code(), "dev del");
         CliRun waited = run("dev", "del", "vdpa0", "--wait", "1");
         assertEquals(ExitCode.KERNEL_ERROR.code(), waited.exitCode(), waited.err());
-        assertTrue(waited.err().contains("vdpactl: vdpa0: /dev/vhost-vdpa-0 is held open by " + holderName
+        assertTrue(waited.err().contains("vdpactl: vdpa0: /dev/vhost-vdpa-0 is held open by " + delHolderName
                 + "; the kernel's delete waits until it is closed: waiting up to 1 s"), "says whom it waits for: " + waited.err());
-        assertTrue(waited.err().contains("is held open by " + holderName + " after 1 s (the kernel's delete would wait"),
+        assertTrue(waited.err().contains("is held open by " + delHolderName + " after 1 s (the kernel's delete would wait"),
                 "gives up naming the holder: " + waited.err());
+        // after --wait 1 the hint is a longer wait, not the option just given
+        assertTrue(waited.err().contains("close it first, or give a longer --wait") && !waited.err().contains("pass --wait"),
+                waited.err());
         assertTrue(waited.noStackTrace(), waited.err());
         CliRun doctor = run("doctor");
         assertTrue(doctor.out().contains("held open by another process: " + holderName), "doctor: " + doctor.out());
         // nothing vdpactl did took the node away from its holder, nor deleted the device
         assertTrue(holder.isAlive());
         assertTrue(run("dev", "list").out().contains("vdpa0"));
+    }
+
+    /**
+     * SIGTERM while {@code dev del --wait} waits for the holder: it exited 143 with no word (the JVM's default); now it
+     * stops waiting, says so, deletes nothing and exits INTERRUPTED. The handler is in place before the waiting line is
+     * printed, so the signal is sent once that line is there: no timing.
+     */
+    @Test
+    void sigtermEndsADevDelWaitWithOneLineAndItsCode() throws Exception {
+        CliProcess del = CliProcess.start(dir, "del-term", "--backend", "fake", "--fake-state", state().toString(),
+                "dev", "del", "vdpa0", "--wait", "300");
+        del.awaitErr("waiting up to 300 s", 2, TimeUnit.MINUTES);
+        del.signal("TERM");
+        CliRun r = del.await(2, TimeUnit.MINUTES);
+        assertEquals(ExitCode.INTERRUPTED.code(), r.exitCode(), r.err());
+        assertTrue(r.err().contains("vdpactl: interrupted by SIGTERM while waiting for /dev/vhost-vdpa-0 to be closed; vdpa0 was not"
+                + " deleted"), r.err());
+        assertTrue(r.noStackTrace(), r.err());
+        assertTrue(run("dev", "list").out().contains("vdpa0"), "nothing deleted");
     }
 
     /**
@@ -120,7 +146,7 @@ class HeldNodeTwoProcessesTest {
     void devDelWaitSaysWhomItWaitsForAndDeletesOnceTheHolderClosesTheNode() throws Exception {
         CliProcess del = CliProcess.start(dir, "del-wait", "--backend", "fake", "--fake-state", state().toString(),
                 "dev", "del", "vdpa0", "--wait", "300");
-        String line = "vdpactl: vdpa0: /dev/vhost-vdpa-0 is held open by " + holderName
+        String line = "vdpactl: vdpa0: /dev/vhost-vdpa-0 is held open by " + delHolderName
                 + "; the kernel's delete waits until it is closed: waiting up to 300 s";
         del.awaitErr(line, 2, TimeUnit.MINUTES);
         assertTrue(run("dev", "list").out().contains("vdpa0"), "nothing deleted while the node is held");

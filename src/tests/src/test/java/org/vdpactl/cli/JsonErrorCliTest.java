@@ -30,7 +30,7 @@ class JsonErrorCliTest {
                 Arguments.of(ExitCode.USAGE, new String[] {"-j", "vhost", "info", "/dev/null"}),
                 Arguments.of(ExitCode.USAGE, new String[] {"-jp", "dev", "add", "m1"}), // picocli: --mgmtdev missing
                 Arguments.of(ExitCode.USAGE, new String[] {"--json", "doctor", "--memory", "12Q"}),
-                Arguments.of(ExitCode.USAGE, new String[] {"--json", "dev"}));
+                Arguments.of(ExitCode.USAGE, new String[] {"--json", "mgmtdev"}));
     }
 
     @ParameterizedTest

@@ -66,7 +66,7 @@ class QemuDowntimeSideBySideKernelTest {
     }
 
     private static int iterations() {
-        return Integer.parseInt(System.getenv().getOrDefault("VDPACTL_DOWNTIME_ITERATIONS", "3"));
+        return Integer.parseInt(System.getenv().getOrDefault("VDPACTL_DOWNTIME_ITERATIONS", "5"));
     }
 
     private static long micros(Instant t) {

@@ -54,7 +54,7 @@ class RehearseCommandTest {
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("CVQ MQ ")), "16 queue pairs replayed through the control queue");
         assertTrue(!r.out().contains("Note:"), r.out());
         assertTrue(r.out().contains("SIMULATED"), r.out());
-        assertTrue(r.out().contains("Downtime (first suspend -> last resume, less the destination's preparation): "), r.out());
+        assertTrue(r.out().contains("Downtime (first suspend -> last window call, less the destination's preparation): "), r.out());
         assertTrue(r.out().contains("Window: migration -- starts at the first SUSPEND"), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("reset (preparation, not downtime) ")), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("phase") && l.contains("mlx5-3")), "per-device columns");

@@ -1,6 +1,7 @@
 package org.vdpactl.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -19,7 +20,7 @@ import org.vdpactl.vhost.VhostVdpaDevice;
 /**
  * {@code vdpactl rehearse} on the VM lane's real vdpa_sim devices (vdpa0 = vdpasim_net, vdpa1 =
  * vdpasim_blk): every window call is real (suspend, vring bases, reset, features and vrings, the
- * IOTLB batch, DRIVER_OK, resume) and both devices end running. Runs only in the real-kernel lane.
+ * IOTLB batch, DRIVER_OK, the vrings' enables) and both devices end running. Runs only in the real-kernel lane.
  */
 @Tag("kernel")
 class RehearseKernelE2ETest {
@@ -52,14 +53,14 @@ class RehearseKernelE2ETest {
                         "VHOST_SET_VRING_BASE", "write IOTLB UPDATE", "write IOTLB BATCH_END", "VHOST_VDPA_SET_STATUS DRIVER_OK")) {
                     assertTrue(calls.contains(d + " " + c), strategy + ": no " + c + " on " + d + " in " + calls);
                 }
-                assertEquals(resume.get(d), calls.contains(d + " VHOST_VDPA_RESUME"),
-                        strategy + ": RESUME offered by " + d + ": " + resume.get(d) + ", calls " + calls);
+                // the window resets and restarts every device (DRIVER_OK): nothing is left suspended, so no
+                // RESUME even where the device offers it (QEMU 10.0 restarts a stopped device the same way)
+                assertFalse(calls.contains(d + " VHOST_VDPA_RESUME"), strategy + ": RESUME after a restart on " + d + ": " + calls);
             }
-            // The window resets and restarts every device (DRIVER_OK), so a device without RESUME has
-            // nothing to resume and needs no fallback: its resume phase runs no call at all.
+            // ... and a device without RESUME needs no fallback: its resume phase runs no call at all
             Set<String> phases = new HashSet<>();
             doc.at("/iterations/2/phases").forEach(p -> phases.add(p.get("phase").asText()));
-            assertEquals(resume.containsValue(true), phases.contains("resume"), strategy + ": phases " + phases);
+            assertFalse(phases.contains("resume"), strategy + ": phases " + phases);
             assertTrue(doc.get("fallbacks") == null || doc.get("fallbacks").isNull(), strategy + ": " + doc.get("fallbacks"));
             // ... and the empty phase is labelled, per device, in the notes (table, JSON and HTML render them).
             String notes = doc.get("notes").toString();

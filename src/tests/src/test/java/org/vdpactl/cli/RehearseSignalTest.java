@@ -59,6 +59,11 @@ class RehearseSignalTest {
         Process p = SeparateJvm.start(Main.class, java.util.Map.of("JAVA_TOOL_OPTIONS", "-Dvdpactl.log.level=debug"),
                 out, err, "--backend", "fake", "--fake-state", dir.resolve("state.json").toString(),
                 "--fake-faults", faults.toString(), "--json", "rehearse", "--iterations", "100000");
+        return signalAfterSetUp(p, out, err, signal);
+    }
+
+    /** Waits until the rehearsal of {@code p} logs that every device is up, sends it the signal and waits for its end. */
+    private static Interrupted signalAfterSetUp(Process p, Path out, Path err, String signal) throws Exception {
         try {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
             while (!Files.readString(err).contains(SET_UP_DONE)) {
@@ -73,5 +78,29 @@ class RehearseSignalTest {
         } finally {
             p.destroyForcibly();
         }
+    }
+
+    /**
+     * A --force batch goes on after a failed line, not after a signal: SIGTERM during its rehearsal line stopped the
+     * rehearsal (exit 130) but the batch ran the next line, a dev add, and would have run any number more.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"TERM", "INT"})
+    void aSignalEndsAForceBatchAtTheLineItStopped(String signal) throws Exception {
+        Path faults = Files.writeString(dir.resolve("slow.json"),
+                "[{\"call\":\"VHOST_VDPA_SUSPEND\",\"occurrence\":\"every\",\"delayMs\":200}]");
+        Path batch = Files.writeString(dir.resolve("batch.txt"), "rehearse --iterations 100000\ndev add x9 --mgmtdev vdpasim_net\n");
+        Path state = dir.resolve("state.json");
+        Path out = dir.resolve("batch.out");
+        Path err = dir.resolve("batch.err");
+        Process p = SeparateJvm.start(Main.class, java.util.Map.of("JAVA_TOOL_OPTIONS", "-Dvdpactl.log.level=debug"),
+                out, err, "--backend", "fake", "--fake-state", state.toString(), "--fake-faults", faults.toString(),
+                "--force", "--batch", batch.toString());
+        Interrupted r = signalAfterSetUp(p, out, err, signal);
+        assertEquals(ExitCode.INTERRUPTED.code(), r.exit(), r.err());
+        assertTrue(r.err().contains("vdpactl: --batch " + batch + ":1: interrupted by SIG" + signal
+                + " during this line: the batch stops here (--force goes on after failures, not signals); no later line was run"),
+                r.err());
+        assertTrue(!Files.readString(state).contains("x9"), "the line after the signal did not run: " + Files.readString(state));
     }
 }

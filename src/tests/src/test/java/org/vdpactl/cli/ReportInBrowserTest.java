@@ -133,6 +133,21 @@ class ReportInBrowserTest {
         assertEquals(4, t.path("preparationBars").asInt(), "one hatched reset per device: " + t);
     }
 
+    @Test
+    void aTallTimelineHasItsTimeAxisAtTheTopToo() throws Exception {
+        Path report = dir.resolve("sixty-four.html");
+        Path sixtyFour = ManyDevicesResourceLimitTest.stateWithMlx5Devices(dir.resolve("sixty-four-state.json"), 64);
+        CliRun r = RehearseCommandTest.run("--backend", "fake", "--fake-clock", "virtual", "--fake-state", sixtyFour.toString(),
+                "rehearse", "--devices", "64", "--queue-pairs", "1", "--memory", "1G", "--iterations", "1", "--report", report.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        JsonNode t = measure(report, "rehearsal-64", 1400).path("timeline");
+        assertTrue(t.path("height").asDouble() > 900, "a tall timeline: " + t);
+        assertTrue(t.path("topAxisLabels").asInt() >= 3, "time labels above the rows: " + t);
+        assertTrue(t.path("topAxisOffset").asDouble() < 30, "at the top of the drawing: " + t);
+        // a short one keeps its single axis under the rows
+        assertEquals(0, measure(rehearsalReport, "rehearsal", 1400).path("timeline").path("topAxisLabels").asInt());
+    }
+
     @ParameterizedTest(name = "{0} px")
     @ValueSource(ints = {375, 1400})
     void onTheVirtualClockEveryHistogramIsOneBarWithItsCountValueAndPercentiles(int width) throws Exception {
@@ -183,6 +198,9 @@ class ReportInBrowserTest {
         assertFits(m, width);
         // the 6.1 host also brings its own mlx5_vdpa's preset (mlx5-pre612): strategy, kernel and preset differ
         assertEquals(3, m.path("differingCells").asInt(), "rack2-node9's strategy, kernel and preset flagged: " + m);
+        // one drawing of the bars shown at each width, its host names legible on a phone
+        assertEquals(1, m.path("fleetCharts").asInt(), m.toString());
+        assertTrue(m.path("fleetLabelMinPx").asDouble() >= 12, "host names on screen at " + m.path("fleetLabelMinPx") + " px, want >= 12");
     }
 
     @ParameterizedTest(name = "{0} px")

@@ -128,6 +128,27 @@ class LaneScriptsTest {
     }
 
     @Test
+    void theMigrateCheckTableShowsPredictionNextToWhatQemuDidAndEveryDisagreement(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("6.12-qemu-migrate-check.json"), """
+                {"schema":"vdpactl-migrate-check-lane/1","kernel":"6.12.118","date":"2026-12-06T06:40:00Z","cases":[
+                 {"case":"mtu","qemuSeries":"10.0","xSvq":false,"agrees":true,"disagreements":[],
+                  "predicted":{"verdict":"blocked","blockers":["mtu"],"svq":"at-migration-start","stop":"suspend","cvq":"isolated"},
+                  "observed":{"outcome":"migrated-guest-mtu-changed","svq":"at-migration-start","stop":"suspend","cvq":"isolated",
+                              "guestMtuBefore":9000,"guestMtuAfter":1500}},
+                 {"case":"held","qemuSeries":"7.2","xSvq":true,"agrees":false,"disagreements":["blocker held predicts x, QEMU: y"],
+                  "predicted":{"verdict":"blocked","blockers":["held"],"svq":"x-svq","stop":"reset","cvq":"shadowed"},
+                  "observed":{"outcome":"migrated"}}]}
+                """);
+        Run r = run(Map.of(), "python3", "scripts/lane-report", "block", "migrate-check", "--records", dir.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("**Kernel 6.12** (6.12.118, lane run 2026-12-06 06:40 UTC): 1 of 2 cases agree."), r.out());
+        assertTrue(r.out().contains("| mtu | 10.0 | off | blocked (mtu) | migrated-guest-mtu-changed (guest MTU 9000 → 1500) |"
+                + " at-migration-start, suspend, isolated | at-migration-start, suspend, isolated | yes |"), r.out());
+        assertTrue(r.out().contains("| held | 7.2 | on | blocked (held) | migrated | x-svq, reset, shadowed |"
+                + " not reached, not reached, not reached | NO: blocker held predicts x, QEMU: y |"), r.out());
+    }
+
+    @Test
     void noReleaseSuiteMeansNoUnstableList(@TempDir Path etc) throws Exception {
         Files.createDirectories(etc.resolve("apt"));
         Files.writeString(etc.resolve("apt/sources.list"), "deb http://archive.example/ubuntu noble main\n");

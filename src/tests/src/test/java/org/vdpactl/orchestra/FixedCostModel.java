@@ -8,7 +8,8 @@ import org.vdpactl.fake.model.OpCost;
 /**
  * A driver whose window ops cost fixed times (milliseconds, times {@code factor}), so tests can
  * compute the expected virtual-clock figures by hand: suspend, get_vq_state per VQ, reset,
- * set_map (non-empty table), DRIVER_OK and resume. Everything else is free.
+ * set_map (non-empty table), DRIVER_OK and resume (outside the window: the window restarts every
+ * destination from reset and resumes none). Everything else is free.
  */
 final class FixedCostModel implements DriverModel {
     static final double SUSPEND = 3;
@@ -35,7 +36,7 @@ final class FixedCostModel implements DriverModel {
 
     /** What one device's same-device window costs with {@code vqs} virtqueues, premapped or not (ms). */
     static double window(double factor, int vqs, boolean mapInWindow) {
-        return factor * (SUSPEND + vqs * GET_VQ_STATE + RESET + (mapInWindow ? SET_MAP : 0) + DRIVER_OK + RESUME);
+        return factor * (SUSPEND + vqs * GET_VQ_STATE + RESET + (mapInWindow ? SET_MAP : 0) + DRIVER_OK);
     }
 
     private OpCost ms(double v) {

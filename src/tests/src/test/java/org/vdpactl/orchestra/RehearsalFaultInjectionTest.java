@@ -35,9 +35,10 @@ class RehearsalFaultInjectionTest {
     @Test
     void everyWindowCallPositionOfASixteenDeviceRehearsalEndsInAKnownState() {
         runAllPositions(Strategy.PARALLEL, false, p -> true);
+        // no VHOST_VDPA_RESUME: the window restarts every device from reset and resumes none (as QEMU 10.0)
         assertEquals(java.util.Set.of("VHOST_GET_BACKEND_FEATURES", "VHOST_GET_VRING_BASE", "VHOST_SET_BACKEND_FEATURES", "VHOST_SET_FEATURES", "VHOST_SET_VRING_ADDR", "VHOST_SET_VRING_BASE",
                 "VHOST_SET_VRING_CALL", "VHOST_SET_VRING_KICK", "VHOST_SET_VRING_NUM", "VHOST_VDPA_GET_CONFIG", "VHOST_VDPA_GET_STATUS",
-                "VHOST_VDPA_RESUME", "VHOST_VDPA_SET_STATUS", "VHOST_VDPA_SET_VRING_ENABLE", "VHOST_VDPA_SUSPEND", "change_num_qps",
+                "VHOST_VDPA_SET_STATUS", "VHOST_VDPA_SET_VRING_ENABLE", "VHOST_VDPA_SUSPEND", "change_num_qps",
                 "write"), coveredCalls, "every kind of window call was failed at least once");
     }
 

@@ -141,7 +141,7 @@ public class RehearsalReportsTest {
         String html = HtmlReport.render(completed, INFO);
         assertSelfContained(html);
         assertTrue(html.contains("<dt>Window</dt><dd>migration -- starts at the first SUSPEND"), "window boundaries in the summary");
-        assertTrue(html.contains("last resume, less the destination"), "downtime without the preparation");
+        assertTrue(html.contains("last window call, less the destination"), "downtime without the preparation");
         Document doc = parse(html);
         assertEquals("html", doc.getDocumentElement().getTagName());
         assertTrue(doc.getElementsByTagName("style").getLength() == 1);
@@ -192,7 +192,7 @@ public class RehearsalReportsTest {
     @Test
     void textReportHasThePhaseTableAndTheDowntime() {
         String text = RehearsalText.render(completed, INFO);
-        assertTrue(text.contains("Downtime (first suspend -> last resume, less the destination's preparation): "), text);
+        assertTrue(text.contains("Downtime (first suspend -> last window call, less the destination's preparation): "), text);
         assertTrue(text.contains("Window: migration -- starts at the first SUSPEND"), text);
         assertTrue(text.lines().anyMatch(l -> l.startsWith("reset (preparation, not downtime) ")), text);
         assertTrue(text.contains("(simulated)"), text);

@@ -47,6 +47,11 @@
       downtimeBars: bars.length,
       downtimeShare: plot.width > 0 ? union(bars) / plot.width : 0,
       preparationBars: svg.querySelectorAll('rect.bar.prep').length,
+      height: svg.getBoundingClientRect().height,
+      // the time axis above the rows: its labels and how far below the drawing's top they are
+      topAxisLabels: svg.querySelectorAll('text.top-axis').length,
+      topAxisOffset: svg.querySelector('text.top-axis')
+          ? svg.querySelector('text.top-axis').getBoundingClientRect().top - svg.getBoundingClientRect().top : null,
       preparationGaps: Array.prototype.map.call(svg.querySelectorAll('.prep-gap'), function (g) {
         var b = g.getBoundingClientRect();
         return { text: g.textContent, left: b.left, right: b.right };
@@ -85,6 +90,17 @@
     };
   });
   r.differingCells = document.querySelectorAll('td.differs').length;
+  // the fleet chart's host names as the screen shows them: the font size times the drawing's scale
+  var fleetSvgs = Array.prototype.filter.call(document.querySelectorAll('svg.downtime'), shown);
+  r.fleetCharts = fleetSvgs.length;
+  r.fleetLabelMinPx = null;
+  fleetSvgs.forEach(function (f) {
+    var scale = f.getBoundingClientRect().width / f.viewBox.baseVal.width;
+    f.querySelectorAll('text.lbl').forEach(function (t) {
+      var px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      r.fleetLabelMinPx = r.fleetLabelMinPx === null ? px : Math.min(r.fleetLabelMinPx, px);
+    });
+  });
   r.matrixCells = {};
   ['compatible', 'warnings', 'blocked'].forEach(function (v) {
     r.matrixCells[v] = document.querySelectorAll('table.matrix td.v-' + v).length;

@@ -35,8 +35,17 @@ import org.vdpactl.vhost.VirtioDeviceId;
         description = "vDPA devices: list, show, add, del, config, vstats, set.",
         subcommands = {DevCommand.ListCommand.class, DevCommand.ShowCommand.class, DevCommand.AddCommand.class,
             DevDelCommand.class, DevCommand.ConfigCommand.class, DevCommand.VstatsCommand.class, DevCommand.SetCommand.class})
-public final class DevCommand extends CommandGroup {
+public final class DevCommand extends CommandGroup implements org.vdpactl.cli.ReadOnlyCommand {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DevCommand.class);
+
+    @Mixin
+    CommandContext context;
+
+    /** {@code dev} alone shows every device, as iproute2's {@code vdpa dev} does (read-only, like dev show). */
+    @Override
+    public void run() {
+        DEVICES.show(context.get(), null);
+    }
 
     /**
      * The --mac value read as iproute2's vdpa reads it; a form that can hide a typo (such as "02:00",

@@ -7,7 +7,9 @@ import java.util.concurrent.TimeUnit;
 import org.vdpactl.cli.CliFailure;
 import org.vdpactl.cli.CommandContext;
 import org.vdpactl.cli.ExitCode;
+import org.vdpactl.cli.StopSignals;
 import org.vdpactl.mgmt.VdpaNetlink;
+import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.Syscalls;
 import org.vdpactl.vhost.VhostDeviceNodes;
 import picocli.CommandLine.Command;
@@ -29,6 +31,8 @@ import picocli.CommandLine.Parameters;
 final class DevDelCommand implements Callable<Integer> {
     /** How often a waiting delete asks whether the holder closed the node (the kernel offers no wake-up). */
     private static final long POLL_MILLIS = 100;
+    /** How long a delete without --wait lets another process's delete of the same device end before it refuses. */
+    private static final int OTHER_DELETE_GRACE_SECONDS = 2;
 
     @Mixin
     CommandContext context;
@@ -45,30 +49,57 @@ final class DevDelCommand implements Callable<Integer> {
         if (waitSeconds != null && waitSeconds < 0) {
             throw new IllegalArgumentException("--wait must not be negative");
         }
-        waitUntilFree(context.get().syscalls(), waitSeconds == null ? 0 : waitSeconds);
-        try (VdpaNetlink nl = Netlink.open(context.get())) {
-            nl.device(name); // ENODEV "device not found" before anything else
-            nl.deleteDevice(name, waitSeconds == null ? null : Duration.ofSeconds(waitSeconds + 5L));
+        try (StopSignals stop = StopSignals.install()) {
+            waitUntilFree(context.get().syscalls(), waitSeconds == null ? 0 : waitSeconds, stop);
+            try (VdpaNetlink nl = Netlink.open(context.get())) {
+                nl.device(name); // ENODEV "device not found" before anything else
+                nl.deleteDevice(name, waitSeconds == null ? null : Duration.ofSeconds(waitSeconds + 5L));
+            }
+            context.get().saveState();
+            if (stop.requested()) {
+                // the signal came while DEV_DEL ran, which cannot stop half-way: it is heard, and what it found said
+                context.get().err().println("vdpactl: interrupted by " + stop.signalName() + " while deleting " + name
+                        + ": the delete had begun and was completed; " + name + " is deleted");
+                context.get().err().flush();
+                return ExitCode.INTERRUPTED.code();
+            }
         }
-        context.get().saveState();
         return 0;
     }
 
-    /** Returns once nobody holds the device's node (or it has none); refuses when still held after {@code seconds}. */
-    private void waitUntilFree(Syscalls sys, int seconds) {
+    /** Why the node cannot be deleted now. */
+    private enum Busy {
+        /** Another process holds the node open (EBUSY). */
+        HELD,
+        /** Another delete has claimed the node (ENOENT while the device is still listed) and waits for its holder. */
+        BEING_DELETED
+    }
+
+    /**
+     * Returns once nobody holds the device's node (or it has none); refuses when still held after {@code seconds},
+     * or at once without them. A delete of another process that claimed the node waits for the node's holder, maybe
+     * for ever: this one waits for it only as long (at least {@link #OTHER_DELETE_GRACE_SECONDS}: such a delete
+     * normally ends in milliseconds). Every wait is bounded, and SIGINT or SIGTERM ends it at the next poll.
+     */
+    private void waitUntilFree(Syscalls sys, int seconds, StopSignals stop) {
         String node;
         try {
             node = VhostDeviceNodes.resolve(sys, name).path();
         } catch (RuntimeException e) {
             return; // not bound to vhost_vdpa (or no such device: DEV_GET reports it)
         }
-        if (!VhostDeviceNodes.heldOpen(sys, node)) {
+        Busy busy = busy(sys, node);
+        if (busy == null) {
             return;
         }
-        if (seconds > 0) {
-            context.get().err().println("vdpactl: " + name + ": " + node + " is held open by " + holders(sys, node)
-                    + "; the kernel's delete waits until it is closed: waiting up to " + seconds + " s");
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        int bound = busy == Busy.BEING_DELETED ? Math.max(seconds, OTHER_DELETE_GRACE_SECONDS) : seconds;
+        if (bound > 0) {
+            if (seconds > 0) {
+                context.get().err().println("vdpactl: " + name + ": " + node + " is " + what(busy, sys, node)
+                        + "; the kernel's delete waits until it is closed: waiting up to " + bound + " s");
+                context.get().err().flush();
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(bound);
             do {
                 try {
                     Thread.sleep(POLL_MILLIS);
@@ -77,18 +108,40 @@ final class DevDelCommand implements Callable<Integer> {
                     throw new CliFailure(ExitCode.INTERRUPTED, "interrupted while waiting for " + node + " to be closed;"
                             + " " + name + " was not deleted");
                 }
-                if (!VhostDeviceNodes.heldOpen(sys, node)) {
+                if (stop.requested()) {
+                    throw new CliFailure(ExitCode.INTERRUPTED, "interrupted by " + stop.signalName() + " while waiting for "
+                            + node + " to be closed; " + name + " was not deleted");
+                }
+                busy = busy(sys, node);
+                if (busy == null) {
                     return;
                 }
             } while (System.nanoTime() - deadline < 0);
         }
-        throw new CliFailure(ExitCode.KERNEL_ERROR, "device " + name + " is in use: " + node + " is held open by "
-                + holders(sys, node) + (seconds > 0 ? " after " + seconds + " s" : "")
-                + " (the kernel's delete would wait until it is closed); close it first or pass --wait SECONDS");
+        String hint = busy == Busy.BEING_DELETED
+                ? " (that delete waits until the node is closed; close it, or wait for that delete to end)"
+                : " (the kernel's delete would wait until it is closed); close it first"
+                        + (seconds > 0 ? ", or give a longer --wait" : ", or pass --wait SECONDS to wait for it");
+        throw new CliFailure(ExitCode.KERNEL_ERROR, "device " + name + " is in use: " + node + " is " + what(busy, sys, node)
+                + (bound > 0 ? " after " + bound + " s" : "") + hint);
+    }
+
+    private static Busy busy(Syscalls sys, String node) {
+        return switch (VhostDeviceNodes.openErrno(sys, node)) {
+            case Errno.EBUSY -> Busy.HELD;
+            // the node resolved through sysfs a moment ago: ENOENT now means a delete took it, not a wrong name
+            case Errno.ENOENT -> Busy.BEING_DELETED;
+            default -> null;
+        };
+    }
+
+    private static String what(Busy busy, Syscalls sys, String node) {
+        return busy == Busy.HELD ? "held open by " + holders(sys, node)
+                : "claimed by the delete of " + holders(sys, node);
     }
 
     private static String holders(Syscalls sys, String node) {
-        List<String> holders = sys.holdersOf(node);
+        List<String> holders = sys.holdersOf(node).stream().map(org.vdpactl.cli.host.HolderUsers::withUser).toList();
         return holders.isEmpty() ? "another process" : String.join(", ", holders);
     }
 }

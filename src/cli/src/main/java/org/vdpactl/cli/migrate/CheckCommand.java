@@ -55,8 +55,9 @@ final class CheckCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyC
     @Option(names = "--memory", paramLabel = "SIZE", defaultValue = "4G", description = "The VM's memory (default ${DEFAULT-VALUE}).")
     String memory;
 
-    @Option(names = "--rehearse", description = {"Rehearse each pair's path on this host's devices (live sides) and show its",
-            "downtime on the path and the warnings it costs (simulated on the fake)."})
+    @Option(names = "--rehearse", description = {"Rehearse each pair's path and show its downtime on the path and the warnings it",
+            "costs: on this host's devices when both sides are live, else on the fake's models of both sides' devices",
+            "as the facts documents describe them (simulated, and said so)."})
     boolean rehearse;
 
     @Option(names = "--source-qemu", paramLabel = "VERSION", description = "The source's QEMU version (overrides the facts).")
@@ -88,7 +89,7 @@ final class CheckCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyC
         PairCheck check = new PairCheck(src, dst, xsvq, memoryBytes);
         List<PairReport> reports = new ArrayList<>();
         String verdict = PairReport.COMPATIBLE;
-        PathRehearsal rehearsal = rehearse ? new PathRehearsal(ctx, source.equals(LIVE), dest.equals(LIVE), memoryBytes) : null;
+        PathRehearsal rehearsal = rehearse ? new PathRehearsal(ctx, source.equals(LIVE), dest.equals(LIVE), memoryBytes, src, dst) : null;
         for (MigrationFacts.DeviceFacts s : chosen) {
             String dstName = explicit.getOrDefault(s.name(), s.name());
             PairReport r = check.check(s, dstName);

@@ -79,7 +79,8 @@ public record PairReport(String source, String destination, String verdict, List
      * @param command    the command line (DEST: the destination device, on one host with both)
      * @param downtimeMs the downtime this check rehearsed (--rehearse), or null
      * @param simulated  true when that figure comes from the fake's models; null without a figure
-     * @param note       why it was not rehearsed, or null
+     * @param note       why it was not rehearsed; for a figure of a facts document's device, the fake model it was
+     *                   rehearsed on; else null
      */
     public record Rehearsal(String rehearses, String command, Double downtimeMs, Boolean simulated, String note) {
         Rehearsal(String rehearses, String command) {
@@ -88,6 +89,11 @@ public record PairReport(String source, String destination, String verdict, List
 
         Rehearsal measured(String ranCommand, double ms, boolean sim) {
             return new Rehearsal(rehearses, ranCommand, ms, sim, null);
+        }
+
+        /** A figure of the fake's model of a facts document's device: simulated, the note says what was modelled. */
+        Rehearsal simulatedOn(String ranCommand, double ms, String model) {
+            return new Rehearsal(rehearses, ranCommand, ms, true, model);
         }
 
         Rehearsal notRehearsed(String why) {

@@ -16,9 +16,10 @@ import org.vdpactl.orchestra.WindowMode;
 /**
  * {@code migrate check --rehearse}: runs the rehearsals of each pair's path on this host's devices (one
  * iteration each, the VM's memory in 1 GiB regions of 4 KiB pages) and puts their downtime on the path,
- * and on the warning whose cost it is (reset-at-stop: the stop and restart in place). A device of a
- * facts document is on another host and is not rehearsed here; the entry says so. Figures on the fake
- * are the fake's models and say so ({@code simulated}).
+ * and on the warning whose cost it is (reset-at-stop: the stop and restart in place). When both sides are
+ * this host, on its devices (the fake's models on the fake backend); when a side is a facts document (its
+ * devices are on another host), on the fake's models of both sides' devices as the documents describe them
+ * ({@link ModelRehearsal}). Figures from the fake's models say so ({@code simulated}, and on what).
  */
 final class PathRehearsal {
     private static final long REGION = 1L << 30;
@@ -28,29 +29,76 @@ final class PathRehearsal {
     private final boolean sourceLive;
     private final boolean destLive;
     private final long memoryBytes;
+    private final MigrationFacts srcHost;
+    private final MigrationFacts dstHost;
 
-    PathRehearsal(CliContext ctx, boolean sourceLive, boolean destLive, long memoryBytes) {
+    PathRehearsal(CliContext ctx, boolean sourceLive, boolean destLive, long memoryBytes, MigrationFacts srcHost, MigrationFacts dstHost) {
         this.ctx = ctx;
         this.sourceLive = sourceLive;
         this.destLive = destLive;
         this.memoryBytes = memoryBytes;
+        this.srcHost = srcHost;
+        this.dstHost = dstHost;
+    }
+
+    /**
+     * A pair with a side from a facts document: each entry rehearsed on the fake's models of the documents'
+     * devices ({@link ModelRehearsal}), simulated and saying on what.
+     */
+    private PairReport onModels(PairReport r, MigrationFacts.DeviceFacts source, MigrationFacts.DeviceFacts dest) {
+        List<PairReport.Rehearsal> done = new ArrayList<>();
+        Double inPlace = null;
+        String inPlaceFrom = null;
+        GuestMemoryLayout layout = GuestMemoryLayout.of(memoryBytes, Math.min(REGION, memoryBytes), PAGE, true);
+        for (PairReport.Rehearsal x : r.path().rehearsal()) {
+            boolean toDest = x.command().contains("--dest DEST");
+            if (toDest && dest == null) {
+                done.add(x.notRehearsed("the destination has no device " + r.destination()));
+                continue;
+            }
+            ModelRehearsal.Outcome o = ModelRehearsal.run(srcHost, source, dstHost, toDest ? dest : null, x.command(), layout);
+            String command = toDest ? x.command().replace("DEST", dest.name()) : x.command();
+            if (o.downtimeMs() == null) {
+                done.add(x.notRehearsed(o.whyNot()));
+                continue;
+            }
+            done.add(x.simulatedOn(command, o.downtimeMs(), o.model()));
+            if (!toDest) {
+                inPlace = o.downtimeMs();
+                inPlaceFrom = command + " (" + o.model() + ")";
+            }
+        }
+        return withRehearsals(r, done, inPlace, inPlaceFrom);
+    }
+
+    /** The pair with its rehearsals done, and the in-place figure as the reset-at-stop warning's cost. */
+    private static PairReport withRehearsals(PairReport r, List<PairReport.Rehearsal> done, Double inPlace, String inPlaceFrom) {
+        List<PairReport.Finding> warnings = new ArrayList<>();
+        for (PairReport.Finding w : r.warnings()) {
+            warnings.add(inPlace != null && w.id().equals("reset-at-stop") ? w.withCost(inPlace, inPlaceFrom) : w);
+        }
+        PairReport.MigrationPath p = r.path();
+        PairReport.MigrationPath path = new PairReport.MigrationPath(p.qemuSource(), p.qemuDestination(), p.svq(), p.stop(), p.cvq(),
+                p.resumeForRollback(), p.explanation(), done);
+        return new PairReport(r.source(), r.destination(), r.verdict(), r.blockers(), path, warnings);
     }
 
     PairReport rehearse(PairReport r, MigrationFacts.DeviceFacts source, MigrationFacts.DeviceFacts dest) {
         if (r.path() == null) {
             return r;
         }
+        if (!sourceLive || !destLive) {
+            return onModels(r, source, dest);
+        }
         List<PairReport.Rehearsal> done = new ArrayList<>();
         Double inPlace = null;
         String inPlaceCommand = null;
         for (PairReport.Rehearsal x : r.path().rehearsal()) {
             boolean toDest = x.command().contains("--dest DEST");
-            if (!sourceLive) {
-                done.add(x.notRehearsed(r.source() + " is on the source host of a facts document: run it there"));
-            } else if (!source.heldBy().isEmpty()) {
+            if (!source.heldBy().isEmpty()) {
                 done.add(x.notRehearsed(r.source() + " is held by " + String.join(", ", source.heldBy())
                         + ": rehearse a free device of the same management device"));
-            } else if (toDest && (!destLive || dest == null || dest.name().equals(source.name()) || !dest.heldBy().isEmpty())) {
+            } else if (toDest && (dest == null || dest.name().equals(source.name()) || !dest.heldBy().isEmpty())) {
                 done.add(x.notRehearsed("needs a free destination device on this host: run it with two devices of one host provisioned alike"));
             } else {
                 String command = toDest ? x.command().replace("DEST", dest.name()) : x.command();
@@ -68,21 +116,13 @@ final class PathRehearsal {
                 }
             }
         }
-        List<PairReport.Finding> warnings = new ArrayList<>();
-        for (PairReport.Finding w : r.warnings()) {
-            warnings.add(inPlace != null && w.id().equals("reset-at-stop")
-                    ? w.withCost(inPlace, inPlaceCommand + (ctx.simulated() ? " (simulated)" : "")) : w);
-        }
-        PairReport.MigrationPath p = r.path();
-        PairReport.MigrationPath path = new PairReport.MigrationPath(p.qemuSource(), p.qemuDestination(), p.svq(), p.stop(), p.cvq(),
-                p.resumeForRollback(), p.explanation(), done);
-        return new PairReport(r.source(), r.destination(), r.verdict(), r.blockers(), path, warnings);
+        return withRehearsals(r, done, inPlace, inPlace == null ? null : inPlaceCommand + (ctx.simulated() ? " (simulated)" : ""));
     }
 
     /** One iteration of the rehearsal a path's command line names (its strategy and window). */
     private RehearsalResult run(String source, String dest, String command) {
-        Strategy strategy = Strategy.parse(word(command, "--strategy", "parallel"));
-        WindowMode window = WindowMode.parse(word(command, "--window", "migration"));
+        Strategy strategy = Strategy.parse(ModelRehearsal.word(command, "--strategy", "parallel"));
+        WindowMode window = WindowMode.parse(ModelRehearsal.word(command, "--window", "migration"));
         GuestMemoryLayout layout = GuestMemoryLayout.of(memoryBytes, Math.min(REGION, memoryBytes), PAGE, true);
         if (!ctx.simulated()) {
             layout = HostMemoryBudget.fit(ctx.syscalls(), layout).layout();
@@ -94,15 +134,5 @@ final class PathRehearsal {
             plan.destinations(List.of(DeviceSelection.resolve(ctx.syscalls(), dest)));
         }
         return new Rehearsal(ctx.syscalls(), ctx.clock()).run(plan.build());
-    }
-
-    private static String word(String command, String option, String otherwise) {
-        String[] w = command.split(" ");
-        for (int i = 0; i + 1 < w.length; i++) {
-            if (w[i].equals(option)) {
-                return w[i + 1];
-            }
-        }
-        return otherwise;
     }
 }

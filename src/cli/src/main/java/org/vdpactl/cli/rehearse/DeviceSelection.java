@@ -28,14 +28,18 @@ public final class DeviceSelection {
 
     public static List<DeviceTarget> select(Syscalls sys, List<String> args, Integer count) {
         List<DeviceTarget> out = new ArrayList<>();
+        List<String> simulators = new ArrayList<>();
+        List<String> unbound = new ArrayList<>();
         if (!args.isEmpty()) {
             for (String a : args) {
                 out.add(resolve(sys, a));
             }
         } else {
-            for (String name : candidates(sys)) {
-                VhostDeviceNodes.busEntry(sys, name).ifPresentOrElse(n -> out.add(new DeviceTarget(name, n.path())),
-                        () -> LOG.info("{} is not bound to vhost_vdpa; left out", name));
+            for (String name : candidates(sys, simulators)) {
+                VhostDeviceNodes.busEntry(sys, name).ifPresentOrElse(n -> out.add(new DeviceTarget(name, n.path())), () -> {
+                    LOG.info("{} is not bound to vhost_vdpa; left out", name);
+                    unbound.add(name);
+                });
             }
             if (out.isEmpty()) {
                 throw new CliFailure(ExitCode.NOT_FOUND, "no vDPA device bound to vhost_vdpa (vdpactl dev add ...; modprobe vhost_vdpa)");
@@ -46,8 +50,13 @@ public final class DeviceSelection {
                 throw new IllegalArgumentException("--devices must be at least 1, got " + count);
             }
             if (count > out.size()) {
+                // say why the others do not count: "only 4" next to 64 listed simulators reads as a bug otherwise
                 throw new CliFailure(ExitCode.NOT_FOUND, "--devices " + count + ": only " + out.size() + " usable vDPA device"
-                        + (out.size() == 1 ? "" : "s") + " (" + String.join(", ", out.stream().map(DeviceTarget::name).toList()) + ")");
+                        + (out.size() == 1 ? "" : "s") + " (" + String.join(", ", out.stream().map(DeviceTarget::name).toList()) + ")"
+                        + (simulators.isEmpty() ? "" : (simulators.size() == 1 ? "; the software device " + simulators.getFirst() + " is"
+                                : "; the " + simulators.size() + " software devices (" + shortList(simulators) + ") are")
+                                + " left out while hardware is present: name them as DEV arguments to rehearse on them")
+                        + (unbound.isEmpty() ? "" : "; not bound to vhost_vdpa: " + shortList(unbound)));
             }
             return List.copyOf(out.subList(0, count));
         }
@@ -68,11 +77,21 @@ public final class DeviceSelection {
         return new DeviceTarget(name, node.path());
     }
 
-    /** Device names in bus order; hardware (a management device with a bus name) only, when there is any. */
-    private static List<String> candidates(Syscalls sys) {
+    private static String shortList(List<String> names) {
+        return names.size() <= 4 ? String.join(", ", names) : String.join(", ", names.subList(0, 3)) + ", ... " + names.getLast();
+    }
+
+    /**
+     * Device names in bus order; hardware (a management device with a bus name) only, when there is any, the
+     * software devices left out then added to {@code leftOut}.
+     */
+    private static List<String> candidates(Syscalls sys, List<String> leftOut) {
         try (VdpaNetlink nl = VdpaNetlink.open(sys)) {
             List<VdpaDevInfo> all = nl.devices();
             List<String> hardware = all.stream().filter(d -> d.mgmtBusName() != null).map(VdpaDevInfo::name).toList();
+            if (!hardware.isEmpty()) {
+                all.stream().filter(d -> d.mgmtBusName() == null).map(VdpaDevInfo::name).forEach(leftOut::add);
+            }
             return hardware.isEmpty() ? all.stream().map(VdpaDevInfo::name).toList() : hardware;
         } catch (SyscallException e) {
             LOG.info("vdpa netlink not usable ({}); listing {}", e.getMessage(), VhostDeviceNodes.SYS_BUS_DEVICES);

@@ -23,8 +23,24 @@ import org.vdpactl.vhost.VhostVdpaDevice;
  * VMM left it.
  */
 final class SuspendResumeRun {
-    /** One device's outcome. */
-    record Result(String device, String operation, double millis, String error) {
+    /**
+     * One device's outcome. {@code millis} and the sentence {@code error} are schema version 1's keys; {@code duration_ms}
+     * (the unit in the key, as in every other document) and the errno as number and name are the same as fields, so
+     * that a program branches on EOPNOTSUPP without parsing a sentence (docs/json-schemas.md).
+     */
+    record Result(String device, String operation, double millis, String error, double durationMs, Integer errno,
+                  String errnoName) {
+        static Result ok(String device, String operation, double ms) {
+            return new Result(device, operation, ms, null, ms, null, null);
+        }
+
+        static Result failed(String device, String operation, double ms, SyscallException e) {
+            return new Result(device, operation, ms, e.getMessage(), ms, e.errno(), e.errnoName());
+        }
+    }
+
+    /** A result and, when its call failed, the call's errno (else 0). */
+    private record Timed(Result result, int errno) {
     }
 
     private SuspendResumeRun() {
@@ -36,12 +52,13 @@ final class SuspendResumeRun {
         }
         List<VhostVdpaDevice> opened = new ArrayList<>();
         List<String> labels = new ArrayList<>();
-        List<Result> results = new ArrayList<>();
+        List<Timed> timed = new ArrayList<>();
         try {
             if (fd != null) {
                 opened.add(DeviceOpener.inherited(ctx.syscalls(), fd));
                 labels.add("fd " + fd);
             } else {
+                refuseTwice(ctx, devices);
                 for (String d : devices) {
                     VhostVdpaDevice dev = DeviceOpener.open(ctx.syscalls(), d);
                     opened.add(dev);
@@ -52,21 +69,42 @@ final class SuspendResumeRun {
                     }
                 }
             }
-            results.addAll(timeAll(ctx.clock(), opened, labels, suspend ? "suspend" : "resume"));
-            if (suspend && resumeAfter && results.stream().allMatch(r -> r.error() == null)) {
-                results.addAll(timeAll(ctx.clock(), opened, labels, "resume"));
+            timed.addAll(timeAll(ctx.clock(), opened, labels, suspend ? "suspend" : "resume"));
+            if (suspend && resumeAfter && timed.stream().allMatch(t -> t.errno() == 0)) {
+                timed.addAll(timeAll(ctx.clock(), opened, labels, "resume"));
             }
         } finally {
             for (VhostVdpaDevice d : opened) {
                 d.close();
             }
         }
-        print(ctx, results);
-        long failed = results.stream().filter(r -> r.error() != null).count();
-        if (failed == 0) {
-            return 0;
+        print(ctx, timed.stream().map(Timed::result).toList());
+        // one errno, one exit code, whichever call met it (ExitCodeMapper decides)
+        return org.vdpactl.cli.ExitCodeMapper.ofCalls(timed.size(), timed.stream().filter(t -> t.errno() != 0).map(Timed::errno).toList())
+                .code();
+    }
+
+
+
+    /**
+     * One device named twice (by name or node path) would be opened twice: the second open fails EBUSY, "held open"
+     * by this very process. Said as what it is, before any device is touched.
+     */
+    private static void refuseTwice(CliContext ctx, List<String> devices) {
+        Map<String, String> byNode = new LinkedHashMap<>();
+        for (String d : devices) {
+            String node;
+            try {
+                node = org.vdpactl.vhost.VhostDeviceNodes.resolve(ctx.syscalls(), d).path();
+            } catch (RuntimeException e) {
+                continue; // DeviceOpener reports it with its exit code
+            }
+            String before = byNode.putIfAbsent(node, d);
+            if (before != null) {
+                throw new IllegalArgumentException((before.equals(d) ? d + " is given twice" : before + " and " + d
+                        + " are the same device") + " (" + node + "): give each device once");
+            }
         }
-        return (failed == results.size() ? ExitCode.KERNEL_ERROR : ExitCode.PARTIAL).code();
     }
 
     private static void bringUp(VhostVdpaDevice dev) {
@@ -79,11 +117,11 @@ final class SuspendResumeRun {
         dev.addStatus(DeviceStatus.DRIVER_OK);
     }
 
-    private static List<Result> timeAll(Clock clock, List<VhostVdpaDevice> devices, List<String> labels, String op) {
+    private static List<Timed> timeAll(Clock clock, List<VhostVdpaDevice> devices, List<String> labels, String op) {
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, devices.size()));
         try {
             long start = clock.nanoTime();
-            List<Future<Result>> futures = new ArrayList<>();
+            List<Future<Timed>> futures = new ArrayList<>();
             for (int i = 0; i < devices.size(); i++) {
                 VhostVdpaDevice d = devices.get(i);
                 String label = labels.get(i);
@@ -96,14 +134,14 @@ final class SuspendResumeRun {
                         } else {
                             d.resume();
                         }
-                        return new Result(label, op, (clock.nanoTime() - t0) / 1e6, null);
+                        return new Timed(Result.ok(label, op, (clock.nanoTime() - t0) / 1e6), 0);
                     } catch (SyscallException e) {
-                        return new Result(label, op, (clock.nanoTime() - t0) / 1e6, e.getMessage());
+                        return new Timed(Result.failed(label, op, (clock.nanoTime() - t0) / 1e6, e), e.errno());
                     }
                 }));
             }
-            List<Result> out = new ArrayList<>();
-            for (Future<Result> f : futures) {
+            List<Timed> out = new ArrayList<>();
+            for (Future<Timed> f : futures) {
                 out.add(f.get());
             }
             return out;

@@ -53,8 +53,11 @@ final class VhostInfoCommand implements Callable<Integer>, org.vdpactl.cli.ReadO
             VhostInfo info = VhostInfo.collect(dev);
             String release = ctx.simulated() ? null : new org.vdpactl.cli.doctor.HostFacts().kernelRelease();
             var profile = KernelFeatures.profile(ctx.backend(), release);
-            List<String> costs = KernelFeatures.costs(new BackendFeatures(Long.parseUnsignedLong(info.backendFeatures().substring(2), 16)));
-            List<String> absent = profile.map(KernelFeatures::absent).orElse(List.of());
+            List<KernelFeatures.MissingFeature> missing = KernelFeatures.missingBackendFeatures(
+                    new BackendFeatures(Long.parseUnsignedLong(info.backendFeatures().substring(2), 16)));
+            List<String> costs = missing.stream().map(KernelFeatures.MissingFeature::cost).toList();
+            List<KernelFeatures.Absent> absentCalls = profile.map(KernelFeatures::absentCalls).orElse(List.of());
+            List<String> absent = absentCalls.stream().map(KernelFeatures.Absent::line).toList();
             String kernel = profile.map(p -> "Linux " + p.version() + (ctx.simulated() ? " (fake kernel profile)"
                     : " profile (running " + release + ")")).orElse("unknown");
             ctx.printDocument(JsonDocument.VHOST_INFO, () -> {
@@ -67,8 +70,11 @@ final class VhostInfoCommand implements Callable<Integer>, org.vdpactl.cli.ReadO
                 Map<String, Object> k = new LinkedHashMap<>();
                 k.put("profile", profile.map(p -> p.version()).orElse(null));
                 k.put("simulated", ctx.simulated());
+                // the sentences of schema version 1 and, beside them, the same as fields (docs/json-schemas.md)
                 k.put("absent", absent);
                 k.put("costs", costs);
+                k.put("absent_calls", ctx.mapper().convertValue(absentCalls, List.class));
+                k.put("missing_backend_features", ctx.mapper().convertValue(missing, List.class));
                 doc.put("kernel", k);
                 return doc;
             }, out -> {

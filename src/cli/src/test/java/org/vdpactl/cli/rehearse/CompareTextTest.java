@@ -48,4 +48,21 @@ class CompareTextTest {
     void otherPresetPairsHaveNoHeldOutSection() {
         assertEquals("", CompareText.heldOut(PresetComparison.upstream(UpstreamScenarios.V611, UpstreamScenarios.V612)));
     }
+
+    @Test
+    void aHeldOutRowScoresOnlyTheIntervalNotThePointWhosePriorCameFromTheHeldOutFigure() {
+        PresetComparison.Result r = PresetComparison.run(UpstreamScenarios.PRE612, UpstreamScenarios.V612, 1,
+                d -> RehearsalPlan.builder(d).build());
+        String text = CompareText.render(r);
+        assertTrue(!text.contains("change (before - after)"), text);
+        List<String> lines = text.lines().toList();
+        int lm2 = lines.indexOf(lines.stream().filter(l -> l.startsWith("LM downtime #2")).findFirst().orElseThrow());
+        String total = lines.stream().skip(lm2).filter(l -> l.startsWith("  total")).findFirst().orElseThrow();
+        assertTrue(total.startsWith("  total (the committed model, not scored)") && total.strip().endsWith("-"), total);
+        assertTrue(lines.stream().skip(lm2).anyMatch(l -> l.startsWith("  change over the undetermined priors")), text);
+        // a calibration row keeps its error
+        String window1 = lines.stream().skip(lines.indexOf(lines.stream().filter(l -> l.startsWith("LM downtime #1")).findFirst()
+                .orElseThrow())).filter(l -> l.startsWith("  total")).findFirst().orElseThrow();
+        assertTrue(window1.strip().matches(".*[+-]\\d+\\.\\d% / [+-]\\d+\\.\\d%"), window1);
+    }
 }

@@ -33,6 +33,11 @@ final class ConfigSpace {
     private final int blkQueues;
     /** The net status field is filled (VIRTIO_NET_F_STATUS among the gating features). */
     private final boolean statusField;
+    /**
+     * VIRTIO_NET_S_LINK_UP as the driver last wrote it into the status field (mlx5 update_carrier), or null while
+     * the driver never did: then the profile's rule ({@code linkUpOnRead}) answers.
+     */
+    private Boolean linkUp;
 
     private ConfigSpace(DeviceProfile.Config rules, int blkQueues, boolean statusField) {
         this.rules = rules;
@@ -80,7 +85,10 @@ final class ConfigSpace {
             return blkConfig();
         }
         byte[] out = stored.clone();
-        if (rules.linkUpOnRead() && statusField) {
+        if (linkUp != null) {
+            MemorySegment.ofArray(out).set(LE16, virtio_net_config.status$offset(),
+                    (short) (linkUp ? vhost_h.VIRTIO_NET_S_LINK_UP() : 0));
+        } else if (rules.linkUpOnRead() && statusField) {
             MemorySegment.ofArray(out).set(LE16, virtio_net_config.status$offset(), (short) vhost_h.VIRTIO_NET_S_LINK_UP());
         }
         return out;
@@ -91,6 +99,21 @@ final class ConfigSpace {
         if (rules.writable()) {
             System.arraycopy(data, 0, stored, offset, Math.min(data.length, stored.length - offset));
         }
+    }
+
+    /** The driver sets or clears VIRTIO_NET_S_LINK_UP in the status field (whatever the gating features were). */
+    void setLinkUp(boolean up) {
+        linkUp = up;
+    }
+
+    /** Whether the status field reads VIRTIO_NET_S_LINK_UP now. */
+    boolean linkUp() {
+        return linkUp != null ? linkUp : rules.linkUpOnRead() && statusField;
+    }
+
+    /** The MTU field (the driver's query of the vport MTU at dev add). */
+    void setMtu(int mtu) {
+        segment().set(LE16, virtio_net_config.mtu$offset(), (short) mtu);
     }
 
     void setMac(byte[] mac) {

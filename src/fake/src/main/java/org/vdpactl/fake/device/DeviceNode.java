@@ -33,6 +33,8 @@ public final class DeviceNode {
     private long closedAtNanos;
     /** dev_del threads inside the wait for the close (guarded by the mutex): what a test synchronises on, never time. */
     private int removalsWaiting;
+    /** How many times a dev_del started waiting for the close (guarded by the mutex): a test hook, like the above. */
+    private int removalWaitRounds;
 
     DeviceNode(String deviceName, int minor, ReentrantLock mutex, Clock clock, NodeOpeners others) {
         this.others = others;
@@ -72,6 +74,7 @@ public final class DeviceNode {
             while (opened) {
                 LOG.info("{}: dev_del waits for /dev/vhost-vdpa-{} to be closed", deviceName, minor);
                 removalsWaiting++;
+                removalWaitRounds++;
                 try {
                     closed.await(1, TimeUnit.SECONDS);
                 } finally {
@@ -146,6 +149,29 @@ public final class DeviceNode {
         mutex.lock();
         try {
             return removalsWaiting > 0;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** How many times a dev_del has started waiting for this node's close (a test hook: it changes nothing). */
+    int removalWaitRounds() {
+        mutex.lock();
+        try {
+            return removalWaitRounds;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Wakes a waiting dev_del without a close, as {@link Condition#await} may wake spuriously or time out: the wait
+     * must look again and go on waiting while the node is open (a test hook).
+     */
+    void wakeWithoutClose() {
+        mutex.lock();
+        try {
+            closed.signalAll();
         } finally {
             mutex.unlock();
         }

@@ -19,4 +19,10 @@ public interface DriverFacts {
      * @param mgmtName     the management device, for messages
      */
     long devAddFeatures(long features, boolean hasMac, boolean provisioned, String mgmtName);
+
+    /**
+     * The MAC dev_add puts in the config space: the provisioned one, else what the driver reads from the PCI
+     * function (null: none read, the config MAC stays zero).
+     */
+    byte[] devAddMac(org.vdpactl.fake.bus.Provisioning provisioning, byte[] functionMac);
 }

@@ -15,6 +15,8 @@ public final class FakeMgmtDevice implements MgmtDevice {
     private final String preset;
     private final String namedPreset;
     private final String presetReason;
+    /** The PCI function behind the management device (what the administrator sets outside vdpa). */
+    private final PortFunction function = new PortFunction();
 
     public FakeMgmtDevice(DeviceProfile profile, String busName, String devName, String preset) {
         this(profile, busName, devName, preset, "the " + profile.name() + " profile's default");
@@ -32,6 +34,11 @@ public final class FakeMgmtDevice implements MgmtDevice {
         this.namedPreset = preset;
         this.preset = preset != null ? preset : profile.mgmtdev().defaultPreset();
         this.presetReason = preset != null ? "named by the inventory" : defaultReason;
+    }
+
+    /** The function's MAC, MTU and link (meaningful for a hardware parent such as mlx5; vdpa_sim reads none). */
+    public PortFunction function() {
+        return function;
     }
 
     public DeviceProfile profile() {

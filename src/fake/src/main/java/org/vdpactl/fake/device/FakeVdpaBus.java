@@ -244,8 +244,8 @@ public final class FakeVdpaBus {
     }
 
     /**
-     * VIRTIO_NET_F_MAC as the driver ties it to the MAC (mlx5_vdpa_dev_add; the fake's vport MAC is
-     * all zeros, so only a provisioned MAC counts): "addWhenMacSet" (6.1) offers it only with a
+     * VIRTIO_NET_F_MAC as the driver ties it to the MAC it finds at dev add, the provisioned one or the function's
+     * (mlx5_vdpa_dev_add): "addWhenMacSet" (6.1) offers it only with a
      * non-zero MAC; "requireMac" (6.12+) drops it without one, or refuses a provisioned F_MAC (EINVAL).
      */
     private static long withMacRule(FakeMgmtDevice m, Provisioning p, long features) {
@@ -253,7 +253,8 @@ public final class FakeVdpaBus {
         if (facts == null) {
             return features; // vdpa_sim: the features as given
         }
-        boolean hasMac = p.mac() != null && !java.util.Arrays.equals(p.mac(), new byte[p.mac().length]);
+        byte[] mac = facts.devAddMac(p, m.function().mac());
+        boolean hasMac = mac != null && !java.util.Arrays.equals(mac, new byte[mac.length]);
         return facts.devAddFeatures(features, hasMac, p.features() != null, m.displayName());
     }
 
@@ -268,6 +269,27 @@ public final class FakeVdpaBus {
                     "max_vqp " + pairs + " outside 1.." + profile.mgmtdev().maxVqPairs());
         }
         return pairs;
+    }
+
+    /**
+     * The link of a management device's PCI function changes: a port change event delivered to each of its
+     * devices (outside the bus lock: the devices raise interrupts that may reach other devices).
+     */
+    public void setFunctionLink(MgmtDevice mgmtDevice, boolean up) {
+        if (!(mgmtDevice instanceof FakeMgmtDevice m)) {
+            throw new IllegalArgumentException("not a management device of this bus: " + mgmtDevice);
+        }
+        List<FakeVdpaDevice> on;
+        lock.writeLock().lock();
+        try {
+            if (!m.function().setLinkUp(up)) {
+                return;
+            }
+            on = devices.values().stream().filter(d -> d.mgmtDevice() == m).toList();
+        } finally {
+            lock.writeLock().unlock();
+        }
+        on.forEach(FakeVdpaDevice::portLinkChanged);
     }
 
     /** dev_del: waits while the device's char node is open (as the kernel does), then removes it. */

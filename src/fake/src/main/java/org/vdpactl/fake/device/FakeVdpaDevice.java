@@ -28,14 +28,15 @@ import org.vdpactl.abi.UapiBackendFeature;
  * (vdpa_sim or an mlx5-like model), driven through the {@code vdpa_config_ops}-level methods below.
  *
  * <p>Locking follows the kernel: callers from the vhost-vdpa side hold {@link #mutex()} (the vhost
- * device mutex) around each ioctl and every op here runs under it; each op is first offered to the
- * fault injector, then charged to this device's {@link Resource} with the {@link DriverModel}'s cost,
- * so ops on one device serialise in (simulated) time and ops on different devices overlap.
+ * device mutex) around each ioctl and every op here runs under it. What each op does beyond what vdpa.c and
+ * vhost/vdpa.c do for every driver is the parent driver's {@link VdpaConfigOps}, which charges it through
+ * {@link #charge} (first offered to the fault injector, then charged to this device's {@link Resource} with
+ * the {@link DriverModel}'s cost), so ops on one device serialise in (simulated) time and ops on different
+ * devices overlap.
  * The node's lifecycle is {@link DeviceNode}; what the netlink family sees is {@link NetlinkDeviceView}.
  */
 public final class FakeVdpaDevice {
     private static final Logger LOG = LoggerFactory.getLogger(FakeVdpaDevice.class);
-    private static final int FAILED = vhost_h.VIRTIO_CONFIG_S_FAILED();
     private static final int DRIVER_OK = vhost_h.VIRTIO_CONFIG_S_DRIVER_OK();
 
     private final String name;
@@ -75,6 +76,8 @@ public final class FakeVdpaDevice {
     private Runnable configInterrupt;
     /** Interrupts raised under the mutex, delivered after it is released (see {@link #deliverInterrupts()}). */
     private final List<Runnable> raised = new ArrayList<>();
+    /** The MAC the last DEV_ATTR_SET gave, or null (what a restored state repeats through the driver). */
+    private volatile byte[] attrMac;
     /** The owner's memory (bind_mm), through which the datapath reaches guest memory. */
     private org.vdpactl.fake.mem.AddressSpace boundMm;
 
@@ -320,7 +323,7 @@ public final class FakeVdpaDevice {
     /** compat_reset. Throws when the driver fails it (the device state is then left as it was). */
     public void reset(boolean cleanMap) {
         requireLocked();
-        op("reset", () -> model.reset(cleanMap));
+        ops.reset(cleanMap);
         status = 0;
         driverFeatures = 0;
         featuresValid = false;
@@ -333,7 +336,6 @@ public final class FakeVdpaDevice {
             vq.usedIdx = 0;
             vq.callback = null;
         }
-        ops.reset();
         Arrays.fill(groupAsid, 0);
         suspended = false;
         pendingKick = false;
@@ -345,33 +347,11 @@ public final class FakeVdpaDevice {
 
     /**
      * set_status with a non-zero value. The op returns nothing in the kernel: a driver that fails
-     * it (mlx5 DRIVER_OK) marks the device FAILED instead.
+     * it (mlx5 DRIVER_OK) marks the device FAILED instead, which the driver's answer carries.
      */
     public void setStatus(int newStatus) {
         requireLocked();
-        int old = status;
-        if (ops.driverOkSetupFails(old, newStatus)) {
-            // mlx5_vdpa_set_status: setup_cvq_vring fails (vringh "Bad ring size"), goto err_setup: the MRs are
-            // destroyed and FAILED is added to the old status; nothing is set up (6.1.192 mlx5_vnet.c
-            // l. 2509-2527, 2540-2545, 2561-2563; 6.12.118 l. 3167-3185, 3198-3203, 3234-3236)
-            op("set_status", () -> model.driverOkSetupFailed(old));
-            LOG.info("{}: DRIVER_OK refused by the driver's set-up ({}): status marked FAILED", name, ops.driver());
-            status = old | FAILED;
-            deviceMaps.clear();
-            return;
-        }
-        try {
-            op("set_status", () -> model.setStatus(old, newStatus));
-            status = model.statusAfterSetStatus(newStatus);
-        } catch (KernelError e) {
-            LOG.info("{}: set_status {} failed ({}), status marked FAILED", name, newStatus, e.getMessage());
-            status = old | FAILED;
-        }
-        if ((status & FAILED) != 0 && (newStatus & FAILED) == 0 && (old & FAILED) == 0) {
-            // the driver's failed DRIVER_OK destroyed its MRs (mlx5 mlx5_vdpa_set_status: err_setup)
-            deviceMaps.clear();
-        }
-        ops.statusChanged(old, status);
+        status = ops.setStatus(status, newStatus);
     }
 
     /** vdpa_set_features: marks features valid, then set_driver_features (KernelError when the driver refuses). */
@@ -393,7 +373,7 @@ public final class FakeVdpaDevice {
             }
         });
         long stored = features & deviceFeatures;
-        op("set_driver_features", () -> model.setDriverFeatures(stored));
+        ops.setDriverFeatures(stored);
         driverFeatures = stored;
     }
 
@@ -407,13 +387,13 @@ public final class FakeVdpaDevice {
                 // a legacy-guest probe the device is free to refuse; the kernel ignores the result
             }
         }
-        return Arrays.copyOfRange(config.read(), (int) offset, (int) offset + length);
+        return ops.getConfig((int) offset, length);
     }
 
-    /** set_config. */
+    /** vdpa_set_config: the driver's set_config. */
     public void writeConfig(long offset, byte[] data) {
         requireLocked();
-        config.write((int) offset, data);
+        ops.setConfig((int) offset, data);
     }
 
     /** set_config_cb: the config interrupt, or null to clear it. */
@@ -425,7 +405,6 @@ public final class FakeVdpaDevice {
     public void setVqNum(int index, int num) {
         requireLocked();
         try {
-            op("set_vq_num", () -> model.setVqNum(index, num));
             ops.setVqNum(index, num);
         } catch (KernelError e) {
             LOG.info("{}: set_vq_num({}, {}) failed: {}", name, index, num, e.getMessage());
@@ -434,18 +413,13 @@ public final class FakeVdpaDevice {
 
     public void setVqAddress(int index, long desc, long driver, long device) {
         requireLocked();
-        op("set_vq_address", () -> model.setVqAddress(index));
-        DeviceVq vq = vq(index);
-        vq.descArea = desc;
-        vq.driverArea = driver;
-        vq.deviceArea = device;
+        ops.setVqAddress(index, desc, driver, device);
     }
 
     /** set_vq_state: the avail index (split) or the packed pair, as vhost-vdpa passes it. */
     public void setVqState(int index, long state) {
         requireLocked();
-        op("set_vq_state", () -> model.setVqState(index, state));
-        vq(index).state = state;
+        ops.setVqState(index, state);
     }
 
     /**
@@ -454,7 +428,6 @@ public final class FakeVdpaDevice {
      */
     public long getVqState(int index) {
         requireLocked();
-        op("get_vq_state", () -> model.getVqState(index));
         return ops.getVqState(index);
     }
 
@@ -462,7 +435,6 @@ public final class FakeVdpaDevice {
     public void setVqReady(int index, boolean ready) {
         requireLocked();
         try {
-            op("set_vq_ready", () -> model.setVqReady(index, ready));
             ops.setVqReady(index, ready);
         } catch (KernelError e) {
             LOG.info("{}: set_vq_ready({}, {}) failed: {}", name, index, ready, e.getMessage());
@@ -483,56 +455,46 @@ public final class FakeVdpaDevice {
 
     public void setGroupAsid(int group, int asid) {
         requireLocked();
-        op("set_group_asid", () -> model.setGroupAsid(group, asid));
+        ops.setGroupAsid(group, asid);
         groupAsid[group] = asid;
     }
 
     /** set_map: the whole table of one ASID. */
     public void setMap(int asid, List<MapEntry> table) {
         requireLocked();
-        List<MapEntry> copy = List.copyOf(table);
-        op("set_map", () -> model.setMap(asid, copy));
-        deviceMaps.put(asid, copy);
+        ops.setMap(asid, List.copyOf(table));
     }
 
     /** dma_map of one entry (dma_map devices). */
     public void dmaMap(int asid, MapEntry entry) {
         requireLocked();
-        op("dma_map", () -> OpCost.FREE);
-        List<MapEntry> m = new ArrayList<>(deviceMaps.getOrDefault(asid, List.of()));
-        m.add(entry);
-        deviceMaps.put(asid, List.copyOf(m));
+        ops.dmaMap(asid, entry);
     }
 
     /** dma_unmap of one entry (dma_map devices). */
     public void dmaUnmap(int asid, MapEntry entry) {
         requireLocked();
-        op("dma_unmap", () -> OpCost.FREE);
-        List<MapEntry> m = new ArrayList<>(deviceMaps.getOrDefault(asid, List.of()));
-        m.remove(entry);
-        deviceMaps.put(asid, List.copyOf(m));
+        ops.dmaUnmap(asid, entry);
     }
 
     /** reset_map: the ASID returns to the initial translation. */
     public void resetMap(int asid) {
         requireLocked();
-        op("reset_map", () -> model.resetMap(asid));
-        deviceMaps.remove(asid);
+        ops.resetMap(asid);
     }
 
+    /** vhost_vdpa_suspend: the device counts as suspended only when the driver's op succeeded. */
     public void suspend() {
         requireLocked();
-        op("suspend", model::suspend);
-        suspended = true;
         ops.suspend();
+        suspended = true;
     }
 
     /** resume: kicks that arrived while suspended are replayed. */
     public void resume() {
         requireLocked();
-        op("resume", model::resume);
-        suspended = false;
         ops.resume();
+        suspended = false;
         if (pendingKick) {
             pendingKick = false;
             runQueues();
@@ -619,16 +581,25 @@ public final class FakeVdpaDevice {
     }
 
     private void runControlQueue() {
-        int index = cvqIndex();
-        DeviceVq cvq = vq(index);
-        long ctrlVq = 1L << vhost_h.VIRTIO_NET_F_CTRL_VQ();
-        if (!spec.queues().lastIsCvq() || !cvq.ready || cvq.num == 0 || (driverFeatures & ctrlVq) == 0
-                || boundMm == null) {
+        DeviceVq cvq = ops.cvqToServe();
+        if (cvq == null || boundMm == null) {
             return;
         }
-        int asid = groupAsid[vqGroup(index)];
-        new ControlQueueDatapath(this, boundMm, deviceMaps.get(asid), spec.ops().identityWhenUnmapped(), datapathStats,
-                ops.ownControlVq()).run(cvq);
+        new ControlQueueDatapath(this, boundMm, ops.cvqMap(), spec.ops().identityWhenUnmapped(), datapathStats).run(cvq);
+    }
+
+    /**
+     * A port change event of the device's PCI function (the bus delivers it when the function's link changes):
+     * what the driver's notifier does, then the interrupts it raised.
+     */
+    public void portLinkChanged() {
+        mutex.lock();
+        try {
+            ops.portChanged();
+        } finally {
+            mutex.unlock();
+        }
+        deliverInterrupts();
     }
 
     /** The CVQ's MAC_ADDR_SET: the config-space MAC changes. */
@@ -636,13 +607,29 @@ public final class FakeVdpaDevice {
         config.setMac(mac);
     }
 
-    /** The CVQ's VQ_PAIRS_SET: needs negotiated MQ and 1 ≤ pairs ≤ the device's pairs, then the driver's work. */
-    void changeNumQueuePairs(int pairs) {
-        long mq = 1L << vhost_h.VIRTIO_NET_F_MQ();
-        if ((driverFeatures & mq) == 0 || pairs < 1 || pairs > vqPairs) {
-            throw KernelError.of(Errno.EINVAL, "VQ_PAIRS_SET(" + pairs + ") without MQ or outside 1.." + vqPairs);
-        }
-        op("change_num_qps", () -> model.changeNumQueuePairs(pairs));
+    /** The config space (the driver's ops read and change it). */
+    ConfigSpace config() {
+        return config;
+    }
+
+    /** The driver's copy of an ASID's map, or null for the initial translation (for the driver's ops). */
+    List<MapEntry> mapOf(int asid) {
+        return deviceMaps.get(asid);
+    }
+
+    /** The driver stores an ASID's map (set_map, dma_map). */
+    void storeMap(int asid, List<MapEntry> map) {
+        deviceMaps.put(asid, map);
+    }
+
+    /** The driver drops an ASID's map: the initial translation again (reset_map). */
+    void removeMap(int asid) {
+        deviceMaps.remove(asid);
+    }
+
+    /** The driver drops every map (mlx5's err_setup destroys its MRs). */
+    void clearMaps() {
+        deviceMaps.clear();
     }
 
     /**
@@ -654,11 +641,7 @@ public final class FakeVdpaDevice {
         int dataVqs = spec.queues().lastIsCvq() ? nvqs - 1 : nvqs;
         mutex.lock();
         try {
-            if (preexisting) {
-                model.devAdd(dataVqs);
-            } else {
-                op("dev_add", () -> model.devAdd(dataVqs));
-            }
+            ops.devAdd(dataVqs, !preexisting);
         } finally {
             mutex.unlock();
         }
@@ -668,13 +651,18 @@ public final class FakeVdpaDevice {
     void devDel() {
         mutex.lock();
         try {
-            op("dev_del", model::devDel);
+            ops.devDel();
         } finally {
             mutex.unlock();
         }
     }
 
-    private void op(String op, Supplier<OpCost> call) {
+    /**
+     * Runs one driver op through the fake's machinery: first offered to the fault injector, then charged to
+     * this device's {@link Resource} with the cost the op's {@code call} to the latency model returns. The
+     * driver's ops ({@link VdpaConfigOps}) decide what they charge; this is where the time goes.
+     */
+    void charge(String op, Supplier<OpCost> call) {
         OpCost cost;
         long issuedAt;
         try {
@@ -784,6 +772,38 @@ public final class FakeVdpaDevice {
         try {
             faults.hit(name, "dev_set_attr", resource);
             deviceFeatures = ops.setAttrMac(mac, status, deviceFeatures);
+            config.setMac(mac.clone());
+            attrMac = mac.clone();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** The MAC the last DEV_ATTR_SET gave, or null. */
+    public byte[] attrMac() {
+        byte[] m = attrMac;
+        return m == null ? null : m.clone();
+    }
+
+    /**
+     * A restored state's DEV_ATTR_SET: the driver's answer to it again (its features), without the fault injector
+     * (the call was made by an earlier process, not now).
+     */
+    public void restoreAttrMac(byte[] mac) {
+        mutex.lock();
+        try {
+            deviceFeatures = ops.setAttrMac(mac, status, deviceFeatures);
+            config.setMac(mac.clone());
+            attrMac = mac.clone();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** A restored state's config MAC, written back as it was (the driver is not asked: no features change). */
+    public void restoreConfigMac(byte[] mac) {
+        mutex.lock();
+        try {
             config.setMac(mac.clone());
         } finally {
             mutex.unlock();

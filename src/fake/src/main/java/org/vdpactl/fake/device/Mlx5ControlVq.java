@@ -24,7 +24,13 @@ final class Mlx5ControlVq {
      */
     final java.util.Set<String> vlanRules = new java.util.HashSet<>();
 
-    /** What the driver's reset does to the CVQ. */
+    /**
+     * {@code cvq->iotlb}: the driver's own copy of the IOTLB of the ASID the CVQ group had when it was last copied
+     * (set_map of that ASID; 6.12+ also set_group_asid to an ASID with an MR); null = the initial translation.
+     */
+    java.util.List<org.vdpactl.fake.model.MapEntry> iotlb;
+
+    /** What the driver's reset does to the CVQ (its IOTLB only with a clean map: {@link Mlx5VnetOps#reset}). */
     void reset() {
         vlanRules.clear();
         ring.ready = false;

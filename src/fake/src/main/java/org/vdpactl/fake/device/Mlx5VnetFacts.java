@@ -19,10 +19,16 @@ import org.vdpactl.sys.Errno;
  * @param configInterruptOnResume   the config interrupt fires after resume
  * @param setMacBusyAfterDriverOk   DEV_ATTR_SET of a MAC is EBUSY after DRIVER_OK
  * @param setMacAddsMacFeature      DEV_ATTR_SET of a MAC adds VIRTIO_NET_F_MAC to the device features
+ * @param cvqIotlbAtGroupAsid       SET_GROUP_ASID of the CVQ group to an ASID that has an MR copies that ASID's
+ *                                  IOTLB for the CVQ at once (else only the next set_map of that ASID does)
+ * @param linkNotifierAtDevAdd      the port-event notifier is registered at dev add and unregistered for good by
+ *                                  SUSPEND (6.1); else at DRIVER_OK with F_STATUS until reset, events ignored
+ *                                  while suspended (6.12+)
  */
 public record Mlx5VnetFacts(String macFeature, boolean configGatedByFeatures, boolean configInterruptOnDriverOk,
                             boolean configInterruptOnResume, boolean setMacBusyAfterDriverOk,
-                            boolean setMacAddsMacFeature) implements DriverFacts {
+                            boolean setMacAddsMacFeature, boolean cvqIotlbAtGroupAsid,
+                            boolean linkNotifierAtDevAdd) implements DriverFacts {
 
     public Mlx5VnetFacts {
         if (macFeature != null && !List.of("addWhenMacSet", "requireMac").contains(macFeature)) {
@@ -36,9 +42,22 @@ public record Mlx5VnetFacts(String macFeature, boolean configGatedByFeatures, bo
     }
 
     /**
-     * mlx5_vdpa_dev_add: VIRTIO_NET_F_MAC as the driver ties it to the MAC (the fake's vport MAC is all zeros,
-     * so only a provisioned MAC counts).
+     * mlx5_vdpa_dev_add: the provisioned MAC, else mlx5_query_nic_vport_mac_address (the function's MAC); 6.12+ skip
+     * the query when features were provisioned without F_MAC (6.1.192 mlx5_vnet.c l. 3141-3147; 6.12.118
+     * l. 3930-3938).
      */
+    @Override
+    public byte[] devAddMac(org.vdpactl.fake.bus.Provisioning provisioning, byte[] functionMac) {
+        if (provisioning.mac() != null) {
+            return provisioning.mac();
+        }
+        long fMac = 1L << org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_F_MAC();
+        boolean query = !"requireMac".equals(macFeature) || provisioning.features() == null
+                || (provisioning.features() & fMac) != 0;
+        return query ? functionMac : null;
+    }
+
+    /** mlx5_vdpa_dev_add: VIRTIO_NET_F_MAC as the driver ties it to the MAC it found (provisioned or the function's). */
     @Override
     public long devAddFeatures(long features, boolean hasMac, boolean provisioned, String mgmtName) {
         if (macFeature == null) {

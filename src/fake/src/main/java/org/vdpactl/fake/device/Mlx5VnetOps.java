@@ -1,9 +1,14 @@
 package org.vdpactl.fake.device;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.errno.KernelError;
+import org.vdpactl.fake.model.DriverModel;
+import org.vdpactl.fake.model.MapEntry;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.sys.Errno;
 
@@ -18,10 +23,20 @@ import org.vdpactl.sys.Errno;
 final class Mlx5VnetOps implements VdpaConfigOps {
     /** The driver's name, as {@link #driver()} reports it. */
     static final String DRIVER = "mlx5_vnet";
+    private static final Logger LOG = LoggerFactory.getLogger(Mlx5VnetOps.class);
     private static final int DRIVER_OK = vhost_h.VIRTIO_CONFIG_S_DRIVER_OK();
+    private static final int FAILED = vhost_h.VIRTIO_CONFIG_S_FAILED();
+    private static final int NO_INTERRUPT = vhost_h.VRING_AVAIL_F_NO_INTERRUPT();
+    private static final long F_CTRL_VLAN = 1L << vhost_h.VIRTIO_NET_F_CTRL_VLAN();
     private final FakeVdpaDevice dev;
     private final Mlx5VnetFacts facts;
+    /** NL_SET_ERR_MSG_MOD's prefix: KBUILD_MODNAME of mlx5_vnet.o, linked into mlx5_vdpa.ko (drivers/vdpa/mlx5/Makefile). */
+    private static final String EXTACK_PREFIX = "mlx5_vdpa: ";
     private final Mlx5ControlVq cvq = new Mlx5ControlVq();
+    /** mvdev->suspended: set by suspend whatever it answered, cleared by resume and reset (what event_handler reads). */
+    private boolean driverSuspended;
+    /** ndev->nb_registered: the port-event notifier listens ({@link Mlx5VnetFacts#linkNotifierAtDevAdd}). */
+    private boolean notifierRegistered;
 
     Mlx5VnetOps(FakeVdpaDevice dev, Mlx5VnetFacts facts) {
         this.dev = dev;
@@ -36,6 +51,11 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     /** This kernel's facts of the driver. */
     Mlx5VnetFacts facts() {
         return facts;
+    }
+
+    /** The latency model: the FW commands each op issues and what they cost (a collaborator, not the owner). */
+    private DriverModel model() {
+        return dev.model();
     }
 
     private boolean negotiated(int feature) {
@@ -55,6 +75,43 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     @Override
     public long configFieldFeatures(long deviceFeatures) {
         return facts.configGatedByFeatures() ? deviceFeatures : ConfigSpace.ALL_FIELDS;
+    }
+
+    /**
+     * mlx5_vdpa_dev_add: a provisioned MTU is written to the function's vport (config_func_mtu), the config MTU is
+     * the vport's (query_mtu), the status its link (get_link_state), the MAC the provisioned one or the function's
+     * (6.1.192 mlx5_vnet.c l. 3124-3147; 6.12.118 l. 3910-3938, MTU and status only with F_MTU and F_STATUS); the
+     * port notifier on 6.1 (l. 3181-3184); the FW resources (6.12+: every VQ object) charged to the latency model.
+     */
+    @Override
+    public void devAdd(int dataVqs, boolean charged) {
+        PortFunction function = dev.fakeMgmtDevice().function();
+        if (dev.provisioning().mtu() != null) {
+            function.setMtu(dev.provisioning().mtu());
+        }
+        long gate = configFieldFeatures(dev.deviceFeatures());
+        if ((gate & 1L << vhost_h.VIRTIO_NET_F_MTU()) != 0) {
+            dev.config().setMtu(function.mtu());
+        }
+        if ((gate & 1L << vhost_h.VIRTIO_NET_F_STATUS()) != 0) {
+            dev.config().setLinkUp(function.linkUp());
+        }
+        byte[] mac = facts.devAddMac(dev.provisioning(), function.mac());
+        if (mac != null) {
+            dev.config().setMac(mac);
+        }
+        notifierRegistered = facts.linkNotifierAtDevAdd();
+        if (charged) {
+            dev.charge("dev_add", () -> model().devAdd(dataVqs));
+        } else {
+            model().devAdd(dataVqs);
+        }
+    }
+
+    /** mlx5_vdpa_dev_del: the FW resources destroyed. */
+    @Override
+    public void devDel() {
+        dev.charge("dev_del", model()::devDel);
     }
 
     /** mlx5_vnet.c ctrl_vq_idx: 2 unless VIRTIO_NET_F_MQ is in actual_features, then 2 × pairs; also before SET_FEATURES. */
@@ -81,6 +138,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     /** mlx5_vdpa_set_vq_num: returns for an invalid index. */
     @Override
     public void setVqNum(int index, int num) {
+        dev.charge("set_vq_num", () -> model().setVqNum(index, num));
         if (isIndexValid(index)) {
             vq(index).num = num;
         }
@@ -92,10 +150,28 @@ final class Mlx5VnetOps implements VdpaConfigOps {
      */
     @Override
     public void setVqReady(int index, boolean ready) {
+        dev.charge("set_vq_ready", () -> model().setVqReady(index, ready));
         if (!isIndexValid(index) || dev.negotiatedFeatures() == 0) {
             return;
         }
         vq(index).setReady(ready);
+    }
+
+    /** mlx5_vdpa_set_vq_address: the CVQ's vring addresses, or a data VQ's (marked modified for its FW object). */
+    @Override
+    public void setVqAddress(int index, long desc, long driver, long device) {
+        dev.charge("set_vq_address", () -> model().setVqAddress(index));
+        FakeVdpaDevice.DeviceVq vq = vq(index);
+        vq.descArea = desc;
+        vq.driverArea = driver;
+        vq.deviceArea = device;
+    }
+
+    /** mlx5_vdpa_set_vq_state: the CVQ's last_avail_idx, or a data VQ's indices (EINVAL while its object is RDY). */
+    @Override
+    public void setVqState(int index, long state) {
+        dev.charge("set_vq_state", () -> model().setVqState(index, state));
+        vq(index).state = state;
     }
 
     /** mlx5_vdpa_set_vq_cb: no index check; at ctrl_vq_idx the CVQ's event_cb too. */
@@ -113,8 +189,9 @@ final class Mlx5VnetOps implements VdpaConfigOps {
      */
     @Override
     public long getVqState(int index) {
+        dev.charge("get_vq_state", () -> model().getVqState(index));
         FakeVdpaDevice.DeviceVq vq = vq(index);
-        return vq == cvq.ring ? vq.state : dev.model().reportedVqState(index, vq.state);
+        return vq == cvq.ring ? vq.state : model().reportedVqState(index, vq.state);
     }
 
     /**
@@ -136,45 +213,134 @@ final class Mlx5VnetOps implements VdpaConfigOps {
         return vq(index).ready ? Kick.RUN : Kick.DROP;
     }
 
-    /** mlx5_vdpa_reset / mlx5_vdpa_compat_reset: the CVQ's part ({@link Mlx5ControlVq#reset}). */
+    /** mlx5_vdpa_set_driver_features: actual_features, and (6.1) the active pairs; refusals from the model. */
     @Override
-    public void reset() {
+    public void setDriverFeatures(long stored) {
+        dev.charge("set_driver_features", () -> model().setDriverFeatures(stored));
+    }
+
+    /** mlx5_vdpa_reset / mlx5_vdpa_compat_reset: the FW work, then the CVQ's part ({@link Mlx5ControlVq#reset}). */
+    @Override
+    public void reset(boolean cleanMap) {
+        dev.charge("reset", () -> model().reset(cleanMap));
         cvq.reset();
+        driverSuspended = false;
+        if (!facts.linkNotifierAtDevAdd()) {
+            notifierRegistered = false; // compat_reset: unregister_link_notifier (6.12.118 l. 3279)
+        }
+        if (cleanMap) {
+            // mlx5_vdpa_clean_mrs prunes cvq->iotlb, then the DMA MR (umem_uid_0) makes it the identity again
+            // (6.12.118 core/mr.c l. 762-773, 863-873; 6.1.192 mlx5_vnet.c l. 2588 mlx5_vdpa_destroy_mr, core/mr.c l. 497-503)
+            cvq.iotlb = null;
+        }
     }
 
     /**
-     * mlx5_vdpa_set_status: with CTRL_VQ negotiated, setup_cvq_vring fails for a ring size vringh refuses
-     * (6.1.192 mlx5_vnet.c l. 2509-2527; 6.12.118 l. 3167-3185).
+     * mlx5_vdpa_set_status: with CTRL_VQ negotiated, setup_cvq_vring fails for a ring size vringh refuses and
+     * err_setup destroys the MRs and adds FAILED to the old status, nothing set up (6.1.192 mlx5_vnet.c
+     * l. 2509-2527, 2540-2545, 2561-2563; 6.12.118 l. 3167-3185, 3198-3203, 3234-3236); a DRIVER_OK the FW
+     * fails (the latency model's answer) also takes err_setup. After DRIVER_OK, register_link_notifier (6.12+).
      */
     @Override
-    public boolean driverOkSetupFails(int oldStatus, int newStatus) {
+    public int setStatus(int oldStatus, int newStatus) {
+        if (driverOkSetupFails(oldStatus, newStatus)) {
+            dev.charge("set_status", () -> model().driverOkSetupFailed(oldStatus));
+            LOG.info("{}: DRIVER_OK refused by the driver's set-up ({}): status marked FAILED", dev.name(), DRIVER);
+            dev.clearMaps();
+            cvq.iotlb = null;
+            return oldStatus | FAILED;
+        }
+        int now;
+        try {
+            dev.charge("set_status", () -> model().setStatus(oldStatus, newStatus));
+            now = model().statusAfterSetStatus(newStatus);
+        } catch (KernelError e) {
+            LOG.info("{}: set_status {} failed ({}), status marked FAILED", dev.name(), newStatus, e.getMessage());
+            now = oldStatus | FAILED;
+        }
+        if ((now & FAILED) != 0 && (newStatus & FAILED) == 0 && (oldStatus & FAILED) == 0) {
+            dev.clearMaps(); // err_setup: mlx5_vdpa_clean_mrs, which prunes the CVQ's IOTLB too
+            cvq.iotlb = null;
+            if (!facts.linkNotifierAtDevAdd()) {
+                notifierRegistered = false; // err_setup: unregister_link_notifier (6.12.118 l. 3233)
+            }
+        }
+        statusChanged(oldStatus, now);
+        return now;
+    }
+
+    private boolean driverOkSetupFails(int oldStatus, int newStatus) {
         return (oldStatus & DRIVER_OK) == 0 && (newStatus & DRIVER_OK) != 0
                 && negotiated(vhost_h.VIRTIO_NET_F_CTRL_VQ()) && !cvq.ringSizeValid();
     }
 
-    /** mlx5_vdpa_set_status → register_link_notifier (6.12+): queue_link_work → update_carrier → config_cb. */
-    @Override
-    public void statusChanged(int oldStatus, int newStatus) {
+    private void statusChanged(int oldStatus, int newStatus) {
         boolean driverOkNow = (oldStatus & DRIVER_OK) == 0 && (newStatus & DRIVER_OK) != 0
-                && (newStatus & vhost_h.VIRTIO_CONFIG_S_FAILED()) == 0;
+                && (newStatus & FAILED) == 0;
         if (driverOkNow && facts.configInterruptOnDriverOk() && negotiated(vhost_h.VIRTIO_NET_F_STATUS())) {
-            dev.raiseConfigInterrupt();
+            notifierRegistered = true; // register_link_notifier → queue_link_work
+            updateCarrier();
         }
     }
 
-    /** mlx5_vdpa_suspend → mlx5_vdpa_cvq_suspend: the CVQ stays not ready, through resume, until SET_VRING_ENABLE. */
+    /**
+     * mlx5_vdpa_suspend: suspend_vqs, then mlx5_vdpa_cvq_suspend and mvdev->suspended = true whatever suspend_vqs
+     * answered (6.12.118 mlx5_vnet.c l. 3605-3620: a data VQ still INIT makes modify_virtqueues EINVAL, l. 1579-1588,
+     * yet the CVQ is stopped); 6.1's returns 0 always (6.1.192 l. 2820-2841). The CVQ stays not ready, through
+     * resume, until SET_VRING_ENABLE.
+     */
     @Override
     public void suspend() {
-        if (negotiated(vhost_h.VIRTIO_NET_F_CTRL_VQ())) {
-            vq(ctrlVqIndex()).ready = false;
+        try {
+            dev.charge("suspend", model()::suspend);
+        } finally {
+            if (negotiated(vhost_h.VIRTIO_NET_F_CTRL_VQ())) {
+                vq(ctrlVqIndex()).ready = false;
+            }
+            driverSuspended = true;
+            if (facts.linkNotifierAtDevAdd()) {
+                notifierRegistered = false; // 6.1: mlx5_notifier_unregister for good (6.1.192 l. 2830-2832)
+            }
         }
     }
 
-    /** mlx5_vdpa_resume (6.12+): queue_link_work → update_carrier → config_cb. */
+    /**
+     * mlx5_vdpa_resume (6.12+): mvdev->suspended = false, resume_vqs, then queue_link_work → update_carrier whatever
+     * resume_vqs answered (6.12.118 mlx5_vnet.c l. 3622-3638): LINK_UP into the config status as the function's
+     * link is, even without F_STATUS (l. 2814-2832), and config_cb.
+     */
     @Override
     public void resume() {
-        if (facts.configInterruptOnResume()) {
+        driverSuspended = false;
+        try {
+            dev.charge("resume", model()::resume);
+        } finally {
+            if (facts.configInterruptOnResume()) {
+                updateCarrier();
+            }
+        }
+    }
+
+    /**
+     * mlx5_vnet.c update_carrier: VIRTIO_NET_S_LINK_UP as the function's vport is (get_link_state), then config_cb;
+     * 6.1's only while nb_registered (6.1.192 l. 2993-3011; 6.12.118 l. 2814-2832).
+     */
+    private void updateCarrier() {
+        dev.config().setLinkUp(dev.fakeMgmtDevice().function().linkUp());
+        if (!facts.linkNotifierAtDevAdd() || notifierRegistered) {
             dev.raiseConfigInterrupt();
+        }
+    }
+
+    /**
+     * mlx5_vnet.c event_handler: a port change (MLX5_PORT_CHANGE_SUBTYPE_DOWN/ACTIVE) queues update_carrier while
+     * the notifier is registered; 6.12+ ignore it while mvdev->suspended (6.12.118 l. 2848-2872; 6.1.192
+     * l. 3013-3039, whose notifier a SUSPEND removed for good).
+     */
+    @Override
+    public void portChanged() {
+        if (notifierRegistered && !driverSuspended) {
+            updateCarrier();
         }
     }
 
@@ -187,22 +353,144 @@ final class Mlx5VnetOps implements VdpaConfigOps {
         return facts.setMacAddsMacFeature() ? deviceFeatures | 1L << vhost_h.VIRTIO_NET_F_MAC() : deviceFeatures;
     }
 
-    /** mlx5_vnet.c struct mlx5_control_vq, which mlx5_cvq_kick_handler serves. */
+    /**
+     * mlx5_set_group_asid: group2asid (the generic device stores it). The CVQ keeps reading through its own copy of
+     * the IOTLB: 6.12+ copy the new ASID's only when that ASID has an MR (mlx5_vdpa_update_cvq_iotlb, 6.12.118
+     * mlx5_vnet.c l. 3641-3654, core/mr.c l. 844-861); 6.1 never here, only at the next set_map of that ASID
+     * (6.1.192 l. 2843-2850; core/mr.c _mlx5_vdpa_create_cvq_mr l. 542-549).
+     */
     @Override
-    public Mlx5ControlVq ownControlVq() {
-        return cvq;
+    public void setGroupAsid(int group, int asid) {
+        dev.charge("set_group_asid", () -> model().setGroupAsid(group, asid));
+        List<MapEntry> map = dev.mapOf(asid);
+        // mres.mr[asid]: a non-empty map, or ASID 0's DMA MR while it has none
+        boolean hasMr = map == null ? asid == 0 : !map.isEmpty();
+        if (facts.cvqIotlbAtGroupAsid() && group == dev.spec().groups().cvq() && hasMr) {
+            cvq.iotlb = map;
+        }
+    }
+
+    /** mlx5_vdpa_set_map → set_map_data: the ASID's MR built or changed by the latency model. */
+    @Override
+    public void setMap(int asid, List<MapEntry> table) {
+        dev.charge("set_map", () -> model().setMap(asid, table));
+        dev.storeMap(asid, table);
+        if (dev.groupAsid(dev.spec().groups().cvq()) == asid) {
+            cvq.iotlb = table; // set_map_data → mlx5_vdpa_update_cvq_iotlb (6.12.118 l. 3375), the CVQ group's ASID only
+        }
+    }
+
+    /** mlx5_vdpa_reset_map → mlx5_vdpa_reset_mr: the ASID back to the DMA MR (or none). */
+    @Override
+    public void resetMap(int asid) {
+        dev.charge("reset_map", () -> model().resetMap(asid));
+        dev.removeMap(asid);
+        if (dev.groupAsid(dev.spec().groups().cvq()) == asid) {
+            cvq.iotlb = null; // mlx5_vdpa_reset_mr → the identity (core/mr.c 6.12.118 l. 876-891)
+        }
+    }
+
+    /** mlx5_vdpa_ops has no .dma_map (the mlx5 profile maps with set_map; vhost-vdpa never calls it). */
+    @Override
+    public void dmaMap(int asid, MapEntry entry) {
+        throw new IllegalStateException("mlx5_vdpa_ops has no .dma_map");
+    }
+
+    /** mlx5_vdpa_ops has no .dma_unmap. */
+    @Override
+    public void dmaUnmap(int asid, MapEntry entry) {
+        throw new IllegalStateException("mlx5_vdpa_ops has no .dma_unmap");
+    }
+
+    /** mlx5_vdpa_get_config: a copy of ndev->config when offset + len fits. */
+    @Override
+    public byte[] getConfig(int offset, int length) {
+        return Arrays.copyOfRange(dev.config().read(), offset, offset + length);
+    }
+
+    /** mlx5_vdpa_set_config: "not supported", the write is dropped. */
+    @Override
+    public void setConfig(int offset, byte[] data) {
+    }
+
+    /** mlx5_cvq_kick_handler: the driver's own CVQ (struct mlx5_control_vq), with CTRL_VQ negotiated and cvq->ready. */
+    @Override
+    public FakeVdpaDevice.DeviceVq cvqToServe() {
+        FakeVdpaDevice.DeviceVq ring = cvq.ring;
+        return dev.spec().queues().lastIsCvq() && ring.ready && ring.num != 0
+                && negotiated(vhost_h.VIRTIO_NET_F_CTRL_VQ()) ? ring : null;
+    }
+
+    /** mlx5_cvq_kick_handler reads through cvq->iotlb, the driver's copy of an ASID's IOTLB (see {@link #setGroupAsid}). */
+    @Override
+    public List<MapEntry> cvqMap() {
+        return cvq.iotlb;
+    }
+
+    /** mlx5_cvq_kick_handler: received_desc once the header was read. */
+    @Override
+    public void cvqCommandRead() {
+        cvq.receivedDesc++;
     }
 
     /**
-     * mlx5_vdpa_get_vendor_vq_stats: EINVAL ("virtqueue index is not valid") outside is_index_valid, the
-     * CVQ's software counters (received_desc, completed_desc) at ctrl_vq_idx, otherwise the FW counters of a
-     * data VQ, which counter_set_query reads only from a RDY object (EAGAIN). The fake's hardware moves no
-     * frames, so a data VQ's FW counters read 0.
+     * mlx5_cvq_kick_handler: completed_desc, then a notification only when vringh_need_notify_iotlb says so:
+     * without EVENT_IDX (mlx5 offers none) that is "no VRING_AVAIL_F_NO_INTERRUPT" (vringh.c
+     * __vringh_need_notify, 6.1.192 l. 497-520).
+     */
+    @Override
+    public boolean cvqCommandDone(int availFlags) {
+        cvq.completedDesc++;
+        return (availFlags & NO_INTERRUPT) == 0;
+    }
+
+    /**
+     * mlx5_vnet.c handle_ctrl_mac: the same MAC is OK, an all-zero one VIRTIO_NET_ERR and the MAC kept
+     * (6.1.192 l. 1654-1660; 6.12.118 l. 2144-2150).
+     */
+    @Override
+    public byte cvqMacAddrSet(byte[] mac) {
+        if (!Arrays.equals(mac, dev.configMac()) && Arrays.equals(mac, new byte[6])) {
+            return ControlQueueDatapath.ERR;
+        }
+        dev.setConfigMacFromDriver(mac);
+        return ControlQueueDatapath.OK;
+    }
+
+    /** mlx5_vnet.c handle_ctrl_mq → change_num_qps: with MQ negotiated and 1 ≤ pairs ≤ the device's pairs. */
+    @Override
+    public byte cvqVqPairsSet(int pairs) {
+        return ControlQueueDatapath.vqPairsSet(dev, pairs);
+    }
+
+    /**
+     * mlx5_vnet.c handle_ctrl_vlan (with CTRL_VLAN negotiated): VLAN_ADD's mac_vlan_add refuses a rule that
+     * exists (-EEXIST → VIRTIO_NET_ERR); VLAN_DEL is OK whether or not the rule existed.
+     */
+    @Override
+    public byte cvqVlan(boolean add, int vid) {
+        if ((dev.negotiatedFeatures() & F_CTRL_VLAN) == 0) {
+            return ControlQueueDatapath.ERR;
+        }
+        String rule = java.util.HexFormat.of().formatHex(dev.configMac()) + "/" + vid;
+        if (add) {
+            return cvq.vlanRules.add(rule) ? ControlQueueDatapath.OK : ControlQueueDatapath.ERR;
+        }
+        cvq.vlanRules.remove(rule);
+        return ControlQueueDatapath.OK;
+    }
+
+    /**
+     * mlx5_vdpa_get_vendor_vq_stats: EINVAL with the extack "mlx5_vdpa: virtqueue index is not valid" outside
+     * is_index_valid, the CVQ's software counters (received_desc, completed_desc) at ctrl_vq_idx, otherwise the FW
+     * counters of a data VQ, which counter_set_query reads only from a RDY object (EAGAIN, with the extack
+     * "mlx5_vdpa: failed to query hardware"): 6.1.192 mlx5_vnet.c l. 2754-2781, 6.12.118 l. 3539-3567. The fake's
+     * hardware moves no frames, so a data VQ's FW counters read 0.
      */
     @Override
     public List<Map.Entry<String, Long>> vendorVqStats(DeviceProfile.VendorStats vs, int queueIndex) {
         if (!dev.validVqIndex(queueIndex)) {
-            throw KernelError.of(DeviceProfile.errno(vs.invalidQueueErrno()),
+            throw new KernelError(DeviceProfile.errno(vs.invalidQueueErrno()), EXTACK_PREFIX + "virtqueue index is not valid",
                     dev.name() + ": virtqueue index " + queueIndex + " is not valid");
         }
         List<String> names = vs.everyQueue();
@@ -211,7 +499,8 @@ final class Mlx5VnetOps implements VdpaConfigOps {
             return List.of(Map.entry(names.get(0), cvq.receivedDesc), Map.entry(names.get(1), cvq.completedDesc));
         }
         if (!dev.model().vqRunning(queueIndex)) {
-            throw KernelError.of(Errno.EAGAIN, dev.name() + ": vq " + queueIndex + " is not RDY in the FW");
+            throw new KernelError(Errno.EAGAIN, EXTACK_PREFIX + "failed to query hardware",
+                    dev.name() + ": vq " + queueIndex + " is not RDY in the FW");
         }
         List<Map.Entry<String, Long>> out = new java.util.ArrayList<>();
         names.forEach(n -> out.add(Map.entry(n, 0L)));

@@ -1,21 +1,38 @@
 package org.vdpactl.fake.device;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.vdpactl.fake.errno.KernelError;
+import org.vdpactl.fake.model.DriverModel;
+import org.vdpactl.fake.model.MapEntry;
+import org.vdpactl.fake.model.OpCost;
+import org.vdpactl.ffi.gen.vhost.vhost_h;
 
 /**
  * vdpa_sim's {@code vdpasim_config_ops} (drivers/vdpa/vdpa_sim/vdpa_sim.c, with vdpa_sim_net.c and
  * vdpa_sim_blk.c for the device kinds): every queue is an indexed queue, the CVQ of vdpa_sim_net is the last
  * one, the ops store what they are given, and a kick while suspended is kept for resume. vdpa_sim has the same
- * behaviour on every kernel of the matrix, so it has no facts file.
+ * behaviour on every kernel of the matrix, so it has no facts file. Its costs are the device's latency model
+ * ({@link DriverModel#FREE} unless a test or bench gives one).
  */
 final class VdpaSimOps implements VdpaConfigOps {
     /** The driver's name, as {@link #driver()} reports it. */
     static final String DRIVER = "vdpa_sim";
+    private static final Logger LOG = LoggerFactory.getLogger(VdpaSimOps.class);
+    private static final int FAILED = vhost_h.VIRTIO_CONFIG_S_FAILED();
     private final FakeVdpaDevice dev;
 
     VdpaSimOps(FakeVdpaDevice dev) {
         this.dev = dev;
+    }
+
+    private DriverModel model() {
+        return dev.model();
     }
 
     @Override
@@ -33,6 +50,22 @@ final class VdpaSimOps implements VdpaConfigOps {
     @Override
     public long configFieldFeatures(long deviceFeatures) {
         return ConfigSpace.ALL_FIELDS;
+    }
+
+    /** vdpasim_net_dev_add / vdpasim_blk_dev_add: vdpasim_create, charged to the device's model. */
+    @Override
+    public void devAdd(int dataVqs, boolean charged) {
+        if (charged) {
+            dev.charge("dev_add", () -> model().devAdd(dataVqs));
+        } else {
+            model().devAdd(dataVqs);
+        }
+    }
+
+    /** vdpasim_net_dev_del: _vdpa_unregister_device. */
+    @Override
+    public void devDel() {
+        dev.charge("dev_del", model()::devDel);
     }
 
     /** vdpasim_handle_cvq (vdpa_sim_net.c): the CVQ is the last queue (VDPASIM_NET_VQ_NUM - 1 = 2 with one pair). */
@@ -56,13 +89,32 @@ final class VdpaSimOps implements VdpaConfigOps {
     /** vdpasim_set_vq_num. */
     @Override
     public void setVqNum(int index, int num) {
+        dev.charge("set_vq_num", () -> model().setVqNum(index, num));
         vq(index).num = num;
+    }
+
+    /** vdpasim_set_vq_address. */
+    @Override
+    public void setVqAddress(int index, long desc, long driver, long device) {
+        dev.charge("set_vq_address", () -> model().setVqAddress(index));
+        FakeVdpaDevice.DeviceVq vq = vq(index);
+        vq.descArea = desc;
+        vq.driverArea = driver;
+        vq.deviceArea = device;
     }
 
     /** vdpasim_set_vq_ready → vdpasim_queue_ready: enabling re-initialises the ring at the avail index. */
     @Override
     public void setVqReady(int index, boolean ready) {
+        dev.charge("set_vq_ready", () -> model().setVqReady(index, ready));
         vq(index).setReady(ready);
+    }
+
+    /** vdpasim_set_vq_state: the avail index is stored. */
+    @Override
+    public void setVqState(int index, long state) {
+        dev.charge("set_vq_state", () -> model().setVqState(index, state));
+        vq(index).state = state;
     }
 
     /** vdpasim_set_vq_cb. */
@@ -74,7 +126,8 @@ final class VdpaSimOps implements VdpaConfigOps {
     /** vdpasim_get_vq_state: the last SET value (0 after reset), as the device's cost model passes it through. */
     @Override
     public long getVqState(int index) {
-        return dev.model().reportedVqState(index, vq(index).state);
+        dev.charge("get_vq_state", () -> model().getVqState(index));
+        return model().reportedVqState(index, vq(index).state);
     }
 
     /** vdpasim_config_ops has no get_vq_notification; a profile that offers the op maps every data queue. */
@@ -89,42 +142,160 @@ final class VdpaSimOps implements VdpaConfigOps {
         return suspended ? Kick.DEFER : Kick.RUN;
     }
 
-    /** vdpasim_do_reset: nothing beyond the queue state the generic device clears. */
+    /** vdpasim_set_driver_features. */
     @Override
-    public void reset() {
+    public void setDriverFeatures(long stored) {
+        dev.charge("set_driver_features", () -> model().setDriverFeatures(stored));
     }
 
-    /** vdpasim_set_status: no set-up that can fail. */
+    /** vdpasim_compat_reset → vdpasim_do_reset: nothing beyond the queue state the generic device clears. */
     @Override
-    public boolean driverOkSetupFails(int oldStatus, int newStatus) {
-        return false;
+    public void reset(boolean cleanMap) {
+        dev.charge("reset", () -> model().reset(cleanMap));
     }
 
-    /** vdpasim_set_status: nothing beyond storing the status. */
+    /**
+     * vdpasim_set_status: the status is stored; it cannot fail. A latency model that refuses the op (a test's
+     * failing hardware) marks the device FAILED, as a driver whose set-up fails does.
+     */
     @Override
-    public void statusChanged(int oldStatus, int newStatus) {
+    public int setStatus(int oldStatus, int newStatus) {
+        try {
+            dev.charge("set_status", () -> model().setStatus(oldStatus, newStatus));
+            return model().statusAfterSetStatus(newStatus);
+        } catch (KernelError e) {
+            LOG.info("{}: set_status {} failed ({}), status marked FAILED", dev.name(), newStatus, e.getMessage());
+            if ((newStatus & FAILED) == 0 && (oldStatus & FAILED) == 0) {
+                dev.clearMaps();
+            }
+            return oldStatus | FAILED;
+        }
     }
 
     /** vdpasim_suspend: running = false. */
     @Override
     public void suspend() {
+        dev.charge("suspend", model()::suspend);
     }
 
     /** vdpasim_resume: running = true; the pending kick is replayed by the generic device. */
     @Override
     public void resume() {
+        dev.charge("resume", model()::resume);
     }
 
-    /** vdpasim_net's dev_set_attr as the fake has it: the config-space MAC changes, the features do not. */
+    /** vdpasim_set_group_asid. */
+    @Override
+    public void setGroupAsid(int group, int asid) {
+        dev.charge("set_group_asid", () -> model().setGroupAsid(group, asid));
+    }
+
+    /** vdpasim_set_map: the ASID's IOTLB becomes the table. */
+    @Override
+    public void setMap(int asid, List<MapEntry> table) {
+        dev.charge("set_map", () -> model().setMap(asid, table));
+        dev.storeMap(asid, table);
+    }
+
+    /** vdpasim_reset_map: the ASID returns to the identity (or the profile's initial) translation. */
+    @Override
+    public void resetMap(int asid) {
+        dev.charge("reset_map", () -> model().resetMap(asid));
+        dev.removeMap(asid);
+    }
+
+    /** vdpasim_dma_map: one entry added to the ASID's IOTLB. */
+    @Override
+    public void dmaMap(int asid, MapEntry entry) {
+        dev.charge("dma_map", () -> OpCost.FREE);
+        List<MapEntry> m = new ArrayList<>(mapOrEmpty(asid));
+        m.add(entry);
+        dev.storeMap(asid, List.copyOf(m));
+    }
+
+    /** vdpasim_dma_unmap: the entry removed from the ASID's IOTLB. */
+    @Override
+    public void dmaUnmap(int asid, MapEntry entry) {
+        dev.charge("dma_unmap", () -> OpCost.FREE);
+        List<MapEntry> m = new ArrayList<>(mapOrEmpty(asid));
+        m.remove(entry);
+        dev.storeMap(asid, List.copyOf(m));
+    }
+
+    private List<MapEntry> mapOrEmpty(int asid) {
+        List<MapEntry> m = dev.mapOf(asid);
+        return m == null ? List.of() : m;
+    }
+
+    /** vdpasim_get_config: the device kind's get_config into the buffer, then the requested bytes. */
+    @Override
+    public byte[] getConfig(int offset, int length) {
+        return Arrays.copyOfRange(dev.config().read(), offset, offset + length);
+    }
+
+    /** vdpasim_set_config: stored where the device kind keeps writes (vdpa_sim_net), else dropped. */
+    @Override
+    public void setConfig(int offset, byte[] data) {
+        dev.config().write(offset, data);
+    }
+
+    /** vdpasim_net_dev_add registers no port notifier: vdpa_sim has no PCI function, so no port event. */
+    @Override
+    public void portChanged() {
+    }
+
+    /** vdpasim_net_set_attr as the fake has it: the config-space MAC changes, the features do not. */
     @Override
     public long setAttrMac(byte[] mac, int status, long deviceFeatures) {
         return deviceFeatures;
     }
 
-    /** vdpasim_handle_cvq works on the indexed last queue: no control queue of the driver's own. */
+    /** vdpasim_handle_cvq: the last queue when CTRL_VQ was negotiated and the queue is ready with a ring. */
     @Override
-    public Mlx5ControlVq ownControlVq() {
-        return null;
+    public FakeVdpaDevice.DeviceVq cvqToServe() {
+        FakeVdpaDevice.DeviceVq cvq = vq(ctrlVqIndex());
+        boolean ctrlVq = (dev.negotiatedFeatures() & 1L << vhost_h.VIRTIO_NET_F_CTRL_VQ()) != 0;
+        return dev.spec().queues().lastIsCvq() && cvq.ready && cvq.num != 0 && ctrlVq ? cvq : null;
+    }
+
+    /** vdpasim_handle_cvq reads through the IOTLB of the CVQ's ASID (vdpasim->iommu[vq->asid]). */
+    @Override
+    public List<MapEntry> cvqMap() {
+        int index = ctrlVqIndex();
+        return dev.mapOf(dev.groupAsid(dev.vqGroup(index)));
+    }
+
+    /** vdpasim_handle_cvq counts into the net statistics only (vdpasim_net_get_stats), which the datapath keeps. */
+    @Override
+    public void cvqCommandRead() {
+    }
+
+    /** vdpasim_handle_cvq: vq->cb is called for every completion, whatever the avail flags. */
+    @Override
+    public boolean cvqCommandDone(int availFlags) {
+        return true;
+    }
+
+    /** vdpasim_handle_ctrl_mac: MAC_ADDR_SET copies the MAC into the config space. */
+    @Override
+    public byte cvqMacAddrSet(byte[] mac) {
+        dev.setConfigMacFromDriver(mac);
+        return ControlQueueDatapath.OK;
+    }
+
+    /**
+     * vdpasim_handle_cvq answers VQ_PAIRS_SET only when MQ was negotiated (vdpa_sim_net offers no MQ, so in
+     * practice VIRTIO_NET_ERR): 1 ≤ pairs ≤ the device's pairs, charged to the model.
+     */
+    @Override
+    public byte cvqVqPairsSet(int pairs) {
+        return ControlQueueDatapath.vqPairsSet(dev, pairs);
+    }
+
+    /** vdpasim_handle_cvq handles the MAC class only: a VLAN command is VIRTIO_NET_ERR. */
+    @Override
+    public byte cvqVlan(boolean add, int vid) {
+        return ControlQueueDatapath.ERR;
     }
 
     /** vdpasim_net_get_vendor_vq_stats / the profile's table: answered by the generic device. */

@@ -7,4 +7,9 @@ public final class FaultRuleException extends VdpactlException {
     public FaultRuleException(String message) {
         super(message);
     }
+
+    /** A rule file that could not be read: {@code cause} says why (a missing file is not bad input but a path not found). */
+    public FaultRuleException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

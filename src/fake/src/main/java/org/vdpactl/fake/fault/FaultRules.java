@@ -43,7 +43,7 @@ public final class FaultRules {
         try {
             return parse(org.vdpactl.sys.InputFile.readUtf8(file));
         } catch (IOException e) {
-            throw new FaultRuleException("cannot read fault file " + file + ": " + org.vdpactl.sys.InputFile.reason(e));
+            throw new FaultRuleException("cannot read fault file " + file + ": " + org.vdpactl.sys.InputFile.reason(e), e);
         } catch (FaultRuleException e) {
             throw new FaultRuleException(file + ": " + e.getMessage());
         }

@@ -40,11 +40,21 @@ public record Inventory(List<Mgmt> mgmtdevs, List<Device> devices) {
      * @param maxVqPairs provisioned max_vqp, or null
      * @param features   provisioned device features "0x…", or null
      * @param minor      char-device minor (null = lowest free)
-     * @param configMac  the MAC now in the config space when it differs from the provisioned one (ATTR_SET, SET_CONFIG)
+     * @param configMac  the MAC now in the config space when it differs from the provisioned one (ATTR_SET, SET_CONFIG,
+     *                   the CVQ's MAC_ADDR_SET)
+     * @param attrMac    the MAC the last DEV_ATTR_SET gave ({@code vdpa dev set mac}), or null: a restore repeats it
+     *                   through the driver (7.2's mlx5 then offers F_MAC again), while a MAC from the CVQ is only
+     *                   written back into the config space
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Device(String name, String mgmtdev, String mac, Integer mtu, Integer maxVqPairs, String features,
-                         Integer minor, String configMac) {
+                         Integer minor, String configMac, String attrMac) {
+
+        /** A device no DEV_ATTR_SET touched. */
+        public Device(String name, String mgmtdev, String mac, Integer mtu, Integer maxVqPairs, String features,
+                      Integer minor, String configMac) {
+            this(name, mgmtdev, mac, mtu, maxVqPairs, features, minor, configMac, null);
+        }
 
         public Provisioning provisioning() {
             return new Provisioning(mac == null ? null : parseMac(mac), mtu, maxVqPairs,
@@ -52,9 +62,19 @@ public record Inventory(List<Mgmt> mgmtdevs, List<Device> devices) {
         }
 
         public static Device of(String name, String mgmtdev, Provisioning p, Integer minor, byte[] configMac) {
+            return of(name, mgmtdev, p, minor, configMac, null);
+        }
+
+        public static Device of(String name, String mgmtdev, Provisioning p, Integer minor, byte[] configMac,
+                                byte[] attrMac) {
             return new Device(name, mgmtdev, p.mac() == null ? null : formatMac(p.mac()), p.mtu(), p.maxVqPairs(),
                     p.features() == null ? null : "0x" + Long.toHexString(p.features()), minor,
-                    configMac == null ? null : formatMac(configMac));
+                    configMac == null ? null : formatMac(configMac), attrMac == null ? null : formatMac(attrMac));
+        }
+
+        /** This device with another minor (everything else kept). */
+        public Device withMinor(Integer newMinor) {
+            return new Device(name, mgmtdev, mac, mtu, maxVqPairs, features, newMinor, configMac, attrMac);
         }
     }
 

@@ -54,7 +54,7 @@ public final class InventoryMerge {
             }
             int minor = d.minor() != null && !used.get(d.minor()) ? d.minor() : used.nextClearBit(0);
             used.set(minor);
-            out.add(new Inventory.Device(d.name(), d.mgmtdev(), d.mac(), d.mtu(), d.maxVqPairs(), d.features(), minor, d.configMac()));
+            out.add(d.withMinor(minor));
         }
         List<Inventory.Mgmt> mgmts = new ArrayList<>(disk.mgmtdevs());
         for (Inventory.Mgmt m : mine.mgmtdevs()) {
@@ -76,7 +76,7 @@ public final class InventoryMerge {
             } else {
                 int minor = used.nextClearBit(0);
                 used.set(minor);
-                out.add(new Inventory.Device(d.name(), d.mgmtdev(), d.mac(), d.mtu(), d.maxVqPairs(), d.features(), minor, d.configMac()));
+                out.add(d.withMinor(minor));
             }
         }
         return out;

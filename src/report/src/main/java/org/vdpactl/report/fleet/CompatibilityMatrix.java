@@ -43,7 +43,9 @@ public record CompatibilityMatrix(List<String> hosts, List<Cell> cells, List<Rea
             try {
                 doc = m.readTree(Files.readString(f));
             } catch (IOException e) {
-                throw new BadFleetInputException(f + ": not a readable JSON document (" + e.getClass().getSimpleName() + ")");
+                throw new BadFleetInputException(f + ": " + (e instanceof com.fasterxml.jackson.core.JsonProcessingException
+                        ? "not a JSON document (" + e.getClass().getSimpleName() + ")"
+                        : "cannot read it (" + org.vdpactl.sys.InputFile.reason(e) + ")"), e);
             }
             if (doc == null || !"vdpactl.migrate-check".equals(doc.path("schema").asText()) || doc.path("schema_version").asInt() != 1
                     || !doc.path("pairs").isArray()) {

@@ -21,8 +21,10 @@ public final class FleetHtml {
             .simulated, .mixed, .differs-note { background: #fff3e0; border: 1px solid #fb8c00; }
             .differs-note { padding: 8px 12px; }
             td.differs { background: #fff3e0; font-weight: bold; }
-            .bar { fill: %s; } .lbl { font-size: 12px; }
+            .bar { fill: %s; } .lbl { font-size: 12px; } svg.narrow .lbl { font-size: 13px; }
             svg.downtime { max-width: 660px; } td:first-child { white-space: nowrap; }
+            @media (max-width: 520px) { svg.downtime.wide { display: none; } }
+            @media (min-width: 521px) { svg.downtime.narrow { display: none; } }
             .swatch { display: inline-block; width: 11px; height: 11px; margin-right: 5px; border: 1px solid #9e9e9e; }
             """.formatted(Palette.DOWNTIME);
     // small enough that the names stay legible on a phone, where the figure is shrunk to the page's width
@@ -31,6 +33,15 @@ public final class FleetHtml {
     private static final int WIDTH = LABEL_WIDTH + BAR_WIDTH + 66;
     private static final int ROW = 20;
     private static final int LABEL_CHARS = 18;
+    /**
+     * A phone's drawing: the wide one shrunk to a 375 px screen set the host names at about 9.6 px. This one is narrow
+     * (its viewBox about a phone's width, so it is drawn at about its own scale) and puts each name above its bar, at
+     * least 12 px on the screen (ReportInBrowserTest measures it).
+     */
+    private static final int NARROW_WIDTH = 300;
+    private static final int NARROW_BAR_WIDTH = 236;
+    private static final int NARROW_ROW = 36;
+    private static final int NARROW_LABEL_CHARS = 40;
 
     private FleetHtml() {
     }
@@ -77,7 +88,7 @@ public final class FleetHtml {
         double max = r.downtime() == null ? 0 : r.downtime().maxMs();
         List<HostRehearsal> hosts = r.hosts();
         int height = ROW * hosts.size() + 4;
-        sb.append("<svg class=\"downtime\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ").append(WIDTH).append(' ')
+        sb.append("<svg class=\"downtime wide\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ").append(WIDTH).append(' ')
                 .append(height).append("\" width=\"100%\" role=\"img\" aria-label=\"downtime per host\">\n");
         for (int i = 0; i < hosts.size(); i++) {
             HostRehearsal h = hosts.get(i);
@@ -95,6 +106,34 @@ public final class FleetHtml {
             } else {
                 sb.append("<text class=\"lbl\" x=\"").append(LABEL_WIDTH).append("\" y=\"").append(y + 14).append("\">")
                         .append(esc(h.outcome())).append(", no completed window</text>\n");
+            }
+        }
+        sb.append("</svg>\n");
+        narrowBars(sb, r, max);
+    }
+
+    /** The phone's drawing of the bars: each host's name on a line of its own, its bar and value below it. */
+    private static void narrowBars(StringBuilder sb, FleetReport r, double max) {
+        List<HostRehearsal> hosts = r.hosts();
+        int height = NARROW_ROW * hosts.size() + 4;
+        sb.append("<svg class=\"downtime narrow\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ").append(NARROW_WIDTH)
+                .append(' ').append(height).append("\" width=\"100%\" role=\"img\" aria-label=\"downtime per host\">\n");
+        for (int i = 0; i < hosts.size(); i++) {
+            HostRehearsal h = hosts.get(i);
+            int y = i * NARROW_ROW + 2;
+            String name = h.host().length() > NARROW_LABEL_CHARS ? h.host().substring(0, NARROW_LABEL_CHARS - 1) + "\u2026" : h.host();
+            sb.append("<text class=\"lbl\" x=\"0\" y=\"").append(y + 12).append("\">").append(esc(name))
+                    .append(h.differs().isEmpty() ? "" : " *").append("<title>").append(esc(h.host())).append("</title></text>\n");
+            if (h.downtimeMs() != null && max > 0) {
+                double w = Math.max(1, NARROW_BAR_WIDTH * h.downtimeMs() / max);
+                sb.append("<rect class=\"bar\" x=\"0\" y=\"").append(y + 16).append("\" width=\"").append(num(w))
+                        .append("\" height=\"").append(ROW - 6).append("\"><title>").append(esc(h.host() + ": " + num(h.downtimeMs())
+                                + " ms")).append("</title></rect>\n");
+                sb.append("<text class=\"lbl\" x=\"").append(num(w + 4)).append("\" y=\"").append(y + 29).append("\">")
+                        .append(String.format(Locale.ROOT, "%.2f", h.downtimeMs())).append("</text>\n");
+            } else {
+                sb.append("<text class=\"lbl\" x=\"0\" y=\"").append(y + 29).append("\">").append(esc(h.outcome()))
+                        .append(", no completed window</text>\n");
             }
         }
         sb.append("</svg>\n");

@@ -63,16 +63,22 @@ public record FleetReport(String figures, List<HostRehearsal> hosts, Spread down
                 partial.add(h.host());
             }
         }
+        // a phase that is the preparation on some hosts (a migration window's reset) and downtime on others (an
+        // in-place window's reset) is two figures: one spread of each, never the two mixed under "not downtime"
         List<Spread> phases = new ArrayList<>();
         for (String phase : phaseNames) {
-            Map<String, Double> values = new LinkedHashMap<>();
-            for (HostRehearsal h : hosts) {
-                Double v = h.phasesMs().get(phase);
-                if (v != null) {
-                    values.put(h.host(), v);
+            for (boolean preparation : new boolean[] {false, true}) {
+                Map<String, Double> values = new LinkedHashMap<>();
+                for (HostRehearsal h : hosts) {
+                    Double v = h.phasesMs().get(phase);
+                    if (v != null && h.preparation().contains(phase) == preparation) {
+                        values.put(h.host(), v);
+                    }
+                }
+                if (!values.isEmpty()) {
+                    phases.add(Spread.of(phase, values, preparation));
                 }
             }
-            phases.add(Spread.of(phase, values));
         }
         return new FleetReport(figures(hosts), List.copyOf(hosts), Spread.of("downtime", downtimes), phases,
                 partial, List.copyOf(differences));

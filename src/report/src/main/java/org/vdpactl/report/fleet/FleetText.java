@@ -61,7 +61,7 @@ public final class FleetText {
         List<String> header = new ArrayList<>(List.of("host", "outcome", ">devices", ">downtime", "slowest downtime phase",
                 "setup"));
         for (Spread s : r.phases()) {
-            header.add(">" + shownName(r, s.name()));
+            header.add(">" + shownName(s));
         }
         TextTable t = new TextTable(header);
         for (HostRehearsal h : r.hosts()) {
@@ -71,7 +71,8 @@ public final class FleetText {
                     h.differs().isEmpty() ? "as most" : "differs: " + String.join(", ", h.differs())));
             for (Spread s : r.phases()) {
                 Double v = h.phasesMs().get(s.name());
-                row.add(v == null ? "-" : Durations.ms(v));
+                // the column of the phase as this host had it: preparation or downtime
+                row.add(v == null || h.preparation().contains(s.name()) != s.preparation() ? "-" : Durations.ms(v));
             }
             t.row(row);
         }
@@ -91,9 +92,14 @@ public final class FleetText {
         return t;
     }
 
-    /** A phase's name, marked when it was some host's preparation (the reset of a migration window): not downtime. */
-    static String shownName(FleetReport r, String phase) {
-        return r.hosts().stream().anyMatch(h -> h.preparation().contains(phase)) ? phaseLabel(phase) + " (not downtime)" : phaseLabel(phase);
+    /** A phase's name, marked when it was the hosts' preparation (the reset of a migration window): not downtime. */
+    static String shownName(Spread s) {
+        return s.preparation() ? phaseLabel(s.name()) + " (not downtime)" : phaseLabel(s.name());
+    }
+
+    /** "all tie" where every host has the same figure: no host is the slowest. */
+    static String slowestHost(Spread s) {
+        return s.slowestHost() == null ? "- (all tie)" : s.slowestHost();
     }
 
     static TextTable spreadTable(FleetReport r) {
@@ -102,8 +108,8 @@ public final class FleetText {
         all.add(r.downtime());
         all.addAll(r.phases());
         for (Spread s : all) {
-            t.row(shownName(r, s.name()), String.valueOf(s.hosts()), Durations.ms(s.minMs()), Durations.ms(s.p50Ms()),
-                    Durations.ms(s.p90Ms()), Durations.ms(s.maxMs()), Durations.ms(s.meanMs()), s.slowestHost());
+            t.row(shownName(s), String.valueOf(s.hosts()), Durations.ms(s.minMs()), Durations.ms(s.p50Ms()),
+                    Durations.ms(s.p90Ms()), Durations.ms(s.maxMs()), Durations.ms(s.meanMs()), slowestHost(s));
         }
         return t;
     }

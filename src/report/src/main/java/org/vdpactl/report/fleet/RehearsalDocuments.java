@@ -31,12 +31,12 @@ public final class RehearsalDocuments {
         try {
             doc = MAPPER.readTree(org.vdpactl.sys.InputFile.readUtf8(file));
         } catch (NoSuchFileException e) {
-            throw new BadFleetInputException(file + ": no such file");
+            throw new BadFleetInputException(file + ": no such file", e);
         } catch (JsonProcessingException e) {
             throw new BadFleetInputException(file + ": not JSON (" + e.getOriginalMessage() + " at line "
                     + e.getLocation().getLineNr() + ")");
         } catch (IOException e) {
-            throw new BadFleetInputException(file + ": cannot read (" + org.vdpactl.sys.InputFile.reason(e) + ")");
+            throw new BadFleetInputException(file + ": cannot read (" + org.vdpactl.sys.InputFile.reason(e) + ")", e);
         }
         return of(doc, file);
     }
@@ -52,7 +52,8 @@ public final class RehearsalDocuments {
                     + expected + "' from vdpactl rehearse --json)");
         }
         JsonNode version = doc.path("schema_version");
-        if (!version.isInt() || version.asInt() != JsonDocument.VERSION) {
+        // a number, as JSON Schema reads it (1.0 is the integer 1): what the schema accepts, the merge reads
+        if (!version.isNumber() || version.decimalValue().compareTo(java.math.BigDecimal.valueOf(JsonDocument.VERSION)) != 0) {
             throw new BadFleetInputException(file + ": rehearsal document of schema_version " + version
                     + ", this vdpactl reads version " + JsonDocument.VERSION + " (docs/json-schemas.md)");
         }
@@ -89,8 +90,13 @@ public final class RehearsalDocuments {
      */
     static HostSetup setup(JsonNode doc, JsonNode plan, BackendFields backend) {
         String kernel = backend.kernelProfile() != null ? backend.kernelProfile() : backend.kernelRelease();
+        JsonNode premap = plan.path("premap");
+        JsonNode memory = plan.path("memory_bytes");
+        JsonNode pairs = plan.path("queue_pairs");
         return new HostSetup(plan.path("strategy").asText("-"), plan.path("window").asText("-"), kernel == null ? "-" : kernel,
-                backend.kind(), backend.presets().isEmpty() ? "-" : String.join(",", backend.presets()), doc.path("clock").asText("-"));
+                backend.kind(), backend.presets().isEmpty() ? "-" : String.join(",", backend.presets()), doc.path("clock").asText("-"),
+                premap.isBoolean() ? premap.asBoolean() : null, memory.isIntegralNumber() ? memory.asLong() : null,
+                plan.path("sources").isArray() ? plan.path("sources").size() : null, pairs.isIntegralNumber() ? pairs.asInt() : null);
     }
 
     /** The document's backend fields; a document without them is no rehearsal document. */

@@ -20,6 +20,17 @@ class FleetSetupTest {
                 null, List.of());
     }
 
+    private static HostRehearsal sized(String name, String window, boolean premap, long memoryGiB, int devices, int queuePairs,
+                                       double downtimeMs, double resetMs) {
+        Map<String, Double> phases = new LinkedHashMap<>();
+        phases.put("suspend", 2.5);
+        phases.put("reset", resetMs);
+        phases.put("set_map", 14.0);
+        return new HostRehearsal(name, name + ".json", "completed", true, new HostSetup("parallel", window, "6.12", "fake",
+                "mlx5-612", "virtual", premap, memoryGiB << 30, devices, queuePairs), 3, devices, downtimeMs, phases,
+                window.equals("migration") ? List.of("reset") : List.of(), null, List.of());
+    }
+
     private static final FleetReport REPORT = FleetReport.merge(List.of(host("a", "parallel", "6.12", "virtual", 451),
             host("b", "parallel", "6.12", "virtual", 451), host("c", "serial", "6.1", "real", 80)));
 
@@ -39,7 +50,7 @@ class FleetSetupTest {
         String text = FleetText.render(REPORT);
         assertTrue(text.contains("NOT LIKE FOR LIKE: the hosts differ in\n  strategy: serial on c (the others: parallel)\n"
                 + "  kernel: 6.1 on c (the others: 6.12)\n  clock: real on c (the others: virtual)\n"), text);
-        assertTrue(text.lines().anyMatch(l -> l.matches("c +serial \\* +migration +6\\.1 \\* +fake +mlx5-612 +real \\*")), text);
+        assertTrue(text.lines().anyMatch(l -> l.matches("c +serial \\* +migration +- +- +- +- +6\\.1 \\* +fake +mlx5-612 +real \\*")), text);
         String html = FleetHtml.render(REPORT);
         assertEquals(3, html.split("<td class=\"differs\">", -1).length - 1, html);
         assertTrue(html.contains("<li>strategy: serial on c (the others: parallel)</li>"), html);
@@ -67,5 +78,53 @@ class FleetSetupTest {
         String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(REPORT);
         assertTrue(json.contains("\"file\":\"a.json\""), json);
         assertTrue(!json.contains("/home/someone"), json);
+    }
+
+    @Test
+    void hostsThatDifferInPremapMemoryDevicesOrQueuePairsAreNotTheSameSetup() {
+        FleetReport r = FleetReport.merge(List.of(sized("big", "migration", false, 256, 4, 1, 549, 451),
+                sized("pre", "migration", true, 4, 4, 1, 27, 451), sized("c", "migration", true, 4, 4, 1, 27, 451),
+                sized("many", "migration", true, 4, 64, 8, 30, 451)));
+        assertEquals(List.of("premap", "memory", "devices", "queue_pairs"),
+                r.differences().stream().map(SetupDifference::attribute).toList());
+        String text = FleetText.render(r);
+        assertTrue(!text.contains("the same on every host"), text);
+        assertTrue(text.contains("  premap: no on big (the others: yes)\n  memory: 256 GiB on big (the others: 4 GiB)\n"
+                + "  devices: 64 on many (the others: 4)\n  queue_pairs: 8 on many (the others: 1)\n"), text);
+        assertTrue(text.lines().anyMatch(l -> l.matches("big +parallel +migration +no \\* +256 GiB \\* +4 +1 +6\\.12 .*")), text);
+        String html = FleetHtml.render(r);
+        assertEquals(4, html.split("<td class=\"differs\">", -1).length - 1, html);
+        assertTrue(!html.contains("the same on every host"), html);
+    }
+
+    @Test
+    void noHostIsTheSlowestWhenAllTie() throws Exception {
+        FleetReport r = FleetReport.merge(List.of(host("a", "parallel", "6.12", "virtual", 451),
+                host("b", "parallel", "6.12", "virtual", 451)));
+        assertEquals(null, r.downtime().slowestHost());
+        String text = FleetText.render(r);
+        assertTrue(text.lines().anyMatch(l -> l.startsWith("downtime ") && l.endsWith("- (all tie)")), text);
+        String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(r);
+        assertTrue(json.contains("\"slowestHost\":null"), json);
+    }
+
+    @Test
+    void anInPlaceHostsResetIsDowntimeNotPartOfTheNotDowntimeColumn() {
+        FleetReport r = FleetReport.merge(List.of(sized("mig", "migration", true, 4, 4, 1, 27, 451),
+                sized("mig2", "migration", true, 4, 4, 1, 27, 400), sized("inplace", "in-place", true, 4, 4, 1, 480, 90)));
+        Spread prep = r.phases().stream().filter(s -> s.name().equals("reset") && s.preparation()).findFirst().orElseThrow();
+        Spread down = r.phases().stream().filter(s -> s.name().equals("reset") && !s.preparation()).findFirst().orElseThrow();
+        assertEquals(2, prep.hosts());
+        assertEquals(400.0, prep.minMs(), "the in-place host's 90 ms reset is not a preparation");
+        assertEquals(1, down.hosts());
+        assertEquals(90.0, down.maxMs());
+        String text = FleetText.render(r);
+        assertTrue(text.lines().anyMatch(l -> l.matches("reset \\(not downtime\\) +2 +400\\.00 .*")), text);
+        assertTrue(text.lines().anyMatch(l -> l.matches("reset +1 +90\\.00 .*")), text);
+        java.util.List<String> header = FleetText.hostTable(r).header();
+        java.util.List<String> inPlaceRow = FleetText.hostTable(r).rows().stream().filter(row -> row.getFirst().equals("inplace"))
+                .findFirst().orElseThrow();
+        assertEquals("-", inPlaceRow.get(header.indexOf("reset (not downtime)")));
+        assertEquals("90.00", inPlaceRow.get(header.indexOf("reset")));
     }
 }

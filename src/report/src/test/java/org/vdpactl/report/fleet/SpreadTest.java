@@ -35,10 +35,20 @@ class SpreadTest {
     }
 
     @Test
-    void aTieNamesTheFirstHostByName() {
+    void aTieForTheSlowestNamesTheFirstOfThemByName() {
         Map<String, Double> v = new LinkedHashMap<>();
+        v.put("c", 1.0);
         v.put("b", 3.0);
         v.put("a", 3.0);
         assertEquals("a", Spread.of("x", v).slowestHost());
+    }
+
+    @Test
+    void whenEveryHostTiesNoHostIsTheSlowest() {
+        Map<String, Double> v = new LinkedHashMap<>();
+        v.put("b", 3.0);
+        v.put("a", 3.0);
+        assertNull(Spread.of("x", v).slowestHost());
+        assertEquals("- (all tie)", FleetText.slowestHost(Spread.of("x", v)));
     }
 }

@@ -63,6 +63,13 @@ public final class BenchReport {
                 + " and exits 8, as the issue measured it)");
         STARTUP_VARIANTS.put("kernel-no-cds", "the same without the build's archive");
         STARTUP_VARIANTS.put("release-launcher-kernel", "`bin/vdpactl --backend kernel dev list` of the release tar.gz");
+        STARTUP_VARIANTS.put("hello-aot", "the JVM hello with an AOT cache of its own, trained on itself: the yardstick's own floor");
+        STARTUP_VARIANTS.put("floor-picocli", "the floor of a picocli command: one annotated command with the standard help options and one"
+                + " option, executed as vdpactl's Main does (`org.vdpactl.bench.startup.PicocliHello`, the build's modernised picocli classes),"
+                + " with an AOT cache trained on itself");
+        STARTUP_VARIANTS.put("floor-netlink", "the floor of a JVM program asking generic netlink for the vdpa family, what `--backend kernel dev list`"
+                + " does without the vdpa module: socket, bind, sendto, recvfrom, close through errno-capturing FFM downcall handles, no codec,"
+                + " no command model, no logging (`org.vdpactl.bench.startup.NetlinkHello`), with an AOT cache trained on itself");
     }
 
     private static final Map<String, String> IOTLB_BENCHMARKS = Map.of(
@@ -482,6 +489,21 @@ public final class BenchReport {
                             ratio <= Double.parseDouble(g[2]), ratio);
                 }
             }
+            // the floors: what any JVM program doing the same costs, so a goal out of reach says by how much the JVM itself is
+            String[][] floors = {{"hello-aot", "the JVM hello with its own AOT cache", null},
+                    {"floor-picocli", "a picocli command with its own AOT cache", "version"},
+                    {"floor-netlink", "an FFM program asking netlink for the vdpa family, with its own AOT cache", "kernel"}};
+            for (String[] f : floors) {
+                Summary c = cpuByName.get(f[0]);
+                if (c == null) {
+                    continue;
+                }
+                Summary cmdCpu = f[2] == null ? null : cpuByName.get(f[2]);
+                goal("floor: " + f[1] + ", CPU ÷ the JVM hello (measured, reported)", Markdown.ratio(c.median() / hello.median())
+                        + " (CPU medians " + Markdown.num(c.median()) + " vs " + Markdown.num(hello.median()) + " ms)"
+                        + (cmdCpu == null ? "" : "; `" + f[2] + "` ÷ this floor " + Markdown.ratio(cmdCpu.median() / c.median())), null,
+                        c.median() / hello.median());
+            }
             for (String[] r : new String[][] {{"release-launcher", "build-archive"}, {"release-launcher-version", "version"},
                     {"release-launcher-kernel", "kernel"}}) {
                 Summary rel = cpuByName.get(r[0]);
@@ -505,6 +527,7 @@ public final class BenchReport {
     private void classesSection(Markdown md) {
         StartupClasses classes = StartupClasses.parse(text("classes.txt").orElseThrow());
         classes.table(md, CLASS_COMMANDS);
+        classes.kindsTable(md, CLASS_COMMANDS);
         StartupClasses.Run hello = classes.run("default", "hello");
         for (String c : classes.commands("default")) {
             if (c.equals("hello")) {

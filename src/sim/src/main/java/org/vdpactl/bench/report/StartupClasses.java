@@ -49,10 +49,30 @@ final class StartupClasses {
     /** variant -> command -> run, in the file's order. */
     private final Map<String, Map<String, Run>> runs = new LinkedHashMap<>();
 
+    /** What was made or read at run time instead of mapped from an archive, by kind, in the table's order. */
+    static final Map<String, String> KINDS = new LinkedHashMap<>();
+
+    static {
+        KINDS.put("downcall-stub", "FFM downcall stubs (one per distinct downcall handle linked)");
+        KINDS.put("lambda-form", "lambda forms (method handle shapes: most of them around the downcall stubs)");
+        KINDS.put("proxy", "proxies (annotation instances read by reflection: picocli's command model)");
+        KINDS.put("type-switch", "pattern-switch classes (SwitchBootstraps)");
+        KINDS.put("lambda", "lambdas and other invokedynamic classes");
+        KINDS.put("other-hidden", "other generated classes");
+        KINDS.put("jar", "classes read, parsed and verified from a jar or the JDK's modules");
+    }
+
+    /** "variant command" -> kind -> count (lines "generated VARIANT COMMAND KIND COUNT"; records before them have none). */
+    private final Map<String, Map<String, Integer>> generated = new LinkedHashMap<>();
+
     static StartupClasses parse(String text) {
         StartupClasses c = new StartupClasses();
         for (String line : text.split("\n")) {
             String[] w = line.strip().split(" ");
+            if (w.length == 5 && w[0].equals("generated")) {
+                c.generated.computeIfAbsent(w[1] + " " + w[2], k -> new LinkedHashMap<>()).merge(w[3], Integer.parseInt(w[4]), Integer::sum);
+                continue;
+            }
             if (w.length != 6) {
                 continue;
             }
@@ -86,16 +106,55 @@ final class StartupClasses {
         return runs.containsKey(variant) ? List.copyOf(runs.get(variant).keySet()) : List.of();
     }
 
+    /** The count of {@code kind} in one run (0 if none), or null when the record has no such breakdown. */
+    Integer generated(String variant, String command, String kind) {
+        Map<String, Integer> k = generated.get(variant + " " + command);
+        return k == null ? null : k.getOrDefault(kind, 0);
+    }
+
+    /**
+     * What each command still made or read at run time, by kind, without and with the build's archive: where the
+     * start-up's work goes once the archive has mapped what it can. False when the record has no such lines.
+     */
+    boolean kindsTable(Markdown md, Map<String, String> shown) {
+        if (generated.isEmpty()) {
+            return false;
+        }
+        md.line("Not mapped from an archive, by kind: what the JVM still generated or read at run time"
+                + " (each column adds up to its \"from jars\" total above):").blank();
+        List<String> commands = commands("default");
+        List<String> header = header("Made or read at run time", commands, shown, ", no archive", "with the archive");
+        List<List<String>> rows = new ArrayList<>();
+        for (Map.Entry<String, String> k : KINDS.entrySet()) {
+            List<String> row = new ArrayList<>(List.of(k.getValue()));
+            for (String c : commands) {
+                row.add(String.valueOf(generated("default", c, k.getKey())));
+                if (run("build-archive", c) != null) {
+                    row.add(String.valueOf(generated("build-archive", c, k.getKey())));
+                }
+            }
+            rows.add(row);
+        }
+        md.table(header, rows);
+        return true;
+    }
+
+    /** A table's header: {@code first}, then per command its column without the archive and, if it ran, with it. */
+    private List<String> header(String first, List<String> commands, Map<String, String> shown, String without, String with) {
+        List<String> header = new ArrayList<>(List.of(first));
+        for (String c : commands) {
+            header.add(shown.getOrDefault(c, c) + without);
+            if (run("build-archive", c) != null) {
+                header.add(with);
+            }
+        }
+        return header;
+    }
+
     /** The breakdown table: a row per phase, per command a column of classes loaded (of them from jars) without and with the archive. */
     void table(Markdown md, Map<String, String> shown) {
         List<String> commands = commands("default");
-        List<String> header = new ArrayList<>(List.of("Phase"));
-        for (String c : commands) {
-            header.add(shown.getOrDefault(c, c) + ": loaded (from jars), no archive");
-            if (run("build-archive", c) != null) {
-                header.add("from jars with the archive");
-            }
-        }
+        List<String> header = header("Phase", commands, shown, ": loaded (from jars), no archive", "from jars with the archive");
         List<List<String>> rows = new ArrayList<>();
         for (Phase p : PHASES) {
             List<String> row = new ArrayList<>(List.of(p.name()));

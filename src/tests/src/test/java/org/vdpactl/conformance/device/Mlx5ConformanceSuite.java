@@ -712,4 +712,225 @@ public abstract class Mlx5ConformanceSuite {
             p.close(call);
         }
     }
+
+    // ------------------------------------------------------------------ 12: issue 35 item 9, error paths and the CVQ's IOTLB
+
+    /**
+     * mlx5_vdpa_get_vendor_vq_stats says why with NL_SET_ERR_MSG_MOD (module mlx5_vdpa): "virtqueue index is not
+     * valid" with EINVAL, "failed to query hardware" with counter_set_query's EAGAIN (every kernel).
+     */
+    @Test
+    void vendorStatisticsSayWhyInTheExtack() {
+        try (VdpaNetlink nl = VdpaNetlink.open(p); Vhost v = startCvq(FEATURES, 2, true)) {
+            NetlinkException invalid = assertThrows(NetlinkException.class, () -> nl.vendorStats("mlx5-0", 3));
+            assertEquals(List.of(Errno.EINVAL, "mlx5_vdpa: virtqueue index is not valid"),
+                    List.of(invalid.errno(), String.valueOf(invalid.extackMessage())));
+            NetlinkException notRdy = assertThrows(NetlinkException.class, () -> nl.vendorStats("mlx5-0", 0));
+            assertEquals(List.of(Errno.EAGAIN, "mlx5_vdpa: failed to query hardware"),
+                    List.of(notRdy.errno(), String.valueOf(notRdy.extackMessage())));
+        }
+    }
+
+    /**
+     * 6.12+ mlx5_vdpa_suspend: suspend_vqs fails (VQ 0 RDY, VQ 1 still INIT: modify_virtqueues EINVAL) yet
+     * mlx5_vdpa_cvq_suspend runs: the CVQ is stopped. 6.1's suspend succeeds and stops it too.
+     */
+    @Test
+    void aFailedSuspendStillStopsTheCvq() {
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            v.vringState(VhostIoctl.SET_VRING_NUM, 0, QSIZE);
+            v.vringAddr(0, RING_IOVA, RING_IOVA + PAGE, RING_IOVA + 2 * PAGE);
+            v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, 0, 1);
+            v.setStatus(0xF);
+            assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x4b), "the CVQ runs before SUSPEND");
+            int err = Vhost.errno(() -> v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL));
+            assertEquals(is61() ? 0 : Errno.EINVAL, err, "VQ 1 is INIT");
+            assertEquals(0xFF, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x4c), "the CVQ stopped all the same");
+        }
+    }
+
+    /** 6.12+ mlx5_vdpa_resume: resume_vqs fails (a FW error) yet queue_link_work raises the config interrupt. */
+    @Test
+    void aFailedResumeStillRaisesTheConfigInterrupt() {
+        if (is61()) {
+            return; // no .resume op
+        }
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            startDataQueues(v);
+            int config = p.eventfd(0, libc_h.EFD_NONBLOCK());
+            v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
+            v.setStatus(0xF);
+            v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            EventFdFile e = (EventFdFile) FakeInside.fileOf(p, config);
+            long before = e.counter();
+            ((Mlx5Device) device("mlx5-0").model()).injectFault(FwFault.error(FwOpcode.MODIFY_GENERAL_OBJECT, 1, Errno.EIO));
+            assertTrue(Vhost.errno(() -> v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL)) != 0, "RESUME failed");
+            assertEquals(before + 1, e.counter(), "update_carrier ran all the same");
+        }
+    }
+
+    /** 6.12+ update_carrier sets VIRTIO_NET_S_LINK_UP in the config's status after RESUME, also without F_STATUS. */
+    @Test
+    void resumeSetsLinkUpEvenWithoutStatusFeature() {
+        if (is61()) {
+            return; // no .resume op; 6.1 always fills the status
+        }
+        try (VdpaNetlink nl = VdpaNetlink.open(p)) {
+            nl.addDevice(DeviceSpec.of("mlx5-x", SPARE_MGMTDEV).withDeviceFeatures(VERSION_1 | ACCESS_PLATFORM));
+        }
+        try (Vhost v = new Vhost(p, "/dev/vhost-vdpa-1")) {
+            v.setOwner();
+            v.setStatus(3);
+            v.setU64(VhostIoctl.SET_FEATURES, VERSION_1 | ACCESS_PLATFORM);
+            v.setStatus(0xB);
+            v.setStatus(0xF);
+            assertEquals(0, le16(v.config(6, 2), 0), "no F_STATUS: the status field is not filled at dev add");
+            v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL);
+            assertEquals(vhost_h.VIRTIO_NET_S_LINK_UP(), le16(v.config(6, 2), 0), "update_carrier after RESUME");
+        }
+    }
+
+    /**
+     * The CVQ reads through its own copy of an ASID's IOTLB: SET_GROUP_ASID of the CVQ group to an ASID without a map
+     * keeps the old translation until that ASID gets one (every kernel); to an ASID that has a map, 6.12+ switch at
+     * once, 6.1 only at that ASID's next set_map.
+     */
+    @Test
+    void setGroupAsidKeepsTheCvqsTranslationUntilTheNewAsidHasAMap() {
+        int cvqGroup = 1;
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            v.vringState(VhostIoctl.VDPA_SET_GROUP_ASID, cvqGroup, 1);
+            v.setStatus(0xF);
+            assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x4d), "ASID 1 has no map: ASID 0's copy");
+            v.iotlb(1, Vhost.UPDATE, 0x4000_0000L, PAGE, ring.address());
+            assertEquals(0xFF, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x4e),
+                    "ASID 1's map (the ring is not in it) is the CVQ's now");
+        }
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            v.iotlb(1, Vhost.UPDATE, 0x4000_0000L, PAGE, ring.address());
+            v.vringState(VhostIoctl.VDPA_SET_GROUP_ASID, cvqGroup, 1);
+            v.setStatus(0xF);
+            assertEquals(is61() ? 0 : 0xFF, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x4f),
+                    is61() ? "6.1: ASID 0's copy until ASID 1's next set_map" : "ASID 1 has an MR: copied at SET_GROUP_ASID");
+        }
+    }
+
+    // ------------------------------------------------------------------ 13: issue 35 item 7, the PCI function
+
+    static final String MGMTDEV = "pci/0000:08:00.2";
+
+    /**
+     * mlx5_vdpa_dev_add without a provisioned MAC reads the function's (mlx5_query_nic_vport_mac_address): a MAC the
+     * administrator set on the function gives the next device that MAC and F_MAC; 6.12+ skip the query when
+     * features were provisioned without F_MAC.
+     */
+    @Test
+    void aMacSetOnTheFunctionGivesTheNextDeviceItsMacAndFMac() {
+        byte[] mac = {2, 0, 0, 0, 0, 0x51};
+        kernel.setFunctionMac(SPARE_MGMTDEV, mac);
+        try (VdpaNetlink nl = VdpaNetlink.open(p)) {
+            nl.addDevice(DeviceSpec.of("mlx5-x", SPARE_MGMTDEV));
+            assertArrayEquals(mac, device("mlx5-x").configMac(), "the function's MAC in the config space");
+            assertEquals(F_MAC, device("mlx5-x").deviceFeatures() & F_MAC, "a MAC brings F_MAC");
+            nl.deleteDevice("mlx5-x");
+            if (!is61()) {
+                nl.addDevice(DeviceSpec.of("mlx5-y", SPARE_MGMTDEV).withDeviceFeatures(VERSION_1 | ACCESS_PLATFORM));
+                assertArrayEquals(new byte[6], device("mlx5-y").configMac(), "features without F_MAC: no query");
+            }
+        }
+        assertArrayEquals(new byte[6], device("mlx5-0").configMac(), "added before the function had a MAC");
+    }
+
+    /** config_func_mtu writes a provisioned MTU to the function's vport; query_mtu gives it to the next device. */
+    @Test
+    void aProvisionedMtuStaysOnTheFunctionForTheNextDevice() {
+        try (VdpaNetlink nl = VdpaNetlink.open(p)) {
+            nl.addDevice(DeviceSpec.of("mlx5-x", SPARE_MGMTDEV).withMtu(9000));
+            nl.deleteDevice("mlx5-x");
+            nl.addDevice(DeviceSpec.of("mlx5-y", SPARE_MGMTDEV));
+        }
+        try (Vhost v = new Vhost(p, "/dev/vhost-vdpa-1")) {
+            assertEquals(9000, le16(v.config(10, 2), 0), "the vport kept the previous device's MTU");
+        }
+        assertEquals(9000, kernel.function(SPARE_MGMTDEV).mtu());
+    }
+
+    /**
+     * A port change event: event_handler → update_carrier sets or clears LINK_UP and raises the config interrupt.
+     * 6.12+ listen from DRIVER_OK (F_STATUS) and ignore events while suspended, RESUME reads the link again; 6.1
+     * listens from dev add and a SUSPEND stops the config interrupts for good.
+     */
+    @Test
+    void aLinkChangeRaisesTheConfigInterruptAsTheDriverListens() {
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            int config = p.eventfd(0, libc_h.EFD_NONBLOCK());
+            v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
+            EventFdFile e = (EventFdFile) FakeInside.fileOf(p, config);
+            v.setStatus(0xF);
+            long afterDriverOk = is61() ? 0 : 1;
+            assertEquals(afterDriverOk, e.counter());
+            kernel.setFunctionLink(MGMTDEV, false);
+            assertEquals(afterDriverOk + 1, e.counter(), "link down");
+            assertEquals(0, le16(v.config(6, 2), 0), "LINK_UP cleared");
+            v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            kernel.setFunctionLink(MGMTDEV, true);
+            assertEquals(afterDriverOk + 1, e.counter(), "suspended: no interrupt");
+            assertEquals(0, le16(v.config(6, 2), 0), "nor a carrier update");
+            if (is61()) {
+                return;
+            }
+            v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL);
+            assertEquals(afterDriverOk + 2, e.counter(), "RESUME queues the link work");
+            assertEquals(vhost_h.VIRTIO_NET_S_LINK_UP(), le16(v.config(6, 2), 0), "the link read again");
+            kernel.setFunctionLink(MGMTDEV, false);
+            assertEquals(afterDriverOk + 3, e.counter(), "listening again after RESUME");
+        }
+    }
+
+    /** 6.1: the notifier a SUSPEND removed is not registered again by a reset or the next DRIVER_OK. */
+    @Test
+    void on61ASuspendStopsConfigInterruptsForGood() {
+        if (!is61()) {
+            return;
+        }
+        try (Vhost v = startCvq(FEATURES, 2, true)) {
+            v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+        }
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            int config = p.eventfd(0, libc_h.EFD_NONBLOCK());
+            v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
+            v.setStatus(0xF);
+            kernel.setFunctionLink(MGMTDEV, false);
+            assertEquals(0, ((EventFdFile) FakeInside.fileOf(p, config)).counter(), "the next opener gets no link interrupt");
+        }
+    }
+
+    /**
+     * A saved state's MAC goes back as it came: one the CVQ set (handle_ctrl_mac) only into the config space, one
+     * `dev set mac` set through mlx5_vdpa_set_attr again, so on 7.2 only the latter offers F_MAC in the next process.
+     */
+    @Test
+    void aMacFromTheCvqGainsNoMacFeatureInTheNextProcess() {
+        byte[] mac = {2, 0, 0, 0, 0, 0x52};
+        try (Vhost v = startCvq(FEATURES, 2, true)) {
+            assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x52));
+        }
+        try (FakeKernel next = FakeInside.inventory(FakeKernel.builder().kernel(kernel()), FakeInside.inventory(kernel)).build()) {
+            FakeVdpaDevice d = FakeInside.device(next, "mlx5-0").orElseThrow();
+            assertArrayEquals(mac, d.configMac(), "the CVQ's MAC kept");
+            assertEquals(0, d.deviceFeatures() & F_MAC, "no F_MAC: the MAC came from the CVQ, not dev set mac");
+        }
+        if (is61()) {
+            return; // no dev set mac
+        }
+        try (VdpaNetlink nl = VdpaNetlink.open(p)) {
+            nl.setMacAddress("mlx5-0", MacAddress.parse("02:00:00:00:00:53"));
+        }
+        boolean v72 = "7.2".equals(kernel().version());
+        try (FakeKernel next = FakeInside.inventory(FakeKernel.builder().kernel(kernel()), FakeInside.inventory(kernel)).build()) {
+            assertEquals(v72 ? F_MAC : 0, FakeInside.device(next, "mlx5-0").orElseThrow().deviceFeatures() & F_MAC,
+                    "dev set mac repeated through the driver: 7.2 offers F_MAC");
+        }
+    }
 }

@@ -15,7 +15,7 @@ import org.vdpactl.vhost.VhostIoctl;
  * @param asid    the IOTLB message's address space (-1 for an ioctl)
  * @param atNanos when the call started, on the capture's own clock
  */
-record NodeCall(VhostIoctl ioctl, int vq, int status, IotlbMessageType iotlb, int asid, long atNanos) {
+public record NodeCall(VhostIoctl ioctl, int vq, int status, IotlbMessageType iotlb, int asid, long atNanos) {
 
     static NodeCall ioctl(VhostIoctl ioctl, int vq, int status, long atNanos) {
         return new NodeCall(ioctl, vq, status, null, -1, atNanos);
@@ -25,11 +25,11 @@ record NodeCall(VhostIoctl ioctl, int vq, int status, IotlbMessageType iotlb, in
         return new NodeCall(null, -1, -1, type, asid, atNanos);
     }
 
-    boolean isIotlb() {
+    public boolean isIotlb() {
         return iotlb != null;
     }
 
-    boolean is(VhostIoctl i) {
+    public boolean is(VhostIoctl i) {
         return ioctl == i;
     }
 

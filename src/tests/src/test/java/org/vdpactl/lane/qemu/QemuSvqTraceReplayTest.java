@@ -7,7 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
@@ -17,50 +18,50 @@ import org.vdpactl.orchestra.Strategy;
 import org.vdpactl.time.VirtualClock;
 
 /**
- * The lane's SVQ comparison without the VM: QEMU 7.2's shadow-virtqueue migration on vdpa_sim as
- * the 6.12 lane recorded it (the source's stop during {@code migrate}, then the destination's start
- * at {@code cont}), against {@code --strategy svq} on the fake's vdpasim_net. Every `mvn test` fails
- * when the svq rehearsal's order drifts from QEMU's beyond {@link IntendedDifferences#SVQ}.
+ * The lane's SVQ comparison without the VM: QEMU's shadow-virtqueue migration on vdpa_sim as the
+ * 6.12 lane recorded it (the source's stop during {@code migrate}, then the destination's start at
+ * {@code cont}), with Debian 12's QEMU 7.2 and with bookworm-backports' QEMU 10.0, against
+ * {@code --strategy svq} on the fake's vdpasim_net (6.12). Every `mvn test` fails when the svq
+ * rehearsal's order drifts from either QEMU's beyond {@link IntendedDifferences#SVQ} for that version.
  */
 class QemuSvqTraceReplayTest {
-    private static final String FIXTURE = "/qemu-trace/6.12-svq-migration";
-
-    private static Path resource(String name) throws Exception {
-        return Path.of(QemuSvqTraceReplayTest.class.getResource(FIXTURE + name).toURI());
+    private static Path resource(String fixture, String name) throws Exception {
+        return Path.of(QemuSvqTraceReplayTest.class.getResource(fixture + name).toURI());
     }
 
-    private static List<NodeCall> window(JsonNode side, String strace) throws Exception {
+    private static List<NodeCall> window(String fixture, JsonNode side, String strace) throws Exception {
         long from = side.get("windowFromNanosOfDay").asLong();
         long to = side.get("windowToNanosOfDay").asLong();
-        return StraceCalls.parse(resource(strace)).calls(side.get("node").asText()).stream()
+        return StraceCalls.parse(resource(fixture, strace)).calls(side.get("node").asText()).stream()
                 .filter(c -> c.atNanos() >= from && c.atNanos() <= to).toList();
     }
 
     /** QEMU's source stop followed by its destination's start: one device's way through an SVQ migration. */
-    static List<NodeCall> qemuSvqMigration() throws Exception {
-        JsonNode w = new ObjectMapper().readTree(resource(".json").toFile());
-        List<NodeCall> out = new ArrayList<>(window(w.get("source"), "-src.strace"));
-        out.addAll(window(w.get("destination"), "-dst.strace"));
+    static List<NodeCall> qemuSvqMigration(String fixture) throws Exception {
+        JsonNode w = new ObjectMapper().readTree(resource(fixture, ".json").toFile());
+        List<NodeCall> out = new ArrayList<>(window(fixture, w.get("source"), "-src.strace"));
+        out.addAll(window(fixture, w.get("destination"), "-dst.strace"));
         return out;
     }
 
-    static TraceComparison compareWithTheFake() throws Exception {
+    static TraceComparison compareWithTheFake(String fixture) throws Exception {
         Inventory inv = new Inventory(List.of(new Inventory.Mgmt("vdpasim_net", null, "vdpasim_net", null)),
                 List.of(new Inventory.Device("vdpa0", "vdpasim_net", "02:00:00:00:00:01", null, null, null, null, null)));
         try (FakeKernel k = FakeInside.inventory(FakeKernel.builder(), inv).build(); FakeProcess p = k.newProcess()) {
             RehearsalCapture c = RehearsalCapture.run(p, new VirtualClock(), new DeviceTarget("vdpa0", "/dev/vhost-vdpa-0"), Strategy.SVQ);
             assertTrue(c.result().completed(), String.valueOf(c.result().failure()));
-            return new TraceComparison(qemuSvqMigration(), c.window());
+            return new TraceComparison(qemuSvqMigration(fixture), c.window());
         }
     }
 
-    @Test
-    void theSvqRehearsalDiffersFromQemusRecordedSvqMigrationOnlyAsDocumented() throws Exception {
-        TraceComparison cmp = compareWithTheFake();
+    @ParameterizedTest(name = "QEMU {1}")
+    @CsvSource({"/qemu-trace/6.12-svq-migration, 7.2", "/qemu-trace/6.12-svq-migration-10.0, 10.0"})
+    void theSvqRehearsalDiffersFromQemusRecordedSvqMigrationOnlyAsDocumented(String fixture, String series) throws Exception {
+        TraceComparison cmp = compareWithTheFake(fixture);
         assertTrue(!cmp.qemu().isEmpty(), "the fixture has QEMU's windows");
-        // the fixture is QEMU 7.2's: only the entries that apply to 7.2 explain its differences
-        List<TraceComparison.Difference> unexplained = cmp.unexplained(IntendedDifferences.forQemu(IntendedDifferences.SVQ, "7.2"));
-        assertTrue(unexplained.isEmpty(), "undocumented differences from QEMU's SVQ migration: "
+        // only the entries that apply to the fixture's QEMU: a 7.2-only entry does not excuse a 10.0 difference
+        List<TraceComparison.Difference> unexplained = cmp.unexplained(IntendedDifferences.forQemu(IntendedDifferences.SVQ, series));
+        assertTrue(unexplained.isEmpty(), "undocumented differences from QEMU " + series + "'s SVQ migration: "
                 + unexplained.stream().map(TraceComparison.Difference::describe).toList()
                 + "\nQEMU " + cmp.qemu() + "\nvdpactl " + cmp.vdpactl() + "\norder QEMU " + TraceComparison.labels(cmp.qemuOrder())
                 + "\norder vdpactl " + TraceComparison.labels(cmp.vdpactlOrder()));

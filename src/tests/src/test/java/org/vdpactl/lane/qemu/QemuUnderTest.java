@@ -64,6 +64,15 @@ public final class QemuUnderTest implements AutoCloseable {
      */
     public static QemuUnderTest start(QemuClient client, Path dir, String name, List<String> netdevs, Tracing tracing,
             String... extra) throws IOException, InterruptedException {
+        return startWithDeviceOptions(client, dir, name, netdevs, tracing, "", extra);
+    }
+
+    /**
+     * As {@link #start(QemuClient, Path, String, List, Tracing, String...)}, with deviceOptions appended to
+     * every virtio-net-pci device (",host_mtu=9000": the guest is then offered VIRTIO_NET_F_MTU).
+     */
+    public static QemuUnderTest startWithDeviceOptions(QemuClient client, Path dir, String name, List<String> netdevs, Tracing tracing,
+            String deviceOptions, String... extra) throws IOException, InterruptedException {
         boolean strace = tracing == Tracing.STRACE;
         Path firmware = dir.resolve("halt.bin");
         if (!Files.exists(firmware)) {
@@ -97,7 +106,7 @@ public final class QemuUnderTest implements AutoCloseable {
         }
         for (int i = 0; i < netdevs.size(); i++) {
             cmd.addAll(List.of("-netdev", netdevs.get(i),
-                    "-device", "virtio-net-pci,netdev=n" + i + ",disable-legacy=on,mq=on,romfile="));
+                    "-device", "virtio-net-pci,netdev=n" + i + ",disable-legacy=on,mq=on,romfile=" + deviceOptions));
         }
         cmd.addAll(List.of(extra));
         Process p = new ProcessBuilder(cmd).redirectError(dir.resolve(name + ".stderr").toFile()).start();
@@ -134,6 +143,11 @@ public final class QemuUnderTest implements AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    /** False once QEMU has exited (an incoming migration it could not load ends the destination QEMU). */
+    public boolean alive() {
+        return process.isAlive();
     }
 
     /** quit through QMP, then waits; kills QEMU if it does not exit. */

@@ -19,6 +19,11 @@ public final class SimulatorDevice implements AutoCloseable {
 
     public static SimulatorDevice add(String name, String mac) throws IOException, InterruptedException {
         vdpa("dev", "add", "name", name, "mgmtdev", "vdpasim_net", "mac", mac);
+        return created(name);
+    }
+
+    /** A device something else created (vdpactl's own `dev add`): waits for its node; deleted on close as the others. */
+    public static SimulatorDevice created(String name) throws IOException, InterruptedException {
         Path dir = Path.of("/sys/bus/vdpa/devices", name);
         for (int i = 0; i < 100; i++) {
             try (Stream<Path> s = Files.list(dir)) {

@@ -26,7 +26,7 @@ import org.vdpactl.vhost.VhostIoctl;
  * the vq index and the status bits. Why strace: the lane kernel has no kprobes or vhost tracepoints,
  * and strace sees QEMU's calls without changing QEMU.
  */
-final class StraceCalls {
+public final class StraceCalls {
     private static final Pattern LINE = Pattern.compile(
             "^(\\d+)\\s+(\\d\\d:\\d\\d:\\d\\d\\.\\d+)\\s+(?:<\\.\\.\\. (\\w+) resumed>|(\\w+)\\()(.*?)(?:\\)\\s+=\\s+(-?\\d+|0x[0-9a-f]+).*)?$");
     private static final Pattern UNFINISHED = Pattern.compile("<unfinished \\.\\.\\.>\\s*$");
@@ -46,7 +46,7 @@ final class StraceCalls {
     private final Map<String, List<NodeCall>> calls = new HashMap<>();
     private final Map<String, List<String>> qemuEvents = new HashMap<>();
 
-    static StraceCalls parse(Path log) throws IOException {
+    public static StraceCalls parse(Path log) throws IOException {
         StraceCalls s = new StraceCalls();
         for (String line : Files.readAllLines(log)) {
             s.line(line);
@@ -55,7 +55,7 @@ final class StraceCalls {
     }
 
     /** The calls on node, in order (empty when QEMU never opened it). */
-    List<NodeCall> calls(String node) {
+    public List<NodeCall> calls(String node) {
         return calls.getOrDefault(node, List.of());
     }
 

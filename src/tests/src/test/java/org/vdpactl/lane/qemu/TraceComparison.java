@@ -104,16 +104,21 @@ final class TraceComparison {
 
     /**
      * Each difference with the first entry that explains it; an entry marked once explains each
-     * distinct (phase, side, token) once only, so a call the rehearsal drops cannot hide behind it.
+     * distinct (phase, side, token) once only, and an entry with a limit explains that many differences at most, so a
+     * call the rehearsal drops cannot hide behind it.
      */
     List<Explained> explain(List<IntendedDifferences.Entry> intended) {
         Set<String> used = new java.util.HashSet<>();
+        Map<String, Integer> explainedBy = new java.util.HashMap<>();
         List<Explained> out = new ArrayList<>();
         for (Difference d : differences()) {
             IntendedDifferences.Entry match = null;
             for (IntendedDifferences.Entry e : intended) {
-                if (e.explains(d) && (!e.once() || used.add(e.id() + " " + d.phase() + " " + d.side() + " " + d.token()))) {
+                boolean withinLimit = e.limit() == 0 || explainedBy.getOrDefault(e.id(), 0) < e.limit();
+                if (e.explains(d) && withinLimit
+                        && (!e.once() || used.add(e.id() + " " + d.phase() + " " + d.side() + " " + d.token()))) {
                     match = e;
+                    explainedBy.merge(e.id(), 1, Integer::sum);
                     break;
                 }
             }

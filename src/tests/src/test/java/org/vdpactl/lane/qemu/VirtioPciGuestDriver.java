@@ -39,6 +39,8 @@ public final class VirtioPciGuestDriver {
     private long common;
     private long notifyBase;
     private long notifyMultiplier;
+    /** The device-specific configuration (struct virtio_net_config for a net device), as the guest reads it. */
+    private long deviceConfig;
     private int queues;
     private long features;
 
@@ -109,6 +111,30 @@ public final class VirtioPciGuestDriver {
         }
         long command = cfgRead(0x04) & 0xffff;
         cfgWrite32(0x04, command | 0x6); // memory space + bus master
+        capabilities(bars);
+    }
+
+    /**
+     * Finds the capabilities of a device whose BARs a driver placed already: a migrated VM's device on the
+     * destination QEMU, whose PCI configuration (BARs, command register) came with the migration stream.
+     */
+    public void attach() throws IOException {
+        long[] bars = new long[6];
+        for (int bar = 0; bar < 6; bar++) {
+            long v = cfgRead(0x10 + 4 * bar) & 0xffff_ffffL;
+            if ((v & 1) != 0) {
+                continue;
+            }
+            bars[bar] = v & 0xffff_fff0L;
+            if (((v >>> 1) & 3) == 2 && bar < 5) {
+                bars[bar] |= (cfgRead(0x10 + 4 * (bar + 1)) & 0xffff_ffffL) << 32;
+                bar++;
+            }
+        }
+        capabilities(bars);
+    }
+
+    private void capabilities(long[] bars) throws IOException {
         int cap = (int) (cfgRead(0x34) & 0xfc);
         while (cap != 0) {
             int vndr = (int) (cfgRead(cap) & 0xff);
@@ -124,6 +150,8 @@ public final class VirtioPciGuestDriver {
                     } else if (type == 2) {
                         notifyBase = at;
                         notifyMultiplier = cfgRead(cap + 16) & 0xffff_ffffL;
+                    } else if (type == 4) {
+                        deviceConfig = at;
                     }
                 }
             }
@@ -177,6 +205,25 @@ public final class VirtioPciGuestDriver {
 
     public void driverOk() throws IOException {
         status(STATUS_ACKNOWLEDGE | STATUS_DRIVER | STATUS_FEATURES_OK | STATUS_DRIVER_OK);
+    }
+
+    /** The guest's view of the device config: for net, the MAC (bytes 0-5) QEMU passes through from the vDPA device. */
+    public String configMac() throws IOException {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < 6; i++) {
+            b.append(i == 0 ? "" : ":").append(String.format("%02x", qtest.read("b", deviceConfig + i) & 0xff));
+        }
+        return b.toString();
+    }
+
+    /** struct virtio_net_config's mtu (offset 10), meaningful when the guest negotiated VIRTIO_NET_F_MTU. */
+    public int configMtu() throws IOException {
+        return (int) (qtest.read("w", deviceConfig + 10) & 0xffff);
+    }
+
+    /** The features the guest negotiated ({@link #negotiate}). */
+    public long features() {
+        return features;
     }
 
     int queues() {

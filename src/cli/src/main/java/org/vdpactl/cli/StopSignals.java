@@ -1,4 +1,4 @@
-package org.vdpactl.cli.rehearse;
+package org.vdpactl.cli;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,21 +15,37 @@ import sun.misc.SignalHandler;
  * measured and the per-device report and exits INTERRUPTED. A second signal means "now": the
  * handler the JVM had is restored and run (exit 130 / 143 at once). Closing restores the previous
  * handlers.
+ *
+ * <p>The same for every command that waits or runs several steps ({@code dev del --wait}, a {@code --batch}): it
+ * installs these, checks {@link #requested()} where it can stop cleanly, and ends INTERRUPTED with one line saying
+ * what was and was not done. Installed while another command of this process has them (a batch line inside a
+ * batch), it shares that one's: one signal stops both the line and the batch, and a second still means "now".
  */
 public final class StopSignals implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StopSignals.class);
     private static final List<String> NAMES = List.of("INT", "TERM");
 
-    private final AtomicReference<String> received = new AtomicReference<>();
+    /** The handlers installed in this process, if any: a command run inside another shares them. */
+    private static StopSignals installed;
+
+    private final AtomicReference<String> received;
     private final List<Signal> signals = new ArrayList<>();
     private final List<SignalHandler> previous = new ArrayList<>();
+    /** False for a command's view of handlers another command installed: closing it leaves them. */
+    private final boolean owner;
 
-    private StopSignals() {
+    private StopSignals(AtomicReference<String> received, boolean owner) {
+        this.received = received;
+        this.owner = owner;
     }
 
     /** Installs the handlers; a JVM that does not let us handle a signal (-Xrs) keeps its own for it. */
-    public static StopSignals install() {
-        StopSignals s = new StopSignals();
+    public static synchronized StopSignals install() {
+        if (installed != null) {
+            return new StopSignals(installed.received, false);
+        }
+        StopSignals s = new StopSignals(new AtomicReference<>(), true);
+        installed = s;
         for (String name : NAMES) {
             Signal sig = new Signal(name);
             try {
@@ -67,8 +83,16 @@ public final class StopSignals implements AutoCloseable {
 
     @Override
     public void close() {
-        for (int i = 0; i < signals.size(); i++) {
-            Signal.handle(signals.get(i), previous.get(i));
+        synchronized (StopSignals.class) {
+            if (!owner) {
+                return;
+            }
+            for (int i = 0; i < signals.size(); i++) {
+                Signal.handle(signals.get(i), previous.get(i));
+            }
+            if (installed == this) {
+                installed = null;
+            }
         }
     }
 }
