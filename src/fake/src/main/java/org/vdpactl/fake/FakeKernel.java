@@ -329,7 +329,7 @@ public final class FakeKernel implements AutoCloseable {
      * outside vdpa (devlink port function, the PF's {@code ip link set vf}), which the parent driver reads at dev
      * add. EOPNOTSUPP for a management device with no function (vdpa_sim).
      */
-    public org.vdpactl.fake.device.PortFunction function(String mgmtdev) {
+    org.vdpactl.fake.device.PortFunction function(String mgmtdev) {
         FakeMgmtDevice m = bus.managementDeviceByDisplayName(mgmtdev)
                 .orElseThrow(() -> KernelError.of(Errno.ENODEV, "no management device " + mgmtdev));
         if (m.profile().device().driverFacts() == null) {
@@ -677,6 +677,11 @@ public final class FakeKernel implements AutoCloseable {
         @Override
         public FakeVdpaDevice addDevice(FakeKernel k, String mgmtdev, String name, Provisioning provisioning) {
             return k.addDevice(mgmtdev, name, provisioning);
+        }
+
+        @Override
+        public org.vdpactl.fake.device.PortFunction function(FakeKernel k, String mgmtdev) {
+            return k.function(mgmtdev);
         }
 
         @Override

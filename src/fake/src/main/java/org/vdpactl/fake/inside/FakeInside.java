@@ -62,6 +62,8 @@ public final class FakeInside {
 
         Inventory inventory(FakeKernel k);
 
+        org.vdpactl.fake.device.PortFunction function(FakeKernel k, String mgmtdev);
+
         FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults, KernelProfile kernel, StateWrites writes);
 
         void registerSocketFactory(FakeKernel k, int domain, int protocol, SocketFactory factory);
@@ -161,6 +163,15 @@ public final class FakeInside {
      */
     public static FakeVdpaDevice addDevice(FakeKernel k, String mgmtdev, String name, Provisioning provisioning) {
         return access().addDevice(k, mgmtdev, name, provisioning);
+    }
+
+    /**
+     * The PCI function behind a hardware management device (MAC, vport MTU, link set outside vdpa).
+     *
+     * @throws org.vdpactl.fake.errno.KernelError ENODEV for an unknown mgmtdev, EOPNOTSUPP for a software one
+     */
+    public static org.vdpactl.fake.device.PortFunction function(FakeKernel k, String mgmtdev) {
+        return access().function(k, mgmtdev);
     }
 
     /** The current inventory (what a shared kernel saves). */
