@@ -20,6 +20,8 @@ module org.vdpactl.fake {
     exports org.vdpactl.fake.device to org.vdpactl.sim, org.vdpactl.cli, org.vdpactl.testkit;
     exports org.vdpactl.fake.netlink to org.vdpactl.sim, org.vdpactl.cli, org.vdpactl.testkit;
     exports org.vdpactl.fake.state to org.vdpactl.sim, org.vdpactl.cli, org.vdpactl.testkit;
+    exports org.vdpactl.fake.inside to org.vdpactl.sim, org.vdpactl.cli, org.vdpactl.testkit;
+    exports org.vdpactl.fake.vfs to org.vdpactl.sim, org.vdpactl.cli, org.vdpactl.testkit;
 
     // the data the fake reads with Jackson: device profiles, fault rules, the state file
     opens org.vdpactl.fake.device to com.fasterxml.jackson.databind;
@@ -29,8 +31,8 @@ module org.vdpactl.fake {
     // the mlx5 facts of each kernel (kernels/mlx5-*.json) are read into Mlx5KernelFacts records
     opens org.vdpactl.fake.kernel to com.fasterxml.jackson.databind;
 
-    uses org.vdpactl.fake.CharDeviceModule;
-    uses org.vdpactl.fake.GenericNetlinkModule;
-    provides org.vdpactl.fake.GenericNetlinkModule with org.vdpactl.fake.netlink.FakeNetlink.Module;
-    provides org.vdpactl.fake.CharDeviceModule with org.vdpactl.fake.vhost.VhostVdpaDriver.Module;
+    uses org.vdpactl.fake.vfs.CharDeviceModule;
+    uses org.vdpactl.fake.vfs.GenericNetlinkModule;
+    provides org.vdpactl.fake.vfs.GenericNetlinkModule with org.vdpactl.fake.netlink.FakeNetlink.Module;
+    provides org.vdpactl.fake.vfs.CharDeviceModule with org.vdpactl.fake.vhost.VhostVdpaDriver.Module;
 }

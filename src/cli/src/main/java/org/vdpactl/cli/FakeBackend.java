@@ -3,6 +3,7 @@ package org.vdpactl.cli;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.Credentials;
 import org.vdpactl.fake.FakeProcess;
@@ -79,7 +80,7 @@ final class FakeBackend implements Backend {
         }
         FakeKernel kernel;
         try {
-            kernel = FakeKernel.openShared(stateFile, clock, faults, profile, writes);
+            kernel = FakeInside.openShared(stateFile, clock, faults, profile, writes);
         } catch (RuntimeException e) {
             throw stateFailure(e);
         }
@@ -137,12 +138,12 @@ final class FakeBackend implements Backend {
 
             @Override
             public Optional<String> preset(String deviceName) {
-                return kernel.device(deviceName).map(d -> d.fakeMgmtDevice().preset());
+                return FakeInside.device(kernel, deviceName).map(d -> d.fakeMgmtDevice().preset());
             }
 
             @Override
             public Optional<String> presetWithReason(String deviceName) {
-                return kernel.device(deviceName).map(d -> d.fakeMgmtDevice())
+                return FakeInside.device(kernel, deviceName).map(d -> d.fakeMgmtDevice())
                         .filter(m -> m.preset() != null)
                         .map(m -> m.preset() + ": " + m.presetReason());
             }

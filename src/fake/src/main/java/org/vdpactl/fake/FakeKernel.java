@@ -8,11 +8,21 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.vdpactl.fake.vfs.CharDeviceDriver;
+import org.vdpactl.fake.vfs.CharDeviceModule;
+import org.vdpactl.fake.vfs.DevNullFile;
+import org.vdpactl.fake.vfs.FakeFile;
+import org.vdpactl.fake.vfs.GenericNetlinkModule;
+import org.vdpactl.fake.vfs.KernelConstants;
+import org.vdpactl.fake.vfs.OpenFile;
+import org.vdpactl.fake.vfs.SocketFactory;
+import org.vdpactl.fake.vfs.StaticFile;
 import org.vdpactl.fake.bus.Provisioning;
+import org.vdpactl.fake.inside.FakeInside;
+import org.vdpactl.fake.vfs.EventFdFile;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.fake.kernel.KernelDeviceProfiles;
@@ -81,6 +91,10 @@ public final class FakeKernel implements AutoCloseable {
     private boolean saveFailed;
     private volatile boolean closed;
 
+    static {
+        FakeInside.install(new Inside());
+    }
+
     private FakeKernel(Builder b, FakeStateStore shared) {
         this.clock = b.clock;
         this.profiles = b.profiles;
@@ -108,11 +122,12 @@ public final class FakeKernel implements AutoCloseable {
 
     /**
      * The CLI's kernel: state loaded from {@code stateFile} (a missing file starts from
-     * {@link Inventory#defaults()}); {@link #saveState()} (and {@link #close()}) write this kernel's
+     * the default devices, as {@link #builder()}); {@link #saveState()} (and {@link #close()}) write this kernel's
      * changes back, under the state lock only for that read-modify-write, so other vdpactl processes
      * run meanwhile. A kernel that changes nothing never writes the file.
      *
-     * @throws FakeStateStore.CorruptStateException when the file cannot be parsed or is invalid
+     * @throws RuntimeException when the file cannot be parsed or is invalid (an unchecked exception of the fake's
+     *                          inside, with a message that names the file)
      */
     public static FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults) {
         return openShared(stateFile, clock, faults, null);
@@ -126,13 +141,9 @@ public final class FakeKernel implements AutoCloseable {
         return openShared(stateFile, clock, faults, kernel, org.vdpactl.fake.state.StateWrites.CREATE);
     }
 
-    /**
-     * {@link #openShared(Path, Clock, List, KernelProfile)} for a command that may create only what {@code writes}
-     * allows ({@link org.vdpactl.fake.state.StateWrites#EXISTING_STATE_ONLY}: a read-only command, which on a path
-     * holding no state records no node open and creates nothing).
-     */
-    public static FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults, KernelProfile kernel,
-                                        org.vdpactl.fake.state.StateWrites writes) {
+    /** {@link FakeInside#openShared}. */
+    static FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults, KernelProfile kernel,
+                                 org.vdpactl.fake.state.StateWrites writes) {
         FakeStateStore store = new FakeStateStore(stateFile, FakeStateStore.DEFAULT_LOCK_TIMEOUT, writes);
         SharedState loaded = store.loadState();
         try {
@@ -157,9 +168,9 @@ public final class FakeKernel implements AutoCloseable {
      * into the shared state, merged with what other processes saved meanwhile. Does nothing when
      * nothing changed or the kernel is not shared.
      *
-     * @throws FakeStateStore.StateLockedException   when one holder keeps the lock too long
-     * @throws org.vdpactl.fake.state.StateIoException when the state cannot be written
-     * @throws FakeStateStore.StateConflictException when another process created a device of the same name
+     * @throws RuntimeException when one holder keeps the lock too long, the state cannot be written or another
+     *                          process created a device of the same name (unchecked exceptions of the fake's inside,
+     *                          each with a message for a person)
      */
     public synchronized void saveState() {
         if (shared == null) {
@@ -195,7 +206,7 @@ public final class FakeKernel implements AutoCloseable {
         return out;
     }
 
-    /** {@link #openShared(Path, Clock, List)} at the default state file ({@link FakeStateStore#defaultStateFile()}). */
+    /** {@link #openShared(Path, Clock, List)} at the default state file ({@code $XDG_STATE_HOME/vdpactl/fake-state.json}). */
     public static FakeKernel openShared(Clock clock, List<FaultRule> faults) {
         return openShared(FakeStateStore.defaultStateFile(), clock, faults);
     }
@@ -248,7 +259,7 @@ public final class FakeKernel implements AutoCloseable {
         return clock;
     }
 
-    public FakeVdpaBus bus() {
+    FakeVdpaBus bus() {
         return bus;
     }
 
@@ -261,11 +272,11 @@ public final class FakeKernel implements AutoCloseable {
         return kernelProfile;
     }
 
-    public ProfileCatalog profiles() {
+    ProfileCatalog profiles() {
         return profiles;
     }
 
-    public HostMemory hostMemory() {
+    HostMemory hostMemory() {
         return hostMemory;
     }
 
@@ -273,24 +284,12 @@ public final class FakeKernel implements AutoCloseable {
         return sysfs;
     }
 
-    /** A vdpa device by name with its fake-side API (counters, device state). */
-    public Optional<FakeVdpaDevice> device(String name) {
+    Optional<FakeVdpaDevice> device(String name) {
         return bus.fakeDevice(name);
     }
 
-    /**
-     * The driver of the device nodes as its own type, e.g. {@code VhostVdpaDriver} for its per-device
-     * state (IOTLB tables, owner, batch) in tests and diagnostics.
-     *
-     * @throws ClassCastException when the installed driver is not a {@code type}
-     */
-    public <T extends CharDeviceDriver> T charDeviceDriver(Class<T> type) {
-        return type.cast(nodeDriver);
-    }
-
-    /** The path of a device's char node, "/dev/vhost-vdpa-N". */
-    public static String nodePath(FakeVdpaDevice device) {
-        return "/dev/vhost-vdpa-" + device.minor();
+    CharDeviceDriver charDeviceDriver() {
+        return nodeDriver;
     }
 
     // ------------------------------------------------------------------ devices
@@ -302,7 +301,7 @@ public final class FakeKernel implements AutoCloseable {
      * @param devName e.g. "0000:08:00.2"; null = the profile's default name
      * @param preset  driver-model preset, null = the profile's default
      */
-    public FakeMgmtDevice addManagementDevice(String profile, String busName, String devName, String preset) {
+    FakeMgmtDevice addManagementDevice(String profile, String busName, String devName, String preset) {
         // a driver on this kernel has only the ops its vdpa_config_ops has
         DeviceProfile p = KernelDeviceProfiles.adapt(kernelProfile, profiles.get(profile));
         String name = devName != null ? devName : p.mgmtdev().devName();
@@ -319,7 +318,7 @@ public final class FakeKernel implements AutoCloseable {
      * @param mgmtdev the mgmtdev's display name ("pci/0000:08:00.2", "vdpasim_net")
      * @throws KernelError as the driver refuses (ENOSPC, EINVAL, EOPNOTSUPP, EEXIST)
      */
-    public FakeVdpaDevice addDevice(String mgmtdev, String name, Provisioning provisioning) {
+    FakeVdpaDevice addDevice(String mgmtdev, String name, Provisioning provisioning) {
         FakeMgmtDevice m = bus.managementDeviceByDisplayName(mgmtdev)
                 .orElseThrow(() -> KernelError.of(Errno.ENODEV, "no management device " + mgmtdev));
         return bus.addDevice(m, name, provisioning, -1, false);
@@ -330,7 +329,7 @@ public final class FakeKernel implements AutoCloseable {
      * outside vdpa (devlink port function, the PF's {@code ip link set vf}), which the parent driver reads at dev
      * add. EOPNOTSUPP for a management device with no function (vdpa_sim).
      */
-    public org.vdpactl.fake.device.PortFunction function(String mgmtdev) {
+    org.vdpactl.fake.device.PortFunction function(String mgmtdev) {
         FakeMgmtDevice m = bus.managementDeviceByDisplayName(mgmtdev)
                 .orElseThrow(() -> KernelError.of(Errno.ENODEV, "no management device " + mgmtdev));
         if (m.profile().device().driverFacts() == null) {
@@ -366,7 +365,7 @@ public final class FakeKernel implements AutoCloseable {
     }
 
     /** The current inventory (what a shared kernel saves). */
-    public Inventory inventory() {
+    Inventory inventory() {
         List<Inventory.Mgmt> m = new ArrayList<>();
         for (FakeMgmtDevice f : bus.fakeManagementDevices()) {
             // the named preset only: a defaulted one follows the kernel profile the state is opened with
@@ -419,13 +418,8 @@ public final class FakeKernel implements AutoCloseable {
     // ------------------------------------------------------------------ sockets
 
     /** Plugs in the socket implementation of (domain, protocol), e.g. AF_NETLINK/NETLINK_GENERIC. */
-    public void registerSocketFactory(int domain, int protocol, SocketFactory factory) {
+    void registerSocketFactory(int domain, int protocol, SocketFactory factory) {
         socketFactories.computeIfAbsent(domain, k -> new ConcurrentHashMap<>()).put(protocol, Objects.requireNonNull(factory));
-    }
-
-    /** {@link #registerSocketFactory(int, int, SocketFactory)} for factories that ignore the type. */
-    public void registerSocketFactory(int domain, int protocol, Function<FakeProcess, FakeFile> factory) {
-        registerSocketFactory(domain, protocol, (p, type) -> factory.apply(p));
     }
 
     FakeFile createSocket(FakeProcess process, int domain, int type, int protocol) {
@@ -559,13 +553,13 @@ public final class FakeKernel implements AutoCloseable {
         }
 
         /** Default: {@link ProfileCatalog#builtIn()}. */
-        public Builder profiles(ProfileCatalog p) {
+        Builder profiles(ProfileCatalog p) {
             this.profiles = Objects.requireNonNull(p);
             return this;
         }
 
         /** Adds a profile to the catalog. */
-        public Builder profile(DeviceProfile p) {
+        Builder profile(DeviceProfile p) {
             this.profiles.add(p);
             return this;
         }
@@ -582,19 +576,19 @@ public final class FakeKernel implements AutoCloseable {
         }
 
         /** Default: {@link Inventory#defaults()}; {@link Inventory#empty()} for a bare bus. */
-        public Builder inventory(Inventory i) {
+        Builder inventory(Inventory i) {
             this.inventory = Objects.requireNonNull(i);
             return this;
         }
 
         /** Default: {@link DriverModelFactory#standard()}. */
-        public Builder driverModels(DriverModelFactory f) {
+        Builder driverModels(DriverModelFactory f) {
             this.driverModels = Objects.requireNonNull(f);
             return this;
         }
 
         /** Default: {@link HostMemory#host()} (real lazily-backed anonymous memory). */
-        public Builder hostMemory(HostMemory m) {
+        Builder hostMemory(HostMemory m) {
             this.hostMemory = m;
             return this;
         }
@@ -645,6 +639,105 @@ public final class FakeKernel implements AutoCloseable {
                 GenericNetlinkModule.installed().install(k);
             }
             return k;
+        }
+    }
+
+    /** The package-private methods above, lent to {@link FakeInside} (vdpactl's own modules). */
+    private static final class Inside implements FakeInside.Access {
+        @Override
+        public FakeVdpaBus bus(FakeKernel k) {
+            return k.bus();
+        }
+
+        @Override
+        public ProfileCatalog profiles(FakeKernel k) {
+            return k.profiles();
+        }
+
+        @Override
+        public HostMemory hostMemory(FakeKernel k) {
+            return k.hostMemory();
+        }
+
+        @Override
+        public Optional<FakeVdpaDevice> device(FakeKernel k, String name) {
+            return k.device(name);
+        }
+
+        @Override
+        public CharDeviceDriver charDeviceDriver(FakeKernel k) {
+            return k.charDeviceDriver();
+        }
+
+        @Override
+        public FakeMgmtDevice addManagementDevice(FakeKernel k, String profile, String busName, String devName, String preset) {
+            return k.addManagementDevice(profile, busName, devName, preset);
+        }
+
+        @Override
+        public FakeVdpaDevice addDevice(FakeKernel k, String mgmtdev, String name, Provisioning provisioning) {
+            return k.addDevice(mgmtdev, name, provisioning);
+        }
+
+        @Override
+        public org.vdpactl.fake.device.PortFunction function(FakeKernel k, String mgmtdev) {
+            return k.function(mgmtdev);
+        }
+
+        @Override
+        public Inventory inventory(FakeKernel k) {
+            return k.inventory();
+        }
+
+        @Override
+        public FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults, KernelProfile kernel,
+                                     org.vdpactl.fake.state.StateWrites writes) {
+            return FakeKernel.openShared(stateFile, clock, faults, kernel, writes);
+        }
+
+        @Override
+        public void registerSocketFactory(FakeKernel k, int domain, int protocol, SocketFactory factory) {
+            k.registerSocketFactory(domain, protocol, factory);
+        }
+
+        @Override
+        public AddressSpace addressSpace(FakeProcess p) {
+            return p.addressSpace();
+        }
+
+        @Override
+        public EventFdFile eventFdOf(FakeProcess p, int fd) {
+            return p.eventFdOf(fd);
+        }
+
+        @Override
+        public FakeFile fileOf(FakeProcess p, int fd) {
+            return p.fileOf(fd);
+        }
+
+        @Override
+        public void profiles(Builder b, ProfileCatalog catalog) {
+            b.profiles(catalog);
+        }
+
+        @Override
+        public void profile(Builder b, DeviceProfile profile) {
+            b.profile(profile);
+        }
+
+        @Override
+        public void inventory(Builder b, Inventory inventory) {
+            b.inventory(inventory);
+        }
+
+        @Override
+        public void driverModels(Builder b, DriverModelFactory factory) {
+            b.driverModels(factory);
+        }
+
+        @Override
+        public void hostMemory(Builder b, HostMemory memory) {
+            b.hostMemory(memory);
         }
     }
 

@@ -7,6 +7,14 @@ import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vdpactl.fake.vfs.EventFdFile;
+import org.vdpactl.fake.vfs.FakeFile;
+import org.vdpactl.fake.vfs.FakeMapping;
+import org.vdpactl.fake.vfs.KernelConstants;
+import org.vdpactl.fake.vfs.MemFdFile;
+import org.vdpactl.fake.vfs.OpenFile;
+import org.vdpactl.fake.vfs.PipeFile;
+import org.vdpactl.fake.vfs.UserMemory;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.mem.AddressSpace;
 import org.vdpactl.fake.mem.HostReservation;
@@ -59,7 +67,7 @@ public final class FakeProcess implements Syscalls, AutoCloseable {
     }
 
     /** The fake VMAs of this process (the vhost-vdpa VA-mode walk reads them). */
-    public AddressSpace addressSpace() {
+    AddressSpace addressSpace() {
         return mm;
     }
 
@@ -164,7 +172,7 @@ public final class FakeProcess implements Syscalls, AutoCloseable {
     }
 
     /** eventfd_ctx_fdget for kernel code: EBADF when not open, EINVAL when not an eventfd. */
-    public EventFdFile eventFdOf(int fd) {
+    EventFdFile eventFdOf(int fd) {
         OpenFile f = fds.get(fd);
         try {
             if (f.file() instanceof EventFdFile e) {
@@ -177,7 +185,7 @@ public final class FakeProcess implements Syscalls, AutoCloseable {
     }
 
     /** The open file behind an fd, for tests and kernel code that need the object (no extra reference kept). */
-    public FakeFile fileOf(int fd) {
+    FakeFile fileOf(int fd) {
         OpenFile f = fds.get(fd);
         f.release();
         return f.file();

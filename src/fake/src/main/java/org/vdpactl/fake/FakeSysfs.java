@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.vdpactl.fake.vfs.DevNullFile;
+import org.vdpactl.fake.vfs.KernelConstants;
 import org.vdpactl.fake.device.FakeVdpaBus;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.fake.errno.KernelError;

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.vdpactl.fake.vfs.KernelConstants;
+import org.vdpactl.fake.vfs.OpenFile;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.sys.Errno;
 

@@ -1,5 +1,6 @@
 package org.vdpactl.fake;
 
+import org.vdpactl.fake.vfs.UserMemory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 

@@ -2,6 +2,7 @@ package org.vdpactl.sim;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.ResourceLimit;
@@ -27,8 +28,8 @@ public final class SimulatedHost implements AutoCloseable {
     private SimulatedHost(FakeKernel kernel) {
         this.kernel = kernel;
         this.process = kernel.newProcess();
-        for (FakeVdpaDevice d : kernel.bus().fakeDevices()) {
-            devices.add(new DeviceTarget(d.name(), FakeKernel.nodePath(d)));
+        for (FakeVdpaDevice d : FakeInside.bus(kernel).fakeDevices()) {
+            devices.add(new DeviceTarget(d.name(), FakeInside.nodePath(d)));
         }
     }
 
@@ -63,7 +64,7 @@ public final class SimulatedHost implements AutoCloseable {
             m.add(new Inventory.Mgmt("mlx5", "pci", pci, preset));
             d.add(new Inventory.Device("mlx5-" + i, "pci/" + pci, null, null, pairs, null, null, null));
         }
-        FakeKernel k = FakeKernel.builder().clock(clock).inventory(new Inventory(m, d)).driverModels(models)
+        FakeKernel k = FakeInside.driverModels(FakeInside.inventory(FakeKernel.builder().clock(clock), new Inventory(m, d)), models)
                 .faults(faults).nofileLimit(inheritedNofile).build();
         return new SimulatedHost(k);
     }
@@ -91,7 +92,7 @@ public final class SimulatedHost implements AutoCloseable {
 
     /** The fake device behind a target. */
     public FakeVdpaDevice device(String name) {
-        return kernel.device(name).orElseThrow(() -> new IllegalArgumentException("no device " + name));
+        return FakeInside.device(kernel, name).orElseThrow(() -> new IllegalArgumentException("no device " + name));
     }
 
     @Override

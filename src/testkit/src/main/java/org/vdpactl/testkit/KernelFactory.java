@@ -11,6 +11,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.opentest4j.AssertionFailedError;
 import org.opentest4j.TestAbortedException;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.abi.KernelProfiles;
 import org.vdpactl.fake.FakeKernel;
@@ -99,7 +100,7 @@ final class KernelFactory {
                     : FaultRule.errnoAt(f.device(), f.call(), f.occurrence(), errno));
         }
         if (!spec.devices().isEmpty()) {
-            b.inventory(inventory(spec.devices()));
+            FakeInside.inventory(b, inventory(spec.devices()));
         }
         return b.build();
     }
@@ -146,7 +147,7 @@ final class KernelFactory {
     static KernelUnderTest underTest(FakeKernel fake) {
         FakeProcess p = fake.newProcess();
         p.recordOpenSites(true);
-        List<String> names = fake.inventory().devices().stream().map(Inventory.Device::name).toList();
+        List<String> names = FakeInside.inventory(fake).devices().stream().map(Inventory.Device::name).toList();
         return new KernelUnderTest(fake, p, fake.kernelProfile(), fake.clock(), names);
     }
 

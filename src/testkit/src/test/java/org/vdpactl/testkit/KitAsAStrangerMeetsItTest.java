@@ -18,6 +18,7 @@ import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.fault.FaultRule;
@@ -297,8 +298,8 @@ class KitAsAStrangerMeetsItTest {
     static class Mlx5OnSixOne {
         @Test
         void t(FakeKernel kernel) {
-            assertEquals("mlx5-61", kernel.device("m0").orElseThrow().mgmtDevice().preset(), "the release's own mlx5_vdpa");
-            assertEquals("mlx5-612", kernel.device("m1").orElseThrow().mgmtDevice().preset(), "as declared");
+            assertEquals("mlx5-61", FakeInside.device(kernel, "m0").orElseThrow().mgmtDevice().preset(), "the release's own mlx5_vdpa");
+            assertEquals("mlx5-612", FakeInside.device(kernel, "m1").orElseThrow().mgmtDevice().preset(), "as declared");
         }
     }
 

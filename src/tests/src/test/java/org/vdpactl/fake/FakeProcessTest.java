@@ -1,5 +1,8 @@
 package org.vdpactl.fake;
 
+import org.vdpactl.fake.vfs.EventFdFile;
+import org.vdpactl.fake.vfs.FakeFile;
+import org.vdpactl.fake.vfs.KernelConstants;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -212,7 +215,7 @@ class FakeProcessTest {
         assertEquals(Errno.EAFNOSUPPORT, errno(() -> p.socket(libc_h.AF_NETLINK(), libc_h.SOCK_RAW(), libc_h.NETLINK_GENERIC())));
         assertEquals(Errno.EAFNOSUPPORT, errno(() -> p.socket(99, 1, 0)));
         FakeFile sock = () -> "test-socket";
-        kernel.registerSocketFactory(libc_h.AF_NETLINK(), libc_h.NETLINK_GENERIC(), proc -> sock);
+        kernel.registerSocketFactory(libc_h.AF_NETLINK(), libc_h.NETLINK_GENERIC(), (proc, type) -> sock);
         int fd = p.socket(libc_h.AF_NETLINK(), libc_h.SOCK_RAW() | libc_h.SOCK_CLOEXEC(), libc_h.NETLINK_GENERIC());
         assertEquals(sock, p.fileOf(fd));
         assertEquals(Errno.EPROTONOSUPPORT, errno(() -> p.socket(libc_h.AF_NETLINK(), libc_h.SOCK_RAW(), 0)));

@@ -1,5 +1,6 @@
 package org.vdpactl.fake;
 
+import org.vdpactl.fake.vfs.KernelConstants;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.vdpactl.fake.vhost.Vhost.errno;

@@ -223,4 +223,42 @@ class LaneScriptsTest {
         assertEquals(matrices.get(0), matrices.get(1));
         assertEquals(matrices.get(0), matrices.get(2));
     }
+
+    /**
+     * The lane's guest Maven runs offline on the local repository the host build used: named on its command line
+     * (vm-run forwards no MAVEN_OPTS and no settings location, so the guest used its default ~/.m2, which passed only
+     * while that held the same artifacts) and shared with the guest when it lies outside the checkout (the guest's
+     * /tmp is a tmpfs of its own). Mutations: the --rw line dropped from scripts/lib/maven.sh, the option left off
+     * the guest's mvn in scripts/vm-lane.
+     */
+    @Test
+    void theGuestMavenGetsTheHostBuildsLocalRepository(@TempDir Path dir) throws Exception {
+        Path checkout = Files.createDirectories(dir.resolve("checkout")).toRealPath();
+        Path outside = Files.createDirectories(dir.resolve("m2")).toRealPath();
+        Path inside = Files.createDirectories(checkout.resolve("target/m2")).toRealPath();
+        String fn = ". scripts/lib/maven.sh && vdpactl_lane_maven_repo_args \"$1\" \"$2\"";
+        Run r = run(Map.of(), "bash", "-c", fn, "test", checkout.toString(), outside.toString());
+        assertEquals(0, r.code(), r.err());
+        assertEquals(List.of("--rw", outside.toString(), "--", "-Dmaven.repo.local=" + outside), r.out().lines().toList());
+        r = run(Map.of(), "bash", "-c", fn, "test", checkout.toString(), inside.toString());
+        assertEquals(0, r.code(), r.err());
+        assertEquals(List.of("--", "-Dmaven.repo.local=" + inside), r.out().lines().toList(), "inside the shared checkout");
+
+        String lane = Files.readString(ROOT.resolve("scripts/vm-lane"));
+        String guestRun = lane.substring(lane.indexOf("\"$root/scripts/vm-run\" --kernel \"$bzimage\""));
+        guestRun = guestRun.substring(0, guestRun.indexOf("rc=$?"));
+        assertTrue(guestRun.contains("\"${m2_share[@]}\" --"), "vm-run shares the repository: " + guestRun);
+        assertTrue(guestRun.contains("/scripts/lib/guest-maven-repo-check\" \"$m2\"")
+                && guestRun.contains("mvn -o -B -ntp \"$m2_option\" test"), "the guest's mvn names the repository: " + guestRun);
+    }
+
+    @Test
+    void theGuestSaysSoWhenTheRepositoryIsNotVisible(@TempDir Path dir) throws Exception {
+        Run r = run(Map.of(), "scripts/lib/guest-maven-repo-check", dir.resolve("absent").toString(), "true");
+        assertEquals(1, r.code(), r.out());
+        assertTrue(r.err().contains("local Maven repository " + dir.resolve("absent") + " is not visible in the guest"), r.err());
+        Files.createDirectories(dir.resolve("m2/org/apache/maven/plugins"));
+        r = run(Map.of(), "scripts/lib/guest-maven-repo-check", dir.resolve("m2").toString(), "sh", "-c", "exit 7");
+        assertEquals(7, r.code(), r.err());
+    }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.state.Inventory;
@@ -23,7 +24,7 @@ class DeviceStartTest {
     void everyStartBindsTheNotifiersOfEveryVirtqueueAndAcksTheBackendFeaturesAgain(Strategy strategy) {
         Inventory inv = new Inventory(List.of(new Inventory.Mgmt("vdpasim_net", null, "vdpasim_net", null)),
                 List.of(new Inventory.Device("vdpa0", "vdpasim_net", "02:00:00:00:00:01", null, null, null, null, null)));
-        try (FakeKernel k = FakeKernel.builder().kernel("6.12").inventory(inv).build(); FakeProcess p = k.newProcess()) {
+        try (FakeKernel k = FakeInside.inventory(FakeKernel.builder().kernel("6.12"), inv).build(); FakeProcess p = k.newProcess()) {
             RehearsalResult r = new Rehearsal(p, new VirtualClock()).run(RehearsalPlan.builder(List.of(
                     new DeviceTarget("vdpa0", "/dev/vhost-vdpa-0"))).strategy(strategy)
                     .memory(GuestMemoryLayout.of(64L << 20, 64L << 20, 4096, true)).build());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.vhost.VhostVdpaDriver;
 import org.vdpactl.fake.model.MapEntry;
 
@@ -66,7 +67,7 @@ class GuestMemoryLayoutTest {
             RehearsalListener check = new RehearsalListener() {
                 @Override
                 public void beforeClose(List<DeviceReport> devices) {
-                    List<MapEntry> table = VhostVdpaDriver.of(rig.kernel).vhost(rig.kernel.device("mlx5-0").orElseThrow()).iotlbEntries(0);
+                    List<MapEntry> table = VhostVdpaDriver.of(rig.kernel).vhost(FakeInside.device(rig.kernel, "mlx5-0").orElseThrow()).iotlbEntries(0);
                     assertEquals(8, table.size(), table.toString());
                     assertEquals(4 * GIB, table.stream().mapToLong(MapEntry::size).sum());
                     assertTrue(table.stream().anyMatch(e -> e.size() == 4096));
@@ -86,7 +87,7 @@ class GuestMemoryLayoutTest {
             RehearsalListener check = new RehearsalListener() {
                 @Override
                 public void beforeClose(List<DeviceReport> devices) {
-                    List<MapEntry> table = VhostVdpaDriver.of(rig.kernel).vhost(rig.kernel.device("mlx5-0").orElseThrow()).iotlbEntries(0);
+                    List<MapEntry> table = VhostVdpaDriver.of(rig.kernel).vhost(FakeInside.device(rig.kernel, "mlx5-0").orElseThrow()).iotlbEntries(0);
                     assertEquals(4, table.size());
                     assertTrue(table.stream().allMatch(e -> e.size() == GIB));
                 }

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.errno.KernelError;
 
@@ -22,14 +23,14 @@ final class LeakCheck {
     LeakCheck(FakeProcess process) {
         this.process = process;
         this.fakeFds = openFds(process);
-        this.fakeVmas = process.addressSpace().vmas().size();
+        this.fakeVmas = FakeInside.addressSpace(process).vmas().size();
         this.jvmFds = jvmFds();
     }
 
     /** Asserts that the fake process and the JVM have exactly the fds and mappings they had before. */
     void assertNothingLeaked(String context) {
         assertEquals(fakeFds, openFds(process), context + ": fake process fds leaked");
-        assertEquals(fakeVmas, process.addressSpace().vmas().size(), context + ": fake process mappings leaked");
+        assertEquals(fakeVmas, FakeInside.addressSpace(process).vmas().size(), context + ": fake process mappings leaked");
         long now = jvmFds();
         assertTrue(now <= jvmFds, context + ": JVM fds grew from " + jvmFds + " to " + now);
     }
@@ -38,7 +39,7 @@ final class LeakCheck {
         int n = 0;
         for (int fd = 0; fd < FD_LIMIT; fd++) {
             try {
-                p.fileOf(fd);
+                FakeInside.fileOf(p, fd);
                 n++;
             } catch (KernelError notOpen) {
                 // EBADF: not open

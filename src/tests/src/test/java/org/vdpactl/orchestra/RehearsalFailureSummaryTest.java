@@ -11,6 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.RepositoryRoot;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
@@ -36,7 +37,7 @@ class RehearsalFailureSummaryTest {
 
         Inventory inv = new Inventory(List.of(new Inventory.Mgmt("mlx5", "pci", "0000:08:00.2", null)),
                 List.of(new Inventory.Device("mlx5-2", "pci/0000:08:00.2", null, null, 1, null, null, null)));
-        try (FakeKernel k = FakeKernel.builder().kernel("6.12").inventory(inv)
+        try (FakeKernel k = FakeInside.inventory(FakeKernel.builder().kernel("6.12"), inv)
                 .fault(FaultRule.errnoAt("mlx5-2", "VHOST_VDPA_SUSPEND", 1, Errno.EIO)).build();
              FakeProcess p = k.newProcess()) {
             RehearsalResult r = new Rehearsal(p, new VirtualClock()).run(RehearsalPlan.builder(List.of(

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.vhost.VhostVdpaDriver;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.fake.fault.FaultRule;
@@ -195,7 +196,7 @@ class RehearsalFaultInjectionTest {
 
     /** What the fake kernel says about a device, against what the report claims. */
     private static String kernelSideProblem(FakeRig rig, DeviceReport d, boolean separate) {
-        FakeVdpaDevice dev = rig.kernel.device(d.name()).orElseThrow();
+        FakeVdpaDevice dev = FakeInside.device(rig.kernel, d.name()).orElseThrow();
         if (VhostVdpaDriver.of(rig.kernel).vhost(dev).inBatch()) {
             // vhost keeps in_batch across SET_STATUS 0: every later message of another address space would fail
             return "an IOTLB batch left open";

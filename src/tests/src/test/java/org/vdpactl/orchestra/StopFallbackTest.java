@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.SortedSet;
 
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.device.DeviceProfile;
@@ -42,7 +43,7 @@ class StopFallbackTest {
         Inventory inv = new Inventory(List.of(new Inventory.Mgmt("plainsim", null, "plainsim", null)),
                 List.of(new Inventory.Device("p0", "plainsim", "02:00:00:00:00:10", null, null, null, null, null),
                         new Inventory.Device("p1", "plainsim", "02:00:00:00:00:11", null, null, null, null, null)));
-        try (FakeKernel k = FakeKernel.builder().profile(withoutSuspend(suspend)).inventory(inv).build();
+        try (FakeKernel k = FakeInside.inventory(FakeInside.profile(FakeKernel.builder(), withoutSuspend(suspend)), inv).build();
              FakeProcess p = k.newProcess()) {
             List<DeviceTarget> all = List.of(new DeviceTarget("p0", "/dev/vhost-vdpa-0"), new DeviceTarget("p1", "/dev/vhost-vdpa-1"));
             RehearsalPlan.Builder b = split ? RehearsalPlan.builder(all.subList(0, 1)).destinations(all.subList(1, 2))

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.state.Inventory;
@@ -61,7 +62,7 @@ class StopRequestTest {
     private static RehearsalResult rehearse(int iterations, AtomicBoolean requested, RehearsalListener listener) {
         Inventory inv = new Inventory(List.of(new Inventory.Mgmt("mlx5", "pci", "0000:08:00.2", null)),
                 List.of(new Inventory.Device("mlx5-0", "pci/0000:08:00.2", null, null, 1, null, null, null)));
-        try (FakeKernel k = FakeKernel.builder().kernel("6.12").inventory(inv).build();
+        try (FakeKernel k = FakeInside.inventory(FakeKernel.builder().kernel("6.12"), inv).build();
              FakeProcess p = k.newProcess()) {
             return new Rehearsal(p, new VirtualClock()).listener(listener).stopWhen(requested::get)
                     .run(RehearsalPlan.builder(List.of(new DeviceTarget("mlx5-0", "/dev/vhost-vdpa-0")))

@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.device.DeviceProfile;
@@ -38,7 +39,7 @@ class SvqStrategyTest {
         Inventory inv = new Inventory(List.of(new Inventory.Mgmt(mgmt, null, mgmt, null)),
                 List.of(new Inventory.Device("d0", mgmt, net ? "02:00:00:00:00:10" : null, null, null, null, null, null),
                         new Inventory.Device("d1", mgmt, net ? "02:00:00:00:00:11" : null, null, null, null, null, null)));
-        try (FakeKernel k = FakeKernel.builder().kernel(kernel).inventory(inv).build(); FakeProcess p = k.newProcess()) {
+        try (FakeKernel k = FakeInside.inventory(FakeKernel.builder().kernel(kernel), inv).build(); FakeProcess p = k.newProcess()) {
             List<DeviceTarget> all = List.of(new DeviceTarget("d0", "/dev/vhost-vdpa-0"), new DeviceTarget("d1", "/dev/vhost-vdpa-1"));
             RehearsalPlan.Builder b = split ? RehearsalPlan.builder(all.subList(0, 1)).destinations(all.subList(1, 2))
                     : RehearsalPlan.builder(all);
@@ -48,7 +49,7 @@ class SvqStrategyTest {
                 @Override
                 public void beforeClose(List<DeviceReport> devices) {
                     for (DeviceReport d : devices) {
-                        FakeVdpaDevice dev = k.device(d.name()).orElseThrow();
+                        FakeVdpaDevice dev = FakeInside.device(k, d.name()).orElseThrow();
                         asids.put(d.name(), dev.groupAsid(dev.vqGroup(dev.nvqs() - 1)));
                         shadow.put(d.name(), VhostVdpaDriver.of(k).vhost(dev).iotlbEntries(0).stream()
                                 .filter(e -> e.iova() >= SHADOW_IOVA).count());
@@ -122,7 +123,7 @@ class SvqStrategyTest {
     void aDeviceWithOneAddressSpaceKeepsItsControlQueueInAsidZeroAndSaysWhy() {
         Inventory inv = new Inventory(List.of(new Inventory.Mgmt("onesim", null, "onesim", null)),
                 List.of(new Inventory.Device("o0", "onesim", "02:00:00:00:00:20", null, null, null, null, null)));
-        try (FakeKernel k = FakeKernel.builder().profile(oneAddressSpace()).inventory(inv).build(); FakeProcess p = k.newProcess()) {
+        try (FakeKernel k = FakeInside.inventory(FakeInside.profile(FakeKernel.builder(), oneAddressSpace()), inv).build(); FakeProcess p = k.newProcess()) {
             RehearsalResult r = new Rehearsal(p, new VirtualClock()).run(RehearsalPlan.builder(List.of(
                     new DeviceTarget("o0", "/dev/vhost-vdpa-0"))).strategy(Strategy.SVQ).memory(MEMORY).iterations(2).build());
             assertTrue(r.completed(), String.valueOf(r.failure()));

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.device.DeviceProfile;
@@ -36,7 +37,7 @@ class VhostInfoValidConfigFieldsTest {
     private static VhostInfo info(DeviceProfile profile) {
         Inventory inv = new Inventory(List.of(new Inventory.Mgmt(profile.name(), null, profile.mgmtdev().devName(), null)),
                 List.of(new Inventory.Device("v0", profile.mgmtdev().devName(), "02:00:00:00:00:10", null, null, null, null, null)));
-        try (FakeKernel k = FakeKernel.builder().profile(profile).inventory(inv).build();
+        try (FakeKernel k = FakeInside.inventory(FakeInside.profile(FakeKernel.builder(), profile), inv).build();
              FakeProcess p = k.newProcess();
              VhostVdpaDevice d = VhostVdpaDevice.open(p, "/dev/vhost-vdpa-0")) {
             return VhostInfo.collect(d);

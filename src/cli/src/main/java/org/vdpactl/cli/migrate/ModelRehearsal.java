@@ -3,6 +3,7 @@ package org.vdpactl.cli.migrate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.cli.rehearse.DeviceSelection;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
@@ -79,7 +80,7 @@ final class ModelRehearsal {
                 String preset = null;
                 if (mgmt.startsWith("pci/")) {
                     preset = mlx5Preset(m.host());
-                    kernel.addManagementDevice("mlx5", "pci", mgmt.substring("pci/".length()), preset);
+                    FakeInside.addManagementDevice(kernel, "mlx5", "pci", mgmt.substring("pci/".length()), preset);
                 }
                 DeviceSpec spec = DeviceSpec.of(name, mgmt).withDeviceFeatures(m.device().featureBits());
                 if (m.device().mac() != null) {

@@ -1,14 +1,15 @@
 package org.vdpactl.fake.netlink;
 
-import org.vdpactl.fake.errno.KernelError;
-import org.vdpactl.ffi.gen.libc.libc_h;
-import org.vdpactl.ffi.gen.netlink.netlink_h;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
+import org.vdpactl.fake.inside.FakeInside;
+import org.vdpactl.fake.errno.KernelError;
+import org.vdpactl.ffi.gen.libc.libc_h;
+import org.vdpactl.ffi.gen.netlink.netlink_h;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
-import org.vdpactl.fake.KernelConstants;
+import org.vdpactl.fake.vfs.KernelConstants;
 
 /**
  * Plugs the generic netlink protocol into a {@link FakeKernel}: registers the AF_NETLINK /
@@ -25,11 +26,11 @@ public final class FakeNetlink {
 
     private FakeNetlink(FakeKernel kernel, int vdpaFamilyId) {
         this.kernel = kernel;
-        this.generic = new FakeGenericNetlink(kernel.bus(), kernel.faults(), vdpaFamilyId, kernel.kernelProfile());
+        this.generic = new FakeGenericNetlink(FakeInside.bus(kernel), kernel.faults(), vdpaFamilyId, kernel.kernelProfile());
     }
 
     /** The provider behind {@link FakeKernel.Builder#vdpaNetlink()} (META-INF/services, module-info). */
-    public static final class Module implements org.vdpactl.fake.GenericNetlinkModule {
+    public static final class Module implements org.vdpactl.fake.vfs.GenericNetlinkModule {
         @Override
         public void install(FakeKernel kernel) {
             FakeNetlink.install(kernel);
@@ -43,7 +44,7 @@ public final class FakeNetlink {
 
     public static FakeNetlink install(FakeKernel kernel, int vdpaFamilyId) {
         FakeNetlink n = new FakeNetlink(kernel, vdpaFamilyId);
-        kernel.registerSocketFactory(libc_h.AF_NETLINK(), netlink_h.NETLINK_GENERIC(), n::createSocket);
+        FakeInside.registerSocketFactory(kernel, libc_h.AF_NETLINK(), netlink_h.NETLINK_GENERIC(), n::createSocket);
         return n;
     }
 

@@ -1,9 +1,9 @@
 package org.vdpactl.fake.netlink;
 
 import java.lang.foreign.MemorySegment;
-import org.vdpactl.fake.FakeFile;
+import org.vdpactl.fake.vfs.FakeFile;
 import org.vdpactl.fake.FakeProcess;
-import org.vdpactl.fake.OpenFile;
+import org.vdpactl.fake.vfs.OpenFile;
 import org.vdpactl.sys.FileStat;
 
 /**

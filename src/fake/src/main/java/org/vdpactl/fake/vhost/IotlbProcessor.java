@@ -5,8 +5,9 @@ import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeProcess;
-import org.vdpactl.fake.KernelConstants;
+import org.vdpactl.fake.vfs.KernelConstants;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.fake.mem.Vma;
@@ -122,7 +123,7 @@ final class IotlbProcessor {
         try {
             while (remaining != 0) {
                 final long at = uaddr;
-                Vma vma = caller.addressSpace().findVma(at).orElseThrow(() -> KernelError.of(Errno.EINVAL,
+                Vma vma = FakeInside.addressSpace(caller).findVma(at).orElseThrow(() -> KernelError.of(Errno.EINVAL,
                         String.format("no VMA at or after uaddr %#x", at)));
                 long pieceSize = Long.compareUnsigned(remaining, vma.end() - uaddr) < 0 ? remaining : vma.end() - uaddr;
                 if (vma.iotlbMappable()) {
@@ -192,7 +193,7 @@ final class IotlbProcessor {
     private static Optional<Long> firstReadOnlyPage(FakeProcess caller, long base, long npages) {
         long end = base + npages * PAGE;
         for (long at = base; Long.compareUnsigned(at, end) < 0; ) {
-            Optional<Vma> vma = caller.addressSpace().findVma(at);
+            Optional<Vma> vma = FakeInside.addressSpace(caller).findVma(at);
             if (vma.isEmpty()) {
                 return Optional.empty();
             }
@@ -205,11 +206,11 @@ final class IotlbProcessor {
     }
 
     private static Optional<Long> firstUnmappedPage(FakeProcess caller, long base, long npages) {
-        if (caller.addressSpace().fullyMapped(base, npages * PAGE)) {
+        if (FakeInside.addressSpace(caller).fullyMapped(base, npages * PAGE)) {
             return Optional.empty();
         }
         for (long i = 0; i < npages; i++) {
-            if (!caller.addressSpace().fullyMapped(base + i * PAGE, PAGE)) {
+            if (!FakeInside.addressSpace(caller).fullyMapped(base + i * PAGE, PAGE)) {
                 return Optional.of(i);
             }
         }

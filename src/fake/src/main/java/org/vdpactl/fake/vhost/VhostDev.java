@@ -3,10 +3,11 @@ package org.vdpactl.fake.vhost;
 import java.lang.foreign.MemorySegment;
 import java.util.function.IntConsumer;
 
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.abi.UapiIoctl;
-import org.vdpactl.fake.EventFdFile;
+import org.vdpactl.fake.vfs.EventFdFile;
 import org.vdpactl.fake.FakeProcess;
-import org.vdpactl.fake.UserMemory;
+import org.vdpactl.fake.vfs.UserMemory;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.ffi.gen.vhost.vhost_iotlb_msg;
@@ -240,7 +241,7 @@ final class VhostDev {
     static EventFdFile eventFdArg(FakeProcess caller, MemorySegment arg) {
         MemorySegment f = UserMemory.copyIn(arg, 0, FILE_SIZE);
         int fd = vhost_vring_file.fd(f);
-        return fd == vhost_h.VHOST_FILE_UNBIND() ? null : caller.eventFdOf(fd);
+        return fd == vhost_h.VHOST_FILE_UNBIND() ? null : FakeInside.eventFdOf(caller, fd);
     }
 
     /** Copies a vhost_vring_state {index, num} out to the caller. */

@@ -5,9 +5,10 @@ import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.vdpactl.fake.EventFdFile;
+import org.vdpactl.fake.inside.FakeInside;
+import org.vdpactl.fake.vfs.EventFdFile;
 import org.vdpactl.fake.FakeProcess;
-import org.vdpactl.fake.UserMemory;
+import org.vdpactl.fake.vfs.UserMemory;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.abi.KernelProfile;
@@ -199,8 +200,8 @@ public final class VhostVdpa {
 
     /** vhost_vdpa_mmap's checks; returns the vq index whose doorbell page to map. */
     public int checkMmap(long length, int prot, boolean shared, long offset) {
-        long index = offset / org.vdpactl.fake.KernelConstants.PAGE_SIZE;
-        if (length != org.vdpactl.fake.KernelConstants.PAGE_SIZE) {
+        long index = offset / org.vdpactl.fake.vfs.KernelConstants.PAGE_SIZE;
+        if (length != org.vdpactl.fake.vfs.KernelConstants.PAGE_SIZE) {
             throw KernelError.of(Errno.EINVAL, "doorbell mmap length must be one page");
         }
         if (!shared) {
@@ -371,7 +372,7 @@ public final class VhostVdpa {
 
     private void setConfigCall(FakeProcess caller, MemorySegment arg) {
         int fd = UserMemory.readInt(arg, 0);
-        EventFdFile ctx = fd == vhost_h.VHOST_FILE_UNBIND() ? null : caller.eventFdOf(fd);
+        EventFdFile ctx = fd == vhost_h.VHOST_FILE_UNBIND() ? null : FakeInside.eventFdOf(caller, fd);
         configCall = ctx;
         // vhost_vdpa_config_cb: the driver's config interrupt signals the eventfd
         dev.setConfigCallback(ctx == null ? null : () -> ctx.signal(1));
@@ -412,7 +413,7 @@ public final class VhostVdpa {
     private int devIoctl(FakeProcess caller, UapiIoctl io, long cmd, MemorySegment arg) {
         if (vdev.ioctl(caller, io, arg)) {
             if (io == UapiIoctl.VHOST_SET_OWNER) {
-                dev.bindMm(caller.addressSpace());
+                dev.bindMm(FakeInside.addressSpace(caller));
             }
             return 0;
         }

@@ -4,9 +4,10 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
 
-import org.vdpactl.fake.CharDeviceDriver;
-import org.vdpactl.fake.CharDeviceModule;
-import org.vdpactl.fake.FakeFile;
+import org.vdpactl.fake.inside.FakeInside;
+import org.vdpactl.fake.vfs.CharDeviceDriver;
+import org.vdpactl.fake.vfs.CharDeviceModule;
+import org.vdpactl.fake.vfs.FakeFile;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 
@@ -34,7 +35,7 @@ public final class VhostVdpaDriver implements CharDeviceDriver {
 
     /** The vhost-vdpa driver of {@code kernel}. */
     public static VhostVdpaDriver of(FakeKernel kernel) {
-        return kernel.charDeviceDriver(VhostVdpaDriver.class);
+        return FakeInside.charDeviceDriver(kernel, VhostVdpaDriver.class);
     }
 
     /** The vhost-vdpa driver state of a device (IOTLB tables, owner, batch) for tests and diagnostics. */
@@ -56,6 +57,6 @@ public final class VhostVdpaDriver implements CharDeviceDriver {
         } finally {
             device.mutex().unlock();
         }
-        return new VhostVdpaFile(v, kernel.hostMemory());
+        return new VhostVdpaFile(v, FakeInside.hostMemory(kernel));
     }
 }

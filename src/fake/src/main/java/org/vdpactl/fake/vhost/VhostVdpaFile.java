@@ -2,11 +2,11 @@ package org.vdpactl.fake.vhost;
 
 import java.lang.foreign.MemorySegment;
 
-import org.vdpactl.fake.FakeFile;
-import org.vdpactl.fake.FakeMapping;
+import org.vdpactl.fake.vfs.FakeFile;
+import org.vdpactl.fake.vfs.FakeMapping;
 import org.vdpactl.fake.FakeProcess;
-import org.vdpactl.fake.KernelConstants;
-import org.vdpactl.fake.OpenFile;
+import org.vdpactl.fake.vfs.KernelConstants;
+import org.vdpactl.fake.vfs.OpenFile;
 import org.vdpactl.fake.mem.HostMemory;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.FileStat;

@@ -1,6 +1,6 @@
 package org.vdpactl.fake.vhost;
 
-import org.vdpactl.fake.EventFdFile;
+import org.vdpactl.fake.vfs.EventFdFile;
 
 /** The vhost side of one virtqueue (struct vhost_virtqueue), reset at every open. */
 final class VhostVq {

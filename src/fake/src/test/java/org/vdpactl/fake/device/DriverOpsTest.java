@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.abi.KernelProfiles;
 import org.vdpactl.fake.FakeKernel;
@@ -34,10 +35,10 @@ class DriverOpsTest {
             Inventory inv = new Inventory(List.of(new Inventory.Mgmt("mlx5", "pci", "0000:08:00.2", null),
                     new Inventory.Mgmt("vdpasim_net", null, "vdpasim_net", null),
                     new Inventory.Mgmt("vdpasim_blk", null, "vdpasim_blk", null)), List.of());
-            try (FakeKernel kernel = FakeKernel.builder().kernel(k.version()).inventory(inv).build()) {
+            try (FakeKernel kernel = FakeInside.inventory(FakeKernel.builder().kernel(k.version()), inv).build()) {
                 Map<String, String> drivers = new TreeMap<>();
                 for (String mgmt : List.of("pci/0000:08:00.2", "vdpasim_net", "vdpasim_blk")) {
-                    FakeVdpaDevice d = kernel.addDevice(mgmt, "d-" + mgmt.replace('/', '-').replace(':', '-'),
+                    FakeVdpaDevice d = FakeInside.addDevice(kernel, mgmt, "d-" + mgmt.replace('/', '-').replace(':', '-'),
                             Provisioning.NONE);
                     drivers.put(mgmt, d.ops().driver());
                     if (d.ops() instanceof Mlx5VnetOps m) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.abi.KernelProfiles;
 import org.vdpactl.fake.FakeKernel;
@@ -32,16 +33,16 @@ class Mlx5KernelFactsTest {
     void aPresetNamedByTheInventoryWinsOverTheKernelProfiles() {
         Inventory inv = new Inventory(List.of(new Inventory.Mgmt("mlx5", "pci", "0000:08:00.2", null),
                 new Inventory.Mgmt("mlx5", "pci", "0000:08:00.3", "mlx5-612")), List.of());
-        try (FakeKernel k = FakeKernel.builder().kernel("6.1").inventory(inv).build()) {
-            FakeMgmtDevice defaulted = k.bus().fakeManagementDevice("pci", "0000:08:00.2").orElseThrow();
-            FakeMgmtDevice named = k.bus().fakeManagementDevice("pci", "0000:08:00.3").orElseThrow();
+        try (FakeKernel k = FakeInside.inventory(FakeKernel.builder().kernel("6.1"), inv).build()) {
+            FakeMgmtDevice defaulted = FakeInside.bus(k).fakeManagementDevice("pci", "0000:08:00.2").orElseThrow();
+            FakeMgmtDevice named = FakeInside.bus(k).fakeManagementDevice("pci", "0000:08:00.3").orElseThrow();
             assertEquals("mlx5-61", defaulted.preset());
             assertEquals("the 6.1 kernel profile's mlx5_vdpa", defaulted.presetReason());
             assertEquals("mlx5-612", named.preset());
             assertEquals("named by the inventory", named.presetReason());
             // what a saved state keeps: the named preset only, so the defaulted one follows the next kernel profile
             assertEquals(List.of("null", "mlx5-612"),
-                    k.inventory().mgmtdevs().stream().map(m -> String.valueOf(m.preset())).toList());
+                    FakeInside.inventory(k).mgmtdevs().stream().map(m -> String.valueOf(m.preset())).toList());
             assertNull(defaulted.namedPreset());
         }
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.cli.CliFailure;
 import org.vdpactl.cli.ExitCode;
 import org.vdpactl.fake.FakeKernel;
@@ -15,7 +16,7 @@ import org.vdpactl.fake.state.Inventory;
 /** The limits a rehearsal needs, checked and raised before it touches a device. */
 class ResourcePreflightTest {
     private static FakeKernel kernel(ResourceLimit nofile) {
-        return FakeKernel.builder().inventory(Inventory.empty()).nofileLimit(nofile).jvmRaisesNofile(false).build();
+        return FakeInside.inventory(FakeKernel.builder(), Inventory.empty()).nofileLimit(nofile).jvmRaisesNofile(false).build();
     }
 
     @Test

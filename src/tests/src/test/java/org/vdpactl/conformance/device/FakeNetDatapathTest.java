@@ -11,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.device.FakeVdpaDevice;
@@ -84,7 +85,7 @@ class FakeNetDatapathTest {
     }
 
     private static long stat(FakeKernel kernel, String device, int qidx, String name) {
-        FakeVdpaDevice d = kernel.device(device).orElseThrow();
+        FakeVdpaDevice d = FakeInside.device(kernel, device).orElseThrow();
         return d.netlinkView().vendorStats(qidx).stream().filter(e -> e.getKey().equals(name)).findFirst().orElseThrow().getValue();
     }
 

@@ -13,7 +13,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.vdpactl.fake.EventFdFile;
+import org.vdpactl.fake.inside.FakeInside;
+import org.vdpactl.fake.vfs.EventFdFile;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.device.FakeVdpaDevice;
@@ -87,7 +88,7 @@ public abstract class Mlx5ConformanceSuite {
                 List.of(new Inventory.Mgmt("mlx5", "pci", "0000:08:00.2", null),
                         new Inventory.Mgmt("mlx5", "pci", "0000:08:00.3", null)),
                 List.of(new Inventory.Device("mlx5-0", "pci/0000:08:00.2", null, null, 16, null, null, null)));
-        kernel = FakeKernel.builder().kernel(kernel()).inventory(inventory).build();
+        kernel = FakeInside.inventory(FakeKernel.builder().kernel(kernel()), inventory).build();
         FakeNetlink.install(kernel);
         p = kernel.newProcess();
     }
@@ -99,7 +100,7 @@ public abstract class Mlx5ConformanceSuite {
     }
 
     FakeVdpaDevice device(String name) {
-        return kernel.device(name).orElseThrow();
+        return FakeInside.device(kernel, name).orElseThrow();
     }
 
     /** Owner, ASID backend features, ACK|DRIVER, the features, FEATURES_OK. */
@@ -460,7 +461,7 @@ public abstract class Mlx5ConformanceSuite {
             int config = p.eventfd(0, libc_h.EFD_NONBLOCK());
             v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
             v.setStatus(0xF);
-            EventFdFile e = (EventFdFile) p.fileOf(config);
+            EventFdFile e = (EventFdFile) FakeInside.fileOf(p, config);
             assertEquals(is61() ? 0 : 1, e.counter(), "after DRIVER_OK with F_STATUS");
             if (!is61()) {
                 v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
@@ -760,7 +761,7 @@ public abstract class Mlx5ConformanceSuite {
             v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
             v.setStatus(0xF);
             v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
-            EventFdFile e = (EventFdFile) p.fileOf(config);
+            EventFdFile e = (EventFdFile) FakeInside.fileOf(p, config);
             long before = e.counter();
             ((Mlx5Device) device("mlx5-0").model()).injectFault(FwFault.error(FwOpcode.MODIFY_GENERAL_OBJECT, 1, Errno.EIO));
             assertTrue(Vhost.errno(() -> v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL)) != 0, "RESUME failed");
@@ -852,7 +853,7 @@ public abstract class Mlx5ConformanceSuite {
         try (Vhost v = new Vhost(p, "/dev/vhost-vdpa-1")) {
             assertEquals(9000, le16(v.config(10, 2), 0), "the vport kept the previous device's MTU");
         }
-        assertEquals(9000, kernel.function(SPARE_MGMTDEV).mtu());
+        assertEquals(9000, FakeInside.function(kernel, SPARE_MGMTDEV).mtu());
     }
 
     /**
@@ -865,7 +866,7 @@ public abstract class Mlx5ConformanceSuite {
         try (Vhost v = startCvq(FEATURES, 2, false)) {
             int config = p.eventfd(0, libc_h.EFD_NONBLOCK());
             v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
-            EventFdFile e = (EventFdFile) p.fileOf(config);
+            EventFdFile e = (EventFdFile) FakeInside.fileOf(p, config);
             v.setStatus(0xF);
             long afterDriverOk = is61() ? 0 : 1;
             assertEquals(afterDriverOk, e.counter());
@@ -901,7 +902,7 @@ public abstract class Mlx5ConformanceSuite {
             v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
             v.setStatus(0xF);
             kernel.setFunctionLink(MGMTDEV, false);
-            assertEquals(0, ((EventFdFile) p.fileOf(config)).counter(), "the next opener gets no link interrupt");
+            assertEquals(0, ((EventFdFile) FakeInside.fileOf(p, config)).counter(), "the next opener gets no link interrupt");
         }
     }
 
@@ -915,8 +916,8 @@ public abstract class Mlx5ConformanceSuite {
         try (Vhost v = startCvq(FEATURES, 2, true)) {
             assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x52));
         }
-        try (FakeKernel next = FakeKernel.builder().kernel(kernel()).inventory(kernel.inventory()).build()) {
-            FakeVdpaDevice d = next.device("mlx5-0").orElseThrow();
+        try (FakeKernel next = FakeInside.inventory(FakeKernel.builder().kernel(kernel()), FakeInside.inventory(kernel)).build()) {
+            FakeVdpaDevice d = FakeInside.device(next, "mlx5-0").orElseThrow();
             assertArrayEquals(mac, d.configMac(), "the CVQ's MAC kept");
             assertEquals(0, d.deviceFeatures() & F_MAC, "no F_MAC: the MAC came from the CVQ, not dev set mac");
         }
@@ -927,8 +928,8 @@ public abstract class Mlx5ConformanceSuite {
             nl.setMacAddress("mlx5-0", MacAddress.parse("02:00:00:00:00:53"));
         }
         boolean v72 = "7.2".equals(kernel().version());
-        try (FakeKernel next = FakeKernel.builder().kernel(kernel()).inventory(kernel.inventory()).build()) {
-            assertEquals(v72 ? F_MAC : 0, next.device("mlx5-0").orElseThrow().deviceFeatures() & F_MAC,
+        try (FakeKernel next = FakeInside.inventory(FakeKernel.builder().kernel(kernel()), FakeInside.inventory(kernel)).build()) {
+            assertEquals(v72 ? F_MAC : 0, FakeInside.device(next, "mlx5-0").orElseThrow().deviceFeatures() & F_MAC,
                     "dev set mac repeated through the driver: 7.2 offers F_MAC");
         }
     }

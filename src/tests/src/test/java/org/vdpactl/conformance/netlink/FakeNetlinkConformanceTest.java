@@ -1,6 +1,7 @@
 package org.vdpactl.conformance.netlink;
 
 import java.util.List;
+import org.vdpactl.fake.inside.FakeInside;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -39,7 +40,7 @@ public class FakeNetlinkConformanceTest extends NetlinkConformanceSuite {
 
     @Override
     protected NetlinkBackend backend() {
-        FakeKernel kernel = FakeKernel.builder().kernel(kernel()).inventory(vmLaneInventory()).build();
+        FakeKernel kernel = FakeInside.inventory(FakeKernel.builder().kernel(kernel()), vmLaneInventory()).build();
         FakeNetlink netlink = FakeNetlink.install(kernel);
         FakeProcess root = kernel.newProcess();
         FakeProcess nobody = kernel.newProcess();
@@ -58,7 +59,7 @@ public class FakeNetlinkConformanceTest extends NetlinkConformanceSuite {
             @Override
             public java.util.function.BooleanSupplier deleterParked(String nodePath) {
                 int minor = Integer.parseInt(nodePath.substring(nodePath.lastIndexOf('-') + 1));
-                DeviceNode node = kernel.bus().node(minor).orElseThrow().node();
+                DeviceNode node = FakeInside.bus(kernel).node(minor).orElseThrow().node();
                 return node::removalWaitsForClose;
             }
 

@@ -9,7 +9,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.vdpactl.fake.EventFdFile;
+import org.vdpactl.fake.inside.FakeInside;
+import org.vdpactl.fake.vfs.EventFdFile;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.vhost.Vhost;
@@ -103,7 +104,7 @@ class ControlQueueTest {
     }
 
     private long calls() {
-        return ((EventFdFile) p.fileOf(call)).counter();
+        return ((EventFdFile) FakeInside.fileOf(p, call)).counter();
     }
 
     @Test
@@ -112,7 +113,7 @@ class ControlQueueTest {
             assertEquals(0, send(1, 1, 2, 0, 0, 0, 0, 0x33));
             assertEquals(1, usedIdx());
             assertEquals(1, calls());
-            assertArrayEquals(new byte[] {2, 0, 0, 0, 0, 0x33}, kernel.device("vdpa0").orElseThrow().configMac());
+            assertArrayEquals(new byte[] {2, 0, 0, 0, 0, 0x33}, FakeInside.device(kernel, "vdpa0").orElseThrow().configMac());
             assertEquals(1, send(4, 0, 2, 0), "vdpa_sim has no MQ: VIRTIO_NET_ERR");
             assertEquals(1, send(9, 9), "unknown commands: VIRTIO_NET_ERR");
             assertEquals(3, usedIdx());
@@ -132,7 +133,7 @@ class ControlQueueTest {
             vring_avail.idx(avail, (short) 1);
             p.write(kick, MemorySegment.ofArray(new long[] {1}));
             assertEquals(0, usedIdx(), "no used entry");
-            var stats = kernel.device("vdpa0").orElseThrow().netlinkView().vendorStats(2);
+            var stats = FakeInside.device(kernel, "vdpa0").orElseThrow().netlinkView().vendorStats(2);
             assertEquals(List.of(1L, 0L, 1L), stats.stream().map(e -> e.getValue()).toList(), "requests, successes, errors");
             v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
             assertEquals(1, v.vringState(VhostIoctl.GET_VRING_BASE, 2, 0), "the head was consumed");
@@ -173,7 +174,7 @@ class ControlQueueTest {
         try (Vhost v = start("/dev/vhost-vdpa-2", FEATURES | mq, 32, 1)) {
             assertEquals(0, send(4, 0, 16, 0));
             assertEquals(1, send(4, 0, 17, 0), "more pairs than the device has");
-            assertEquals(1, kernel.device("mlx5-0").orElseThrow().counters().calls("change_num_qps"));
+            assertEquals(1, FakeInside.device(kernel, "mlx5-0").orElseThrow().counters().calls("change_num_qps"));
         }
     }
 }

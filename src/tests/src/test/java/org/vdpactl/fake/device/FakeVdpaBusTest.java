@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.bus.Provisioning;
@@ -27,7 +28,7 @@ class FakeVdpaBusTest {
 
     private static int addErrno(FakeKernel k, String mgmt, String name, Provisioning p) {
         try {
-            k.addDevice(mgmt, name, p);
+            FakeInside.addDevice(k, mgmt, name, p);
             return 0;
         } catch (KernelError e) {
             return e.errno();
@@ -37,9 +38,9 @@ class FakeVdpaBusTest {
     @Test
     void aSlashInTheNameBecomesAnExclamationMarkAsInTheDriverCore() {
         try (FakeKernel k = FakeKernel.builder().build()) {
-            k.addDevice("vdpasim_net", "../../etc", Provisioning.NONE);
-            org.junit.jupiter.api.Assertions.assertTrue(k.device("..!..!etc").isPresent());
-            org.junit.jupiter.api.Assertions.assertFalse(k.device("../../etc").isPresent());
+            FakeInside.addDevice(k, "vdpasim_net", "../../etc", Provisioning.NONE);
+            org.junit.jupiter.api.Assertions.assertTrue(FakeInside.device(k, "..!..!etc").isPresent());
+            org.junit.jupiter.api.Assertions.assertFalse(FakeInside.device(k, "../../etc").isPresent());
         }
     }
 
@@ -55,12 +56,12 @@ class FakeVdpaBusTest {
 
     @Test
     void mlx5Provisioning() {
-        try (FakeKernel k = FakeKernel.builder().inventory(Inventory.empty()).build()) {
-            assertEquals(65, k.addManagementDevice("mlx5", "pci", "0000:08:00.2", null).maxSupportedVqs());
+        try (FakeKernel k = FakeInside.inventory(FakeKernel.builder(), Inventory.empty()).build()) {
+            assertEquals(65, FakeInside.addManagementDevice(k, "mlx5", "pci", "0000:08:00.2", null).maxSupportedVqs());
             assertEquals(Errno.EOPNOTSUPP, addErrno(k, "pci/0000:08:00.2", "m", new Provisioning(null, null, null, 1L << 32)));
             assertEquals(Errno.EINVAL, addErrno(k, "pci/0000:08:00.2", "m", new Provisioning(null, null, null, V1_AP | (1L << 40))));
             assertEquals(Errno.EINVAL, addErrno(k, "pci/0000:08:00.2", "m", new Provisioning(null, null, 33, null)));
-            var d = k.addDevice("pci/0000:08:00.2", "m", Provisioning.NONE).netlinkView();
+            var d = FakeInside.addDevice(k, "pci/0000:08:00.2", "m", Provisioning.NONE).netlinkView();
             assertEquals(3, d.maxVqs(), "one queue pair by default");
             assertEquals(0, d.deviceFeatures() & (1L << 15), "MRG_RXBUF dropped without provisioned features");
             assertEquals(0x15B3, d.vendorId());
@@ -73,39 +74,39 @@ class FakeVdpaBusTest {
     @Test
     void vdpaSimNetFacts() {
         try (FakeKernel k = FakeKernel.builder().build()) {
-            var d = k.device("vdpa0").orElseThrow().netlinkView();
+            var d = FakeInside.device(k, "vdpa0").orElseThrow().netlinkView();
             assertEquals(0x308830028L, d.deviceFeatures());
             assertEquals(List.of("rx packets", "rx bytes", "rx errors", "rx overruns", "rx drops"),
                     d.vendorStats(0).stream().map(e -> e.getKey()).toList());
             assertEquals(3, d.vendorStats(2).size());
             assertEquals(Errno.EINVAL, assertThrows(KernelError.class, () -> d.vendorStats(3)).errno());
-            var m = k.bus().managementDevices().getFirst();
+            var m = FakeInside.bus(k).managementDevices().getFirst();
             assertEquals(0x2, m.supportedClasses());
             assertEquals(3, m.maxSupportedVqs());
             assertEquals((1L << 10) | (1L << 13) | (1L << 20), m.provisionableAttributes());
-            var blk = k.bus().managementDevices().get(1);
+            var blk = FakeInside.bus(k).managementDevices().get(1);
             assertEquals(List.of(0x4L, 0, 0L, 0L), List.of(blk.supportedClasses(), blk.maxSupportedVqs(),
                     blk.supportedFeatures(), blk.provisionableAttributes()));
-            assertFalse(k.device("vdpa1").orElseThrow().netlinkView().hasVendorStats());
+            assertFalse(FakeInside.device(k, "vdpa1").orElseThrow().netlinkView().hasVendorStats());
         }
     }
 
     @Test
     void aKernelBuiltWithVduseHasItsMgmtdevButNoVduseDeviceToAdd() {
         try (FakeKernel k = FakeKernel.builder().build()) {
-            List<String> names = k.bus().managementDevices().stream().map(m -> m.displayName()).toList();
+            List<String> names = FakeInside.bus(k).managementDevices().stream().map(m -> m.displayName()).toList();
             assertEquals("vduse", names.getLast(), "registered at boot after the inventory's mgmtdevs: " + names);
-            var vduse = k.bus().managementDevice(null, "vduse").orElseThrow();
+            var vduse = FakeInside.bus(k).managementDevice(null, "vduse").orElseThrow();
             assertEquals(List.of(0x6L, 0, 0L, 0L), List.of(vduse.supportedClasses(), vduse.maxSupportedVqs(),
                     vduse.supportedFeatures(), vduse.provisionableAttributes()));
-            KernelError e = assertThrows(KernelError.class, () -> k.bus().addDevice(vduse, "v0", Provisioning.NONE));
+            KernelError e = assertThrows(KernelError.class, () -> FakeInside.bus(k).addDevice(vduse, "v0", Provisioning.NONE));
             assertEquals(Errno.EINVAL, e.errno());
             assertEquals(null, e.extack(), "vduse's dev_add sets no extack");
-            assertTrue(k.inventory().mgmtdevs().stream().noneMatch(m -> "vduse".equals(m.dev())),
+            assertTrue(FakeInside.inventory(k).mgmtdevs().stream().noneMatch(m -> "vduse".equals(m.dev())),
                     "vduse is part of the kernel, not of the saved inventory");
         }
         try (FakeKernel k = FakeKernel.builder().vduse(false).build()) {
-            assertTrue(k.bus().managementDevice(null, "vduse").isEmpty());
+            assertTrue(FakeInside.bus(k).managementDevice(null, "vduse").isEmpty());
         }
     }
 
@@ -114,9 +115,9 @@ class FakeVdpaBusTest {
         try (FakeKernel k = FakeKernel.builder().build()) {
             k.deleteDevice("vdpa1");
             k.deleteDevice("mlx5-0");
-            assertEquals(1, k.addDevice("vdpasim_blk", "blk", Provisioning.NONE).minor());
-            assertEquals(2, k.addDevice("vdpasim_net", "net", Provisioning.NONE).minor());
-            assertEquals(6, k.addDevice("vdpasim_net", "net2", Provisioning.NONE).minor());
+            assertEquals(1, FakeInside.addDevice(k, "vdpasim_blk", "blk", Provisioning.NONE).minor());
+            assertEquals(2, FakeInside.addDevice(k, "vdpasim_net", "net", Provisioning.NONE).minor());
+            assertEquals(6, FakeInside.addDevice(k, "vdpasim_net", "net2", Provisioning.NONE).minor());
         }
     }
 
@@ -136,20 +137,20 @@ class FakeVdpaBusTest {
             });
             // the node goes first (cdev_device_del), then the delete waits: seeing it gone means the wait has begun
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (k.bus().node(0).isPresent() && !del.isDone() && System.nanoTime() < deadline) {
+            while (FakeInside.bus(k).node(0).isPresent() && !del.isDone() && System.nanoTime() < deadline) {
                 Thread.sleep(1);
             }
-            assertTrue(k.bus().node(0).isEmpty(), "DEV_DEL removed the node");
+            assertTrue(FakeInside.bus(k).node(0).isEmpty(), "DEV_DEL removed the node");
             assertFalse(del.isDone(), "DEV_DEL returned while the node was open");
             assertEquals(Errno.ENOENT, errno(() -> p.open("/dev/vhost-vdpa-0", libc_h.O_RDWR())));
-            CompletableFuture<Integer> listing = CompletableFuture.supplyAsync(() -> k.bus().devices().size());
+            CompletableFuture<Integer> listing = CompletableFuture.supplyAsync(() -> FakeInside.bus(k).devices().size());
             assertThrows(TimeoutException.class, () -> listing.get(100, TimeUnit.MILLISECONDS),
                     "the bus lock is held while DEV_DEL waits");
             p.close(fd);
             assertEquals(5_000_000L, del.get(10, TimeUnit.SECONDS), "the deleter continues at the close");
             assertEquals(5, listing.get(10, TimeUnit.SECONDS));
             assertEquals(Errno.ENOENT, errno(() -> p.open("/dev/vhost-vdpa-0", libc_h.O_RDWR())));
-            assertTrue(k.device("vdpa0").isEmpty());
+            assertTrue(FakeInside.device(k, "vdpa0").isEmpty());
         }
     }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.vhost.Vhost;
@@ -36,7 +37,7 @@ class VirtualTimeTest {
     };
 
     private static FakeKernel kernel(VirtualClock clock) {
-        return FakeKernel.builder().clock(clock).driverModels(MODELS).build();
+        return FakeInside.driverModels(FakeKernel.builder().clock(clock), MODELS).build();
     }
 
     private static void suspendResume(FakeProcess p, String node) {
@@ -54,7 +55,7 @@ class VirtualTimeTest {
             suspendResume(p, "/dev/vhost-vdpa-2");
             suspendResume(p, "/dev/vhost-vdpa-3");
             assertEquals(28 * MS, clock.nanoTime());
-            var c = k.device("mlx5-0").orElseThrow().counters();
+            var c = FakeInside.device(k, "mlx5-0").orElseThrow().counters();
             assertEquals(14 * MS, c.total().nanos());
             assertEquals(2, c.total().syncCommands());
             assertEquals(1, c.calls("suspend"));

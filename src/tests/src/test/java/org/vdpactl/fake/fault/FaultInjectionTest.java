@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.FakeSyscallException;
@@ -106,9 +107,9 @@ class FaultInjectionTest {
                     () -> v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL));
             assertEquals(Errno.ETIMEDOUT, e.errno());
             assertEquals((40 + 60_000) * MS, clock.nanoTime() - t0);
-            assertFalse(VhostVdpaDriver.of(k).vhost(k.device("vdpa0").orElseThrow()).suspended());
+            assertFalse(VhostVdpaDriver.of(k).vhost(FakeInside.device(k, "vdpa0").orElseThrow()).suspended());
             v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
-            assertEquals(1, k.device("vdpa0").orElseThrow().counters().ops().get("suspend").failures());
+            assertEquals(1, FakeInside.device(k, "vdpa0").orElseThrow().counters().ops().get("suspend").failures());
         }
     }
 
@@ -130,7 +131,7 @@ class FaultInjectionTest {
                     () -> v.iotlb(0, Vhost.UPDATE, 4096, 4096, g.address() + 4096));
             assertEquals(Errno.EFAULT, e.errno());
             assertTrue(e.reason().contains("ENOMEM"), e.reason());
-            assertEquals(1, VhostVdpaDriver.of(k).vhost(k.device("vdpa0").orElseThrow()).iotlbEntries(0).size(), "all-or-nothing");
+            assertEquals(1, VhostVdpaDriver.of(k).vhost(FakeInside.device(k, "vdpa0").orElseThrow()).iotlbEntries(0).size(), "all-or-nothing");
             v.iotlb(0, Vhost.BATCH_BEGIN, 0, 0, 0);
             v.iotlb(0, Vhost.UPDATE, 4096, 4096, g.address() + 4096);
             assertEquals(72, v.iotlb(0, Vhost.BATCH_END, 0, 0, 0), "the kernel ignores set_map's result at BATCH_END");
@@ -158,7 +159,7 @@ class FaultInjectionTest {
             assertEquals(72, v.iotlb(0, Vhost.BATCH_END, 0, 0, 0), "set_map's result is ignored at BATCH_END");
             assertEquals(1, k.faults().fired().size(), "the fault fired at BATCH_END");
             assertEquals("set_map", k.faults().fired().get(0).call());
-            assertEquals(1, VhostVdpaDriver.of(k).vhost(k.device("vdpa0").orElseThrow()).iotlbEntries(0).size(), "vhost keeps the mapping");
+            assertEquals(1, VhostVdpaDriver.of(k).vhost(FakeInside.device(k, "vdpa0").orElseThrow()).iotlbEntries(0).size(), "vhost keeps the mapping");
             // the same fault on an unbatched UPDATE is the write's failure
             FakeSyscallException e = assertThrows(FakeSyscallException.class,
                     () -> v.iotlb(0, Vhost.UPDATE, 4096, 4096, g.address() + 4096));
@@ -174,7 +175,7 @@ class FaultInjectionTest {
                 .fault(FaultRule.errnoAt("vdpa1", "write", 1, Errno.EIO)).build();
              FakeProcess p = k.newProcess()) {
             assertEquals(Errno.ENOMEM, errno(() -> p.open("/dev/vhost-vdpa-1", libc_h.O_RDWR())));
-            assertFalse(k.device("vdpa1").orElseThrow().node().isOpen());
+            assertFalse(FakeInside.device(k, "vdpa1").orElseThrow().node().isOpen());
             try (Vhost b = new Vhost(p, "/dev/vhost-vdpa-1")) {
                 assertEquals(Errno.EIO, errno(() -> b.iotlb(0, Vhost.BATCH_BEGIN, 0, 0, 0)));
                 b.setOwner();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.MemorySegment;
 
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.vhost.Vhost;
@@ -52,7 +53,7 @@ class Mlx5BringUpTest {
                 m.vringState(VhostIoctl.GET_VRING_BASE, i, 0);
             }
             m.setStatus(0);
-            DeviceCounters.Snapshot c = k.device("mlx5-0").orElseThrow().counters();
+            DeviceCounters.Snapshot c = FakeInside.device(k, "mlx5-0").orElseThrow().counters();
             assertEquals(1, c.calls("set_map"));
             assertEquals(1, c.calls("suspend"));
             assertTrue(c.total().syncCommands() + c.total().asyncCommands() > 0, c.toString());

@@ -14,6 +14,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.bus.Provisioning;
 import org.vdpactl.time.RealClock;
@@ -31,12 +32,12 @@ class FakeStateStoreTest {
     void freshStateHasTheDefaultInventory() {
         try (FakeKernel k = FakeKernel.openShared(stateFile(), RealClock.INSTANCE, List.of())) {
             assertEquals(List.of("vdpa0", "vdpa1", "mlx5-0", "mlx5-1", "mlx5-2", "mlx5-3"),
-                    k.bus().devices().stream().map(d -> d.name()).toList());
+                    FakeInside.bus(k).devices().stream().map(d -> d.name()).toList());
             assertEquals(List.of("vdpasim_net", "vdpasim_blk", "pci/0000:08:00.2", "pci/0000:08:00.3",
-                    "pci/0000:08:00.4", "pci/0000:08:00.5", "vduse"), k.bus().managementDevices().stream().map(m -> m.displayName()).toList());
-            assertEquals(33, k.device("mlx5-3").orElseThrow().nvqs());
-            assertEquals(5, k.device("mlx5-3").orElseThrow().minor());
-            assertArrayEquals(new byte[] {2, 0, 0, 0, 0, 1}, k.device("vdpa0").orElseThrow().configMac());
+                    "pci/0000:08:00.4", "pci/0000:08:00.5", "vduse"), FakeInside.bus(k).managementDevices().stream().map(m -> m.displayName()).toList());
+            assertEquals(33, FakeInside.device(k, "mlx5-3").orElseThrow().nvqs());
+            assertEquals(5, FakeInside.device(k, "mlx5-3").orElseThrow().minor());
+            assertArrayEquals(new byte[] {2, 0, 0, 0, 0, 1}, FakeInside.device(k, "vdpa0").orElseThrow().configMac());
         }
         assertFalse(Files.exists(stateFile()), "a kernel that changed nothing wrote the state");
     }
@@ -45,17 +46,17 @@ class FakeStateStoreTest {
     void changesSurviveAndFileIsPrivate() throws Exception {
         try (FakeKernel k = FakeKernel.openShared(stateFile(), RealClock.INSTANCE, List.of())) {
             k.deleteDevice("vdpa1");
-            k.addDevice("vdpasim_net", "vdpa2", new Provisioning(new byte[] {2, 0, 0, 0, 0, 7}, 9000, null, null));
-            k.device("vdpa0").orElseThrow().setMacAddress(new byte[] {2, 0, 0, 0, 0, 0x42});
+            FakeInside.addDevice(k, "vdpasim_net", "vdpa2", new Provisioning(new byte[] {2, 0, 0, 0, 0, 7}, 9000, null, null));
+            FakeInside.device(k, "vdpa0").orElseThrow().setMacAddress(new byte[] {2, 0, 0, 0, 0, 0x42});
         }
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(stateFile())));
         try (FakeKernel k = FakeKernel.openShared(stateFile(), RealClock.INSTANCE, List.of())) {
-            var vdpa2 = k.device("vdpa2").orElseThrow();
+            var vdpa2 = FakeInside.device(k, "vdpa2").orElseThrow();
             assertEquals(1, vdpa2.minor(), "the freed minor was reused and is remembered");
             assertEquals(9000, vdpa2.provisioning().mtu());
-            assertArrayEquals(new byte[] {2, 0, 0, 0, 0, 0x42}, k.device("vdpa0").orElseThrow().configMac());
-            assertFalse(k.device("vdpa1").isPresent());
-            assertEquals(k.inventory(), new FakeStateStore(stateFile()).read());
+            assertArrayEquals(new byte[] {2, 0, 0, 0, 0, 0x42}, FakeInside.device(k, "vdpa0").orElseThrow().configMac());
+            assertFalse(FakeInside.device(k, "vdpa1").isPresent());
+            assertEquals(FakeInside.inventory(k), new FakeStateStore(stateFile()).read());
         }
         try (var files = Files.list(stateFile().getParent())) {
             // .open: the open nodes (dev del recorded its claim of vdpa1's node there)

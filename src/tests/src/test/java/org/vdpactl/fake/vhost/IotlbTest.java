@@ -16,6 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.FakeSyscallException;
@@ -40,7 +41,7 @@ class IotlbTest {
 
     @BeforeEach
     void setUp() {
-        dev = kernel.device("vdpa0").orElseThrow();
+        dev = FakeInside.device(kernel, "vdpa0").orElseThrow();
         vhost = VhostVdpaDriver.of(kernel).vhost(dev);
         v = new Vhost(p, "/dev/vhost-vdpa-0");
         v.setOwner();
@@ -211,7 +212,7 @@ class IotlbTest {
         MemorySegment shmem = p.mmap(4 * PAGE, rw, libc_h.MAP_SHARED() | libc_h.MAP_ANONYMOUS(), -1, 0);
         assertEquals(72, v.iotlb(0, UPDATE, 0, 4 * PAGE, shmem.address()));
         assertEquals(1, table(0).size(), "MAP_SHARED|MAP_ANONYMOUS is shmem, a file");
-        long above = p.addressSpace().vmas().stream().mapToLong(org.vdpactl.fake.mem.Vma::end)
+        long above = FakeInside.addressSpace(p).vmas().stream().mapToLong(org.vdpactl.fake.mem.Vma::end)
                 .reduce(0, (a, b) -> Long.compareUnsigned(a, b) > 0 ? a : b);
         FakeSyscallException none = assertThrows(FakeSyscallException.class,
                 () -> v.iotlb(0, UPDATE, 0x100000, PAGE, above + PAGE));
@@ -346,7 +347,7 @@ class IotlbTest {
             q.ftruncate(memfd, 128 * PAGE);
             MemorySegment mem = q.mmap(128 * PAGE, libc_h.PROT_READ() | libc_h.PROT_WRITE(), libc_h.MAP_SHARED(), memfd, 0);
             q.close(memfd);
-            VhostVdpa sim = VhostVdpaDriver.of(k).vhost(k.device("vdpa0").orElseThrow());
+            VhostVdpa sim = VhostVdpaDriver.of(k).vhost(FakeInside.device(k, "vdpa0").orElseThrow());
             assertEquals(72, m.iotlb(0, UPDATE, 0x100000, 16 * PAGE, mem.address()));
             assertEquals(16, sim.iotlbEntries(0).size(), "one entry per page");
             assertEquals(72, m.iotlb(0, INVALIDATE, 0x100000 + 4 * PAGE, PAGE, 0));

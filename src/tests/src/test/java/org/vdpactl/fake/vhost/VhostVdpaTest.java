@@ -11,6 +11,7 @@ import java.lang.foreign.ValueLayout;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.device.FakeVdpaDevice;
@@ -43,7 +44,7 @@ class VhostVdpaTest {
     }
 
     private FakeVdpaDevice dev(String name) {
-        return kernel.device(name).orElseThrow();
+        return FakeInside.device(kernel, name).orElseThrow();
     }
 
     @Test
@@ -484,7 +485,7 @@ class VhostVdpaTest {
         try (Vhost m = new Vhost(p, "/dev/vhost-vdpa-2")) {
             MemorySegment db = p.mmap(4096, libc_h.PROT_WRITE(), libc_h.MAP_SHARED(), m.fd, 4096);
             assertEquals(4096, db.byteSize());
-            assertFalse(p.addressSpace().findVma(db.address()).orElseThrow().iotlbMappable());
+            assertFalse(FakeInside.addressSpace(p).findVma(db.address()).orElseThrow().iotlbMappable());
             assertEquals(Errno.ENOTSUPP, errno(() -> p.mmap(4096, libc_h.PROT_WRITE(), libc_h.MAP_SHARED(), m.fd, 32 * 4096)));
             // past the last of 33 queues: vhost_vdpa_get_vq_notification's index >= nvqs (issue 35 item 6)
             assertEquals(Errno.EINVAL, errno(() -> p.mmap(4096, libc_h.PROT_WRITE(), libc_h.MAP_SHARED(), m.fd, 33 * 4096)));

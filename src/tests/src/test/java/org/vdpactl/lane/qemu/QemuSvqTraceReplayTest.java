@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.state.Inventory;
@@ -46,7 +47,7 @@ class QemuSvqTraceReplayTest {
     static TraceComparison compareWithTheFake(String fixture) throws Exception {
         Inventory inv = new Inventory(List.of(new Inventory.Mgmt("vdpasim_net", null, "vdpasim_net", null)),
                 List.of(new Inventory.Device("vdpa0", "vdpasim_net", "02:00:00:00:00:01", null, null, null, null, null)));
-        try (FakeKernel k = FakeKernel.builder().inventory(inv).build(); FakeProcess p = k.newProcess()) {
+        try (FakeKernel k = FakeInside.inventory(FakeKernel.builder(), inv).build(); FakeProcess p = k.newProcess()) {
             RehearsalCapture c = RehearsalCapture.run(p, new VirtualClock(), new DeviceTarget("vdpa0", "/dev/vhost-vdpa-0"), Strategy.SVQ);
             assertTrue(c.result().completed(), String.valueOf(c.result().failure()));
             return new TraceComparison(qemuSvqMigration(fixture), c.window());

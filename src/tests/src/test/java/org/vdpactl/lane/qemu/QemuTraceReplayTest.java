@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.state.Inventory;
@@ -42,7 +43,7 @@ class QemuTraceReplayTest {
                 .filter(c -> c.atNanos() >= from && c.atNanos() <= to).toList();
         Inventory inv = new Inventory(List.of(new Inventory.Mgmt("vdpasim_net", null, "vdpasim_net", null)),
                 List.of(new Inventory.Device("vdpa0", "vdpasim_net", "02:00:00:00:00:01", null, null, null, null, null)));
-        try (FakeKernel k = FakeKernel.builder().inventory(inv).build(); FakeProcess p = k.newProcess()) {
+        try (FakeKernel k = FakeInside.inventory(FakeKernel.builder(), inv).build(); FakeProcess p = k.newProcess()) {
             RehearsalCapture c = RehearsalCapture.serial(p, new VirtualClock(), new DeviceTarget("vdpa0", "/dev/vhost-vdpa-0"));
             assertTrue(c.result().completed(), String.valueOf(c.result().failure()));
             return new TraceComparison(qemu, c.window());

@@ -1,16 +1,17 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.vfs;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
+import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.sys.FileStat;
 
 /** A read-only file with fixed content (a sysfs or procfs attribute opened with open(2)). */
-final class StaticFile implements FakeFile {
+public final class StaticFile implements FakeFile {
     private final byte[] content;
     private long position;
 
-    StaticFile(byte[] content) {
+    public StaticFile(byte[] content) {
         this.content = content;
     }
 

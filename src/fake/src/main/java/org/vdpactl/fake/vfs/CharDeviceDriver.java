@@ -1,5 +1,6 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.vfs;
 
+import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.fake.errno.KernelError;
 

@@ -1,4 +1,4 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.vfs;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

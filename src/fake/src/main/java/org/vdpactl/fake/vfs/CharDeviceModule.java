@@ -1,11 +1,13 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.vfs;
 
 import java.util.List;
 import java.util.ServiceLoader;
 
+import org.vdpactl.fake.FakeKernel;
+
 /**
  * The module_init of a char-device driver: builds the {@link CharDeviceDriver} of one fake kernel.
- * Implementations are listed in META-INF/services (org.vdpactl.fake.CharDeviceModule) and found with
+ * Implementations are listed in META-INF/services (org.vdpactl.fake.vfs.CharDeviceModule) and found with
  * {@link ServiceLoader}, as the kernel's initcalls find module_init functions without the core
  * naming a driver: this keeps org.vdpactl.fake free of imports of org.vdpactl.fake.vhost.
  */

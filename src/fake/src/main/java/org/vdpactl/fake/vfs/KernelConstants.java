@@ -1,4 +1,4 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.vfs;
 
 import org.vdpactl.ffi.gen.libc.libc_h;
 

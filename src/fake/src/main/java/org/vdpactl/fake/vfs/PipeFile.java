@@ -1,9 +1,10 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.vfs;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
@@ -41,7 +42,7 @@ public final class PipeFile implements FakeFile {
     }
 
     /** A new pipe: {read end, write end}. */
-    static PipeFile[] create(Clock clock) {
+    public static PipeFile[] create(Clock clock) {
         Pipe p = new Pipe(clock);
         return new PipeFile[] {new PipeFile(p, true), new PipeFile(p, false)};
     }

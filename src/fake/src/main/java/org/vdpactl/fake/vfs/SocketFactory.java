@@ -1,8 +1,10 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.vfs;
+
+import org.vdpactl.fake.FakeProcess;
 
 /**
  * Creates the file behind a new socket of one (domain, protocol), e.g. the generic-netlink socket
- * of org.vdpactl.fake.netlink. Registered with {@link FakeKernel#registerSocketFactory}.
+ * of org.vdpactl.fake.netlink. Registered with {@link org.vdpactl.fake.inside.FakeInside#registerSocketFactory}.
  */
 @FunctionalInterface
 public interface SocketFactory {

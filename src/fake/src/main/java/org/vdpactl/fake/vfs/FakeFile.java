@@ -1,7 +1,8 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.vfs;
 
 import java.lang.foreign.MemorySegment;
 
+import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;

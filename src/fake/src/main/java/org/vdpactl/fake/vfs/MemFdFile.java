@@ -1,5 +1,6 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.vfs;
 
+import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.mem.HostFile;
 import org.vdpactl.fake.mem.HostMemory;
 import org.vdpactl.ffi.gen.libc.libc_h;
@@ -22,7 +23,7 @@ public final class MemFdFile implements FakeFile {
     private long size;
     private HostFile backing;
 
-    MemFdFile(String name, HostMemory memory) {
+    public MemFdFile(String name, HostMemory memory) {
         this.name = name;
         this.memory = memory;
     }
@@ -72,7 +73,7 @@ public final class MemFdFile implements FakeFile {
         }
     }
 
-    static long roundUp(long length) {
+    public static long roundUp(long length) {
         return (length + KernelConstants.PAGE_SIZE - 1) & -KernelConstants.PAGE_SIZE;
     }
 }

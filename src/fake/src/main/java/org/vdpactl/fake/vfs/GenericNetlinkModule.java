@@ -1,7 +1,9 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.vfs;
 
 import java.util.List;
 import java.util.ServiceLoader;
+
+import org.vdpactl.fake.FakeKernel;
 
 /**
  * The module_init of generic netlink with the vdpa family: registers the AF_NETLINK/NETLINK_GENERIC sockets of one

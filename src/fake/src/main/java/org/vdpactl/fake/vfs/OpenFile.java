@@ -1,4 +1,4 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.vfs;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -44,13 +44,13 @@ public final class OpenFile {
     }
 
     /** Adds a reference (a new fd, an in-flight call). */
-    OpenFile retain() {
+    public OpenFile retain() {
         refs.incrementAndGet();
         return this;
     }
 
     /** Adds a reference unless the last one is already gone (a lookup racing with close); false then. */
-    boolean tryRetain() {
+    public boolean tryRetain() {
         int r;
         do {
             r = refs.get();
@@ -62,7 +62,7 @@ public final class OpenFile {
     }
 
     /** Drops a reference; the last one releases the file. */
-    void release() {
+    public void release() {
         if (refs.decrementAndGet() == 0) {
             file.release();
         }

@@ -1,15 +1,16 @@
-package org.vdpactl.fake;
+package org.vdpactl.fake.vfs;
 
 import java.lang.foreign.MemorySegment;
+import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.sys.FileStat;
 
 /**
  * /dev/null (char 1:3, crw-rw-rw-): reads end at once, writes vanish, and every ioctl is ENOTTY
  * (mem's null device has no ioctl op), so pointing a vhost tool at it fails as on a host.
  */
-final class DevNullFile implements FakeFile {
-    static final String PATH = "/dev/null";
-    static final FileStat STAT = new FileStat(FileStat.Type.CHAR_DEVICE, 0666, 0, 0, 1, 3);
+public final class DevNullFile implements FakeFile {
+    public static final String PATH = "/dev/null";
+    public static final FileStat STAT = new FileStat(FileStat.Type.CHAR_DEVICE, 0666, 0, 0, 1, 3);
 
     @Override
     public String kind() {
