@@ -118,7 +118,10 @@ vdpactl_qemu_peer_setup() {
             printf 'package=%s %s\n' "$(dpkg-deb -f "$deb" Package)" "$(dpkg-deb -f "$deb" Version)" >>"$stage/info"
         done
         rm -rf "$stage/debs"
-        missing="$(LC_ALL=C ldd "$stage/root/usr/bin/qemu-system-x86_64" 2>&1 | sed -n 's/^[[:space:]]*\([^ ]*\) => not found.*/\1/p' | tr '\n' ' ')"
+        # the binary the qemu-system-x86 package unpacked, found in the staged tree rather than named by its path
+        unpacked=$(find "$stage/root" -type f -name qemu-system-x86_64 | head -1)
+        [[ -n "$unpacked" ]] || { vdpactl__qemu_peer_msg "the unpacked packages hold no qemu-system-x86_64"; rm -rf "$stage"; exit 1; }
+        missing="$(LC_ALL=C ldd "$unpacked" 2>&1 | sed -n 's/^[[:space:]]*\([^ ]*\) => not found.*/\1/p' | tr '\n' ' ')"
         if [[ -n "$missing" ]]; then
             vdpactl__qemu_peer_msg "the second QEMU needs libraries this host lacks: ${missing% } (install the host's qemu-system-x86, which brings them)"
             rm -rf "$stage"

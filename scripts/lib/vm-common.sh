@@ -77,7 +77,9 @@ vdpactl_vm_install_packages() {
     fi
     vdpactl_vm_msg "installing Debian packages: $*"
     if ! vdpactl_apt_get "${sudo[@]}" install -q -y --no-install-recommends "$@" >&2; then
-        vdpactl_vm_msg "apt-get install failed; retrying after apt-get update"
+        # vdpactl_apt_get (lib/apt.sh) already waited for another apt process's locks (-o DPkg::Lock::Timeout,
+        # VDPACTL_APT_LOCK_TIMEOUT): this failure is apt's own, most often stale package lists
+        vdpactl_vm_msg "the package install failed after waiting for apt's locks (up to VDPACTL_APT_LOCK_TIMEOUT s); retrying after a package-list update"
         vdpactl_apt_get "${sudo[@]}" update >&2 || true
         vdpactl_apt_get "${sudo[@]}" install -q -y --no-install-recommends "$@" >&2 || return 1
     fi
