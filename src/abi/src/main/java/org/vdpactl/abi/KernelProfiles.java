@@ -3,6 +3,7 @@ package org.vdpactl.abi;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +23,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * default, what the fake always was) and the newest kernel Debian unstable ships (7.2).
  */
 public final class KernelProfiles {
-    /** The versions, oldest first. */
-    public static final List<String> VERSIONS = List.of("6.1", "6.12", "7.2");
+    /**
+     * The lane matrix (scripts/vm/lane-matrix.tsv), which the build copies beside the profiles: the one list of the
+     * kernels the project speaks, read by every lane script too. A kernel is added by its profile file and its line
+     * there; no list here is edited.
+     */
+    private static final String MATRIX = "/org/vdpactl/abi/kernels/lane-matrix.tsv";
+    /** The versions, oldest first: the profile column of the lane matrix. */
+    public static final List<String> VERSIONS = matrixProfiles();
     /** The default profile's version. */
     public static final String DEFAULT_VERSION = "6.12";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -41,6 +48,23 @@ public final class KernelProfiles {
     }
 
     private KernelProfiles() {
+    }
+
+    /** The distinct profiles the lane matrix names (its second column), oldest first. */
+    private static List<String> matrixProfiles() {
+        try (InputStream in = KernelProfiles.class.getResourceAsStream(MATRIX)) {
+            if (in == null) {
+                throw new IllegalStateException("missing " + MATRIX + " (the build copies scripts/vm/lane-matrix.tsv)");
+            }
+            List<String> versions = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::strip)
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#")).map(l -> l.split("\\s+")[1]).distinct().toList();
+            if (versions.isEmpty()) {
+                throw new IllegalStateException(MATRIX + " names no kernel");
+            }
+            return versions.stream().sorted((a, b) -> compare(parse(a), parse(b))).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + MATRIX, e);
+        }
     }
 
     /** Every profile, oldest first. */
