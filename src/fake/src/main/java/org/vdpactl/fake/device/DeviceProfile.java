@@ -236,22 +236,6 @@ public record DeviceProfile(String name, Mgmt mgmtdev, Device device) {
             return new Ops(configOps.stream().filter(kept).collect(Collectors.toSet()), deviceBackendFeatures, initialMap);
         }
 
-        public boolean suspend() {
-            return has("suspend");
-        }
-
-        public boolean resume() {
-            return has("resume");
-        }
-
-        public boolean resetMap() {
-            return has("reset_map");
-        }
-
-        public boolean getVqSize() {
-            return has("get_vq_size");
-        }
-
         /** "set_map", "dma_map" or "platform" (neither op: vhost-vdpa maps through the platform IOMMU domain). */
         public String mapping() {
             return setMap() ? "set_map" : dmaMap() ? "dma_map" : "platform";

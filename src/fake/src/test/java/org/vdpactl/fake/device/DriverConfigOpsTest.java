@@ -72,8 +72,8 @@ class DriverConfigOpsTest {
                 k.configOps().stream().filter(op -> !op.equals("suspend")).toList(), k.netlink(), k.drivers(), k.vduseClasses());
         for (String name : PROFILES) {
             DeviceProfile.Ops ops = KernelDeviceProfiles.adapt(noSuspend, ProfileCatalog.load(name)).device().ops();
-            assertFalse(ops.suspend(), name);
-            assertTrue(ops.resume() && ops.setMap(), name + ": " + ops.configOps());
+            assertFalse(ops.has("suspend"), name);
+            assertTrue(ops.has("resume") && ops.setMap(), name + ": " + ops.configOps());
         }
     }
 }
