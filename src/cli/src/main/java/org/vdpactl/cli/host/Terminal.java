@@ -39,11 +39,12 @@ public final class Terminal {
                     .redirectError(ProcessBuilder.Redirect.DISCARD).start();
             String size;
             try (var in = stty.getInputStream()) {
+                // waited for first, its few bytes sit in the pipe meanwhile: a stty that hangs cannot hang doctor
+                if (!stty.waitFor(2, TimeUnit.SECONDS) || stty.exitValue() != 0) {
+                    stty.destroyForcibly();
+                    return OptionalInt.empty();
+                }
                 size = new String(in.readNBytes(64), StandardCharsets.US_ASCII).strip();
-            }
-            if (!stty.waitFor(2, TimeUnit.SECONDS) || stty.exitValue() != 0) {
-                stty.destroyForcibly();
-                return OptionalInt.empty();
             }
             String[] rowsCols = size.split("\\s+");
             int cols = rowsCols.length == 2 ? Integer.parseInt(rowsCols[1]) : 0;
