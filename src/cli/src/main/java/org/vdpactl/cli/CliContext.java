@@ -53,6 +53,10 @@ public final class CliContext implements AutoCloseable {
     /** The backend, opened now if needed (logs which one on stderr). */
     public Backend backend() {
         if (backend == null) {
+            if (options.fakeState != null && options.backend != BackendKind.KERNEL
+                    && stateWrites == StateWrites.CREATE) {
+                StateDirectoryRule.refuseMissingParents(fakeStatePath());
+            }
             backend = Backends.open(options.backend, fakeStatePath(), options.fakeFaults, options.fakeKernel, options.fakeClock,
                     options.caller, stateWrites);
             if (options.backend == BackendKind.AUTO) {

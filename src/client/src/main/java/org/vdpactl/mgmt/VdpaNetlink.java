@@ -267,6 +267,11 @@ public final class VdpaNetlink implements AutoCloseable {
             }
             case Errno.EAGAIN -> cmd == VdpaCommand.DEV_VSTATS_GET ? "statistics exist once a driver set FEATURES_OK" : null;
             case Errno.EEXIST -> cmd == VdpaCommand.DEV_NEW ? "a vDPA device of that name already exists" : null;
+            // mlx5_vdpa_dev_add refuses a second device on its management device (one per PCI function or SF), and
+            // says nothing else: the operator's question is which device holds it and what to do instead
+            case Errno.ENOSPC -> cmd == VdpaCommand.DEV_NEW ? "the management device has no room for another device (mlx5_vdpa"
+                    + " takes one per PCI function or SF): `dev list` shows the one it has; delete it first, or add the"
+                    + " device on another function (a VF or SF of the card)" : null;
             default -> null;
         };
     }
