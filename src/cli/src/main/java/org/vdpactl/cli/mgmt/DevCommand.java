@@ -24,6 +24,7 @@ import org.vdpactl.mgmt.IprouteText;
 import org.vdpactl.mgmt.IprouteMacSyntax;
 import org.vdpactl.mgmt.MacAddress;
 import org.vdpactl.mgmt.MgmtDevInfo;
+import org.vdpactl.mgmt.ShownNames;
 import org.vdpactl.mgmt.VdpaDevInfo;
 import org.vdpactl.mgmt.VdpaNetlink;
 import org.vdpactl.mgmt.VendorStats;
@@ -83,8 +84,10 @@ public final class DevCommand extends CommandGroup implements ReadOnlyCommand {
         }
     }
 
+    /** The devices; names that look alike (an NFC name and its NFD twin) are warned about, since text cannot show it. */
     private static final NetlinkListing<VdpaDevInfo> DEVICES = new NetlinkListing<>(VdpaNetlink::devices,
-            VdpaNetlink::device, IprouteJson::devs, IprouteText::devs);
+            VdpaNetlink::device, IprouteJson::devs, IprouteText::devs,
+            devs -> ShownNames.twinWarnings(devs.stream().map(VdpaDevInfo::name).toList()));
 
     /** {@code dev list}. */
     @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true, description = "List the vDPA devices.")
