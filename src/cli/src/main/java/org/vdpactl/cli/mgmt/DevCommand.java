@@ -17,6 +17,7 @@ import java.util.concurrent.Callable;
 import org.vdpactl.cli.CliContext;
 import org.vdpactl.cli.CliFailure;
 import org.vdpactl.cli.ExitCode;
+import org.vdpactl.cli.GroupedInBatch;
 import org.vdpactl.mgmt.DevConfig;
 import org.vdpactl.mgmt.DeviceSpec;
 import org.vdpactl.mgmt.IprouteJson;
@@ -118,7 +119,7 @@ public final class DevCommand extends CommandGroup implements ReadOnlyCommand {
 
     /** {@code dev add NAME --mgmtdev BUS/DEV [...]}. */
     @Command(name = "add", mixinStandardHelpOptions = true, description = "Create a vDPA device (needs CAP_NET_ADMIN).")
-    static final class AddCommand implements Callable<Integer> {
+    static final class AddCommand implements Callable<Integer>, GroupedInBatch {
         @Mixin
         CommandContext context;
 
