@@ -32,7 +32,7 @@ class FaultRulesThatCannotFireTest {
 
     @Test
     void dmaMapOnASetMapDriverIsRefusedNamingTheDeviceAndItsDriver() throws IOException {
-        CliRun r = withFaults("[{\"device\": \"vdpa0\", \"call\": \"dma_map\", \"errno\": \"EIO\"}]", "rehearse", "--devices", "1");
+        CliRun r = withFaults("[{\"device\": \"vdpa0\", \"call\": \"dma_map\", \"errno\": \"EIO\"}]", "rehearse", "vdpa0");
         assertEquals(ExitCode.USAGE.code(), r.exitCode(), r.err());
         assertEquals(1, r.err().lines().count(), "one line: " + r.err());
         assertTrue(r.err().contains("rule #1 (device vdpa0, call dma_map) could never fire on the fake's Linux 6.12: "
