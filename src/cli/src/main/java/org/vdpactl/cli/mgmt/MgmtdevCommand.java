@@ -12,10 +12,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-/** {@code vdpactl mgmtdev list|show [BUS/DEV]}, like iproute2's {@code vdpa mgmtdev show}. */
+/**
+ * {@code vdpactl mgmtdev list|show [BUS/DEV]}, like iproute2's {@code vdpa mgmtdev show}; {@code mgmtdev function set}
+ * is the fake's devlink ({@link MgmtdevFunctionCommand}).
+ */
 @Command(name = "mgmtdev", mixinStandardHelpOptions = true,
         description = "vDPA management devices (drivers that can create devices).",
-        subcommands = {MgmtdevCommand.ListCommand.class, MgmtdevCommand.ShowCommand.class})
+        subcommands = {MgmtdevCommand.ListCommand.class, MgmtdevCommand.ShowCommand.class, MgmtdevFunctionCommand.class})
 public final class MgmtdevCommand extends CommandGroup {
     private static final NetlinkListing<MgmtDevInfo> MGMTDEVS = new NetlinkListing<>(VdpaNetlink::mgmtDevices,
             VdpaNetlink::mgmtDevice, IprouteJson::mgmtdevs, IprouteText::mgmtdevs);
