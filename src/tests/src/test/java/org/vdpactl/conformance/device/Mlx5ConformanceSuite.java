@@ -969,6 +969,28 @@ public abstract class Mlx5ConformanceSuite {
     }
 
     /**
+     * mlx5_vdpa_change_map ignores what resume_vqs answers (6.12.118 l. 3084; 7.2.13 l. 3086): a map change whose VQ
+     * resume fails still succeeds, the UPDATE is written (72) and the VQ stays suspended. 6.1's change never resumes
+     * (it re-creates the VQs).
+     */
+    @Test
+    void aMapChangeWhoseResumeFailsStillSucceeds() {
+        if (is61()) {
+            return;
+        }
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            startDataQueues(v);
+            v.setStatus(0xF);
+            Mlx5Device model = (Mlx5Device) device("mlx5-0").model();
+            // the change suspends VQ 0 and 1 (two MODIFYs), then resumes them: the third MODIFY fails
+            model.injectFault(FwFault.error(FwOpcode.MODIFY_GENERAL_OBJECT, 3, Errno.EIO));
+            assertEquals(72, v.iotlb(0, Vhost.UPDATE, 0x40000000L, 4 * PAGE, ring.address()));
+            assertEquals(0, device("mlx5-0").counters().ops().get("set_map").failures());
+            assertEquals(VqState.SUSPEND, model.vqState(0), "the VQ whose resume failed stays suspended");
+        }
+    }
+
+    /**
      * setup_cvq_vring copies the CVQ's addresses into its vringh at DRIVER_OK; mlx5_vdpa_set_vq_address later stores
      * cvq->desc_addr and friends only (6.1.192 mlx5_vnet.c l. 1959-1963, 2509-2527; 6.12.118 l. 2460-2465, 3167-3185),
      * so a CVQ given another (here unmapped) ring after DRIVER_OK still serves the ring it had at DRIVER_OK. 6.12+
