@@ -277,16 +277,14 @@ public record DeviceProfile(String name, Mgmt mgmtdev, Device device) {
             return switch (op) {
                 case "set_map" -> setMap();
                 case "dma_map", "dma_unmap" -> dmaMap();
-                case "reset_map" -> resetMap;
-                case "suspend" -> suspend;
-                case "resume" -> resume;
+                case "reset_map", "suspend", "resume" -> has(op);
                 default -> true;
             };
         }
 
         /** How the device's mappings reach it, for a message: "maps with set_map". */
         public String mappingWords() {
-            return switch (mapping) {
+            return switch (mapping()) {
                 case "set_map" -> "maps with set_map";
                 case "dma_map" -> "maps with dma_map and dma_unmap";
                 default -> "is mapped by the platform IOMMU (no set_map, dma_map or dma_unmap)";
