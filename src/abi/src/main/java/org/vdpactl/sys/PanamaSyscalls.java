@@ -10,6 +10,7 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.nio.file.AccessDeniedException;
 import java.util.Map;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.abi.UapiIoctl;
+import org.vdpactl.ffi.gen.libc.pollfd;
 
 /**
  * The real kernel, through FFM downcalls.
@@ -316,9 +318,9 @@ public final class PanamaSyscalls implements Syscalls {
     public int poll(int fd, int events, int timeoutMillis) {
         MemorySegment cs = CAPTURED.get();
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment pfd = org.vdpactl.ffi.gen.libc.pollfd.allocate(arena);
-            org.vdpactl.ffi.gen.libc.pollfd.fd(pfd, fd);
-            org.vdpactl.ffi.gen.libc.pollfd.events(pfd, (short) events);
+            MemorySegment pfd = pollfd.allocate(arena);
+            pollfd.fd(pfd, fd);
+            pollfd.events(pfd, (short) events);
             while (true) {
                 int n = (int) PollHandle.H.invokeExact(cs, pfd, 1L, timeoutMillis);
                 if (n < 0) {
@@ -327,7 +329,7 @@ public final class PanamaSyscalls implements Syscalls {
                     }
                     throw fail("poll", cs);
                 }
-                return n == 0 ? 0 : org.vdpactl.ffi.gen.libc.pollfd.revents(pfd) & 0xFFFF;
+                return n == 0 ? 0 : pollfd.revents(pfd) & 0xFFFF;
             }
         } catch (Throwable t) {
             throw rethrow(t);
@@ -427,7 +429,7 @@ public final class PanamaSyscalls implements Syscalls {
             throw new SyscallException("opendir " + path, Errno.ENOENT);
         } catch (NotDirectoryException e) {
             throw new SyscallException("opendir " + path, Errno.ENOTDIR);
-        } catch (java.nio.file.AccessDeniedException e) {
+        } catch (AccessDeniedException e) {
             throw new SyscallException("opendir " + path, Errno.EACCES);
         } catch (IOException e) {
             throw new SyscallException("opendir " + path + " (" + e.getMessage() + ")", Errno.EIO);
@@ -440,7 +442,7 @@ public final class PanamaSyscalls implements Syscalls {
             return Files.readAllBytes(Path.of(path));
         } catch (NoSuchFileException e) {
             throw new SyscallException("read " + path, Errno.ENOENT);
-        } catch (java.nio.file.AccessDeniedException e) {
+        } catch (AccessDeniedException e) {
             throw new SyscallException("read " + path, Errno.EACCES);
         } catch (IOException e) {
             throw new SyscallException("read " + path + " (" + e.getMessage() + ")", Errno.EIO);
@@ -448,7 +450,7 @@ public final class PanamaSyscalls implements Syscalls {
     }
 
     @Override
-    public java.util.List<String> holdersOf(String path) {
+    public List<String> holdersOf(String path) {
         return NodeHolders.of(Path.of("/proc"), Path.of(path));
     }
 

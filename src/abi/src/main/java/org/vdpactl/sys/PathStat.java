@@ -2,6 +2,7 @@ package org.vdpactl.sys;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -42,7 +43,7 @@ public final class PathStat {
         } catch (IOException e) {
             int errno = Errno.of(e);
             throw new SyscallException("stat " + path, errno < 0 ? Errno.EIO : errno);
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             throw new SyscallException("stat " + path, Errno.ENOENT); // a NUL byte: no such path can exist
         }
         int mode = (Integer) a.get("mode");

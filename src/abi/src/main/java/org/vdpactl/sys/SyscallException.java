@@ -1,5 +1,7 @@
 package org.vdpactl.sys;
 
+import java.util.OptionalInt;
+
 /**
  * A system call failed: the kernel (real or fake) returned -1 and set errno.
  *
@@ -30,8 +32,8 @@ public class SyscallException extends VdpactlException {
 
     /** The errno: a system call's failure always has one. */
     @Override
-    public java.util.OptionalInt kernelErrno() {
-        return java.util.OptionalInt.of(errno);
+    public OptionalInt kernelErrno() {
+        return OptionalInt.of(errno);
     }
 
     /** The positive errno value. */

@@ -1,6 +1,7 @@
 package org.vdpactl.sys;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 
 /**
  * The syscall seam: the only calls vdpactl makes into the kernel.
@@ -96,7 +97,7 @@ public interface Syscalls {
     FileStat stat(String path);
 
     /** The names in a directory (sysfs: /sys/bus/vdpa/devices/vdpa0), sorted. ENOENT/ENOTDIR as the kernel says. */
-    java.util.List<String> listDirectory(String path);
+    List<String> listDirectory(String path);
 
     /** The whole content of a small file (sysfs attributes, /proc/modules). */
     byte[] readSmallFile(String path);
@@ -105,7 +106,7 @@ public interface Syscalls {
      * The processes that hold {@code path} open, as "pid N (command)": what an EBUSY open of a
      * single-opener node (vhost-vdpa) names. Empty when unknown.
      */
-    default java.util.List<String> holdersOf(String path) {
-        return java.util.List.of();
+    default List<String> holdersOf(String path) {
+        return List.of();
     }
 }

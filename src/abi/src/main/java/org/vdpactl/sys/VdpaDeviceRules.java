@@ -1,6 +1,8 @@
 package org.vdpactl.sys;
 
 import java.nio.charset.StandardCharsets;
+import java.text.Normalizer;
+import java.util.Locale;
 
 /**
  * The rules a vDPA device's name and provisioning must follow, in one place for everything that
@@ -51,12 +53,12 @@ public final class VdpaDeviceRules {
         }
         int hidden = name.codePoints().filter(VdpaDeviceRules::invisible).findFirst().orElse(-1);
         if (hidden >= 0) {
-            return "contains " + String.format(java.util.Locale.ROOT, "U+%04X", hidden) + ", a character that shows as nothing or"
+            return "contains " + String.format(Locale.ROOT, "U+%04X", hidden) + ", a character that shows as nothing or"
                     + " reorders the text around it (zero-width, bidi control): the name would list like another one";
         }
-        if (!java.text.Normalizer.isNormalized(name, java.text.Normalizer.Form.NFC)) {
+        if (!Normalizer.isNormalized(name, Normalizer.Form.NFC)) {
             return "is not in Unicode's composed form (NFC): it would list exactly like its composed twin "
-                    + quotedName(java.text.Normalizer.normalize(name, java.text.Normalizer.Form.NFC))
+                    + quotedName(Normalizer.normalize(name, Normalizer.Form.NFC))
                     + ", which is other bytes to the kernel; give the composed form";
         }
         return null;
@@ -107,7 +109,7 @@ public final class VdpaDeviceRules {
             if (cp == '\n') {
                 b.append("\\n");
             } else if (invisible(cp)) {
-                b.append(String.format(java.util.Locale.ROOT, "\\u%04x", cp));
+                b.append(String.format(Locale.ROOT, "\\u%04x", cp));
             } else {
                 b.appendCodePoint(cp);
             }
@@ -116,7 +118,7 @@ public final class VdpaDeviceRules {
         int total = name.codePointCount(0, name.length());
         if (total > shown) {
             b.append("... (").append(total).append(" characters, ")
-                    .append(name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).append(" bytes)");
+                    .append(name.getBytes(StandardCharsets.UTF_8).length).append(" bytes)");
         }
         return b.toString();
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -129,7 +130,7 @@ class PanamaSyscallsSmokeTest {
     @Test
     void vdpaFamilyIsEnoentWithoutTheModuleAndResolvesWithIt() {
         MemorySegment reply = getFamily("vdpa");
-        if (new java.io.File("/sys/module/vdpa").exists()) {
+        if (new File("/sys/module/vdpa").exists()) {
             assertEquals(netlink_h.GENL_ID_CTRL(), nlmsghdr.nlmsg_type(reply) & 0xFFFF);
         } else {
             assertEquals(netlink_h.NLMSG_ERROR(), nlmsghdr.nlmsg_type(reply));

@@ -17,6 +17,7 @@ import java.util.zip.ZipOutputStream;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
@@ -127,7 +128,7 @@ public final class ClassFileModernizer {
             public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
                 return new MethodVisitor(Opcodes.ASM9) {
                     @Override
-                    public void visitJumpInsn(int opcode, org.objectweb.asm.Label label) {
+                    public void visitJumpInsn(int opcode, Label label) {
                         found[0] |= opcode == Opcodes.JSR;
                     }
 

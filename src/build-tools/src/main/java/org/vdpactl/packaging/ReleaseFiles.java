@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.vdpactl.cli.CompletionScript;
 import org.vdpactl.cli.Main;
 import picocli.CommandLine;
 
@@ -37,7 +38,7 @@ public final class ReleaseFiles {
 
     /** The bash completion script for the CLI; zsh sources the same file (it sets up bashcompinit itself). */
     public static String completionScript() {
-        return org.vdpactl.cli.CompletionScript.bash(commandTree());
+        return CompletionScript.bash(commandTree());
     }
 
     public static void main(String[] args) throws Exception {

@@ -8,8 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * The command line as the bytes the user gave. Device names are bytes to the kernel, but the JVM
@@ -28,7 +30,7 @@ final class ArgvBytes {
     /** {@code args} with each argument as its bytes decode in UTF-8; refuses bytes that are not UTF-8. */
     static String[] recover(String[] args) {
         List<byte[]> raw = lastEntries(args.length);
-        if (raw == null || java.util.stream.IntStream.range(0, args.length).anyMatch(i -> !agrees(raw.get(i), args[i]))) {
+        if (raw == null || IntStream.range(0, args.length).anyMatch(i -> !agrees(raw.get(i), args[i]))) {
             return args; // no /proc, or its entries are not these arguments: keep what the JVM gave (names are checked later)
         }
         String[] out = new String[args.length];
@@ -50,7 +52,7 @@ final class ArgvBytes {
         int start = 0;
         for (int i = 0; i < all.length; i++) {
             if (all[i] == 0) {
-                entries.add(java.util.Arrays.copyOfRange(all, start, i));
+                entries.add(Arrays.copyOfRange(all, start, i));
                 start = i + 1;
             }
         }

@@ -1,6 +1,8 @@
 package org.vdpactl.cli;
 
 import java.util.Optional;
+import org.vdpactl.cli.host.PosixProcessLimits;
+import org.vdpactl.cli.host.ProcessLimits;
 import org.vdpactl.sys.Syscalls;
 import org.vdpactl.time.Clock;
 
@@ -28,8 +30,8 @@ public interface Backend extends AutoCloseable {
      * The resource limits of the process that opens the devices (this process on the kernel), or empty
      * where they cannot be read. Asking loads JNR-POSIX: only commands that open many devices ask.
      */
-    default Optional<org.vdpactl.cli.host.ProcessLimits> processLimits() {
-        return org.vdpactl.cli.host.PosixProcessLimits.current();
+    default Optional<ProcessLimits> processLimits() {
+        return PosixProcessLimits.current();
     }
 
     /** The fake kernel behind the seam, for the few fake-only outputs; empty on the kernel. */

@@ -3,6 +3,7 @@ package org.vdpactl.cli;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.Optional;
+import org.vdpactl.fake.state.StateWrites;
 import org.vdpactl.sys.PanamaSyscalls;
 import org.vdpactl.sys.Syscalls;
 import org.vdpactl.time.Clock;
@@ -31,12 +32,12 @@ final class Backends {
     /** {@code caller}: whose credentials the fake's process has. */
     static Backend open(BackendKind kind, Path fakeState, Path fakeFaults, String fakeKernel, String fakeClock,
             CallerIdentity caller) {
-        return open(kind, fakeState, fakeFaults, fakeKernel, fakeClock, caller, org.vdpactl.fake.state.StateWrites.CREATE);
+        return open(kind, fakeState, fakeFaults, fakeKernel, fakeClock, caller, StateWrites.CREATE);
     }
 
     /** {@code writes}: what the fake may create on the state path (less for a {@link ReadOnlyCommand}). */
     static Backend open(BackendKind kind, Path fakeState, Path fakeFaults, String fakeKernel, String fakeClock,
-            CallerIdentity caller, org.vdpactl.fake.state.StateWrites writes) {
+            CallerIdentity caller, StateWrites writes) {
         BackendKind chosen = kind == BackendKind.AUTO ? (kernelHasVdpa() ? BackendKind.KERNEL : BackendKind.FAKE) : kind;
         if (chosen == BackendKind.KERNEL) {
             return kernel();

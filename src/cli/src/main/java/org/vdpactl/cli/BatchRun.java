@@ -6,9 +6,11 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.vdpactl.sys.InputFile;
 
 /**
  * {@code vdpactl --batch FILE}: one command line a line, run in this JVM one after the other, as
@@ -55,7 +57,7 @@ final class BatchRun {
         } catch (IOException e) {
             // the reason, not the JDK's message (an AccessDeniedException's is the path alone); the errno decides the
             // exit code as for every file (ExitCodeMapper): ENOENT 3, EACCES 4, anything else that is no file here 2
-            err.println("vdpactl: --batch " + file + ": cannot read it (" + org.vdpactl.sys.InputFile.reason(e) + ")");
+            err.println("vdpactl: --batch " + file + ": cannot read it (" + InputFile.reason(e) + ")");
             err.flush();
             ExitCode code = ExitCodeMapper.of(e);
             return (code == ExitCode.KERNEL_ERROR ? ExitCode.USAGE : code).code();
@@ -121,7 +123,7 @@ final class BatchRun {
             Path p = Path.of(file);
             if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(p)) {
                 if (!Files.exists(p)) {
-                    throw new java.nio.file.NoSuchFileException(file);
+                    throw new NoSuchFileException(file);
                 }
                 throw new IOException("not a regular file");
             }

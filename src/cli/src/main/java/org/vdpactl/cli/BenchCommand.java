@@ -1,6 +1,7 @@
 package org.vdpactl.cli;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Locale;
@@ -9,6 +10,7 @@ import org.vdpactl.cli.host.BenchLimits;
 import org.vdpactl.cli.rehearse.MemoryOptions;
 import org.vdpactl.fake.ResourceLimit;
 import org.vdpactl.orchestra.WindowMode;
+import org.vdpactl.report.BackendFields;
 import org.vdpactl.report.JsonDocument;
 import org.vdpactl.report.TextTable;
 import org.vdpactl.sim.OrchestrationBench;
@@ -87,9 +89,9 @@ public final class BenchCommand extends CommandGroup {
      * simulated), the command line, and the rows.
      */
     private static Map<String, Object> document(List<OrchestrationBench.Row> rows, String preset, String command) {
-        Map<String, Object> doc = new java.util.LinkedHashMap<>();
+        Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("simulated", true);
-        doc.put("backend", new org.vdpactl.report.BackendFields("fake", null, null, List.of(preset)));
+        doc.put("backend", new BackendFields("fake", null, null, List.of(preset)));
         doc.put("preset", preset);
         doc.put("command", command);
         doc.put("rows", rows);

@@ -1,5 +1,6 @@
 package org.vdpactl.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -11,6 +12,8 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vdpactl.fake.state.FakeStateStore;
+import org.vdpactl.fake.state.StateWrites;
 import org.vdpactl.report.BackendFields;
 import org.vdpactl.report.JsonDocument;
 import org.vdpactl.sys.Syscalls;
@@ -28,10 +31,10 @@ public final class CliContext implements AutoCloseable {
     private final Main options;
     private final CommandLine commandLine;
     /** What the fake may create on the state path: decided here, once, from the command being run. */
-    private final org.vdpactl.fake.state.StateWrites stateWrites;
+    private final StateWrites stateWrites;
     private Backend backend;
 
-    private CliContext(Main options, CommandLine commandLine, org.vdpactl.fake.state.StateWrites stateWrites) {
+    private CliContext(Main options, CommandLine commandLine, StateWrites stateWrites) {
         this.options = options;
         this.commandLine = commandLine;
         this.stateWrites = stateWrites;
@@ -44,7 +47,7 @@ public final class CliContext implements AutoCloseable {
     /** {@code command}: the (sub)command being run; a {@link ReadOnlyCommand} creates nothing on a path without state. */
     static CliContext open(Main options, CommandLine commandLine, Object command) {
         return new CliContext(options, commandLine, command instanceof ReadOnlyCommand
-                ? org.vdpactl.fake.state.StateWrites.EXISTING_STATE_ONLY : org.vdpactl.fake.state.StateWrites.CREATE);
+                ? StateWrites.EXISTING_STATE_ONLY : StateWrites.CREATE);
     }
 
     /** The backend, opened now if needed (logs which one on stderr). */
@@ -97,7 +100,7 @@ public final class CliContext implements AutoCloseable {
             }
             return options.fakeState;
         }
-        return org.vdpactl.fake.state.FakeStateStore.defaultStateFile();
+        return FakeStateStore.defaultStateFile();
     }
 
     /** The backend as JSON fields ({@code presets}: the latency presets of the devices a document covers). */
@@ -137,7 +140,7 @@ public final class CliContext implements AutoCloseable {
         try {
             out().println(mapper().writeValueAsString(value instanceof JsonNode n ? n : value));
             out().flush();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot render JSON", e);
         }
     }

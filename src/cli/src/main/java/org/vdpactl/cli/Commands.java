@@ -3,6 +3,11 @@ package org.vdpactl.cli;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.vdpactl.cli.doctor.DoctorCommand;
+import org.vdpactl.cli.mgmt.DevCommand;
+import org.vdpactl.cli.mgmt.MgmtdevCommand;
+import org.vdpactl.cli.migrate.MigrateCommand;
+import org.vdpactl.cli.vhost.VhostCommand;
 
 /**
  * The top-level subcommands, in the order --help lists them, and which of them a command line needs.
@@ -47,11 +52,11 @@ final class Commands {
     private static Object create(String name) {
         return switch (name) {
             case "rehearse" -> new RehearseCommand();
-            case "mgmtdev" -> new org.vdpactl.cli.mgmt.MgmtdevCommand();
-            case "dev" -> new org.vdpactl.cli.mgmt.DevCommand();
-            case "vhost" -> new org.vdpactl.cli.vhost.VhostCommand();
-            case "doctor" -> new org.vdpactl.cli.doctor.DoctorCommand();
-            case "migrate" -> new org.vdpactl.cli.migrate.MigrateCommand();
+            case "mgmtdev" -> new MgmtdevCommand();
+            case "dev" -> new DevCommand();
+            case "vhost" -> new VhostCommand();
+            case "doctor" -> new DoctorCommand();
+            case "migrate" -> new MigrateCommand();
             case "bench" -> new BenchCommand();
             case "report" -> new ReportCommand();
             case "generate-completion" -> new CompletionScript.Generate();

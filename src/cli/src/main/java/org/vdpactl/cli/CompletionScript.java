@@ -2,6 +2,7 @@ package org.vdpactl.cli;
 
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.vdpactl.cli.mgmt.Netlink;
 import org.vdpactl.mgmt.MgmtDevInfo;
 import org.vdpactl.mgmt.VdpaDevInfo;
 import org.vdpactl.mgmt.VdpaNetlink;
@@ -95,7 +96,7 @@ public final class CompletionScript {
 
     /** {@code vdpactl __complete devices|mgmtdevs}: the names, one a line; nothing on any failure. */
     @Command(name = "__complete", hidden = true, description = "Print the device or management-device names, for the completion script.")
-    static final class Names implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
+    static final class Names implements Callable<Integer>, ReadOnlyCommand {
         @Mixin
         CommandContext context;
 
@@ -107,7 +108,7 @@ public final class CompletionScript {
             try {
                 CliContext ctx = context.get();
                 List<String> names;
-                try (VdpaNetlink nl = org.vdpactl.cli.mgmt.Netlink.open(ctx)) {
+                try (VdpaNetlink nl = Netlink.open(ctx)) {
                     names = switch (kind) {
                         case "devices" -> nl.devices().stream().map(VdpaDevInfo::name).toList();
                         case "mgmtdevs" -> nl.mgmtDevices().stream().map(CompletionScript::name).toList();

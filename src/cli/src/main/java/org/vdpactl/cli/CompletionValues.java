@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import org.vdpactl.abi.KernelProfiles;
+import org.vdpactl.fake.mlx5.Mlx5Presets;
 import org.vdpactl.orchestra.Strategy;
 import org.vdpactl.orchestra.WindowMode;
 
@@ -55,7 +56,7 @@ public final class CompletionValues {
     public static final class Presets implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
-            return org.vdpactl.fake.mlx5.Mlx5Presets.names().iterator();
+            return Mlx5Presets.names().iterator();
         }
     }
 
@@ -63,7 +64,7 @@ public final class CompletionValues {
     public static final class PresetPairs implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
-            List<String> names = new ArrayList<>(org.vdpactl.fake.mlx5.Mlx5Presets.names());
+            List<String> names = new ArrayList<>(Mlx5Presets.names());
             List<String> pairs = new ArrayList<>();
             for (int i = 0; i < names.size(); i++) {
                 for (int j = i + 1; j < names.size(); j++) {

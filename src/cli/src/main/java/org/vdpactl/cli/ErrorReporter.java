@@ -1,6 +1,8 @@
 package org.vdpactl.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -78,7 +80,7 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, Com
             return classify(deciding);
         }
         String message = ExitCodeMapper.of(ex) == ExitCode.FAILURE ? "internal error: " + ex
-                : ex instanceof java.io.UncheckedIOException || ex instanceof java.io.IOException ? "I/O error: " + ex.getMessage()
+                : ex instanceof UncheckedIOException || ex instanceof IOException ? "I/O error: " + ex.getMessage()
                 : ex.getMessage();
         return CliFailure.from(ex, message);
     }

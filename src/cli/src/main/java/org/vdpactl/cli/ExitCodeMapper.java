@@ -7,12 +7,18 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.vdpactl.fake.fault.FaultRuleException;
 import org.vdpactl.fake.state.FakeStateStore;
 import org.vdpactl.fake.state.StateIoException;
 import org.vdpactl.mgmt.FamilyNotAvailableException;
+import org.vdpactl.report.fleet.BadFleetInputException;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.SyscallException;
+import org.vdpactl.vhost.ConfigParseException;
+import org.vdpactl.vhost.IotlbPlanException;
 import org.vdpactl.vhost.MissingBackendFeaturesException;
 import org.vdpactl.vhost.VhostNodeException;
 import picocli.CommandLine;
@@ -69,9 +75,9 @@ public final class ExitCodeMapper {
             };
             case FaultRuleException f -> inputFile(f);
             // input that cannot be mapped or decoded (library failures, not IllegalArgumentExceptions any more)
-            case org.vdpactl.vhost.IotlbPlanException p -> ExitCode.USAGE;
-            case org.vdpactl.vhost.ConfigParseException c -> ExitCode.USAGE;
-            case org.vdpactl.report.fleet.BadFleetInputException b -> inputFile(b);
+            case IotlbPlanException p -> ExitCode.USAGE;
+            case ConfigParseException c -> ExitCode.USAGE;
+            case BadFleetInputException b -> inputFile(b);
             case MissingBackendFeaturesException m -> ExitCode.NOT_SUPPORTED;
             case FakeStateStore.StateLockedException l -> ExitCode.NOT_READY;
             case FakeStateStore.CorruptStateException c -> ExitCode.USAGE;
@@ -107,14 +113,14 @@ public final class ExitCodeMapper {
      * of the ones that failed: OK when none failed, PARTIAL when some did; when all failed, their errno's code (EPERM
      * on SUSPEND is PERMISSION as on open), KERNEL_ERROR when their errnos' codes differ.
      */
-    public static ExitCode ofCalls(int calls, java.util.List<Integer> errnos) {
+    public static ExitCode ofCalls(int calls, List<Integer> errnos) {
         if (errnos.isEmpty()) {
             return ExitCode.OK;
         }
         if (errnos.size() < calls) {
             return ExitCode.PARTIAL;
         }
-        java.util.Set<ExitCode> codes = new java.util.HashSet<>();
+        Set<ExitCode> codes = new HashSet<>();
         errnos.forEach(e -> codes.add(ofErrno(e)));
         return codes.size() == 1 ? codes.iterator().next() : ExitCode.KERNEL_ERROR;
     }

@@ -1,8 +1,14 @@
 package org.vdpactl.cli;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import org.vdpactl.cli.host.FakeProcessLimits;
+import org.vdpactl.cli.host.PosixProcessLimits;
+import org.vdpactl.cli.host.ProcessLimits;
+import org.vdpactl.fake.fault.FaultRuleException;
 import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.Credentials;
@@ -15,9 +21,11 @@ import org.vdpactl.fake.fault.FaultRules;
 import org.vdpactl.fake.netlink.FakeNetlink;
 import org.vdpactl.fake.state.FakeStateStore;
 import org.vdpactl.fake.state.StateIoException;
+import org.vdpactl.fake.state.StateWrites;
 import org.vdpactl.sys.Syscalls;
 import org.vdpactl.time.Clock;
 import org.vdpactl.time.RealClock;
+import org.vdpactl.time.VirtualClock;
 
 /**
  * The fake kernel as a CLI backend: devices from the shared state file (read at the start; changes
@@ -57,14 +65,14 @@ final class FakeBackend implements Backend {
     }
 
     static Backend open(Path stateFile, Path faultsFile, String kernelName, String clockName, CallerIdentity caller) {
-        return open(stateFile, faultsFile, kernelName, clockName, caller, org.vdpactl.fake.state.StateWrites.CREATE);
+        return open(stateFile, faultsFile, kernelName, clockName, caller, StateWrites.CREATE);
     }
 
     static Backend open(Path stateFile, Path faultsFile, String kernelName, String clockName, CallerIdentity caller,
-                        org.vdpactl.fake.state.StateWrites writes) {
-        org.vdpactl.time.Clock clock = switch (clockName == null ? "real" : clockName) {
+                        StateWrites writes) {
+        Clock clock = switch (clockName == null ? "real" : clockName) {
             case "real" -> RealClock.INSTANCE;
-            case "virtual" -> new org.vdpactl.time.VirtualClock();
+            case "virtual" -> new VirtualClock();
             default -> throw new CliFailure(ExitCode.USAGE, "--fake-clock: unknown clock " + clockName + "; use real or virtual");
         };
         KernelProfile profile = null;
@@ -75,7 +83,7 @@ final class FakeBackend implements Backend {
         List<FaultRule> faults;
         try {
             faults = faultsFile == null ? List.of() : FaultRules.load(faultsFile);
-        } catch (org.vdpactl.fake.fault.FaultRuleException e) {
+        } catch (FaultRuleException e) {
             throw CliFailure.from(e, "--fake-faults: " + e.getMessage());
         }
         FakeKernel kernel;
@@ -103,9 +111,9 @@ final class FakeBackend implements Backend {
      * whose hard limit is too low for a rehearsal refuses it on the fake as it would on the kernel.
      */
     @Override
-    public Optional<org.vdpactl.cli.host.ProcessLimits> processLimits() {
-        org.vdpactl.cli.host.PosixProcessLimits.current().ifPresent(host -> process.inheritNofileLimit(host.nofile()));
-        return Optional.of(new org.vdpactl.cli.host.FakeProcessLimits(process));
+    public Optional<ProcessLimits> processLimits() {
+        PosixProcessLimits.current().ifPresent(host -> process.inheritNofileLimit(host.nofile()));
+        return Optional.of(new FakeProcessLimits(process));
     }
 
     @Override
@@ -149,8 +157,8 @@ final class FakeBackend implements Backend {
             }
 
             @Override
-            public List<String> faultRulesMatchingNone(java.util.Collection<String> deviceNames) {
-                List<String> out = new java.util.ArrayList<>();
+            public List<String> faultRulesMatchingNone(Collection<String> deviceNames) {
+                List<String> out = new ArrayList<>();
                 List<FaultRule> rules = kernel.faults().rules();
                 for (int i = 0; i < rules.size(); i++) {
                     FaultRule r = rules.get(i);

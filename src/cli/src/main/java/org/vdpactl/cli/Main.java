@@ -2,6 +2,10 @@ package org.vdpactl.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.vdpactl.cli.log.LogThreshold;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -19,7 +23,7 @@ import picocli.CommandLine.ScopeType;
                   "  8 environment not ready, 9 resource limit too low, 10 migration blocked,",
                   "  130 interrupted by SIGINT or SIGTERM at a safe point (see README)."},
         subcommands = {CommandLine.HelpCommand.class})
-public final class Main implements java.util.concurrent.Callable<Integer> {
+public final class Main implements Callable<Integer> {
     private static volatile boolean verbose;
 
     @CommandLine.Spec
@@ -70,7 +74,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT, description = "Log more and show stack traces of failures.")
     void setVerbose(boolean v) {
         verbose = v;
-        org.vdpactl.cli.log.LogThreshold.verbose(v);
+        LogThreshold.verbose(v);
     }
 
     static boolean verbose() {
@@ -116,7 +120,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         return commandLine(Commands.forArgs(args));
     }
 
-    private static CommandLine commandLine(java.util.List<Object> subcommands) {
+    private static CommandLine commandLine(List<Object> subcommands) {
         Main main = new Main();
         CommandLine cl = new CommandLine(main);
         for (Object sub : subcommands) {
@@ -236,7 +240,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
      */
     private static void forgetVerbose() {
         verbose = false;
-        org.vdpactl.cli.log.LogThreshold.verbose(false);
+        LogThreshold.verbose(false);
     }
 
     /** Accepts the backend names in any case. */
@@ -244,7 +248,7 @@ public final class Main implements java.util.concurrent.Callable<Integer> {
         @Override
         public BackendKind convert(String value) {
             try {
-                return BackendKind.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
+                return BackendKind.valueOf(value.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 // without --backend the value is the environment's: the line must name where it came from
                 String env = System.getenv("VDPACTL_BACKEND");

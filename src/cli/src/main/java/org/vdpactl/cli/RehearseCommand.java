@@ -2,12 +2,14 @@ package org.vdpactl.cli;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
 import org.vdpactl.cli.host.ResourcePreflight;
 import org.vdpactl.cli.rehearse.PremapPreflight;
 import org.vdpactl.cli.rehearse.CompareText;
@@ -16,6 +18,7 @@ import org.vdpactl.cli.rehearse.HostMemoryBudget;
 import org.vdpactl.cli.rehearse.MemoryOptions;
 import org.vdpactl.cli.rehearse.ProgressLine;
 import org.vdpactl.cli.rehearse.ReportFile;
+import org.vdpactl.orchestra.DeviceReport;
 import org.vdpactl.orchestra.DeviceTarget;
 import org.vdpactl.orchestra.GuestMemoryLayout;
 import org.vdpactl.orchestra.Phase;
@@ -24,6 +27,7 @@ import org.vdpactl.orchestra.RehearsalListener;
 import org.vdpactl.orchestra.RehearsalPlan;
 import org.vdpactl.orchestra.RehearsalResult;
 import org.vdpactl.orchestra.Strategy;
+import org.vdpactl.orchestra.Timeline;
 import org.vdpactl.orchestra.WindowMode;
 import org.vdpactl.report.HtmlReport;
 import org.vdpactl.report.JsonDocument;
@@ -135,7 +139,7 @@ public final class RehearseCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--split takes the destinations from the devices, --dest names them: give one of them");
         }
         if (report != null) {
-            OutputFiles.refuseInputs(ctx, "--report", report, java.util.Arrays.asList(memory.layoutFile()));
+            OutputFiles.refuseInputs(ctx, "--report", report, Arrays.asList(memory.layoutFile()));
         }
         ReportFile reportFile = report == null ? null : ReportFile.checked(report);
         List<DeviceTarget> selected = DeviceSelection.select(ctx.syscalls(), devices, count);
@@ -204,7 +208,7 @@ public final class RehearseCommand implements Callable<Integer> {
         return new RehearsalListener() {
             @Override
             public void setUpDone(int devices) {
-                org.slf4j.LoggerFactory.getLogger(RehearseCommand.class).debug("set-up done on {} devices; SIGINT or SIGTERM now stops the rehearsal at the next safe point", devices);
+                LoggerFactory.getLogger(RehearseCommand.class).debug("set-up done on {} devices; SIGINT or SIGTERM now stops the rehearsal at the next safe point", devices);
                 progress.setUpDone(devices);
             }
 
@@ -214,12 +218,12 @@ public final class RehearseCommand implements Callable<Integer> {
             }
 
             @Override
-            public void iterationDone(int index, int total, org.vdpactl.orchestra.Timeline timeline) {
+            public void iterationDone(int index, int total, Timeline timeline) {
                 progress.iterationDone(index, total, timeline);
             }
 
             @Override
-            public void beforeClose(List<org.vdpactl.orchestra.DeviceReport> reports) {
+            public void beforeClose(List<DeviceReport> reports) {
                 progress.beforeClose(reports);
             }
         };

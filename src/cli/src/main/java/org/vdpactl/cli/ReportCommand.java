@@ -1,13 +1,17 @@
 package org.vdpactl.cli;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.vdpactl.report.JsonDocument;
+import org.vdpactl.report.fleet.CompatibilityMatrix;
 import org.vdpactl.report.fleet.FleetHtml;
 import org.vdpactl.report.fleet.FleetReport;
 import org.vdpactl.report.fleet.FleetText;
@@ -61,12 +65,12 @@ public final class ReportCommand extends CommandGroup {
                 hosts.add(RehearsalDocuments.read(f));
             }
             FleetReport report = FleetReport.merge(hosts);
-            org.vdpactl.report.fleet.CompatibilityMatrix matrix = checks.isEmpty() ? null
-                    : org.vdpactl.report.fleet.CompatibilityMatrix.read(checks);
+            CompatibilityMatrix matrix = checks.isEmpty() ? null
+                    : CompatibilityMatrix.read(checks);
             if (html != null) {
                 String page = FleetHtml.render(report);
                 if (matrix != null) {
-                    page = page.replace("</style>", org.vdpactl.report.fleet.CompatibilityMatrix.CSS + "</style>")
+                    page = page.replace("</style>", CompatibilityMatrix.CSS + "</style>")
                             .replace("</body>", matrix.html() + "</body>");
                 }
                 try {
@@ -79,8 +83,8 @@ public final class ReportCommand extends CommandGroup {
                 if (matrix == null) {
                     return report;
                 }
-                java.util.Map<String, Object> doc = new java.util.LinkedHashMap<>(ctx.mapper().convertValue(report,
-                        new com.fasterxml.jackson.core.type.TypeReference<java.util.Map<String, Object>>() { }));
+                Map<String, Object> doc = new LinkedHashMap<>(ctx.mapper().convertValue(report,
+                        new TypeReference<Map<String, Object>>() { }));
                 doc.put("compatibility", matrix);
                 return doc;
             }, out -> out.print(FleetText.render(report) + (matrix == null ? "" : matrix.text())));

@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,7 +39,7 @@ class AnsibleGalaxyLinksTest {
     @Test
     void theReadmesDocumentationPathsExist() throws Exception {
         String readme = Files.readString(COLLECTION.resolve("README.md"));
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\bdocs/[a-z0-9-]+\\.md").matcher(readme);
+        Matcher m = Pattern.compile("\\bdocs/[a-z0-9-]+\\.md").matcher(readme);
         int found = 0;
         while (m.find()) {
             found++;

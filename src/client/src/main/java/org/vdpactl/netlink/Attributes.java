@@ -8,6 +8,7 @@ import static org.vdpactl.netlink.NetlinkAbi.NLA_TYPE_MASK;
 import static org.vdpactl.netlink.NetlinkAbi.NLA_TYPE_OFFSET;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -60,7 +61,7 @@ public final class Attributes implements Iterable<Attribute> {
             }
             int type = rawType & NLA_TYPE_MASK;
             if (type != 0 || keepTypeZero) {
-                byte[] payload = segment.asSlice(pos + NLA_HDRLEN, nlaLen - NLA_HDRLEN).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+                byte[] payload = segment.asSlice(pos + NLA_HDRLEN, nlaLen - NLA_HDRLEN).toArray(ValueLayout.JAVA_BYTE);
                 out.add(new Attribute(type, rawType & ~NLA_TYPE_MASK, payload));
             }
             pos += NetlinkAbi.nlaAlign(nlaLen);

@@ -2,6 +2,7 @@ package org.vdpactl.vhost;
 
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Turns a memory layout (a list of {@link IotlbRegion}s for one address space) into IOTLB messages:
@@ -194,7 +195,7 @@ public final class IotlbBatchPlanner {
             order[i] = i;
         }
         if (!ascending) {
-            order = java.util.stream.IntStream.range(0, regions.size()).boxed()
+            order = IntStream.range(0, regions.size()).boxed()
                     .sorted(Comparator.comparing(i -> regions.get(i).iova(), Long::compareUnsigned)).mapToInt(Integer::intValue).toArray();
         }
         for (int k = 1; k < order.length; k++) {

@@ -3,6 +3,7 @@ package org.vdpactl.vhost;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -165,7 +166,7 @@ public final class VhostDeviceNodes {
         }
         if (!st.isCharDevice()) {
             throw new VhostNodeException(path, "not a character device ("
-                    + st.type().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ")");
+                    + st.type().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")");
         }
         String owner = charMajorName(sys, path, st.rdevMajor());
         if (!MAJOR_NAME.equals(owner)) {

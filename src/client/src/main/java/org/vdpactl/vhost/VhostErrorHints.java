@@ -1,5 +1,6 @@
 package org.vdpactl.vhost;
 
+import java.util.List;
 import org.vdpactl.sys.Errno;
 
 /**
@@ -23,11 +24,11 @@ final class VhostErrorHints {
 
     /** Hint for a failed open(2) of a node. */
     public static String forOpen(String path, int errno) {
-        return forOpen(path, errno, java.util.List.of());
+        return forOpen(path, errno, List.of());
     }
 
     /** Hint for a failed open(2) of a node; {@code holders} name who has it open ("pid N (command)"), when known. */
-    public static String forOpen(String path, int errno, java.util.List<String> holders) {
+    public static String forOpen(String path, int errno, List<String> holders) {
         return switch (errno) {
             case Errno.EBUSY -> (holders.isEmpty()
                     ? "the device is already open elsewhere (QEMU, another vdpactl, or an earlier handle in this process)"

@@ -2,6 +2,7 @@ package org.vdpactl.vhost;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntSupplier;
 
 import org.vdpactl.sys.Errno;
@@ -141,7 +142,7 @@ public record VhostInfo(String device, int deviceId, String deviceType, String f
         line(sb, "config size", Integer.toString(configSize));
         if (config != null) {
             sb.append("config:\n");
-            java.util.Map<String, String> fields = ConfigFields.of(config);
+            Map<String, String> fields = ConfigFields.of(config);
             int w = fields.keySet().stream().mapToInt(String::length).max().orElse(0) + 1;
             fields.forEach((k, v) -> sb.append(String.format("  %-" + w + "s %s%n", k + ":", v)));
         }

@@ -124,7 +124,7 @@ public final class VhostVdpaDevice implements AutoCloseable {
         try {
             fd = sys.open(path, libc_h.O_RDWR() | libc_h.O_CLOEXEC());
         } catch (SyscallException e) {
-            java.util.List<String> holders = e.is(org.vdpactl.sys.Errno.EBUSY) ? sys.holdersOf(path) : java.util.List.of();
+            List<String> holders = e.is(Errno.EBUSY) ? sys.holdersOf(path) : List.of();
             throw VhostException.from(e, "open", path, VhostErrorHints.forOpen(path, e.errno(), holders));
         }
         LOG.debug("opened {} as fd {}", path, fd);

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.vhost.VirtioDeviceId;
+import org.vdpactl.vhost.VirtioFeatures;
 
 class MgmtValuesTest {
 
@@ -78,7 +79,7 @@ class MgmtValuesTest {
         for (int bit = 0; bit < 64; bit++) {
             String shown = VirtioNames.featureNames(1L << bit, VirtioDeviceId.NET.id()).get(0);
             if (!shown.startsWith("bit_")) {
-                String uapi = org.vdpactl.vhost.VirtioFeatures.bitName(bit, VirtioDeviceId.NET.id());
+                String uapi = VirtioFeatures.bitName(bit, VirtioDeviceId.NET.id());
                 assertTrue(uapi.replace("VIRTIO_RING_F_", "VIRTIO_F_RING_").endsWith("_" + shown), bit + ": " + shown + " is not " + uapi + " without its prefix");
             }
         }

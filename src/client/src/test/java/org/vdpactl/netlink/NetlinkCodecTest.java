@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.vdpactl.netlink.NetlinkAbi.*;
 
+import java.lang.foreign.MemorySegment;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -140,7 +141,7 @@ class NetlinkCodecTest {
     void cappedPolicyErrorCarriesOffsetAndPolicy() {
         MessageWriter w = new MessageWriter();
         byte[] reqHeader = new byte[NLMSG_HDRLEN];
-        new NetlinkHeader(64, 19, 5, 8, 0).write(java.lang.foreign.MemorySegment.ofArray(reqHeader), 0);
+        new NetlinkHeader(64, 19, 5, 8, 0).write(MemorySegment.ofArray(reqHeader), 0);
         w.beginMessage(NLMSG_ERROR, NLM_F_CAPPED | NLM_F_ACK_TLVS, 8, 42).putRaw(le32(-34)).putRaw(reqHeader)
                 .putString(NLMSGERR_ATTR_MSG, "integer out of range").putU32(NLMSGERR_ATTR_OFFS, 56);
         int p = w.beginNested(NLA_F_NESTED | NLMSGERR_ATTR_POLICY);

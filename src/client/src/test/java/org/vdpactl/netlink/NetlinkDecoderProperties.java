@@ -9,12 +9,13 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
 import net.jqwik.api.constraints.Size;
 import org.vdpactl.netlink.NetlinkMessage.ErrorMessage;
 import org.vdpactl.netlink.NetlinkMessage.GenlMessage;
 
 /** The decoder never fails with anything but a typed parse error, and what the writer encodes decodes back. */
-@net.jqwik.api.Tag("fuzz")
+@Tag("fuzz")
 class NetlinkDecoderProperties {
 
     @Property

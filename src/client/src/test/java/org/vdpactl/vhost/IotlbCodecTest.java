@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -57,14 +59,14 @@ class IotlbCodecTest {
 
     @Test
     void encodeOverwritesEveryByteOfAReusedBuffer() {
-        try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+        try (Arena a = Arena.ofConfined()) {
             var seg = a.allocate(72, 8);
             seg.fill((byte) 0x5A);
             IotlbCodec.encode(seg, IotlbMessage.batchEnd(0));
             byte[] expected = new byte[72];
             expected[0] = 2;
             expected[33] = 6;
-            assertArrayEquals(expected, seg.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+            assertArrayEquals(expected, seg.toArray(ValueLayout.JAVA_BYTE));
         }
     }
 

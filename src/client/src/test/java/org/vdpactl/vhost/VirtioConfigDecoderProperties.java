@@ -12,6 +12,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.Size;
 import net.jqwik.api.statistics.Statistics;
@@ -20,7 +21,7 @@ import net.jqwik.api.statistics.Statistics;
 class VirtioConfigDecoderProperties {
     /** Any bytes: a value or a typed error, never an exception; a value never claims fields the bytes lack. */
     @Property
-    @net.jqwik.api.Tag("fuzz")
+    @Tag("fuzz")
     void netDecoderTotalOnArbitraryBytes(@ForAll @Size(max = 64) byte[] bytes) {
         DecodeResult<NetConfig> r = VirtioConfigDecoder.net(bytes);
         if (r instanceof DecodeResult.Ok<NetConfig> ok) {
@@ -35,7 +36,7 @@ class VirtioConfigDecoderProperties {
     }
 
     @Property
-    @net.jqwik.api.Tag("fuzz")
+    @Tag("fuzz")
     void blkDecoderTotalOnArbitraryBytes(@ForAll @Size(max = 128) byte[] bytes) {
         DecodeResult<BlkConfig> r = VirtioConfigDecoder.blk(bytes);
         if (r instanceof DecodeResult.Ok<BlkConfig> ok) {
@@ -72,7 +73,7 @@ class VirtioConfigDecoderProperties {
      * their own decoder's answer, every other type keeps the bytes as hex under its own id.
      */
     @Property
-    @net.jqwik.api.Tag("fuzz")
+    @Tag("fuzz")
     void decodeDispatchesByDeviceIdAndCapsTheLength(@ForAll("deviceIds") int deviceId, @ForAll("configBytes") byte[] bytes) {
         DecodeResult<DeviceConfig> r = VirtioConfigDecoder.decode(deviceId, bytes);
         String kind;

@@ -1,5 +1,6 @@
 package org.vdpactl.fake;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -26,7 +27,7 @@ public record Credentials(int uid, int gid, List<Integer> groups) {
 
     /** The same user, also a member of {@code gid} (what `usermod -aG kvm` gives). */
     public Credentials withGroup(int gid) {
-        List<Integer> g = new java.util.ArrayList<>(groups);
+        List<Integer> g = new ArrayList<>(groups);
         g.add(gid);
         return new Credentials(uid, this.gid, g);
     }

@@ -2,15 +2,20 @@ package org.vdpactl.fake;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.vdpactl.fake.device.PortFunction;
+import org.vdpactl.fake.state.InventoryMerge;
+import org.vdpactl.fake.state.StateWrites;
 import org.vdpactl.fake.vfs.CharDeviceDriver;
 import org.vdpactl.fake.vfs.CharDeviceModule;
 import org.vdpactl.fake.vfs.DevNullFile;
@@ -48,6 +53,7 @@ import org.vdpactl.fake.state.StateFileNodeOpeners;
 import org.vdpactl.fake.device.NodeOpeners;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.FileStat;
 import org.vdpactl.time.Clock;
 import org.vdpactl.time.VirtualClock;
 
@@ -138,12 +144,12 @@ public final class FakeKernel implements AutoCloseable {
      * (and then recorded in the state file), else the version the state file recorded, else 6.12.
      */
     public static FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults, KernelProfile kernel) {
-        return openShared(stateFile, clock, faults, kernel, org.vdpactl.fake.state.StateWrites.CREATE);
+        return openShared(stateFile, clock, faults, kernel, StateWrites.CREATE);
     }
 
     /** {@link FakeInside#openShared}. */
     static FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults, KernelProfile kernel,
-                                 org.vdpactl.fake.state.StateWrites writes) {
+                                 StateWrites writes) {
         FakeStateStore store = new FakeStateStore(stateFile, FakeStateStore.DEFAULT_LOCK_TIMEOUT, writes);
         SharedState loaded = store.loadState();
         try {
@@ -184,7 +190,7 @@ public final class FakeKernel implements AutoCloseable {
         }
         Inventory base = savedBase;
         try {
-            shared.updateState(disk -> disk.withInventory(org.vdpactl.fake.state.InventoryMerge.apply(disk.inventory(), base, mine))
+            shared.updateState(disk -> disk.withInventory(InventoryMerge.apply(disk.inventory(), base, mine))
                     .withVstats(CounterDeltas.add(disk.vstats(), counted)));
         } catch (RuntimeException e) {
             saveFailed = true;
@@ -196,7 +202,7 @@ public final class FakeKernel implements AutoCloseable {
 
     /** The datapath counters of the devices that count something, by device name. */
     private Map<String, Map<String, Long>> datapathStats() {
-        Map<String, Map<String, Long>> out = new java.util.TreeMap<>();
+        Map<String, Map<String, Long>> out = new TreeMap<>();
         for (FakeVdpaDevice d : bus.fakeDevices()) {
             Map<String, Long> s = d.datapathStats();
             if (!s.isEmpty()) {
@@ -329,7 +335,7 @@ public final class FakeKernel implements AutoCloseable {
      * outside vdpa (devlink port function, the PF's {@code ip link set vf}), which the parent driver reads at dev
      * add. EOPNOTSUPP for a management device with no function (vdpa_sim).
      */
-    org.vdpactl.fake.device.PortFunction function(String mgmtdev) {
+    PortFunction function(String mgmtdev) {
         FakeMgmtDevice m = bus.managementDeviceByDisplayName(mgmtdev)
                 .orElseThrow(() -> KernelError.of(Errno.ENODEV, "no management device " + mgmtdev));
         if (m.profile().device().driverFacts() == null) {
@@ -377,7 +383,7 @@ public final class FakeKernel implements AutoCloseable {
             if ("net".equals(dev.spec().config().kind())) {
                 byte[] now = dev.configMac();
                 byte[] provisioned = dev.provisioning().mac() != null ? dev.provisioning().mac() : new byte[6];
-                configMac = java.util.Arrays.equals(now, provisioned) ? null : now;
+                configMac = Arrays.equals(now, provisioned) ? null : now;
             }
             d.add(Inventory.Device.of(dev.name(), dev.mgmtDevice().displayName(), dev.provisioning(), dev.minor(),
                     configMac, dev.attrMac()));
@@ -467,7 +473,7 @@ public final class FakeKernel implements AutoCloseable {
         }
         byte[] content = sysfs.contentOrNull(path);
         if (content != null) {
-            org.vdpactl.sys.FileStat st = sysfs.stat(path);
+            FileStat st = sysfs.stat(path);
             DevNodePermissions.checkOpen(path, new DevNodePermissions.Attributes(st.uid(), st.gid(), st.mode()),
                     process.credentials(), flags & KernelConstants.O_ACCMODE);
             if ((flags & KernelConstants.O_ACCMODE) != libc_h.O_RDONLY()) {
@@ -519,7 +525,7 @@ public final class FakeKernel implements AutoCloseable {
         private boolean vdpaNetlink;
         private final List<NodePermissionRule> nodeRules = new ArrayList<>();
         private KernelProfile kernelProfile = KernelProfiles.defaultProfile();
-        private final Map<String, Map<String, Long>> vstats = new java.util.TreeMap<>();
+        private final Map<String, Map<String, Long>> vstats = new TreeMap<>();
 
         private Builder() {
         }
@@ -680,7 +686,7 @@ public final class FakeKernel implements AutoCloseable {
         }
 
         @Override
-        public org.vdpactl.fake.device.PortFunction function(FakeKernel k, String mgmtdev) {
+        public PortFunction function(FakeKernel k, String mgmtdev) {
             return k.function(mgmtdev);
         }
 
@@ -691,7 +697,7 @@ public final class FakeKernel implements AutoCloseable {
 
         @Override
         public FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults, KernelProfile kernel,
-                                     org.vdpactl.fake.state.StateWrites writes) {
+                                     StateWrites writes) {
             return FakeKernel.openShared(stateFile, clock, faults, kernel, writes);
         }
 

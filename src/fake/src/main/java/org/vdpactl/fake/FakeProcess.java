@@ -1,10 +1,15 @@
 package org.vdpactl.fake;
 
 import java.lang.foreign.MemorySegment;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.vfs.EventFdFile;
@@ -89,7 +94,7 @@ public final class FakeProcess implements Syscalls, AutoCloseable {
      * against these credentials (a non-root process gets EACCES from a root-only node).
      */
     public void setCredentials(Credentials c) {
-        credentials = java.util.Objects.requireNonNull(c);
+        credentials = Objects.requireNonNull(c);
     }
 
     /** RLIMIT_MEMLOCK set by the process's parent (soft and hard {@code bytes}), for PA-mode devices. */
@@ -204,7 +209,7 @@ public final class FakeProcess implements Syscalls, AutoCloseable {
     /** The holder of a /dev/vhost-vdpa-N node of this kernel, as the real side's /proc scan names it. */
     @Override
     public List<String> holdersOf(String path) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("/dev/vhost-vdpa-(\\d{1,9})").matcher(path);
+        Matcher m = Pattern.compile("/dev/vhost-vdpa-(\\d{1,9})").matcher(path);
         if (!m.matches()) {
             return List.of();
         }
@@ -244,7 +249,7 @@ public final class FakeProcess implements Syscalls, AutoCloseable {
     private static final RequestTable<String> IOCTL_OPS = ioctlOps();
 
     private static RequestTable<String> ioctlOps() {
-        java.util.Map<Long, String> m = new java.util.HashMap<>();
+        Map<Long, String> m = new HashMap<>();
         for (UapiIoctl io : UapiIoctl.values()) {
             m.put(io.request(), UapiIoctl.operation(io.request()));
         }

@@ -4,8 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
+import java.util.TreeSet;
 import org.vdpactl.fake.vfs.DevNullFile;
 import org.vdpactl.fake.vfs.KernelConstants;
 import org.vdpactl.fake.device.FakeVdpaBus;
@@ -169,7 +171,7 @@ final class FakeSysfs {
     private String modules() {
         StringBuilder sb = new StringBuilder();
         boolean sim = false;
-        java.util.Set<String> drivers = new java.util.TreeSet<>();
+        Set<String> drivers = new TreeSet<>();
         for (var m : bus.fakeManagementDevices()) {
             String model = m.profile().name();
             if (model.startsWith("vdpasim")) {

@@ -1,8 +1,11 @@
 package org.vdpactl.fake;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 import org.vdpactl.fake.vfs.KernelConstants;
@@ -25,11 +28,11 @@ final class FdTable {
     private final TreeMap<Integer, OpenFile> fds = new TreeMap<>();
     /** fd -> open file, republished on every change; read without the lock. */
     private volatile OpenFile[] lookup = new OpenFile[0];
-    private final java.util.Set<Integer> cloexec = new java.util.HashSet<>();
+    private final Set<Integer> cloexec = new HashSet<>();
     /** RLIMIT_NOFILE's soft limit: alloc_fd refuses an fd at or above it (read at each install, as the kernel does). */
     private volatile int limit;
     /** fd -> where it was installed, while {@link #recordOpenSites} is on (the test kit's leak report). */
-    private final Map<Integer, Throwable> openSites = new java.util.HashMap<>();
+    private final Map<Integer, Throwable> openSites = new HashMap<>();
     private volatile boolean recordOpenSites;
 
     FdTable(int limit) {

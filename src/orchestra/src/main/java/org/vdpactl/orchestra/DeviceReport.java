@@ -1,5 +1,8 @@
 package org.vdpactl.orchestra;
 
+import java.util.List;
+import org.vdpactl.vhost.DeviceStatus;
+
 /**
  * One device at the end of a rehearsal (before its fd is closed; closing resets it in the kernel).
  *
@@ -16,11 +19,11 @@ package org.vdpactl.orchestra;
  * @param statusNames its flags' names ({@code DRIVER_OK}; empty for 0), null when it could not be read
  */
 public record DeviceReport(String name, String path, String role, DeviceState state, boolean mapped, String status,
-        String detail, Integer statusByte, java.util.List<String> statusNames) {
+        String detail, Integer statusByte, List<String> statusNames) {
 
     /** A device whose status was read back ({@code read}), or could not be ({@code null}). */
     public static DeviceReport of(String name, String path, String role, DeviceState state, boolean mapped,
-                                  org.vdpactl.vhost.DeviceStatus read, String detail) {
+                                  DeviceStatus read, String detail) {
         return read == null ? new DeviceReport(name, path, role, state, mapped, null, detail, null, null)
                 : new DeviceReport(name, path, role, state, mapped, read.toString(), detail, read.bits(), read.names());
     }

@@ -1,7 +1,11 @@
 package org.vdpactl.orchestra;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.sys.Syscalls;
@@ -40,10 +44,10 @@ final class DeviceSession implements AutoCloseable {
     /** SUSPEND and RESUME are optional: without them {@link StopFallback} stops and restarts by reset. */
     private static final BackendFeatures NEEDED = BackendFeatures.of(BackendFeature.IOTLB_MSG_V2, BackendFeature.IOTLB_BATCH);
 
-    private static final java.util.Map<IotlbMessageType, String> IOTLB_WRITE_NAMES = iotlbWriteNames();
+    private static final Map<IotlbMessageType, String> IOTLB_WRITE_NAMES = iotlbWriteNames();
 
-    private static java.util.Map<IotlbMessageType, String> iotlbWriteNames() {
-        java.util.Map<IotlbMessageType, String> m = new java.util.EnumMap<>(IotlbMessageType.class);
+    private static Map<IotlbMessageType, String> iotlbWriteNames() {
+        Map<IotlbMessageType, String> m = new EnumMap<>(IotlbMessageType.class);
         for (IotlbMessageType t : IotlbMessageType.values()) {
             m.put(t, "write IOTLB " + t.name());
         }
@@ -326,7 +330,7 @@ final class DeviceSession implements AutoCloseable {
     }
 
     /** The used ring's idx of a vq read from guest memory, recorded as a (memory) call. */
-    int usedIndexFromGuest(int vq, java.util.function.IntSupplier read) {
+    int usedIndexFromGuest(int vq, IntSupplier read) {
         return rec.call("used idx vq" + vq + " from guest memory [" + StopFallback.RING_STATE_FROM_GUEST + "]",
                 read::getAsInt);
     }
@@ -538,7 +542,7 @@ final class DeviceSession implements AutoCloseable {
     }
 
     /** Sends VQ_PAIRS_SET through {@code queue} and remembers the new count. */
-    void setQueuePairs(ControlQueue queue, int pairs, java.time.Duration timeout) {
+    void setQueuePairs(ControlQueue queue, int pairs, Duration timeout) {
         touched = true;
         rec.run("CVQ VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET(" + pairs + ")",
                 () -> queue.setQueuePairs(target.name(), cvqKick, cvqCall, pairs, timeout));

@@ -3,6 +3,8 @@ package org.vdpactl.orchestra;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.SyscallException;
 import org.vdpactl.sys.Syscalls;
 import org.vdpactl.vhost.GuestMemory;
 import org.vdpactl.vhost.IotlbBatchPlanner;
@@ -34,8 +36,8 @@ final class GuestRam implements AutoCloseable {
     static GuestRam allocate(Syscalls sys, GuestMemoryLayout layout) {
         try {
             return new GuestRam(GuestMemory.create(sys, "vdpactl-guest", layout.totalBytes()), layout);
-        } catch (org.vdpactl.sys.SyscallException e) {
-            if (!e.is(org.vdpactl.sys.Errno.ENOMEM)) {
+        } catch (SyscallException e) {
+            if (!e.is(Errno.ENOMEM)) {
                 throw e;
             }
             // "mmap: ENOMEM" alone says neither how much nor what to change: the size asked and where it came from

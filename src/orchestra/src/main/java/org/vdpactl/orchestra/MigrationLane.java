@@ -1,9 +1,13 @@
 package org.vdpactl.orchestra;
 
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vdpactl.sys.Errno;
 import org.vdpactl.vhost.DeviceStatus;
 import org.vdpactl.vhost.IotlbBatchPlanner;
 import org.vdpactl.vhost.IotlbMessage;
@@ -178,7 +182,7 @@ final class MigrationLane {
     }
 
     private static boolean isUnansweredControlCommand(CallFailedException e) {
-        return e.span().call().startsWith("CVQ ") && e.span().errno() == org.vdpactl.sys.Errno.ETIMEDOUT;
+        return e.span().call().startsWith("CVQ ") && e.span().errno() == Errno.ETIMEDOUT;
     }
 
     /**
@@ -403,8 +407,8 @@ final class MigrationLane {
     /** The used ring's idx (offset 2 of the used ring, little endian) of a data queue in guest RAM. */
     private int usedIndex(int vq) {
         long offset = (long) vq * 3 * PAGE + 2 * PAGE + 2;
-        return Short.toUnsignedInt(rings.memory().get(java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED
-                .withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), offset));
+        return Short.toUnsignedInt(rings.memory().get(ValueLayout.JAVA_SHORT_UNALIGNED
+                .withOrder(ByteOrder.LITTLE_ENDIAN), offset));
     }
 
     /** Reset and the full start from the saved state, standing in for RESUME (recorded in the current phase). */
@@ -525,7 +529,7 @@ final class MigrationLane {
             boolean running = st.has(DeviceStatus.DRIVER_OK) && !st.has(DeviceStatus.FAILED) && !st.has(DeviceStatus.NEEDS_RESET);
             if (expected == DeviceState.RUNNING && !running || expected == DeviceState.RESET && st.bits() != 0) {
                 state = DeviceState.UNKNOWN;
-                detail.add("status read back does not match " + expected.name().toLowerCase(java.util.Locale.ROOT));
+                detail.add("status read back does not match " + expected.name().toLowerCase(Locale.ROOT));
             }
         } catch (CallFailedException e) {
             state = DeviceState.UNKNOWN;

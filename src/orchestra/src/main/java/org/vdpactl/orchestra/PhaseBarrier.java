@@ -3,6 +3,7 @@ package org.vdpactl.orchestra;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.vdpactl.time.Clock;
 
 /**
@@ -22,7 +23,7 @@ final class PhaseBarrier {
     private final Thread[] parties;
     private final AtomicInteger arrived = new AtomicInteger();
     private final AtomicLong latest = new AtomicLong(Long.MIN_VALUE);
-    private final java.util.function.BooleanSupplier stop;
+    private final BooleanSupplier stop;
     private volatile int generation;
     private volatile long openedAt;
     private volatile boolean stopAtOpening;
@@ -31,7 +32,7 @@ final class PhaseBarrier {
      * @param parties the number of lanes; each passes the barrier with its lane index
      * @param stop    asked once per opening, by the lane that opens it; every lane gets that answer
      */
-    PhaseBarrier(Clock clock, int parties, java.util.function.BooleanSupplier stop) {
+    PhaseBarrier(Clock clock, int parties, BooleanSupplier stop) {
         if (parties < 1) {
             throw new IllegalArgumentException("a barrier needs at least one party: " + parties);
         }

@@ -3,6 +3,7 @@ package org.vdpactl.orchestra;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,8 +20,8 @@ public final class PhaseFallbacks {
     }
 
     /** Phase → the fallbacks its calls used, phases in enum order, marks sorted. */
-    public static Map<Phase, java.util.SortedSet<String>> of(Collection<Span> spans) {
-        Map<Phase, java.util.SortedSet<String>> out = new EnumMap<>(Phase.class);
+    public static Map<Phase, SortedSet<String>> of(Collection<Span> spans) {
+        Map<Phase, SortedSet<String>> out = new EnumMap<>(Phase.class);
         for (Span s : spans) {
             Matcher m = MARK.matcher(s.call());
             if (m.find()) {

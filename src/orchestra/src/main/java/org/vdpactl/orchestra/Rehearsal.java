@@ -1,8 +1,13 @@
 package org.vdpactl.orchestra;
 
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,7 +101,7 @@ public final class Rehearsal {
                 }
                 pool.forEach(indices(lanes.size()), i -> lanes.get(i).bringUpSource(rings.get(i)));
             } catch (CallFailedException e) {
-                if (e.getCause() instanceof java.io.UncheckedIOException) {
+                if (e.getCause() instanceof UncheckedIOException) {
                     // not a device's answer but the host's files (the fake's state file): the environment failed, not a device;
                     // the devices opened so far are closed below, and the caller decides the exit code by its type
                     throw e;
@@ -180,12 +185,12 @@ public final class Rehearsal {
      * same 6.1 RESUME note repeated for each of 64 devices hid every other note).
      */
     static List<String> mergedByDevice(List<String> notes, RehearsalPlan plan) {
-        java.util.Set<String> devices = new java.util.HashSet<>();
+        Set<String> devices = new HashSet<>();
         plan.sources().forEach(t -> devices.add(t.name()));
         if (plan.destinations() != null) {
             plan.destinations().forEach(t -> devices.add(t.name()));
         }
-        java.util.Map<String, List<String>> byText = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> byText = new LinkedHashMap<>();
         for (String n : notes) {
             int colon = n.indexOf(": ");
             boolean named = colon > 0 && devices.contains(n.substring(0, colon));
@@ -256,9 +261,9 @@ public final class Rehearsal {
      * vhost-vdpa device when its last opener closes it).
      */
     private static List<DeviceReport> notOpened(RehearsalPlan plan, List<DeviceSession> sessions, RehearsalFailure failure) {
-        java.util.Set<String> opened = new java.util.HashSet<>();
+        Set<String> opened = new HashSet<>();
         sessions.forEach(s -> opened.add(s.target.path()));
-        java.util.Map<String, DeviceReport> out = new java.util.LinkedHashMap<>();
+        Map<String, DeviceReport> out = new LinkedHashMap<>();
         for (int i = 0; i < plan.sources().size(); i++) {
             addNotOpened(out, opened, plan.sources().get(i), plan.sameDevices() ? "source+destination" : "source", failure);
             if (!plan.sameDevices()) {
@@ -268,7 +273,7 @@ public final class Rehearsal {
         return List.copyOf(out.values());
     }
 
-    private static void addNotOpened(java.util.Map<String, DeviceReport> out, java.util.Set<String> opened, DeviceTarget t,
+    private static void addNotOpened(Map<String, DeviceReport> out, Set<String> opened, DeviceTarget t,
             String role, RehearsalFailure failure) {
         if (opened.contains(t.path()) || out.containsKey(t.path())) {
             return;

@@ -1,5 +1,7 @@
 package org.vdpactl.orchestra;
 
+import java.util.List;
+
 /** Progress of a running rehearsal (the CLI draws its progress line from it). */
 public interface RehearsalListener {
     RehearsalListener NONE = new RehearsalListener() {
@@ -21,6 +23,6 @@ public interface RehearsalListener {
      * The rehearsal is over and {@code devices} describes where each device stands; their fds are
      * still open (closing them next resets them in the kernel). For inspection of the devices.
      */
-    default void beforeClose(java.util.List<DeviceReport> devices) {
+    default void beforeClose(List<DeviceReport> devices) {
     }
 }

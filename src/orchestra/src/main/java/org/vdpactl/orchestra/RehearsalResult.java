@@ -1,5 +1,6 @@
 package org.vdpactl.orchestra;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -54,7 +55,7 @@ public record RehearsalResult(RehearsalPlan plan, Outcome outcome, RehearsalFail
         if (more.isEmpty()) {
             return this;
         }
-        List<String> all = new java.util.ArrayList<>(notes);
+        List<String> all = new ArrayList<>(notes);
         all.addAll(more);
         return new RehearsalResult(plan, outcome, failure, setupSpans, iterations, statistics, devices, finalSpans, List.copyOf(all),
                 iterationsRun);

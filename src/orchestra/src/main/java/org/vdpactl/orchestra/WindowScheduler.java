@@ -1,6 +1,7 @@
 package org.vdpactl.orchestra;
 
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Drives the lanes through the window phases by strategy: {@code serial} and {@code svq} on the calling thread, one
@@ -43,7 +44,7 @@ final class WindowScheduler {
     }
 
     private static List<Integer> indices(int n) {
-        return java.util.stream.IntStream.range(0, n).boxed().toList();
+        return IntStream.range(0, n).boxed().toList();
     }
 
     private static void runPhases(MigrationLane lane, List<Phase> phases, WindowControl control) {

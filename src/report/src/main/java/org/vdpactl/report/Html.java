@@ -1,5 +1,7 @@
 package org.vdpactl.report;
 
+import java.util.Locale;
+
 /** Minimal XHTML-safe building shared by the reports: escaping, number formatting, the base style. */
 public final class Html {
     /** The style every report starts from (page, headings, tables, the figures banner). */
@@ -59,6 +61,6 @@ public final class Html {
 
     /** A coordinate with one decimal, locale-independent. */
     public static String num(double v) {
-        return String.format(java.util.Locale.ROOT, "%.1f", v);
+        return String.format(Locale.ROOT, "%.1f", v);
     }
 }

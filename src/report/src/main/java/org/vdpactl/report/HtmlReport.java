@@ -37,7 +37,7 @@ public final class HtmlReport {
             dl { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 14px; font-size: 14px; }
             dt { font-weight: bold; } dd { margin: 0; overflow-wrap: anywhere; }
             @media (max-width: 600px) { dl { grid-template-columns: minmax(0, 1fr); } dd { margin-left: 12px; } }
-            """.formatted(org.vdpactl.orchestra.Phase.RESET.color());
+            """.formatted(Phase.RESET.color());
 
     private HtmlReport() {
     }

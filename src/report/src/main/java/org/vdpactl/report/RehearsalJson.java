@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.vdpactl.orchestra.PhaseFallbacks;
 import org.vdpactl.orchestra.DeviceReport;
@@ -117,7 +118,7 @@ public record RehearsalJson(boolean simulated, BackendFields backend, String clo
         }
         long setupOrigin = r.setupSpans().stream().mapToLong(Span::startNanos).min().orElse(0);
         return new RehearsalJson(info.simulated(), info.backendFields(), info.clock(), info.command(), plan,
-                r.outcome().name().toLowerCase(java.util.Locale.ROOT), failure, stats, iterations, spans(r.setupSpans(), setupOrigin),
+                r.outcome().name().toLowerCase(Locale.ROOT), failure, stats, iterations, spans(r.setupSpans(), setupOrigin),
                 r.devices(), r.notes(), fallbacks(r));
     }
 

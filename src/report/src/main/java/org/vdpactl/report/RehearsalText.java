@@ -5,6 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import org.vdpactl.orchestra.DeviceState;
 import org.vdpactl.orchestra.PhaseFallbacks;
 import org.vdpactl.orchestra.CriticalPath;
 import org.vdpactl.orchestra.DeviceReport;
@@ -226,7 +228,7 @@ public final class RehearsalText {
         // the window ends at the call that lets the devices run again: a RESUME, or (QEMU 10's way, which restarts a
         // suspended device from reset) the destination side's last call; a stop-and-copy run has the source side only
         boolean destination = t.spans().stream()
-                .anyMatch(s -> s.phase().inWindow() && s.phase().side() == org.vdpactl.orchestra.Phase.Side.DESTINATION);
+                .anyMatch(s -> s.phase().inWindow() && s.phase().side() == Phase.Side.DESTINATION);
         return "first suspend " + to + (destination ? " last window call" : " end of the last call (no resume: the source side only)")
                 + (t.preparation().isEmpty() ? "" : ", less the destination's preparation");
     }
@@ -250,11 +252,11 @@ public final class RehearsalText {
      * Said under the percentiles when they were read off the histogram: past
      * {@link RehearsalStatistics#EXACT_SAMPLE_LIMIT} iterations the samples are not kept.
      */
-    static java.util.Optional<String> histogramNote(RehearsalResult r) {
+    static Optional<String> histogramNote(RehearsalResult r) {
         if (r.statistics().exact()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(String.format(Locale.ROOT, "Percentiles, min, max and mean read off a histogram (3 significant digits):"
+        return Optional.of(String.format(Locale.ROOT, "Percentiles, min, max and mean read off a histogram (3 significant digits):"
                 + " more than %,d iterations, whose exact values are not kept.", RehearsalStatistics.EXACT_SAMPLE_LIMIT));
     }
 
@@ -272,9 +274,9 @@ public final class RehearsalText {
     }
 
     private static String devicesLine(List<DeviceReport> devices) {
-        long running = devices.stream().filter(d -> d.state() == org.vdpactl.orchestra.DeviceState.RUNNING).count();
-        long reset = devices.stream().filter(d -> d.state() == org.vdpactl.orchestra.DeviceState.RESET).count();
-        long closed = devices.stream().filter(d -> d.state() == org.vdpactl.orchestra.DeviceState.CLOSED).count();
+        long running = devices.stream().filter(d -> d.state() == DeviceState.RUNNING).count();
+        long reset = devices.stream().filter(d -> d.state() == DeviceState.RESET).count();
+        long closed = devices.stream().filter(d -> d.state() == DeviceState.CLOSED).count();
         long unknown = devices.size() - running - reset - closed;
         StringBuilder sb = new StringBuilder("Devices afterwards: ").append(running).append(" running");
         if (reset > 0) {

@@ -1,5 +1,10 @@
 package org.vdpactl.report;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 import org.vdpactl.orchestra.Percentiles;
@@ -45,7 +50,7 @@ final class SvgHistogram {
                 .append("\">\n");
         sb.append("<text x=\"0\" y=\"13\" class=\"htitle\">").append(Html.esc(title)).append("</text>\n");
         sb.append("<text x=\"0\" y=\"28\" class=\"tick\">")
-                .append(Html.esc(String.format(java.util.Locale.ROOT, "p50 %s  p90 %s  p99 %s ms", Durations.ms(p.p50()),
+                .append(Html.esc(String.format(Locale.ROOT, "p50 %s  p90 %s  p99 %s ms", Durations.ms(p.p50()),
                         Durations.ms(p.p90()), Durations.ms(p.p99()))))
                 .append("</text>\n");
         long top = oneValue ? Math.max(1, h.getTotalCount()) : binnedChart(sb, h, color, base);
@@ -125,16 +130,16 @@ final class SvgHistogram {
     private static void percentileMarks(StringBuilder sb, Histogram h, Percentiles p, boolean oneValue, int base) {
         String[] names = {"p50", "p90", "p99"};
         long[] values = {p.p50(), p.p90(), p.p99()};
-        java.util.Map<String, java.util.List<Integer>> byPlace = new java.util.LinkedHashMap<>();
+        Map<String, List<Integer>> byPlace = new LinkedHashMap<>();
         for (int i = 0; i < names.length; i++) {
             double x = oneValue ? CENTER : xOf(values[i], h.getMinValue(), h.getMaxValue());
-            byPlace.computeIfAbsent(Html.num(x), k -> new java.util.ArrayList<>()).add(i);
+            byPlace.computeIfAbsent(Html.num(x), k -> new ArrayList<>()).add(i);
         }
         int row = 0;
-        for (java.util.Map.Entry<String, java.util.List<Integer>> place : byPlace.entrySet()) {
+        for (Map.Entry<String, List<Integer>> place : byPlace.entrySet()) {
             double x = Double.parseDouble(place.getKey());
-            java.util.List<String> label = new java.util.ArrayList<>();
-            java.util.List<String> tip = new java.util.ArrayList<>();
+            List<String> label = new ArrayList<>();
+            List<String> tip = new ArrayList<>();
             for (int i : place.getValue()) {
                 label.add(names[i]);
                 tip.add(names[i] + " " + Durations.ms(values[i]) + " ms");
@@ -188,8 +193,8 @@ final class SvgHistogram {
     }
 
     /** The multiples of a round step (1, 2 or 5 × 10^k, about a quarter of the range) strictly between {@code min} and {@code max}. */
-    static java.util.List<Long> roundValuesBetween(long min, long max) {
-        java.util.List<Long> out = new java.util.ArrayList<>();
+    static List<Long> roundValuesBetween(long min, long max) {
+        List<Long> out = new ArrayList<>();
         if (max - min < 4) {
             return out;
         }

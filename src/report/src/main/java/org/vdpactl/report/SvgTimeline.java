@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.vdpactl.orchestra.Phase;
 import org.vdpactl.orchestra.Span;
@@ -249,6 +250,6 @@ final class SvgTimeline {
         if (ms == Math.rint(ms)) {
             return String.valueOf((long) ms);
         }
-        return String.format(java.util.Locale.ROOT, "%.3g", ms);
+        return String.format(Locale.ROOT, "%.3g", ms);
     }
 }

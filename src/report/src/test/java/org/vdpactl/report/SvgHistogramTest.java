@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.HdrHistogram.Histogram;
@@ -57,7 +58,7 @@ class SvgHistogramTest {
     /** Checks the one-value chart of {@code count} equal values and returns the axis caption. */
     private static String assertOneBarInTheMiddle(int count) throws Exception {
         long[] values = new long[count];
-        java.util.Arrays.fill(values, VALUE);
+        Arrays.fill(values, VALUE);
         Element svg = render(values);
         List<Element> bars = byClass(svg, "rect", "bin");
         assertEquals(1, bars.size(), "one bar");

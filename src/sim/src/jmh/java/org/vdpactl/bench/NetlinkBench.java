@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -89,7 +90,7 @@ public class NetlinkBench {
     }
 
     /** Sends one DEV_GET and keeps every answering datagram up to the last (DONE for a dump). */
-    private List<byte[]> capture(NetlinkMessageFlags flags, java.util.function.Consumer<MessageWriter> attrs) {
+    private List<byte[]> capture(NetlinkMessageFlags flags, Consumer<MessageWriter> attrs) {
         int seq = netlink.socket().nextSeq();
         MessageWriter w = new MessageWriter().beginMessage(netlink.family().id(), flags.flags, seq, 0)
                 .genlHeader(VdpaCommand.DEV_GET.number(), vhost_h.VDPA_GENL_VERSION());

@@ -1,10 +1,12 @@
 package org.vdpactl.sim;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.vdpactl.orchestra.GuestMemoryLayout;
@@ -217,7 +219,7 @@ public final class OrchestrationBench {
     }
 
     private static String fmt(double ms) {
-        return String.format(java.util.Locale.ROOT, "%.2f", ms);
+        return String.format(Locale.ROOT, "%.2f", ms);
     }
 
     /** What every run of one invocation shares. */
@@ -255,7 +257,7 @@ public final class OrchestrationBench {
 
     /** CPU time of this process so far (every thread), or 0 where the JVM does not tell. */
     private static long processCpuNanos() {
-        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+        return ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
                 ? Math.max(0, os.getProcessCpuTime()) : 0;
     }
 

@@ -11,8 +11,10 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.vdpactl.fake.device.DeviceCounters;
 import org.vdpactl.fake.mlx5.Mlx5PublishedFigure;
 import org.vdpactl.orchestra.DeviceTarget;
@@ -187,7 +189,7 @@ public final class PresetComparison {
      * @param userPlan builds the user's plan for a host's devices
      * @param devices  devices of the user's rehearsal
      */
-    public static Result run(String before, String after, int devices, java.util.function.Function<List<DeviceTarget>, RehearsalPlan> userPlan) {
+    public static Result run(String before, String after, int devices, Function<List<DeviceTarget>, RehearsalPlan> userPlan) {
         List<Row> rows = upstream(before, after);
         Timeline b = runOn(before, devices, userPlan).lastIteration();
         Timeline a = runOn(after, devices, userPlan).lastIteration();
@@ -204,7 +206,7 @@ public final class PresetComparison {
         return new Result(before, after, rows, shown, phases);
     }
 
-    private static RehearsalResult runOn(String preset, int devices, java.util.function.Function<List<DeviceTarget>, RehearsalPlan> plan) {
+    private static RehearsalResult runOn(String preset, int devices, Function<List<DeviceTarget>, RehearsalPlan> plan) {
         try (SimulatedHost h = host(preset, devices)) {
             RehearsalResult r = h.rehearsal().run(plan.apply(h.devices()));
             if (!r.completed()) {
@@ -232,7 +234,7 @@ public final class PresetComparison {
         rows.add(new Row("VQ creation + resume, 16 VQ pairs (DRIVER_OK + CVQ MQ)", before, vqAfter, vb, va,
                 publishedPair ? Published.of(Mlx5PublishedFigure.Scenario.VQ_CREATION) : null,
                 publishedPair ? "published after-figure is v6.11: compared with " + V611 + "; " + V612 + " gives "
-                        + String.format(java.util.Locale.ROOT, "%.2f ms", vqCreation(V612).totalMs()) : null));
+                        + String.format(Locale.ROOT, "%.2f ms", vqCreation(V612).totalMs()) : null));
         rows.add(new Row("LM downtime #1: SVQ switch of one device (4 devices x 32 VQs, 256 GiB at 4 KiB)", before, after,
                 window1(before), window1(after),
                 publishedPair ? Published.of(Mlx5PublishedFigure.Scenario.LM_DOWNTIME_1) : null, null));
@@ -275,7 +277,7 @@ public final class PresetComparison {
         }
     }
 
-    private static Scenario scenario(String preset, int devices, java.util.function.Function<List<DeviceTarget>, RehearsalPlan> plan) {
+    private static Scenario scenario(String preset, int devices, Function<List<DeviceTarget>, RehearsalPlan> plan) {
         try (SimulatedHost h = host(preset, devices)) {
             Map<String, long[]> before = new HashMap<>();
             Map<String, long[]> window = new HashMap<>();

@@ -2,6 +2,7 @@ package org.vdpactl.sim;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import org.vdpactl.fake.mlx5.Mlx5Capabilities;
 import org.vdpactl.fake.mlx5.Mlx5Device;
 import org.vdpactl.fake.mlx5.Mlx5NetFeatures;
@@ -263,7 +264,7 @@ public final class UpstreamScenarios {
         return sum(DATA_VQS, i -> d.getVqState(i));
     }
 
-    private static OpCost sum(int n, java.util.function.IntFunction<OpCost> op) {
+    private static OpCost sum(int n, IntFunction<OpCost> op) {
         OpCost c = OpCost.FREE;
         for (int i = 0; i < n; i++) {
             c = c.plus(op.apply(i));

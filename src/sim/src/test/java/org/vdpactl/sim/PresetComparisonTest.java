@@ -8,6 +8,8 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.mlx5.Mlx5Presets;
+import org.vdpactl.orchestra.Phase;
+import org.vdpactl.orchestra.RehearsalPlan;
 import org.vdpactl.sim.UpstreamScenarios.VmmResiduals;
 
 /**
@@ -112,11 +114,11 @@ class PresetComparisonTest {
     @Test
     void defaultRehearsalShowsPerPhaseGainsWithTheResetAsPreparation() {
         PresetComparison.Result r = PresetComparison.run(UpstreamScenarios.PRE612, UpstreamScenarios.V612, 2,
-                d -> org.vdpactl.orchestra.RehearsalPlan.builder(d).build());
-        PresetComparison.PhaseRow reset = phase(r, org.vdpactl.orchestra.Phase.RESET);
+                d -> RehearsalPlan.builder(d).build());
+        PresetComparison.PhaseRow reset = phase(r, Phase.RESET);
         assertTrue(reset.preparation(), "reset is preparation in a migration's window");
         assertTrue(reset.afterMs() > reset.beforeMs() + 300, "6.12 re-creates the VQs in the reset: " + reset);
-        PresetComparison.PhaseRow driverOk = phase(r, org.vdpactl.orchestra.Phase.DRIVER_OK);
+        PresetComparison.PhaseRow driverOk = phase(r, Phase.DRIVER_OK);
         assertTrue(driverOk.afterMs() < driverOk.beforeMs() / 10, "6.12 DRIVER_OK only modifies pre-created VQs: " + driverOk);
         PresetComparison.PhaseRow downtime = r.phases().get(r.phases().size() - 1);
         double before = 0;
@@ -132,7 +134,7 @@ class PresetComparisonTest {
         assertTrue(downtime.beforeMs() / downtime.afterMs() > 5, "several-fold gain once the reset is preparation: " + downtime);
     }
 
-    private static PresetComparison.PhaseRow phase(PresetComparison.Result r, org.vdpactl.orchestra.Phase p) {
+    private static PresetComparison.PhaseRow phase(PresetComparison.Result r, Phase p) {
         return r.phases().stream().filter(x -> x.phase() == p).findFirst().orElseThrow();
     }
 

@@ -1,5 +1,6 @@
 package org.vdpactl.testkit;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -207,7 +208,7 @@ final class KernelFactory {
     private static String release() {
         try {
             return Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return System.getProperty("os.version", "");
         }
     }

@@ -1,5 +1,6 @@
 package org.vdpactl.testkit;
 
+import java.io.IOException;
 import java.lang.reflect.Parameter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -227,7 +228,7 @@ public final class VdpaKernelExtension implements BeforeEachCallback, AfterEachC
         Set<Integer> out = new TreeSet<>();
         try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
             s.forEach(f -> out.add(Integer.parseInt(f.getFileName().toString())));
-        } catch (java.io.IOException | NumberFormatException e) {
+        } catch (IOException | NumberFormatException e) {
             // no /proc: no leak check on the real kernel
         }
         return out;
@@ -236,7 +237,7 @@ public final class VdpaKernelExtension implements BeforeEachCallback, AfterEachC
     private static String linkOf(int fd) {
         try {
             return Files.readSymbolicLink(Path.of("/proc/self/fd", Integer.toString(fd))).toString();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return "?";
         }
     }

@@ -13,6 +13,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineExecutionResults;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
@@ -39,8 +40,8 @@ class VdpaKernelExtensionTest {
     /** Asserts that every test of the class ran and passed, naming the failures when not. */
     private static void assertPassed(EngineExecutionResults r, int tests) {
         List<String> failures = r.testEvents().failed().list().stream()
-                .map(e -> e.getTestDescriptor().getDisplayName() + ": " + e.getPayload(org.junit.platform.engine.TestExecutionResult.class)
-                        .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable).map(Throwable::toString).orElse("?"))
+                .map(e -> e.getTestDescriptor().getDisplayName() + ": " + e.getPayload(TestExecutionResult.class)
+                        .flatMap(TestExecutionResult::getThrowable).map(Throwable::toString).orElse("?"))
                 .toList();
         assertEquals(List.of(), failures);
         r.testEvents().assertStatistics(s -> s.started(tests).succeeded(tests).failed(0));
@@ -49,7 +50,7 @@ class VdpaKernelExtensionTest {
     private static Throwable failureOf(EngineExecutionResults r) {
         List<Event> failed = r.testEvents().failed().list();
         assertEquals(1, failed.size(), "one failed test");
-        return failed.getFirst().getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow()
+        return failed.getFirst().getPayload(TestExecutionResult.class).orElseThrow()
                 .getThrowable().orElseThrow();
     }
 
@@ -178,7 +179,7 @@ class VdpaKernelExtensionTest {
             EngineExecutionResults r = run(OnTheRealKernel.class);
             r.testEvents().assertStatistics(s -> s.started(1).aborted(1).succeeded(0).failed(0));
             Throwable t = r.testEvents().aborted().list().getFirst()
-                    .getPayload(org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow();
+                    .getPayload(TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow();
             assertTrue(t.getMessage().contains("has no vdpa netlink family"), t.getMessage());
         } finally {
             System.clearProperty(KernelFactory.REQUIRE_KERNEL_PROPERTY);

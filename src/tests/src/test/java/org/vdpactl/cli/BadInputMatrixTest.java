@@ -4,15 +4,37 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.vdpactl.cli.rehearse.ReportFile;
+import org.vdpactl.fake.state.FakeStateStore;
 
 /**
  * Bad input through the whole CLI: each case must end in exactly one "vdpactl: ..." line naming the
@@ -103,7 +125,7 @@ class BadInputMatrixTest {
         if (!Files.exists(p)) {
             try {
                 int rc = new ProcessBuilder("mkfifo", p.toString()).inheritIO().start().waitFor();
-                org.junit.jupiter.api.Assumptions.assumeTrue(rc == 0, "mkfifo failed");
+                Assumptions.assumeTrue(rc == 0, "mkfifo failed");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IOException(e);
@@ -115,7 +137,7 @@ class BadInputMatrixTest {
     /** A sparse file of 17 MiB: larger than any input file is read, cheap to make. */
     static Path oversized(String name) throws IOException {
         Path p = tmp.resolve(name);
-        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(p.toFile(), "rw")) {
+        try (RandomAccessFile f = new RandomAccessFile(p.toFile(), "rw")) {
             f.setLength(17L << 20);
         }
         return p;
@@ -128,7 +150,7 @@ class BadInputMatrixTest {
     static Stream<Arguments> badStates() {
         String mgmts = "\"mgmtdevs\": [{\"profile\": \"vdpasim_net\", \"dev\": \"vdpasim_net\"},"
                 + " {\"profile\": \"vdpasim_blk\", \"dev\": \"vdpasim_blk\"}]";
-        java.util.function.Function<String, String> dev = d -> "{\"version\": 1, " + mgmts + ", \"devices\": [" + d + "]}";
+        Function<String, String> dev = d -> "{\"version\": 1, " + mgmts + ", \"devices\": [" + d + "]}";
         return Stream.of(
                 Arguments.of("{\"version\": 1, \"mgmtdevs\": [null], \"devices\": []}", "mgmtdevs[0] is null"),
                 Arguments.of(dev.apply("null"), "devices[0] is null"),
@@ -154,14 +176,14 @@ class BadInputMatrixTest {
         Path state = dir.resolve("fake-state.json");
         // "\u00ff..." stands for a file whose first byte is not UTF-8
         Files.write(state, content.startsWith("\u00ff") ? new byte[] {(byte) 0xff, '{', '}'}
-                : content.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                : content.getBytes(StandardCharsets.UTF_8));
         byte[] before = Files.readAllBytes(state);
         for (String[] cmd : new String[][] {{"dev", "list"}, {"dev", "add", "ok1", "--mgmtdev", "vdpasim_net"}}) {
             CliRun r = onState(state, cmd);
             assertOneLine(r, ExitCode.USAGE, mentions);
             assertEquals("", r.out());
         }
-        org.junit.jupiter.api.Assertions.assertArrayEquals(before, Files.readAllBytes(state), "a refused state was rewritten");
+        Assertions.assertArrayEquals(before, Files.readAllBytes(state), "a refused state was rewritten");
     }
 
     /** The state file, its link or its open-nodes file being a FIFO, a device or huge: exit 2, no hang, no heap exhausted. */
@@ -179,8 +201,8 @@ class BadInputMatrixTest {
     @MethodSource("unreadableStates")
     void aStateFileThatIsNotARegularFileOrTooLargeIsRefused(Path state, String mentions) throws Exception {
         for (String[] cmd : new String[][] {{"dev", "list"}, {"dev", "add", "ok1", "--mgmtdev", "vdpasim_net"}}) {
-            CliRun r = java.util.concurrent.CompletableFuture.supplyAsync(() -> onState(state, cmd))
-                    .get(60, java.util.concurrent.TimeUnit.SECONDS); // a hang fails here, not the build
+            CliRun r = CompletableFuture.supplyAsync(() -> onState(state, cmd))
+                    .get(60, TimeUnit.SECONDS); // a hang fails here, not the build
             assertOneLine(r, ExitCode.USAGE, "cannot be used: " + mentions);
         }
     }
@@ -195,7 +217,7 @@ class BadInputMatrixTest {
 
     @Test
     void theKernelBackendWithoutTheVdpaModuleIsNotReady() {
-        org.junit.jupiter.api.Assumptions.assumeFalse(Backends.kernelHasVdpa(), "this host's kernel has vDPA");
+        Assumptions.assumeFalse(Backends.kernelHasVdpa(), "this host's kernel has vDPA");
         CliRun r = CliRun.of("--backend", "kernel", "dev", "list");
         assertOneLine(r, ExitCode.NOT_READY, "vdpa module");
     }
@@ -204,7 +226,7 @@ class BadInputMatrixTest {
     void compareWithJsonPrintsOneJsonDocument(@TempDir Path dir) throws Exception {
         CliRun r = onState(dir.resolve("s.json"), "--json", "rehearse", "--compare", "mlx5-pre612,mlx5-612", "--devices", "1");
         assertEquals(0, r.exitCode(), r.err());
-        com.fasterxml.jackson.databind.JsonNode doc = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        JsonNode doc = new ObjectMapper().readTree(r.out());
         assertEquals("mlx5-pre612", doc.get("before").asText());
         assertTrue(doc.has("plan"), r.out());
     }
@@ -212,9 +234,9 @@ class BadInputMatrixTest {
     @Test
     void aReportThatFailsLateSaysWhyAndThatTheResultsStand(@TempDir Path dir) throws Exception {
         Path sub = Files.createDirectory(dir.resolve("gone"));
-        var report = org.vdpactl.cli.rehearse.ReportFile.checked(sub.resolve("x.html"));
+        var report = ReportFile.checked(sub.resolve("x.html"));
         Files.delete(sub);
-        CliFailure f = org.junit.jupiter.api.Assertions.assertThrows(CliFailure.class, () -> report.write("<html/>"));
+        CliFailure f = Assertions.assertThrows(CliFailure.class, () -> report.write("<html/>"));
         assertEquals(ExitCode.NOT_FOUND, f.exitCode());
         assertTrue(f.getMessage().contains("No such file or directory") && f.getMessage().contains("results above are complete"),
                 f.getMessage());
@@ -224,8 +246,8 @@ class BadInputMatrixTest {
 
     @Test
     void everyOptionAndArgumentHasHelpAndEveryCommandASentenceInTheList() {
-        java.util.List<String> missing = new java.util.ArrayList<>();
-        java.util.ArrayDeque<picocli.CommandLine> todo = new java.util.ArrayDeque<>(java.util.List.of(Main.commandLine()));
+        List<String> missing = new ArrayList<>();
+        ArrayDeque<picocli.CommandLine> todo = new ArrayDeque<>(List.of(Main.commandLine()));
         while (!todo.isEmpty()) {
             picocli.CommandLine cl = todo.pop();
             var spec = cl.getCommandSpec();
@@ -275,7 +297,7 @@ class BadInputMatrixTest {
 
         CliRun json = rehearseWithFaults(dir, rule, "--json", "vdpa0");
         assertEquals(ExitCode.PARTIAL.code(), json.exitCode(), json.err());
-        com.fasterxml.jackson.databind.JsonNode doc = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json.out());
+        JsonNode doc = new ObjectMapper().readTree(json.out());
         assertEquals("partial", doc.get("outcome").asText());
         assertEquals("VHOST_VDPA_SET_STATUS DRIVER_OK", doc.get("failure").get("call").asText());
         assertEquals("RESET", doc.get("devices").get(0).get("state").asText());
@@ -332,7 +354,7 @@ class BadInputMatrixTest {
         assertEquals(0, onState(state, "dev", "list").exitCode());
         assertFalse(Files.exists(state), "dev list created the state file");
         assertEquals(0, onState(state, "dev", "add", "t1", "--mgmtdev", "vdpasim_net").exitCode());
-        Files.setLastModifiedTime(state, java.nio.file.attribute.FileTime.fromMillis(0));
+        Files.setLastModifiedTime(state, FileTime.fromMillis(0));
         String before = Files.readString(state);
         for (String[] cmd : new String[][] {{"dev", "list"}, {"mgmtdev", "list"}, {"dev", "config", "t1"}, {"vhost", "info", "t1"}}) {
             assertEquals(0, onState(state, cmd).exitCode(), String.join(" ", cmd));
@@ -344,17 +366,17 @@ class BadInputMatrixTest {
     @Test
     void aCommandWaitingForTheStateLockSaysSoAndForWhom(@TempDir Path dir) throws Exception {
         Path state = dir.resolve("fake-state.json");
-        java.io.PrintStream realErr = System.err;
-        java.io.ByteArrayOutputStream logs = new java.io.ByteArrayOutputStream();
-        var holder = new org.vdpactl.fake.state.FakeStateStore(state).open();
-        java.util.concurrent.Future<CliRun> add;
-        try (var pool = java.util.concurrent.Executors.newSingleThreadExecutor()) {
-            System.setErr(new java.io.PrintStream(logs, true, java.nio.charset.StandardCharsets.UTF_8));
+        PrintStream realErr = System.err;
+        ByteArrayOutputStream logs = new ByteArrayOutputStream();
+        var holder = new FakeStateStore(state).open();
+        Future<CliRun> add;
+        try (var pool = Executors.newSingleThreadExecutor()) {
+            System.setErr(new PrintStream(logs, true, StandardCharsets.UTF_8));
             try {
                 // the holder is a thread of this process: that wait is logged at debug only (a WARN that the process waits
                 // on itself is noise), so --verbose shows it
                 add = pool.submit(() -> onState(state, "--verbose", "dev", "add", "w1", "--mgmtdev", "vdpasim_net"));
-                while (!logs.toString(java.nio.charset.StandardCharsets.UTF_8).contains("waiting for")) {
+                while (!logs.toString(StandardCharsets.UTF_8).contains("waiting for")) {
                     assertFalse(add.isDone(), () -> "finished without waiting: " + logs);
                     Thread.sleep(20);
                 }
@@ -365,7 +387,7 @@ class BadInputMatrixTest {
         } finally {
             System.setErr(realErr);
         }
-        String line = logs.toString(java.nio.charset.StandardCharsets.UTF_8).lines().filter(l -> l.contains("waiting for")).findFirst().orElseThrow();
+        String line = logs.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("waiting for")).findFirst().orElseThrow();
         // the holder is a thread of this JVM: the kernel knows only the process, so the line says so
         assertTrue(line.contains("state lock") && line.contains("another thread of this process (pid "
                 + ProcessHandle.current().pid() + ")"), line);
@@ -375,9 +397,9 @@ class BadInputMatrixTest {
     void manyConcurrentInvocationsOnOneStateAllSucceed(@TempDir Path dir) throws Exception {
         Path state = dir.resolve("fake-state.json");
         int n = 16;
-        java.util.List<java.util.concurrent.Future<CliRun>> runs = new java.util.ArrayList<>();
-        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(n)) {
-            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        List<Future<CliRun>> runs = new ArrayList<>();
+        try (var pool = Executors.newFixedThreadPool(n)) {
+            CountDownLatch start = new CountDownLatch(1);
             for (int i = 0; i < n; i++) {
                 String name = "c" + i;
                 runs.add(pool.submit(() -> {
@@ -395,8 +417,8 @@ class BadInputMatrixTest {
         for (int i = 0; i < n; i++) {
             assertTrue(list.contains("c" + i + ":"), "c" + i + " lost:\n" + list);
         }
-        java.util.Set<Integer> minors = new java.util.HashSet<>();
-        for (com.fasterxml.jackson.databind.JsonNode d : new com.fasterxml.jackson.databind.ObjectMapper().readTree(state.toFile()).get("devices")) {
+        Set<Integer> minors = new HashSet<>();
+        for (JsonNode d : new ObjectMapper().readTree(state.toFile()).get("devices")) {
             assertTrue(minors.add(d.get("minor").asInt()), "minor used twice: " + d);
         }
     }
@@ -411,7 +433,7 @@ class BadInputMatrixTest {
     void sixtyFourConcurrentInvocationsLoseNothingAndEndWithDocumentedCodes(@TempDir Path dir) throws Exception {
         Path state = dir.resolve("fake-state.json");
         int adds = 48;
-        java.util.List<String[]> commands = new java.util.ArrayList<>();
+        List<String[]> commands = new ArrayList<>();
         for (int i = 0; i < adds; i++) {
             commands.add(new String[] {"dev", "add", "c" + i, "--mgmtdev", "vdpasim_net"});
         }
@@ -419,9 +441,9 @@ class BadInputMatrixTest {
             commands.add(new String[] {"dev", "list", "--json"});
             commands.add(new String[] {"vhost", "info", "vdpa0", "--json"});
         }
-        java.util.List<java.util.concurrent.Future<CliRun>> runs = new java.util.ArrayList<>();
-        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(commands.size())) {
-            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        List<Future<CliRun>> runs = new ArrayList<>();
+        try (var pool = Executors.newFixedThreadPool(commands.size())) {
+            CountDownLatch start = new CountDownLatch(1);
             for (String[] c : commands) {
                 runs.add(pool.submit(() -> {
                     start.await();
@@ -429,7 +451,7 @@ class BadInputMatrixTest {
                 }));
             }
             start.countDown();
-            java.util.Set<Integer> documented = java.util.Set.of(0, 1, 2, 3, 4, 5, 6, 7, 8);
+            Set<Integer> documented = Set.of(0, 1, 2, 3, 4, 5, 6, 7, 8);
             for (int i = 0; i < runs.size(); i++) {
                 CliRun run = runs.get(i).get();
                 String what = String.join(" ", commands.get(i));
@@ -442,14 +464,14 @@ class BadInputMatrixTest {
                 assertTrue(run.noStackTrace(), what + ": " + run.err());
             }
         }
-        com.fasterxml.jackson.databind.JsonNode saved = new com.fasterxml.jackson.databind.ObjectMapper().readTree(state.toFile());
-        java.util.Set<String> names = new java.util.HashSet<>();
+        JsonNode saved = new ObjectMapper().readTree(state.toFile());
+        Set<String> names = new HashSet<>();
         saved.get("devices").forEach(d -> names.add(d.get("name").asText()));
         for (int i = 0; i < adds; i++) {
             assertTrue(names.contains("c" + i), "c" + i + " lost: " + names);
         }
-        assertTrue(names.containsAll(java.util.List.of("vdpa0", "vdpa1", "mlx5-0", "mlx5-1", "mlx5-2", "mlx5-3")), names.toString());
-        com.fasterxml.jackson.databind.JsonNode open = new com.fasterxml.jackson.databind.ObjectMapper()
+        assertTrue(names.containsAll(List.of("vdpa0", "vdpa1", "mlx5-0", "mlx5-1", "mlx5-2", "mlx5-3")), names.toString());
+        JsonNode open = new ObjectMapper()
                 .readTree(state.resolveSibling("fake-state.json.open").toFile());
         assertTrue(open.isArray() && open.isEmpty(), "every open was closed: " + open);
     }

@@ -8,8 +8,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -100,7 +105,7 @@ class CliHabitsTest {
 
     /** What bash completes for the last of {@code words} with the script loaded (the stub first, when given). */
     private List<String> complete(String script, String... words) throws Exception {
-        Path file = java.nio.file.Files.writeString(dir.resolve("completion.bash"), script);
+        Path file = Files.writeString(dir.resolve("completion.bash"), script);
         StringBuilder cmd = new StringBuilder("source " + file + " >/dev/null 2>&1; COMP_WORDS=(");
         for (String w : words) {
             cmd.append('\'').append(w).append("' ");
@@ -109,8 +114,8 @@ class CliHabitsTest {
                 .append("_vdpactl_names; printf '%s\\n' \"${COMPREPLY[@]}\"");
         // stderr dropped: compopt complains outside a real completion, which changes nothing here
         Process p = new ProcessBuilder("bash", "-c", cmd.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "bash did not finish");
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "bash did not finish");
         return out.lines().map(String::strip).filter(l -> !l.isEmpty()).sorted().toList();
     }
 
@@ -131,14 +136,14 @@ class CliHabitsTest {
     @Test
     void vhostInfoJsonLeavesOutTheConfigFieldsTheFeaturesDoNotMakeValid() throws Exception {
         JsonNode config = JSON.readTree(fake("--json", "vhost", "info", "vdpa0").out()).get("config");
-        List<String> keys = new java.util.ArrayList<>();
+        List<String> keys = new ArrayList<>();
         config.fieldNames().forEachRemaining(keys::add);
         assertEquals(List.of("length", "mac", "status", "mtu"), keys, config.toString());
     }
 
     @Test
     void usageLinesDoNotBreakInsideAnOptionsValue() {
-        java.util.ArrayDeque<picocli.CommandLine> todo = new java.util.ArrayDeque<>(List.of(Main.commandLine()));
+        ArrayDeque<picocli.CommandLine> todo = new ArrayDeque<>(List.of(Main.commandLine()));
         int checked = 0;
         while (!todo.isEmpty()) {
             picocli.CommandLine cl = todo.pop();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -44,7 +45,7 @@ class CliNextToQemuKernelTest {
     private void step(String what) throws Exception {
         Files.createDirectories(PROGRESS.getParent());
         Files.writeString(PROGRESS, String.format("%7.1f s %s%n", (System.nanoTime() - began) / 1e9, what),
-                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
     /**

@@ -2,6 +2,7 @@ package org.vdpactl.cli;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 
 /** Runs vdpactl in-process and captures what it printed (its JSON checked against the shipped schemas). */
 public record CliRun(int exitCode, String out, String err) {
@@ -21,7 +22,7 @@ public record CliRun(int exitCode, String out, String err) {
     }
 
     /** Runs vdpactl on the fake backend with the given state file. */
-    public static CliRun onFake(java.nio.file.Path state, String... args) {
+    public static CliRun onFake(Path state, String... args) {
         String[] full = new String[args.length + 4];
         full[0] = "--backend";
         full[1] = "fake";
@@ -32,7 +33,7 @@ public record CliRun(int exitCode, String out, String err) {
     }
 
     /** {@link #onFake} on the fake's virtual clock (no modelled latency is waited for). */
-    public static CliRun onVirtualFake(java.nio.file.Path state, String... args) {
+    public static CliRun onVirtualFake(Path state, String... args) {
         String[] full = new String[args.length + 2];
         full[0] = "--fake-clock";
         full[1] = "virtual";

@@ -2,12 +2,21 @@ package org.vdpactl.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.testsupport.SeparateJvm;
 import picocli.CommandLine;
 
 /**
@@ -70,16 +79,16 @@ class CommandSelectionTest {
     @ParameterizedTest
     @ValueSource(strings = {"--version", "-V"})
     void versionAloneIsAnsweredWithoutPicocliAsPicocliAnswersIt(String option) {
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        assertEquals(true, VersionOnly.answer(new String[] {option}, new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8)));
-        assertEquals(run(Main.commandLine(), option), List.of("0", bytes.toString(java.nio.charset.StandardCharsets.UTF_8), ""));
-        assertEquals(false, VersionOnly.answer(new String[] {option, "--help"}, new java.io.PrintStream(bytes)));
-        assertEquals(false, VersionOnly.answer(new String[] {"--json", option}, new java.io.PrintStream(bytes)));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        assertEquals(true, VersionOnly.answer(new String[] {option}, new PrintStream(bytes, true, StandardCharsets.UTF_8)));
+        assertEquals(run(Main.commandLine(), option), List.of("0", bytes.toString(StandardCharsets.UTF_8), ""));
+        assertEquals(false, VersionOnly.answer(new String[] {option, "--help"}, new PrintStream(bytes)));
+        assertEquals(false, VersionOnly.answer(new String[] {"--json", option}, new PrintStream(bytes)));
     }
 
     /** What a separate vdpactl JVM loads (-Xlog:class+load): the lazy registration is what keeps these classes out. */
     @Test
-    void aCommandLoadsNoOtherCommandsClassesAndVersionBuildsNoCommandModel(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+    void aCommandLoadsNoOtherCommandsClassesAndVersionBuildsNoCommandModel(@TempDir Path dir)
             throws Exception {
         List<String> version = loadedClasses(dir, "version", "--version");
         // (Main's own verification still loads a few picocli types: its annotations, exceptions and interfaces)
@@ -92,13 +101,13 @@ class CommandSelectionTest {
                 || c.equals("org.vdpactl.cli.ReportCommand")).toList(), "dev --help loaded other commands' classes");
     }
 
-    private static List<String> loadedClasses(java.nio.file.Path dir, String name, String... args) throws Exception {
-        java.nio.file.Path log = dir.resolve(name + ".classes");
-        Process p = org.vdpactl.testsupport.SeparateJvm.start(Main.class,
-                java.util.Map.of("JAVA_TOOL_OPTIONS", "-Xlog:class+load:file=" + log), dir.resolve(name + ".out"), dir.resolve(name + ".err"), args);
-        assertEquals(true, p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), name + " did not end");
-        assertEquals(0, p.exitValue(), java.nio.file.Files.readString(dir.resolve(name + ".err")));
-        try (var lines = java.nio.file.Files.lines(log)) {
+    private static List<String> loadedClasses(Path dir, String name, String... args) throws Exception {
+        Path log = dir.resolve(name + ".classes");
+        Process p = SeparateJvm.start(Main.class,
+                Map.of("JAVA_TOOL_OPTIONS", "-Xlog:class+load:file=" + log), dir.resolve(name + ".out"), dir.resolve(name + ".err"), args);
+        assertEquals(true, p.waitFor(120, TimeUnit.SECONDS), name + " did not end");
+        assertEquals(0, p.exitValue(), Files.readString(dir.resolve(name + ".err")));
+        try (var lines = Files.lines(log)) {
             // "[0.123s][info][class,load] NAME source: ..."
             return lines.filter(l -> l.contains("[class,load]")).map(l -> l.substring(l.indexOf("] ", l.indexOf("[class,load]")) + 2).split(" ")[0])
                     .toList();

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -78,7 +79,7 @@ class CompletionBehaviourTest {
     private static void assertContains(CommandLine cmd, String option, String value) {
         Iterable<String> values = cmd.getCommandSpec().findOption(option).completionCandidates();
         assertNotNull(values, option + " completes nothing");
-        List<String> list = new java.util.ArrayList<>();
+        List<String> list = new ArrayList<>();
         values.forEach(list::add);
         assertTrue(list.contains(value), option + " offers " + list);
     }

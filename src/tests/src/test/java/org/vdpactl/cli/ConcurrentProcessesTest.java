@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +33,7 @@ class ConcurrentProcessesTest {
         Path state = dir.resolve("fake-state.json");
         Set<String> before = names(CliRun.of("--backend", "fake", "--fake-state", state.toString(), "dev", "list", "--json").out());
         List<CompletableFuture<String>> workers = new ArrayList<>();
-        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < 4; i++) {
                 workers.add(worker(pool, "add-" + i, List.of(List.of("dev", "add", "c" + i, "--mgmtdev", "vdpasim_net"))));
             }
@@ -60,7 +62,7 @@ class ConcurrentProcessesTest {
     }
 
     /** Runs the invocations one after the other in separate JVMs; null when all exited 0, else what failed. */
-    private CompletableFuture<String> worker(java.util.concurrent.ExecutorService pool, String label, List<List<String>> invocations) {
+    private CompletableFuture<String> worker(ExecutorService pool, String label, List<List<String>> invocations) {
         Path state = dir.resolve("fake-state.json");
         return CompletableFuture.supplyAsync(() -> {
             int step = 0;

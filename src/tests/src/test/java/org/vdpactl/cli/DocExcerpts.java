@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Locale;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +54,7 @@ final class DocExcerpts {
                     compareOutput = r.out();
                 } finally {
                     try (var s = Files.walk(dir)) {
-                        s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                        s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
                     }
                 }
             } catch (IOException e) {

@@ -4,12 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -77,19 +81,19 @@ class ExitCodeTableTest {
      */
     private static CliRun buggyCommand() {
         @CommandLine.Command(name = "buggy")
-        final class Buggy implements java.util.concurrent.Callable<Integer> {
+        final class Buggy implements Callable<Integer> {
             @Override
             public Integer call() {
                 String missing = System.getProperty("vdpactl.no-such-property");
                 return missing.length();
             }
         }
-        java.io.StringWriter out = new java.io.StringWriter();
-        java.io.StringWriter err = new java.io.StringWriter();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
         CommandLine cl = Main.commandLine();
         cl.addSubcommand(new Buggy());
-        cl.setOut(new java.io.PrintWriter(out, true));
-        cl.setErr(new java.io.PrintWriter(err, true));
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
         int exit = cl.execute("--backend", "fake", "--fake-state", System.getProperty("java.io.tmpdir") + "/vdpactl-buggy-"
                 + ProcessHandle.current().pid() + ".json", "buggy");
         return new CliRun(exit, out.toString(), err.toString());
@@ -222,7 +226,7 @@ class ExitCodeTableTest {
     }
 
     private static final class Deque {
-        static void walk(CommandLine cl, java.util.function.Consumer<CommandLine> visit) {
+        static void walk(CommandLine cl, Consumer<CommandLine> visit) {
             visit.accept(cl);
             cl.getSubcommands().values().stream().distinct().forEach(sub -> walk(sub, visit));
         }

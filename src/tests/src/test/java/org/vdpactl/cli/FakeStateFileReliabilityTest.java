@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,7 +41,7 @@ class FakeStateFileReliabilityTest {
         assertTrue(target.contains("\"s1\"") && target.contains("\"s2\""), "the link's target missed a change:\n" + target);
         assertTrue(CliRun.onFake(real, "dev", "list").out().contains("s2:"), "the state forked");
         try (Stream<Path> files = Files.list(dir)) {
-            assertEquals(java.util.List.of("link.json", "real"), files.map(p -> p.getFileName().toString()).sorted().toList(),
+            assertEquals(List.of("link.json", "real"), files.map(p -> p.getFileName().toString()).sorted().toList(),
                     "the state's files belong next to the target, not the link");
         }
     }
@@ -95,7 +98,7 @@ class FakeStateFileReliabilityTest {
         Path state = dir.resolve("nonexistent-dir").resolve("sub").resolve("state.json");
         CliRun r = CliRun.onFake(state, "--fake-clock", "virtual", "rehearse", "--iterations", "1");
         assertEquals(0, r.exitCode(), r.err());
-        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+        assertEquals("rwx------", PosixFilePermissions.toString(
                 Files.getPosixFilePermissions(state.getParent())));
         assertTrue(Files.readString(state).contains("\"cvq requests\""), Files.readString(state));
     }
@@ -201,12 +204,12 @@ class FakeStateFileReliabilityTest {
         RealUser.assumeSetprivToNobody();
         Path dir = Files.createTempDirectory("vdpactl-nobody-");
         try {
-            Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
             Path stateDir = Files.createDirectory(dir.resolve("st"));
             Path state = stateDir.resolve("fake-state.json");
             assertEquals(0, CliRun.onFake(state, "dev", "add", "victim", "--mgmtdev", "vdpasim_net").exitCode());
-            Files.setPosixFilePermissions(stateDir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-            Files.setPosixFilePermissions(state, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+            Files.setPosixFilePermissions(stateDir, PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rw-r--r--"));
             Path jars = Files.createDirectory(dir.resolve("cp"));
             RealUser.Result list = RealUser.runAsNobody(state, jars, "dev", "list");
             assertEquals(0, list.exitCode(), list.err());
@@ -219,7 +222,7 @@ class FakeStateFileReliabilityTest {
             }
         } finally {
             try (Stream<Path> s = Files.walk(dir)) {
-                s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
     }
@@ -231,7 +234,7 @@ class FakeStateFileReliabilityTest {
         Path stateDir = Files.createDirectory(dir.resolve("st"));
         Path state = stateDir.resolve("fake-state.json");
         assertEquals(0, CliRun.onFake(state, "dev", "add", "victim", "--mgmtdev", "vdpasim_net").exitCode());
-        Files.setPosixFilePermissions(stateDir, java.nio.file.attribute.PosixFilePermissions.fromString("r-xr-xr-x"));
+        Files.setPosixFilePermissions(stateDir, PosixFilePermissions.fromString("r-xr-xr-x"));
         try {
             for (String[] cmd : new String[][] {{"dev", "add", "n1", "--mgmtdev", "vdpasim_net"}, {"dev", "set", "victim", "--mac", "02:00:00:00:00:09"}}) {
                 RealUser.Result r = RealUser.runWithoutCapabilities(state, logs, cmd);
@@ -240,7 +243,7 @@ class FakeStateFileReliabilityTest {
                 assertFalse(r.err().contains("\tat "), r.err());
             }
         } finally {
-            Files.setPosixFilePermissions(stateDir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            Files.setPosixFilePermissions(stateDir, PosixFilePermissions.fromString("rwx------"));
         }
         assertTrue(CliRun.onFake(state, "dev", "list").out().contains("victim:"));
     }

@@ -17,6 +17,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.RepositoryRoot;
 import org.vdpactl.bench.report.BenchReport;
+import org.vdpactl.fake.kernel.Mlx5BehaviourTable;
+import org.vdpactl.fake.kernel.SupportTable;
 
 /**
  * Figures come from records, never typed: every block of README.md and docs/ marked
@@ -173,10 +175,10 @@ class GeneratedDocBlocksTest {
             return BenchReport.block(root.resolve("docs/bench-records"), id);
         }
         if (generator.equals("SupportTable")) {
-            return org.vdpactl.fake.kernel.SupportTable.block(id);
+            return SupportTable.block(id);
         }
         if (generator.equals("Mlx5BehaviourTable")) {
-            return org.vdpactl.fake.kernel.Mlx5BehaviourTable.markdown().stripTrailing();
+            return Mlx5BehaviourTable.markdown().stripTrailing();
         }
         throw new AssertionError("unknown generator " + generator);
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -60,7 +61,7 @@ class HeldNodeTwoProcessesTest {
     private static String read(Path p) {
         try {
             return Files.readString(p);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return e.toString();
         }
     }

@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,8 +24,11 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vdpactl.RepositoryRoot;
 import org.vdpactl.report.fleet.BadFleetInputException;
 import org.vdpactl.report.fleet.RehearsalDocuments;
+import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.SyscallException;
 
 /**
  * vdpactl's documents checked by a validator that shares nothing with the Java one: Debian's python3-jsonschema
@@ -34,7 +40,7 @@ class IndependentSchemaValidatorTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Debian's interpreter, whose jsonschema is the python3-jsonschema package (not one a user installed elsewhere). */
     private static final Path DEBIAN_PYTHON = Path.of("/usr/bin/python3");
-    private static final Path SCHEMAS = org.vdpactl.RepositoryRoot.find().resolve("src/report/src/main/resources/org/vdpactl/schemas");
+    private static final Path SCHEMAS = RepositoryRoot.find().resolve("src/report/src/main/resources/org/vdpactl/schemas");
     private static final String VALIDATE = """
             import json, sys
             from jsonschema import Draft202012Validator
@@ -153,12 +159,12 @@ class IndependentSchemaValidatorTest {
     @Test
     void aPhaseIdTheSchemaHasNeverSeenValidatesAndMerges() throws Exception {
         ObjectNode doc = mutated(d -> {
-            ((com.fasterxml.jackson.databind.node.ArrayNode) d.get("plan").get("phases")).add("warm_up");
+            ((ArrayNode) d.get("plan").get("phases")).add("warm_up");
             ((ObjectNode) d.get("statistics").get("phases")).set("warm_up", d.get("statistics").get("downtime").deepCopy());
         });
         assertEquals("ok", verdict("rehearsal.schema.json", doc), "new phase ids come within a version (docs/json-schemas.md)");
         assertEquals(null, mergeRefusal(doc));
-        ObjectNode camel = mutated(d -> ((com.fasterxml.jackson.databind.node.ArrayNode) d.get("plan").get("phases")).add("warmUp"));
+        ObjectNode camel = mutated(d -> ((ArrayNode) d.get("plan").get("phases")).add("warmUp"));
         assertFalse(verdict("rehearsal.schema.json", camel).equals("ok"), "a phase id is snake_case");
     }
 
@@ -211,15 +217,15 @@ class IndependentSchemaValidatorTest {
 
     @Test
     void anErrorTheKernelAnsweredCarriesItsErrnoAsFields() throws Exception {
-        java.io.StringWriter out = new java.io.StringWriter();
-        JsonError.print(new java.io.PrintWriter(out), ExitCode.KERNEL_ERROR, "open /dev/vhost-vdpa-0: EBUSY",
-                new RuntimeException("wrapped", new org.vdpactl.sys.SyscallException("open /dev/vhost-vdpa-0", org.vdpactl.sys.Errno.EBUSY)));
+        StringWriter out = new StringWriter();
+        JsonError.print(new PrintWriter(out), ExitCode.KERNEL_ERROR, "open /dev/vhost-vdpa-0: EBUSY",
+                new RuntimeException("wrapped", new SyscallException("open /dev/vhost-vdpa-0", Errno.EBUSY)));
         JsonNode doc = JSON.readTree(out.toString());
         assertEquals("ok", verdict("error.schema.json", doc));
-        assertEquals(org.vdpactl.sys.Errno.EBUSY, doc.get("error").get("errno").asInt());
+        assertEquals(Errno.EBUSY, doc.get("error").get("errno").asInt());
         assertEquals("EBUSY", doc.get("error").get("errno_name").asText());
-        java.io.StringWriter plain = new java.io.StringWriter();
-        JsonError.print(new java.io.PrintWriter(plain), ExitCode.USAGE, "give exactly one of DEV or --fd N");
+        StringWriter plain = new StringWriter();
+        JsonError.print(new PrintWriter(plain), ExitCode.USAGE, "give exactly one of DEV or --fd N");
         JsonNode usage = JSON.readTree(plain.toString());
         assertEquals("ok", verdict("error.schema.json", usage));
         assertFalse(usage.get("error").has("errno"), usage.toString());

@@ -3,6 +3,7 @@ package org.vdpactl.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +30,7 @@ class NameBytesTest {
 
     /** The device names in the state file, read as the UTF-8 bytes it holds. */
     private List<String> namesInState() throws Exception {
-        var doc = new com.fasterxml.jackson.databind.ObjectMapper().readTree(Files.readString(state(), StandardCharsets.UTF_8));
+        var doc = new ObjectMapper().readTree(Files.readString(state(), StandardCharsets.UTF_8));
         return doc.findValuesAsText("name");
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ class NoIssueTrackerReferencesTest {
                     .filter(p -> !p.toString().contains("/target/"))
                     .toList()) {
                 files++;
-                String text = Files.readString(p, java.nio.charset.StandardCharsets.ISO_8859_1);
+                String text = Files.readString(p, StandardCharsets.ISO_8859_1);
                 var m = ISSUE.matcher(text);
                 while (m.find()) {
                     found.add(root.relativize(p) + ": " + m.group());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -120,7 +121,7 @@ class OperatorMessagesTest {
     @Test
     void stopAndCopyRefusesWhatItWouldIgnoreAndLabelsItsWindow() {
         for (String[] extra : List.of(new String[] {"--premap"}, new String[] {"--strategy", "svq"}, new String[] {"--window", "in-place"})) {
-            List<String> args = new java.util.ArrayList<>(List.of("rehearse", "--stop-and-copy", "--devices", "1", "--memory", "64M"));
+            List<String> args = new ArrayList<>(List.of("rehearse", "--stop-and-copy", "--devices", "1", "--memory", "64M"));
             args.addAll(List.of(extra));
             CliRun r = fake(args.toArray(String[]::new));
             assertEquals(ExitCode.USAGE.code(), r.exitCode(), String.join(" ", extra) + ": " + r.err());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.fault.FaultRule;
@@ -63,7 +64,7 @@ class PartialRehearsalReportTest {
             assertTrue(downtime.get(k).isNull(), k + " of nothing measured must be null: " + downtime);
         }
         assertEquals(List.of(), CliJsonValidation.validate(JsonDocument.REHEARSAL.fileName(), doc));
-        ((com.fasterxml.jackson.databind.node.ObjectNode) downtime).put("p50_ms", 0.0);
+        ((ObjectNode) downtime).put("p50_ms", 0.0);
         assertFalse(CliJsonValidation.validate(JsonDocument.REHEARSAL.fileName(), doc).isEmpty(),
                 "a zero p50 over no iteration is refused by the schema");
     }

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -63,7 +64,7 @@ class QemuDowntimeSideBySideKernelTest {
 
     private static int[] counts() {
         String v = System.getenv().getOrDefault("VDPACTL_DOWNTIME_N", "1,2,4,8");
-        return java.util.Arrays.stream(v.split(",")).mapToInt(s -> Integer.parseInt(s.strip())).toArray();
+        return Arrays.stream(v.split(",")).mapToInt(s -> Integer.parseInt(s.strip())).toArray();
     }
 
     private static int iterations() {

@@ -1,9 +1,12 @@
 package org.vdpactl.cli;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
@@ -54,14 +57,14 @@ final class RealUser {
      * directories of the build must be reachable by others (they are, under a 0755 tree).
      */
     static Result runAsNobody(Path state, Path readable, String... args) throws IOException, InterruptedException {
-        Files.setPosixFilePermissions(readable, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(readable, PosixFilePermissions.fromString("rwxr-xr-x"));
         List<String> classPath = new ArrayList<>();
-        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             Path e = Path.of(entry);
             if (Files.isRegularFile(e)) {
                 Path copy = readable.resolve(classPath.size() + "-" + e.getFileName());
-                Files.copy(e, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                Files.setPosixFilePermissions(copy, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+                Files.copy(e, copy, StandardCopyOption.REPLACE_EXISTING);
+                Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rw-r--r--"));
                 classPath.add(copy.toString());
             } else {
                 classPath.add(entry);
@@ -70,10 +73,10 @@ final class RealUser {
         List<String> cmd = new ArrayList<>(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto", "--enable-native-access=ALL-UNNAMED",
-                "--sun-misc-unsafe-memory-access=allow", "-Duser.home=" + readable, "-cp", String.join(java.io.File.pathSeparator, classPath),
+                "--sun-misc-unsafe-memory-access=allow", "-Duser.home=" + readable, "-cp", String.join(File.pathSeparator, classPath),
                 Main.class.getName(), "--backend", "fake", "--fake-state", state.toString()));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         byte[] out = p.getInputStream().readAllBytes();
         byte[] err = p.getErrorStream().readAllBytes();
         return new Result(p.waitFor(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));

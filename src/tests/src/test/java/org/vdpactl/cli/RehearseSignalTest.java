@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,7 +57,7 @@ class RehearseSignalTest {
         Path out = dir.resolve("out.json");
         Path err = dir.resolve("err.txt");
         // the set-up line is a debug line: the level comes from the environment, as an operator would set it
-        Process p = SeparateJvm.start(Main.class, java.util.Map.of("JAVA_TOOL_OPTIONS", "-Dvdpactl.log.level=debug"),
+        Process p = SeparateJvm.start(Main.class, Map.of("JAVA_TOOL_OPTIONS", "-Dvdpactl.log.level=debug"),
                 out, err, "--backend", "fake", "--fake-state", dir.resolve("state.json").toString(),
                 "--fake-faults", faults.toString(), "--json", "rehearse", "--iterations", "100000");
         return signalAfterSetUp(p, out, err, signal);
@@ -93,7 +94,7 @@ class RehearseSignalTest {
         Path state = dir.resolve("state.json");
         Path out = dir.resolve("batch.out");
         Path err = dir.resolve("batch.err");
-        Process p = SeparateJvm.start(Main.class, java.util.Map.of("JAVA_TOOL_OPTIONS", "-Dvdpactl.log.level=debug"),
+        Process p = SeparateJvm.start(Main.class, Map.of("JAVA_TOOL_OPTIONS", "-Dvdpactl.log.level=debug"),
                 out, err, "--backend", "fake", "--fake-state", state.toString(), "--fake-faults", faults.toString(),
                 "--force", "--batch", batch.toString());
         Interrupted r = signalAfterSetUp(p, out, err, signal);

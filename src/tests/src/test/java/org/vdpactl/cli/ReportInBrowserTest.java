@@ -16,7 +16,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -43,7 +45,7 @@ class ReportInBrowserTest {
     private static final int SCREENSHOT_HEIGHT = 2400;
     private static final Pattern MEASUREMENTS = Pattern.compile("<pre id=\"measurements\">(.*?)</pre>", Pattern.DOTALL);
 
-    private static final java.util.Map<String, JsonNode> MEASURED = new java.util.HashMap<>();
+    private static final Map<String, JsonNode> MEASURED = new HashMap<>();
 
     @TempDir
     static Path dir;

@@ -17,6 +17,7 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
@@ -137,14 +138,14 @@ class ReportMergeCommandTest {
         NodeList svgs = doc.getElementsByTagName("svg");
         assertEquals(2, svgs.getLength(), "a wide and a narrow drawing");
         for (int i = 0; i < svgs.getLength(); i++) {
-            var svg = (org.w3c.dom.Element) svgs.item(i);
+            var svg = (Element) svgs.item(i);
             assertEquals(2, svg.getElementsByTagName("rect").getLength(),
                     "one bar per host with a completed window in " + svg.getAttribute("class"));
         }
         NodeList rows = doc.getElementsByTagName("tr");
         int partialRows = 0;
         for (int i = 0; i < rows.getLength(); i++) {
-            if ("partial".equals(((org.w3c.dom.Element) rows.item(i)).getAttribute("class"))) {
+            if ("partial".equals(((Element) rows.item(i)).getAttribute("class"))) {
                 partialRows++;
                 assertTrue(rows.item(i).getTextContent().startsWith("h-failed"));
             }

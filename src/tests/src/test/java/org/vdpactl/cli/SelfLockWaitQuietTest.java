@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,7 +22,7 @@ class SelfLockWaitQuietTest {
         Path state = ManyDevicesResourceLimitTest.stateWithMlx5Devices(dir.resolve("s.json"), 64);
         // its own JVM: the log lines go to the process's stderr
         CliRun r = CliProcess.start(dir, "rehearse", "--backend", "fake", "--fake-clock", "virtual", "--fake-state", state.toString(),
-                "rehearse", "--devices", "64").await(120, java.util.concurrent.TimeUnit.SECONDS);
+                "rehearse", "--devices", "64").await(120, TimeUnit.SECONDS);
         assertEquals(ExitCode.OK.code(), r.exitCode(), r.err());
         assertFalse(r.err().contains("held by another thread of this process"), r.err());
     }

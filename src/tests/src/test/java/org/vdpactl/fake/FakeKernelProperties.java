@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,6 +18,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.Size;
 import net.jqwik.api.statistics.Statistics;
 import org.vdpactl.fake.vhost.Vhost;
@@ -94,15 +96,15 @@ class FakeKernelProperties {
                 Arbitraries.of(72, 72, 72, 72, 72, 72, 72, 40, 39, 3))
                 .as((top, asid, type, iova, size, where, off, len) -> (Action) new Iotlb(top, asid, type, iova, size, where, off, len));
         Arbitrary<List<Action>> steps = Arbitraries.frequencyOf(
-                        net.jqwik.api.Tuple.of(3, ioctl),
-                        net.jqwik.api.Tuple.of(2, setup),
-                        net.jqwik.api.Tuple.of(10, iotlb),
-                        net.jqwik.api.Tuple.of(1, Arbitraries.just((Action) new Reopen())))
+                        Tuple.of(3, ioctl),
+                        Tuple.of(2, setup),
+                        Tuple.of(10, iotlb),
+                        Tuple.of(1, Arbitraries.just((Action) new Reopen())))
                 .list().ofMinSize(1).ofMaxSize(60);
         // most sequences start as a VMM would, so that the IOTLB paths get past the owner check
         return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(1, steps),
-                net.jqwik.api.Tuple.of(4, steps.map(l -> {
+                Tuple.of(1, steps),
+                Tuple.of(4, steps.map(l -> {
                     List<Action> withOwner = new ArrayList<>(l);
                     withOwner.addFirst(new Ioctl(VhostIoctl.SET_OWNER.code(), null));
                     return withOwner;
@@ -111,7 +113,7 @@ class FakeKernelProperties {
 
     private static byte[] le64(long v) {
         byte[] b = new byte[8];
-        MemorySegment.ofArray(b).set(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0, v);
+        MemorySegment.ofArray(b).set(ValueLayout.JAVA_LONG_UNALIGNED, 0, v);
         return b;
     }
 
@@ -241,7 +243,7 @@ class FakeKernelProperties {
             if (io.code() == VhostIoctl.SET_OWNER.code()) {
                 owner = true;
             } else if (io.code() == VhostIoctl.SET_BACKEND_FEATURES.code()) {
-                acked = MemorySegment.ofArray(io.arg()).get(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0);
+                acked = MemorySegment.ofArray(io.arg()).get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
             }
         }
 

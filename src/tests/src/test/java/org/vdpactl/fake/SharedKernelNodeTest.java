@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.vdpactl.ffi.gen.libc.libc_h;
@@ -18,6 +21,7 @@ import org.vdpactl.fake.state.FakeStateStore;
 import org.vdpactl.fake.state.NodeOpenRecord;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.SyscallException;
+import org.vdpactl.testsupport.SeparateJvm;
 import org.vdpactl.time.VirtualClock;
 
 /**
@@ -86,7 +90,7 @@ class SharedKernelNodeTest {
         try (FakeKernel k = shared()) {
             k.saveState(); // the other process must see the same devices
         }
-        Process holder = org.vdpactl.testsupport.SeparateJvm.start(NodeHolderMain.class, dir.resolve("holder.out"),
+        Process holder = SeparateJvm.start(NodeHolderMain.class, dir.resolve("holder.out"),
                 dir.resolve("holder.err"), stateFile().toString(), NET);
         try {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
@@ -103,7 +107,7 @@ class SharedKernelNodeTest {
             holder.waitFor();
         }
         String records = read(new FakeStateStore(stateFile()).openNodesFile());
-        assertTrue(new com.fasterxml.jackson.databind.ObjectMapper().readTree(records).findValues("pid").stream()
+        assertTrue(new ObjectMapper().readTree(records).findValues("pid").stream()
                         .anyMatch(pid -> pid.asLong() == holder.pid()),
                 () -> "the killed holder's record must still be there (only liveness can ignore it): " + records);
         try (FakeKernel k = shared(); FakeProcess p = k.newProcess()) {
@@ -114,7 +118,7 @@ class SharedKernelNodeTest {
     private static String read(Path file) {
         try {
             return Files.readString(file);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return "(" + e + ")";
         }
     }
@@ -143,7 +147,7 @@ class SharedKernelNodeTest {
             });
             // the delete cannot finish while the node is open (b's bus lock stays held, as vdpa_dev_lock
             // is); give it time to get it wrong
-            assertThrows(java.util.concurrent.TimeoutException.class, () -> del.get(500, TimeUnit.MILLISECONDS));
+            assertThrows(TimeoutException.class, () -> del.get(500, TimeUnit.MILLISECONDS));
             assertTrue(a.device("vdpa0").isPresent());
             try (FakeProcess again = a.newProcess()) {
                 assertEquals(Errno.EBUSY, errno(() -> again.open(NET, RW)), "still open in this kernel");

@@ -10,10 +10,12 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.vdpactl.fake.FakeKernel;
@@ -71,7 +73,7 @@ class FakeFeatureProbeTest {
             for (Path fresh : files.filter(p -> p.getFileName().toString().matches("fake-.*-features\\.json")).sorted().toList()) {
                 Path committed = RECORDS.resolve(fresh.getFileName());
                 if (write) {
-                    Files.copy(fresh, committed, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    Files.copy(fresh, committed, StandardCopyOption.REPLACE_EXISTING);
                 } else if (!Files.exists(committed) || !Files.readString(committed).equals(Files.readString(fresh))) {
                     stale.add(committed.toString());
                 }
@@ -102,7 +104,7 @@ class FakeFeatureProbeTest {
                 out.add(path);
             }
             m.forEach((k, v) -> findSaltedOrder(path + "/" + k, v, out));
-        } else if (value instanceof java.util.Set<?> set && salted && set.size() > 1) {
+        } else if (value instanceof Set<?> set && salted && set.size() > 1) {
             out.add(path);
         } else if (value instanceof List<?> list) {
             for (int i = 0; i < list.size(); i++) {

@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -70,7 +72,7 @@ class FreshMachineSetupTest {
             p.destroyForcibly().waitFor();
         }
         try (var walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 
@@ -122,7 +124,7 @@ class FreshMachineSetupTest {
         holder.getOutputStream().close(); // the other apt finishes
         assertTrue(holder.waitFor(60, TimeUnit.SECONDS));
         assertTrue(setup.waitFor(120, TimeUnit.SECONDS));
-        java.io.StringWriter rest = new java.io.StringWriter();
+        StringWriter rest = new StringWriter();
         err.transferTo(rest);
         assertEquals(0, setup.exitValue(), waiting + rest);
         assertTrue(rest.toString().contains("apt's locks are free after"), rest.toString());

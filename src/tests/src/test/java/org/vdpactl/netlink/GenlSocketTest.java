@@ -11,6 +11,7 @@ import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -187,7 +188,7 @@ class GenlSocketTest {
     }
 
     private static byte[] concat(byte[] a, byte[] b) {
-        byte[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+        byte[] c = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, c, a.length, b.length);
         return c;
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.inside.FakeInside;
+import org.vdpactl.fake.model.DriverModel;
 import org.vdpactl.fake.vhost.VhostVdpaDriver;
 import org.vdpactl.fake.model.MapEntry;
 
@@ -62,7 +63,7 @@ class GuestMemoryLayoutTest {
     @Test
     void pageSizeDecidesTheGranularityTheDeviceSeesThroughTheIotlb() {
         // 4 KiB pages: each GiB arrives as a 4 KiB run and the rest, as pinned fragmented memory would
-        try (FakeRig rig = FakeRig.withModels(1, 1, i -> org.vdpactl.fake.model.DriverModel.FREE)) {
+        try (FakeRig rig = FakeRig.withModels(1, 1, i -> DriverModel.FREE)) {
             GuestMemoryLayout layout = GuestMemoryLayout.of(4 * GIB, GIB, 4096, true);
             RehearsalListener check = new RehearsalListener() {
                 @Override
@@ -82,7 +83,7 @@ class GuestMemoryLayoutTest {
 
     @Test
     void oneGibPagesMapEachRegionWhole() {
-        try (FakeRig rig = FakeRig.withModels(1, 1, i -> org.vdpactl.fake.model.DriverModel.FREE)) {
+        try (FakeRig rig = FakeRig.withModels(1, 1, i -> DriverModel.FREE)) {
             GuestMemoryLayout layout = GuestMemoryLayout.of(4 * GIB, GIB, GIB, true);
             RehearsalListener check = new RehearsalListener() {
                 @Override

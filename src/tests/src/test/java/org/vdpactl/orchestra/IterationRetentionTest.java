@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The rehearsal keeps the spans of a bounded number of iterations, whatever the iteration count. */
@@ -13,7 +14,7 @@ class IterationRetentionTest {
     /** An iteration whose downtime is {@code downtime} ns (one suspend at 0, one resume ending at {@code downtime}). */
     private static Timeline iteration(int index, long downtime) {
         return new Timeline(index, Strategy.PARALLEL, LANES, List.of(new Span("d0", Phase.SUSPEND, "VHOST_VDPA_SUSPEND", 0, 1, 0),
-                new Span("d0", Phase.RESUME, "VHOST_VDPA_RESUME", downtime - 1, downtime, 0)), java.util.Set.of());
+                new Span("d0", Phase.RESUME, "VHOST_VDPA_RESUME", downtime - 1, downtime, 0)), Set.of());
     }
 
     @Test

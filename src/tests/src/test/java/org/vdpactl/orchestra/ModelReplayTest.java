@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.time.VirtualClock;
 
@@ -55,7 +56,7 @@ class ModelReplayTest {
     @Test
     void aRehearsalsModelReplaysToItsCriticalPath() {
         // device 0 has a slow suspend, device 1 a slow set_map: only the barrier adds both up
-        java.util.function.IntFunction<FixedCostModel> skewed = i -> switch (i) {
+        IntFunction<FixedCostModel> skewed = i -> switch (i) {
             case 0 -> new FixedCostModel(1, 50, FixedCostModel.SET_MAP);
             case 1 -> new FixedCostModel(1, FixedCostModel.SUSPEND, 90);
             default -> new FixedCostModel(1);

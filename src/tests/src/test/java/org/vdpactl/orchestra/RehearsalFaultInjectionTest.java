@@ -9,6 +9,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.vhost.VhostVdpaDriver;
@@ -36,7 +39,7 @@ class RehearsalFaultInjectionTest {
     void everyWindowCallPositionOfASixteenDeviceRehearsalEndsInAKnownState() {
         runAllPositions(Strategy.PARALLEL, false, p -> true);
         // no VHOST_VDPA_RESUME: the window restarts every device from reset and resumes none (as QEMU 10.0)
-        assertEquals(java.util.Set.of("VHOST_GET_BACKEND_FEATURES", "VHOST_GET_VRING_BASE", "VHOST_SET_BACKEND_FEATURES", "VHOST_SET_FEATURES", "VHOST_SET_VRING_ADDR", "VHOST_SET_VRING_BASE",
+        assertEquals(Set.of("VHOST_GET_BACKEND_FEATURES", "VHOST_GET_VRING_BASE", "VHOST_SET_BACKEND_FEATURES", "VHOST_SET_FEATURES", "VHOST_SET_VRING_ADDR", "VHOST_SET_VRING_BASE",
                 "VHOST_SET_VRING_CALL", "VHOST_SET_VRING_KICK", "VHOST_SET_VRING_NUM", "VHOST_VDPA_GET_CONFIG", "VHOST_VDPA_GET_STATUS",
                 "VHOST_VDPA_SET_STATUS", "VHOST_VDPA_SET_VRING_ENABLE", "VHOST_VDPA_SUSPEND", "change_num_qps",
                 "write"), coveredCalls, "every kind of window call was failed at least once");
@@ -61,9 +64,9 @@ class RehearsalFaultInjectionTest {
         runAllPositions(Strategy.PARALLEL, true, p -> p.index() % 3 == 0);
     }
 
-    private final java.util.Set<String> coveredCalls = new java.util.TreeSet<>();
+    private final Set<String> coveredCalls = new TreeSet<>();
 
-    private void runAllPositions(Strategy strategy, boolean separate, java.util.function.Predicate<Position> which) {
+    private void runAllPositions(Strategy strategy, boolean separate, Predicate<Position> which) {
         List<Position> positions = positions(strategy, separate);
         assertTrue(positions.size() > 40, "expected a full call sequence, got " + positions.size());
         warmUp(strategy, separate);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,7 +21,7 @@ class StrategyTimingTest {
     private static final int VQS = 2 * PAIRS;
     private static final long NS = 1_000_000;
 
-    private static RehearsalResult run(Strategy strategy, boolean premap, java.util.function.IntFunction<FixedCostModel> models) {
+    private static RehearsalResult run(Strategy strategy, boolean premap, IntFunction<FixedCostModel> models) {
         try (FakeRig rig = FakeRig.withModels(DEVICES, PAIRS, i -> models.apply(i))) {
             // in place: these figures include every device's reset (the window boundaries have their own test)
             RehearsalPlan plan = RehearsalPlan.builder(rig.devices).strategy(strategy).premap(premap).queuePairs(1)
@@ -78,7 +79,7 @@ class StrategyTimingTest {
     @Test
     void pipelinedLetsEachDeviceRunAheadAndPaysOnlyTheSlowestDevice() {
         // device 0 has a slow suspend, device 1 a slow set_map: with barriers both slow steps add up
-        java.util.function.IntFunction<FixedCostModel> skewed = i -> switch (i) {
+        IntFunction<FixedCostModel> skewed = i -> switch (i) {
             case 0 -> new FixedCostModel(1, 50, FixedCostModel.SET_MAP);
             case 1 -> new FixedCostModel(1, FixedCostModel.SUSPEND, 90);
             default -> new FixedCostModel(1);

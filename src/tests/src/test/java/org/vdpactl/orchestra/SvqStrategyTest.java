@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,7 +35,7 @@ class SvqStrategyTest {
     private static final long CVQ_IOVA = (1L << 20) + 4 * 3 * 4096;
 
     /** The result, and per device what the fake kernel holds once the rehearsal has restored it. */
-    record Run(RehearsalResult result, java.util.Map<String, Integer> cvqGroupAsid, java.util.Map<String, Long> shadowEntries) {
+    record Run(RehearsalResult result, Map<String, Integer> cvqGroupAsid, Map<String, Long> shadowEntries) {
     }
 
     private static Run rehearse(String kernel, String mgmt, boolean split, int iterations) {
@@ -43,8 +47,8 @@ class SvqStrategyTest {
             List<DeviceTarget> all = List.of(new DeviceTarget("d0", "/dev/vhost-vdpa-0"), new DeviceTarget("d1", "/dev/vhost-vdpa-1"));
             RehearsalPlan.Builder b = split ? RehearsalPlan.builder(all.subList(0, 1)).destinations(all.subList(1, 2))
                     : RehearsalPlan.builder(all);
-            java.util.Map<String, Integer> asids = new java.util.TreeMap<>();
-            java.util.Map<String, Long> shadow = new java.util.TreeMap<>();
+            Map<String, Integer> asids = new TreeMap<>();
+            Map<String, Long> shadow = new TreeMap<>();
             RehearsalResult r = new Rehearsal(p, new VirtualClock()).listener(new RehearsalListener() {
                 @Override
                 public void beforeClose(List<DeviceReport> devices) {
@@ -79,7 +83,7 @@ class SvqStrategyTest {
         // it, so the vrings are enabled after DRIVER_OK as QEMU 10.0 does: the CVQ, then (after the CVQ MQ
         // command) the data queues
         boolean late = !kernel.equals("6.1");
-        List<String> shadowed = new java.util.ArrayList<>(List.of("VHOST_SET_VRING_NUM vq0", "VHOST_SET_VRING_BASE vq0",
+        List<String> shadowed = new ArrayList<>(List.of("VHOST_SET_VRING_NUM vq0", "VHOST_SET_VRING_BASE vq0",
                 "VHOST_SET_VRING_KICK vq0", "VHOST_SET_VRING_CALL vq0", "write IOTLB UPDATE asid 0 iova 0x" + Long.toHexString(SHADOW_IOVA),
                 "write IOTLB UPDATE asid 0 iova 0x" + Long.toHexString(SHADOW_IOVA + 8192), "VHOST_SET_VRING_ADDR vq0"));
         if (!late) {
@@ -95,7 +99,7 @@ class SvqStrategyTest {
             assertEquals(List.of("VHOST_VDPA_SET_VRING_ENABLE vq0", "VHOST_VDPA_SET_VRING_ENABLE vq1"), cvqMq,
                     "the data queues after the CVQ's state load: " + cvqMq);
         } else {
-            assertTrue(java.util.stream.Stream.concat(driverOk.stream(), cvqMq.stream()).noneMatch(c -> c.contains("ENABLE")),
+            assertTrue(Stream.concat(driverOk.stream(), cvqMq.stream()).noneMatch(c -> c.contains("ENABLE")),
                     "no enable after DRIVER_OK without ENABLE_AFTER_DRIVER_OK: " + driverOk + cvqMq);
         }
         assertFalse(configure.stream().anyMatch(c -> c.startsWith("VHOST_VDPA_SET_GROUP_ASID")),
@@ -106,8 +110,8 @@ class SvqStrategyTest {
         for (DeviceReport d : r.devices()) {
             assertEquals(DeviceState.RUNNING, d.state(), d.toString());
         }
-        assertEquals(java.util.Map.of("d0", 1, "d1", 1), run.cvqGroupAsid(), "restored: the CVQ back in its own address space");
-        assertEquals(java.util.Map.of("d0", 0L, "d1", 0L), run.shadowEntries(), "restored: no shadow ring left mapped");
+        assertEquals(Map.of("d0", 1, "d1", 1), run.cvqGroupAsid(), "restored: the CVQ back in its own address space");
+        assertEquals(Map.of("d0", 0L, "d1", 0L), run.shadowEntries(), "restored: no shadow ring left mapped");
     }
 
     /** vdpasim_net with one address space: a driver that cannot give its control queue an address space of its own. */

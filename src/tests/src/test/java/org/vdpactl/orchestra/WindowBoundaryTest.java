@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -116,7 +117,7 @@ class WindowBoundaryTest {
     void windowModesParse() {
         assertEquals(WindowMode.MIGRATION, WindowMode.parse("migration"));
         assertEquals(WindowMode.IN_PLACE, WindowMode.parse("In-Place"));
-        assertTrue(org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> WindowMode.parse("legacy"))
+        assertTrue(Assertions.assertThrows(IllegalArgumentException.class, () -> WindowMode.parse("legacy"))
                 .getMessage().contains("migration or in-place"));
     }
 }

@@ -10,12 +10,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.fault.FaultRule;
 import org.vdpactl.fake.model.DriverModel;
+import org.vdpactl.fake.model.MapEntry;
 import org.vdpactl.fake.model.OpCost;
 import org.vdpactl.orchestra.Phase;
 import org.vdpactl.orchestra.RehearsalPlan;
@@ -53,7 +55,7 @@ public class RehearsalReportsTest {
         }
 
         @Override
-        public OpCost setMap(int asid, List<org.vdpactl.fake.model.MapEntry> table) {
+        public OpCost setMap(int asid, List<MapEntry> table) {
             return OpCost.ofMillis(table.isEmpty() ? 0 : 9);
         }
 
@@ -205,7 +207,7 @@ public class RehearsalReportsTest {
     }
 
     static void assertSelfContained(String html) {
-        String lower = html.toLowerCase(java.util.Locale.ROOT);
+        String lower = html.toLowerCase(Locale.ROOT);
         assertFalse(lower.contains("http://") || lower.contains("https://"), "network URL in the report");
         assertFalse(lower.contains("<script"), "script in the report");
         // url(#id) points into the document itself (the SVG hatching); any other url( would load something

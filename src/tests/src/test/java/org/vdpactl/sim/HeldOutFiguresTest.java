@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,7 @@ class HeldOutFiguresTest {
     static final List<String> MODEL_FOLDERS = List.of("src/fake/src/main/java/org/vdpactl/fake/mlx5", "src/fake/src/main/resources",
             "src/sim/src/main/java", "src/tests/src/test/java/org/vdpactl/fake/mlx5");
     /** The files of those folders that may hold a held-out figure, each with its reason. */
-    static final java.util.Map<String, String> MAY_NAME_THEM = java.util.Map.of(
+    static final Map<String, String> MAY_NAME_THEM = Map.of(
             "HeldOutFigures.java", "the guarded holder itself: the only place the figures are kept",
             "Mlx5GoldenValuesTest.java", "checks the spec's own arithmetic with the spec's table (docs/spec/mlx5-model.md §4.6),"
                     + " which the spec fitted with #2; it feeds no fit, prior or prediction");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -133,7 +134,7 @@ class SpecReferencesTest {
             try (Stream<Path> s = Files.walk(root)) {
                 for (Path p : s.filter(Files::isRegularFile).filter(p -> !p.toString().contains("target")).sorted().toList()) {
                     try {
-                        out.put(p, StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(p))).toString());
+                        out.put(p, StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(Files.readAllBytes(p))).toString());
                     } catch (CharacterCodingException binary) {
                         // not text: nothing to cite from
                     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Starts a class of this build's test class path in a separate OS process, as another vdpactl
@@ -20,11 +21,11 @@ public final class SeparateJvm {
 
     /** A started JVM running mainClass with args; stdout and stderr go to the given files. */
     public static Process start(Class<?> mainClass, Path stdout, Path stderr, String... args) throws IOException {
-        return start(mainClass, java.util.Map.of(), stdout, stderr, args);
+        return start(mainClass, Map.of(), stdout, stderr, args);
     }
 
     /** As {@link #start(Class, Path, Path, String...)} with {@code env} added to (or replacing in) the environment. */
-    public static Process start(Class<?> mainClass, java.util.Map<String, String> env, Path stdout, Path stderr, String... args)
+    public static Process start(Class<?> mainClass, Map<String, String> env, Path stdout, Path stderr, String... args)
             throws IOException {
         return start(List.of(), mainClass, env, stdout, stderr, args);
     }
@@ -33,7 +34,7 @@ public final class SeparateJvm {
      * As {@link #start(Class, java.util.Map, Path, Path, String...)}, run by {@code wrapper} (a command that
      * runs its arguments, e.g. {@code prlimit --nofile=1024:1024 --}).
      */
-    public static Process start(List<String> wrapper, Class<?> mainClass, java.util.Map<String, String> env, Path stdout,
+    public static Process start(List<String> wrapper, Class<?> mainClass, Map<String, String> env, Path stdout,
             Path stderr, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(wrapper);
         cmd.addAll(List.of("env", "--default-signal=INT,TERM",

@@ -3,6 +3,8 @@ package org.vdpactl.vhost;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.management.ThreadMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,7 +31,7 @@ class IotlbPlanningAllocationTest {
             layout.add(region(i * 4096L, 4096));
         }
         IotlbBatchPlanner planner = IotlbBatchPlanner.defaults();
-        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        var threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long tid = Thread.currentThread().threadId();
         long best = Long.MAX_VALUE;
         int messages = 0;

@@ -1,12 +1,15 @@
 package org.vdpactl.vhost;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import java.util.function.ToLongFunction;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.FileStat;
 import org.vdpactl.sys.SyscallException;
@@ -35,7 +38,7 @@ final class StubSyscalls extends UnscriptedSyscalls {
     final Map<String, String> files = new HashMap<>();
     final List<Integer> closed = new ArrayList<>();
     /** What write() answers: a byte count, or a negative errno. */
-    java.util.function.ToLongFunction<MemorySegment> writeAnswer = seg -> 72;
+    ToLongFunction<MemorySegment> writeAnswer = seg -> 72;
     int nextFd = 7;
     Integer openErrno;
 
@@ -108,7 +111,7 @@ final class StubSyscalls extends UnscriptedSyscalls {
     @Override
     public MemorySegment mmap(long length, int prot, int flags, int fd, long offset) {
         calls.add(new Call("mmap", flags, new byte[0], 0));
-        return java.lang.foreign.Arena.ofAuto().allocate(length, 4096); // real memory: nothing here touches it, but it may
+        return Arena.ofAuto().allocate(length, 4096); // real memory: nothing here touches it, but it may
     }
 
     @Override
@@ -156,6 +159,6 @@ final class StubSyscalls extends UnscriptedSyscalls {
         if (f == null) {
             throw new SyscallException("open " + path, Errno.ENOENT);
         }
-        return f.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        return f.getBytes(StandardCharsets.US_ASCII);
     }
 }

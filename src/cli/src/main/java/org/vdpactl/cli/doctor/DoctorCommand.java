@@ -1,5 +1,6 @@
 package org.vdpactl.cli.doctor;
 
+import org.vdpactl.cli.CliFailure;
 import org.vdpactl.cli.CommandContext;
 import org.vdpactl.cli.KernelFeatures;
 
@@ -12,8 +13,11 @@ import java.util.concurrent.Callable;
 import org.vdpactl.cli.BackendKind;
 import org.vdpactl.cli.CliContext;
 import org.vdpactl.cli.ExitCode;
+import org.vdpactl.cli.ReadOnlyCommand;
 import org.vdpactl.cli.Sizes;
 import org.vdpactl.report.JsonDocument;
+import org.vdpactl.vhost.VhostDeviceNodes;
+import org.vdpactl.vhost.VhostNodeException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,7 +30,7 @@ import picocli.CommandLine.Parameters;
                        "The exit code judges this host's kernel, not the fake backend: 0 when it can drive vDPA devices",
                        "(with the kernel backend: and the devices checked are usable), 8 when not, 3 for a DEV that does not",
                        "exist. The fake backend's checks are shown, simulated, and never change it. The first line says so."})
-public final class DoctorCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
+public final class DoctorCommand implements Callable<Integer>, ReadOnlyCommand {
     @Mixin
     CommandContext context;
 
@@ -134,9 +138,9 @@ public final class DoctorCommand implements Callable<Integer>, org.vdpactl.cli.R
     private void refuseBadArguments(CliContext ctx) {
         for (String d : devices) {
             try {
-                org.vdpactl.vhost.VhostDeviceNodes.resolve(ctx.syscalls(), d);
-            } catch (org.vdpactl.vhost.VhostNodeException e) {
-                throw org.vdpactl.cli.CliFailure.from(e, e.getMessage());
+                VhostDeviceNodes.resolve(ctx.syscalls(), d);
+            } catch (VhostNodeException e) {
+                throw CliFailure.from(e, e.getMessage());
             }
         }
     }

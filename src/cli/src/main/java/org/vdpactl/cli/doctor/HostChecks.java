@@ -2,6 +2,7 @@ package org.vdpactl.cli.doctor;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.vdpactl.cli.Sizes;
 import org.vdpactl.sys.MemlockLimit;
 import org.vdpactl.vhost.MemlockHint;
@@ -67,14 +68,14 @@ final class HostChecks {
     }
 
     /** vdpa_sim's defaults hide the pinning/memlock path (VA mode) and the per-message set_map cost (batching). */
-    private java.util.Optional<Check> simulatorParameters() {
+    private Optional<Check> simulatorParameters() {
         if (!host.modulepresent("vdpa_sim")) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         String useVa = host.moduleParameter("vdpa_sim", "use_va").orElse("?");
         String batch = host.moduleParameter("vdpa_sim", "batch_mapping").orElse("?");
         String entries = host.moduleParameter("vdpa_sim", "max_iotlb_entries").orElse("?");
-        return java.util.Optional.of(Check.info("vdpa_sim", "vdpa_sim parameters",
+        return Optional.of(Check.info("vdpa_sim", "vdpa_sim parameters",
                 "use_va=" + useVa + " batch_mapping=" + batch + " max_iotlb_entries=" + entries
                 + ("Y".equals(useVa) ? " (VA mode: no pinning, only shared memory is mapped)" : "")));
     }

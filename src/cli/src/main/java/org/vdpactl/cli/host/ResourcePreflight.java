@@ -1,6 +1,7 @@
 package org.vdpactl.cli.host;
 
 import java.util.Locale;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.cli.CliFailure;
@@ -58,12 +59,12 @@ public final class ResourcePreflight {
      *
      * @throws CliFailure ({@link ExitCode#RESOURCE_LIMIT}) when only a higher hard limit would do
      */
-    public static java.util.Optional<ResourceLimit> raiseTo(ResourceLimit nofile, long needed, int devices, String doing) {
+    public static Optional<ResourceLimit> raiseTo(ResourceLimit nofile, long needed, int devices, String doing) {
         if (needed <= nofile.soft()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         if (needed <= nofile.hard()) {
-            return java.util.Optional.of(nofile.raisedToHard());
+            return Optional.of(nofile.raisedToHard());
         }
         throw new CliFailure(ExitCode.RESOURCE_LIMIT, refusal(doing, devices, needed, nofile));
     }

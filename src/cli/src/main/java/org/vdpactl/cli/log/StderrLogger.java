@@ -1,5 +1,6 @@
 package org.vdpactl.cli.log;
 
+import java.io.PrintStream;
 import org.slf4j.Marker;
 import org.slf4j.event.Level;
 import org.slf4j.helpers.LegacyAbstractLogger;
@@ -47,7 +48,7 @@ final class StderrLogger extends LegacyAbstractLogger {
     protected void handleNormalizedLoggingCall(Level level, Marker marker, String messagePattern, Object[] arguments,
                                                Throwable throwable) {
         String line = "[" + level + "] " + MessageFormatter.basicArrayFormat(messagePattern, arguments);
-        java.io.PrintStream err = System.err;
+        PrintStream err = System.err;
         synchronized (err) {
             err.println(line);
             if (throwable != null) {

@@ -1,7 +1,10 @@
 package org.vdpactl.cli.mgmt;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.vdpactl.cli.CommandContext;
 import org.vdpactl.cli.CommandGroup;
+import org.vdpactl.cli.ReadOnlyCommand;
 import org.vdpactl.mgmt.VdpaCommand;
 
 import org.vdpactl.mgmt.VdpaAttribute;
@@ -24,6 +27,7 @@ import org.vdpactl.mgmt.MgmtDevInfo;
 import org.vdpactl.mgmt.VdpaDevInfo;
 import org.vdpactl.mgmt.VdpaNetlink;
 import org.vdpactl.mgmt.VendorStats;
+import org.vdpactl.sys.VdpaDeviceRules;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -35,8 +39,8 @@ import org.vdpactl.vhost.VirtioDeviceId;
         description = "vDPA devices: list, show, add, del, config, vstats, set.",
         subcommands = {DevCommand.ListCommand.class, DevCommand.ShowCommand.class, DevCommand.AddCommand.class,
             DevDelCommand.class, DevCommand.ConfigCommand.class, DevCommand.VstatsCommand.class, DevCommand.SetCommand.class})
-public final class DevCommand extends CommandGroup implements org.vdpactl.cli.ReadOnlyCommand {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DevCommand.class);
+public final class DevCommand extends CommandGroup implements ReadOnlyCommand {
+    private static final Logger LOG = LoggerFactory.getLogger(DevCommand.class);
 
     @Mixin
     CommandContext context;
@@ -64,7 +68,7 @@ public final class DevCommand extends CommandGroup implements org.vdpactl.cli.Re
      * a guest would never receive its frames otherwise.
      */
     static MacAddress unicast(MacAddress m, String option) {
-        String why = org.vdpactl.sys.VdpaDeviceRules.unicastMacProblem(m.octets());
+        String why = VdpaDeviceRules.unicastMacProblem(m.octets());
         if (why != null) {
             throw new IllegalArgumentException(option + " " + m + " " + why);
         }
@@ -73,9 +77,9 @@ public final class DevCommand extends CommandGroup implements org.vdpactl.cli.Re
 
     /** Refuses a name {@link org.vdpactl.sys.VdpaDeviceRules#nameProblem} refuses (the state file's load uses the same rule). */
     static void refuseUnusableName(String name) {
-        String why = org.vdpactl.sys.VdpaDeviceRules.nameProblem(name);
+        String why = VdpaDeviceRules.nameProblem(name);
         if (why != null) {
-            throw new IllegalArgumentException("device name " + org.vdpactl.sys.VdpaDeviceRules.quotedName(name) + " " + why);
+            throw new IllegalArgumentException("device name " + VdpaDeviceRules.quotedName(name) + " " + why);
         }
     }
 
@@ -84,7 +88,7 @@ public final class DevCommand extends CommandGroup implements org.vdpactl.cli.Re
 
     /** {@code dev list}. */
     @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true, description = "List the vDPA devices.")
-    static final class ListCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
+    static final class ListCommand implements Callable<Integer>, ReadOnlyCommand {
         @Mixin
         CommandContext context;
 
@@ -96,7 +100,7 @@ public final class DevCommand extends CommandGroup implements org.vdpactl.cli.Re
 
     /** {@code dev show [NAME]}. */
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one vDPA device (or all).")
-    static final class ShowCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
+    static final class ShowCommand implements Callable<Integer>, ReadOnlyCommand {
         @Mixin
         CommandContext context;
 
@@ -142,7 +146,7 @@ public final class DevCommand extends CommandGroup implements org.vdpactl.cli.Re
                 spec = spec.withMac(macOption(mac));
             }
             if (mtu != null) {
-                String why = org.vdpactl.sys.VdpaDeviceRules.mtuProblem(mtu);
+                String why = VdpaDeviceRules.mtuProblem(mtu);
                 if (why != null) {
                     throw new IllegalArgumentException("--mtu " + mtu + " " + why);
                 }
@@ -186,7 +190,7 @@ public final class DevCommand extends CommandGroup implements org.vdpactl.cli.Re
     /** {@code dev config [show] [NAME]}. */
     @Command(name = "config", mixinStandardHelpOptions = true, description = {"Show device configuration (like vdpa dev config show).",
             "iproute2's form works too: dev config show [NAME]."})
-    static final class ConfigCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
+    static final class ConfigCommand implements Callable<Integer>, ReadOnlyCommand {
         @Mixin
         CommandContext context;
 
@@ -212,7 +216,7 @@ public final class DevCommand extends CommandGroup implements org.vdpactl.cli.Re
     /** {@code dev vstats NAME --qidx N | --all}, or iproute2's {@code dev vstats show NAME qidx N}. */
     @Command(name = "vstats", mixinStandardHelpOptions = true, description = {"Vendor statistics of one queue, or of all queues.",
             "iproute2's form works too: dev vstats show NAME qidx N."})
-    static final class VstatsCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
+    static final class VstatsCommand implements Callable<Integer>, ReadOnlyCommand {
         @Mixin
         CommandContext context;
 
@@ -300,7 +304,7 @@ public final class DevCommand extends CommandGroup implements org.vdpactl.cli.Re
 
     /** The provisioning attributes a DEV_NEW of this spec carries. */
     static List<VdpaAttribute> provisioned(DeviceSpec spec) {
-        List<VdpaAttribute> out = new java.util.ArrayList<>();
+        List<VdpaAttribute> out = new ArrayList<>();
         if (spec.mac() != null) {
             out.add(VdpaAttribute.DEV_NET_CFG_MACADDR);
         }

@@ -8,6 +8,7 @@ import org.vdpactl.cli.CliFailure;
 import org.vdpactl.cli.CommandContext;
 import org.vdpactl.cli.ExitCode;
 import org.vdpactl.cli.StopSignals;
+import org.vdpactl.cli.host.HolderUsers;
 import org.vdpactl.mgmt.VdpaNetlink;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.Syscalls;
@@ -141,7 +142,7 @@ final class DevDelCommand implements Callable<Integer> {
     }
 
     private static String holders(Syscalls sys, String node) {
-        List<String> holders = sys.holdersOf(node).stream().map(org.vdpactl.cli.host.HolderUsers::withUser).toList();
+        List<String> holders = sys.holdersOf(node).stream().map(HolderUsers::withUser).toList();
         return holders.isEmpty() ? "another process" : String.join(", ", holders);
     }
 }

@@ -3,6 +3,7 @@ package org.vdpactl.cli.mgmt;
 import java.util.concurrent.Callable;
 import org.vdpactl.cli.CommandContext;
 import org.vdpactl.cli.CommandGroup;
+import org.vdpactl.cli.ReadOnlyCommand;
 import org.vdpactl.mgmt.IprouteJson;
 import org.vdpactl.mgmt.IprouteText;
 import org.vdpactl.mgmt.MgmtDevInfo;
@@ -21,7 +22,7 @@ public final class MgmtdevCommand extends CommandGroup {
 
     /** {@code mgmtdev list}. */
     @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true, description = "List every management device.")
-    static final class ListCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
+    static final class ListCommand implements Callable<Integer>, ReadOnlyCommand {
         @Mixin
         CommandContext context;
 
@@ -33,7 +34,7 @@ public final class MgmtdevCommand extends CommandGroup {
 
     /** {@code mgmtdev show [HANDLE]}. */
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one management device (or all).")
-    static final class ShowCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
+    static final class ShowCommand implements Callable<Integer>, ReadOnlyCommand {
         @Mixin
         CommandContext context;
 

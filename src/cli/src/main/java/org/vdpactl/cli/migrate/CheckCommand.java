@@ -1,5 +1,6 @@
 package org.vdpactl.cli.migrate;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,12 +12,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.vdpactl.cli.CliContext;
 import org.vdpactl.cli.CliFailure;
 import org.vdpactl.cli.CommandContext;
 import org.vdpactl.cli.ExitCode;
+import org.vdpactl.cli.ReadOnlyCommand;
+import org.vdpactl.cli.Sizes;
 import org.vdpactl.report.JsonDocument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,7 +34,7 @@ import picocli.CommandLine.Parameters;
                        "Per device pair: blockers, the path QEMU takes (SVQ, SUSPEND or reset, control queue, rollback, the",
                        "rehearsal of that path) and warnings, each line with what to do. Exit 0: every pair migrates;",
                        "10: a pair is blocked."})
-final class CheckCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
+final class CheckCommand implements Callable<Integer>, ReadOnlyCommand {
     static final String LIVE = "live";
 
     @Mixin
@@ -69,7 +73,7 @@ final class CheckCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyC
     @Override
     public Integer call() {
         CliContext ctx = context.get();
-        long memoryBytes = org.vdpactl.cli.Sizes.parse(memory, "--memory");
+        long memoryBytes = Sizes.parse(memory, "--memory");
         Map<String, String> explicit = pairs();
         MigrationFacts src = qemu(facts(ctx, source, "--source"), sourceQemu);
         MigrationFacts dst = source.equals(LIVE) && dest.equals(LIVE) ? src : qemu(facts(ctx, dest, "--dest"), destQemu);
@@ -172,7 +176,7 @@ final class CheckCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyC
         try {
             node = m.readTree(text);
             f = m.treeToValue(node, MigrationFacts.class);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
+        } catch (JsonProcessingException | IllegalArgumentException e) {
             throw CliFailure.from(e, option + " " + file + ": not valid facts JSON (" + firstLine(e) + ")");
         }
         if (node == null || !node.isObject() || !JsonDocument.MIGRATE_FACTS.schemaName().equals(node.path("schema").asText())) {
@@ -190,13 +194,13 @@ final class CheckCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyC
     }
 
     private static String firstLine(Exception e) {
-        String msg = e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+        String msg = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
         return msg == null ? e.getClass().getSimpleName() : msg.lines().findFirst().orElse("");
     }
 
     private static void print(PrintWriter out, MigrationFacts src, MigrationFacts dst, String verdict, boolean blocked,
                               List<PairReport> reports) {
-        out.println("migrate " + src.host() + " → " + dst.host() + ": " + verdict.toUpperCase(java.util.Locale.ROOT)
+        out.println("migrate " + src.host() + " → " + dst.host() + ": " + verdict.toUpperCase(Locale.ROOT)
                 + " (exit " + (blocked ? ExitCode.BLOCKED.code() : 0) + ")");
         for (PairReport r : reports) {
             out.println();

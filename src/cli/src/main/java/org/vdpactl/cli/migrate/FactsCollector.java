@@ -5,9 +5,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntSupplier;
 import org.vdpactl.cli.CliContext;
 import org.vdpactl.cli.KernelFeatures;
 import org.vdpactl.cli.doctor.HostFacts;
+import org.vdpactl.cli.mgmt.Netlink;
 import org.vdpactl.mgmt.DevConfig;
 import org.vdpactl.mgmt.VdpaDevInfo;
 import org.vdpactl.mgmt.VdpaNetlink;
@@ -46,7 +48,7 @@ final class FactsCollector {
         String release = ctx.simulated() ? null : host.kernelRelease();
         String profile = KernelFeatures.profile(ctx.backend(), release).map(p -> p.version()).orElse(null);
         List<MigrationFacts.DeviceFacts> devices = new ArrayList<>();
-        try (VdpaNetlink nl = org.vdpactl.cli.mgmt.Netlink.open(ctx)) {
+        try (VdpaNetlink nl = Netlink.open(ctx)) {
             Map<String, VhostPart> byMgmtdev = new LinkedHashMap<>();
             List<VdpaDevInfo> infos = nl.devices();
             Map<String, VhostPart> parts = new LinkedHashMap<>();
@@ -169,7 +171,7 @@ final class FactsCollector {
         return (b[0] & 0xff) | (b[1] & 0xff) << 8;
     }
 
-    private static Integer optional(java.util.function.IntSupplier q, String what, VhostPart p) {
+    private static Integer optional(IntSupplier q, String what, VhostPart p) {
         try {
             return q.getAsInt();
         } catch (SyscallException e) {

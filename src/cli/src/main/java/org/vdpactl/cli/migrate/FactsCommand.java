@@ -1,5 +1,6 @@
 package org.vdpactl.cli.migrate;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -7,6 +8,8 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.vdpactl.cli.CliContext;
 import org.vdpactl.cli.CommandContext;
+import org.vdpactl.cli.ReadOnlyCommand;
+import org.vdpactl.cli.Sizes;
 import org.vdpactl.report.JsonDocument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,7 +21,7 @@ import picocli.CommandLine.Option;
                        "`vdpactl migrate facts --json > HOST.json`. Features (offered and negotiated), status, config,",
                        "backend features, groups and address spaces, where the control queue lands, kernel, driver,",
                        "the QEMU on PATH, RLIMIT_MEMLOCK and CAP_IPC_LOCK. A device held by a VM is not opened."})
-final class FactsCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
+final class FactsCommand implements Callable<Integer>, ReadOnlyCommand {
     @Mixin
     CommandContext context;
 
@@ -42,7 +45,7 @@ final class FactsCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyC
         try {
             String h = Files.readString(Path.of("/proc/sys/kernel/hostname"), StandardCharsets.UTF_8).trim();
             return h.isEmpty() ? "localhost" : h;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return "localhost";
         }
     }
@@ -51,7 +54,7 @@ final class FactsCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyC
         out.println("host " + f.host() + ": " + (f.backend().kind().equals("fake") ? "fake kernel " + f.kernel().profile()
                 + " (simulated devices)" : "Linux " + f.kernel().release()) + ", QEMU " + (f.qemu().version() == null ? "not found"
                 : f.qemu().version() + " (" + f.qemu().source() + ")") + ", RLIMIT_MEMLOCK " + (f.memlock() == null ? "unknown"
-                : f.memlock().softBytes() == -1 ? "unlimited" : org.vdpactl.cli.Sizes.format(f.memlock().softBytes()))
+                : f.memlock().softBytes() == -1 ? "unlimited" : Sizes.format(f.memlock().softBytes()))
                 + (f.capIpcLock() ? ", CAP_IPC_LOCK" : ", no CAP_IPC_LOCK"));
         for (MigrationFacts.DeviceFacts d : f.devices()) {
             out.println(d.name() + ": " + d.type() + " on " + d.mgmtdev() + (d.driver() == null ? "" : " (" + d.driver() + ")")

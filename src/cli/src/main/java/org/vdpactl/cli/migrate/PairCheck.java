@@ -3,6 +3,7 @@ package org.vdpactl.cli.migrate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.vdpactl.cli.Sizes;
 import org.vdpactl.cli.migrate.MigrationFacts.DeviceFacts;
 import org.vdpactl.cli.migrate.PairReport.Finding;
 import org.vdpactl.cli.migrate.PairReport.MigrationPath;
@@ -122,7 +123,7 @@ record PairCheck(MigrationFacts srcHost, MigrationFacts dstHost, boolean xsvq, l
             return;
         }
         MigrationFacts.Memlock m = dstHost.memlock();
-        String size = org.vdpactl.cli.Sizes.format(memoryBytes);
+        String size = Sizes.format(memoryBytes);
         if (m == null) {
             warnings.add(new Finding("memlock-unknown", d.name() + " (" + d.driver() + ") pins the VM's memory, and the destination's"
                     + " RLIMIT_MEMLOCK is unknown", "make sure QEMU on " + dstHost.host() + " may lock " + size,
@@ -131,7 +132,7 @@ record PairCheck(MigrationFacts srcHost, MigrationFacts dstHost, boolean xsvq, l
         }
         if (m.softBytes() != -1 && m.softBytes() < memoryBytes) {
             blockers.add(new Finding("memlock", d.name() + " (" + d.driver() + ") pins the VM's " + size + " but RLIMIT_MEMLOCK on "
-                    + dstHost.host() + " is " + org.vdpactl.cli.Sizes.format(m.softBytes()) + " without CAP_IPC_LOCK: the destination's"
+                    + dstHost.host() + " is " + Sizes.format(m.softBytes()) + " without CAP_IPC_LOCK: the destination's"
                     + " IOTLB updates fail with ENOMEM", "raise QEMU's RLIMIT_MEMLOCK on " + dstHost.host() + " to at least " + size
                     + " (libvirt: <memtune><hard_limit>; systemd: LimitMEMLOCK=; ulimit -l) or give it CAP_IPC_LOCK (the limit"
                     + " read is that of the process that wrote the facts)", "drivers/vhost/vdpa.c vhost_vdpa_pa_map"));

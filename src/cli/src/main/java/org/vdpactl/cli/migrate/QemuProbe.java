@@ -1,5 +1,6 @@
 package org.vdpactl.cli.migrate;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -51,7 +52,7 @@ final class QemuProbe {
         Process proc = null;
         try {
             proc = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true)
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
             String out;
             try (var in = proc.getInputStream()) {
                 out = new String(in.readNBytes(4096), StandardCharsets.UTF_8);

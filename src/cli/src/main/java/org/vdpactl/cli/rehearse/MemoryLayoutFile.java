@@ -7,9 +7,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.vdpactl.cli.Sizes;
 import org.vdpactl.orchestra.GuestMemoryLayout;
+import org.vdpactl.sys.InputFile;
 import org.vdpactl.sys.InputKeys;
 
 /**
@@ -34,16 +36,16 @@ public final class MemoryLayoutFile {
     private static final Set<String> TOP = Set.of("page_size", "regions", "comment");
     private static final Set<String> REGION = Set.of("iova", "size", "split", "page_size", "comment");
     /** The spelling of earlier releases, still read: camelCase key -> its snake_case name. */
-    private static final java.util.Map<String, String> OLD_KEYS = java.util.Map.of("pageSize", "page_size");
+    private static final Map<String, String> OLD_KEYS = Map.of("pageSize", "page_size");
 
     private MemoryLayoutFile() {
     }
 
     public static GuestMemoryLayout read(Path file) {
         try {
-            return parse(org.vdpactl.sys.InputFile.readUtf8(file), file.toString());
+            return parse(InputFile.readUtf8(file), file.toString());
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read memory layout " + file + ": " + org.vdpactl.sys.InputFile.reason(e), e);
+            throw new IllegalArgumentException("cannot read memory layout " + file + ": " + InputFile.reason(e), e);
         }
     }
 

@@ -2,6 +2,7 @@ package org.vdpactl.cli.rehearse;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.vdpactl.cli.CompletionValues;
 import org.vdpactl.cli.Sizes;
 import org.vdpactl.orchestra.GuestMemoryLayout;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,7 +19,7 @@ public final class MemoryOptions {
             description = "Size of each memory region (one IOTLB entry per region; default: ${DEFAULT-VALUE}).")
     String regions;
 
-    @Option(names = "--page-size", paramLabel = "SIZE", completionCandidates = org.vdpactl.cli.CompletionValues.PageSizes.class, defaultValue = "4K",
+    @Option(names = "--page-size", paramLabel = "SIZE", completionCandidates = CompletionValues.PageSizes.class, defaultValue = "4K",
             description = "Host page size backing guest RAM (4K, 2M, 1G; default: ${DEFAULT-VALUE}): how finely the device translates it.")
     String pageSize;
 

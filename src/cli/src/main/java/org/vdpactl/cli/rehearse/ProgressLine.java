@@ -1,6 +1,7 @@
 package org.vdpactl.cli.rehearse;
 
 import java.io.PrintWriter;
+import org.vdpactl.cli.host.Terminal;
 import org.vdpactl.orchestra.RehearsalListener;
 import org.vdpactl.orchestra.Timeline;
 import org.vdpactl.report.Durations;
@@ -21,7 +22,7 @@ public final class ProgressLine implements RehearsalListener {
      * logs, {@code 2> run.log}) nothing is drawn.
      */
     public static RehearsalListener forTerminal(PrintWriter err, boolean simulated, int iterations) {
-        return forTerminal(err, simulated, iterations, org.vdpactl.cli.host.Terminal.stderrIsTerminal());
+        return forTerminal(err, simulated, iterations, Terminal.stderrIsTerminal());
     }
 
     static RehearsalListener forTerminal(PrintWriter err, boolean simulated, int iterations, boolean stderrIsTerminal) {

@@ -4,16 +4,19 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.vdpactl.cli.CliContext;
 import org.vdpactl.cli.CliFailure;
 import org.vdpactl.cli.ExitCode;
+import org.vdpactl.cli.ExitCodeMapper;
 import org.vdpactl.report.JsonDocument;
 import org.vdpactl.sys.SyscallException;
 import org.vdpactl.time.Clock;
 import org.vdpactl.vhost.DeviceStatus;
+import org.vdpactl.vhost.VhostDeviceNodes;
 import org.vdpactl.vhost.VhostVdpaDevice;
 
 /**
@@ -80,7 +83,7 @@ final class SuspendResumeRun {
         }
         print(ctx, timed.stream().map(Timed::result).toList());
         // one errno, one exit code, whichever call met it (ExitCodeMapper decides)
-        return org.vdpactl.cli.ExitCodeMapper.ofCalls(timed.size(), timed.stream().filter(t -> t.errno() != 0).map(Timed::errno).toList())
+        return ExitCodeMapper.ofCalls(timed.size(), timed.stream().filter(t -> t.errno() != 0).map(Timed::errno).toList())
                 .code();
     }
 
@@ -95,7 +98,7 @@ final class SuspendResumeRun {
         for (String d : devices) {
             String node;
             try {
-                node = org.vdpactl.vhost.VhostDeviceNodes.resolve(ctx.syscalls(), d).path();
+                node = VhostDeviceNodes.resolve(ctx.syscalls(), d).path();
             } catch (RuntimeException e) {
                 continue; // DeviceOpener reports it with its exit code
             }
@@ -148,7 +151,7 @@ final class SuspendResumeRun {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CliFailure(ExitCode.INTERRUPTED, "interrupted");
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw CliFailure.from(e.getCause(), "internal error: " + e.getCause());
         } finally {
             pool.shutdownNow();

@@ -5,8 +5,11 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import java.util.Objects;
 import org.vdpactl.cli.CommandContext;
 import org.vdpactl.cli.KernelFeatures;
+import org.vdpactl.cli.ReadOnlyCommand;
+import org.vdpactl.cli.doctor.HostFacts;
 import org.vdpactl.vhost.BackendFeatures;
 
 import java.util.concurrent.Callable;
@@ -25,7 +28,7 @@ import picocli.CommandLine.Parameters;
         description = {"Show everything the vhost-vdpa ioctls say about one device.",
                        "Id, features, backend features, status, queues, groups, address spaces, IOVA range",
                        "and the decoded config space."})
-final class VhostInfoCommand implements Callable<Integer>, org.vdpactl.cli.ReadOnlyCommand {
+final class VhostInfoCommand implements Callable<Integer>, ReadOnlyCommand {
     @Mixin
     CommandContext context;
 
@@ -51,7 +54,7 @@ final class VhostInfoCommand implements Callable<Integer>, org.vdpactl.cli.ReadO
                 }
             }
             VhostInfo info = VhostInfo.collect(dev);
-            String release = ctx.simulated() ? null : new org.vdpactl.cli.doctor.HostFacts().kernelRelease();
+            String release = ctx.simulated() ? null : new HostFacts().kernelRelease();
             var profile = KernelFeatures.profile(ctx.backend(), release);
             List<KernelFeatures.MissingFeature> missing = KernelFeatures.missingBackendFeatures(
                     new BackendFeatures(Long.parseUnsignedLong(info.backendFeatures().substring(2), 16)));
@@ -65,7 +68,7 @@ final class VhostInfoCommand implements Callable<Integer>, org.vdpactl.cli.ReadO
                 Map<String, Object> doc = new LinkedHashMap<>(ctx.mapper().convertValue(info, new TypeReference<Map<String, Object>>() { }));
                 // a config field the device's features do not make valid is left out, as in `vdpa -j dev config show`
                 if (doc.get("config") instanceof Map<?, ?> config) {
-                    config.values().removeIf(java.util.Objects::isNull);
+                    config.values().removeIf(Objects::isNull);
                 }
                 Map<String, Object> k = new LinkedHashMap<>();
                 k.put("profile", profile.map(p -> p.version()).orElse(null));

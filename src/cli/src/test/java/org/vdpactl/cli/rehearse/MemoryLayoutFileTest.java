@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.orchestra.GuestMemoryLayout;
 
@@ -33,10 +36,10 @@ class MemoryLayoutFileTest {
      */
     @Test
     void thePlanMemoryOfARehearsalDocumentFeedsBackAsALayout() throws Exception {
-        com.fasterxml.jackson.databind.JsonNode doc = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
-                java.nio.file.Path.of( // tests run in the repository's root
+        JsonNode doc = new ObjectMapper().readTree(
+                Path.of( // tests run in the repository's root
                         "ansible/ansible_collections/vdpactl/vdpa/tests/unit/plugins/modules/fixtures/rehearsal.json").toFile());
-        com.fasterxml.jackson.databind.JsonNode memory = doc.at("/plan/memory");
+        JsonNode memory = doc.at("/plan/memory");
         assertTrue(memory.size() >= 1 && memory.get(0).has("page_size"), "a real plan.memory: " + memory);
         GuestMemoryLayout l = MemoryLayoutFile.parse(memory.toString(), "plan.json");
         assertEquals(memory.size(), l.regions().size());

@@ -1,5 +1,7 @@
 package org.vdpactl.fake.bus;
 
+import org.vdpactl.ffi.gen.vhost.vhost_h;
+
 /**
  * The attributes of a VDPA_CMD_DEV_NEW request after parsing; null fields were not given.
  *
@@ -19,16 +21,16 @@ public record Provisioning(byte[] mac, Integer mtu, Integer maxVqPairs, Long fea
     public long attributeMask() {
         long mask = 0;
         if (mac != null) {
-            mask |= 1L << org.vdpactl.ffi.gen.vhost.vhost_h.VDPA_ATTR_DEV_NET_CFG_MACADDR();
+            mask |= 1L << vhost_h.VDPA_ATTR_DEV_NET_CFG_MACADDR();
         }
         if (mtu != null) {
-            mask |= 1L << org.vdpactl.ffi.gen.vhost.vhost_h.VDPA_ATTR_DEV_NET_CFG_MTU();
+            mask |= 1L << vhost_h.VDPA_ATTR_DEV_NET_CFG_MTU();
         }
         if (maxVqPairs != null) {
-            mask |= 1L << org.vdpactl.ffi.gen.vhost.vhost_h.VDPA_ATTR_DEV_NET_CFG_MAX_VQP();
+            mask |= 1L << vhost_h.VDPA_ATTR_DEV_NET_CFG_MAX_VQP();
         }
         if (features != null) {
-            mask |= 1L << org.vdpactl.ffi.gen.vhost.vhost_h.VDPA_ATTR_DEV_FEATURES();
+            mask |= 1L << vhost_h.VDPA_ATTR_DEV_FEATURES();
         }
         return mask;
     }

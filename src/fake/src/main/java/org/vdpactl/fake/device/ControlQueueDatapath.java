@@ -1,5 +1,6 @@
 package org.vdpactl.fake.device;
 
+import java.util.Arrays;
 import java.util.List;
 
 import org.slf4j.Logger;
@@ -30,16 +31,16 @@ import org.vdpactl.ffi.gen.vhost.vhost_h;
  */
 final class ControlQueueDatapath {
     private static final Logger LOG = LoggerFactory.getLogger(ControlQueueDatapath.class);
-    static final int CTRL_MAC = org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_CTRL_MAC();
-    static final int CTRL_MAC_ADDR_SET = org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_CTRL_MAC_ADDR_SET();
-    static final int CTRL_MQ = org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_CTRL_MQ();
-    static final int CTRL_MQ_VQ_PAIRS_SET = org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET();
+    static final int CTRL_MAC = vhost_h.VIRTIO_NET_CTRL_MAC();
+    static final int CTRL_MAC_ADDR_SET = vhost_h.VIRTIO_NET_CTRL_MAC_ADDR_SET();
+    static final int CTRL_MQ = vhost_h.VIRTIO_NET_CTRL_MQ();
+    static final int CTRL_MQ_VQ_PAIRS_SET = vhost_h.VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET();
     /** include/uapi/linux/virtio_net.h VIRTIO_NET_CTRL_VLAN, _VLAN_ADD, _VLAN_DEL (not in the generated bindings). */
     static final int CTRL_VLAN = 2;
     static final int CTRL_VLAN_ADD = 0;
     static final int CTRL_VLAN_DEL = 1;
-    static final byte OK = (byte) org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_OK();
-    static final byte ERR = (byte) org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_ERR();
+    static final byte OK = (byte) vhost_h.VIRTIO_NET_OK();
+    static final byte ERR = (byte) vhost_h.VIRTIO_NET_ERR();
     /** sizeof(struct virtio_net_ctrl_hdr). */
     private static final int HEADER = 2;
 
@@ -93,7 +94,7 @@ final class ControlQueueDatapath {
         int cls = cmd[0] & 0xFF;
         int what = cmd[1] & 0xFF;
         if (cls == CTRL_MAC && what == CTRL_MAC_ADDR_SET && cmd.length >= 8) {
-            return ops.cvqMacAddrSet(java.util.Arrays.copyOfRange(cmd, 2, 8));
+            return ops.cvqMacAddrSet(Arrays.copyOfRange(cmd, 2, 8));
         }
         if (cls == CTRL_MQ && what == CTRL_MQ_VQ_PAIRS_SET && cmd.length >= 4) {
             return ops.cvqVqPairsSet(le16(cmd));

@@ -1,5 +1,6 @@
 package org.vdpactl.fake.device;
 
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -8,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.NodeHolders;
 import org.vdpactl.time.Clock;
 
 /**
@@ -108,7 +110,7 @@ public final class DeviceNode {
     /** The rest of vhost_vdpa_remove's wait: the node may be open in another vdpactl process. */
     private void waitForOtherProcesses() throws InterruptedException {
         String announced = null;
-        for (java.util.Optional<String> holder = others.claimForRemoval(deviceName, minor); holder.isPresent();
+        for (Optional<String> holder = others.claimForRemoval(deviceName, minor); holder.isPresent();
              holder = others.claimForRemoval(deviceName, minor)) {
             if (!holder.get().equals(announced)) {
                 announced = holder.get();
@@ -122,11 +124,11 @@ public final class DeviceNode {
      * Who holds the node: another process sharing the state file ("pid N (command)"), or this
      * process itself when one of its own fake processes has it open.
      */
-    public java.util.Optional<String> holder() {
+    public Optional<String> holder() {
         mutex.lock();
         try {
             if (opened && !removing) {
-                return java.util.Optional.of(org.vdpactl.sys.NodeHolders.describe(ProcessHandle.current().pid()));
+                return Optional.of(NodeHolders.describe(ProcessHandle.current().pid()));
             }
         } finally {
             mutex.unlock();

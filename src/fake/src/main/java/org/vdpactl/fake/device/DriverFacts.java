@@ -1,5 +1,7 @@
 package org.vdpactl.fake.device;
 
+import org.vdpactl.fake.bus.Provisioning;
+
 /**
  * One kernel version's facts of a vdpa parent driver (for mlx5_vnet: the "rules" of
  * kernels/mlx5-VERSION.json): what makes the driver's {@link VdpaConfigOps} for a new device. A profile
@@ -24,5 +26,5 @@ public interface DriverFacts {
      * The MAC dev_add puts in the config space: the provisioned one, else what the driver reads from the PCI
      * function (null: none read, the config MAC stays zero).
      */
-    byte[] devAddMac(org.vdpactl.fake.bus.Provisioning provisioning, byte[] functionMac);
+    byte[] devAddMac(Provisioning provisioning, byte[] functionMac);
 }

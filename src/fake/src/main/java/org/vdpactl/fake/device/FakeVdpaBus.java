@@ -1,5 +1,6 @@
 package org.vdpactl.fake.device;
 
+import java.util.Arrays;
 import org.vdpactl.abi.MacroValues;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -254,7 +255,7 @@ public final class FakeVdpaBus {
             return features; // vdpa_sim: the features as given
         }
         byte[] mac = facts.devAddMac(p, m.function().mac());
-        boolean hasMac = mac != null && !java.util.Arrays.equals(mac, new byte[mac.length]);
+        boolean hasMac = mac != null && !Arrays.equals(mac, new byte[mac.length]);
         return facts.devAddFeatures(features, hasMac, p.features() != null, m.displayName());
     }
 

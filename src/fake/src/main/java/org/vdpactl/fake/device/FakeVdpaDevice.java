@@ -1,5 +1,6 @@
 package org.vdpactl.fake.device;
 
+import java.util.Optional;
 import org.vdpactl.abi.MacroValues;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.bus.Provisioning;
 import org.vdpactl.fake.fault.FaultInjector;
+import org.vdpactl.fake.mem.AddressSpace;
 import org.vdpactl.fake.model.DriverModel;
 import org.vdpactl.fake.model.MapEntry;
 import org.vdpactl.fake.model.OpCost;
@@ -79,7 +81,7 @@ public final class FakeVdpaDevice {
     /** The MAC the last DEV_ATTR_SET gave, or null (what a restored state repeats through the driver). */
     private volatile byte[] attrMac;
     /** The owner's memory (bind_mm), through which the datapath reaches guest memory. */
-    private org.vdpactl.fake.mem.AddressSpace boundMm;
+    private AddressSpace boundMm;
 
     /** Device-side state of one virtqueue. */
     static final class DeviceVq {
@@ -238,10 +240,10 @@ public final class FakeVdpaDevice {
     }
 
     /** The device's current copy of an ASID's map (empty Optional = initial translation). */
-    public java.util.Optional<List<MapEntry>> deviceMap(int asid) {
+    public Optional<List<MapEntry>> deviceMap(int asid) {
         mutex.lock();
         try {
-            return java.util.Optional.ofNullable(deviceMaps.get(asid));
+            return Optional.ofNullable(deviceMaps.get(asid));
         } finally {
             mutex.unlock();
         }
@@ -448,7 +450,7 @@ public final class FakeVdpaDevice {
     }
 
     /** bind_mm / unbind_mm: the owner's memory the datapath reads guest buffers from (null unbinds). */
-    public void bindMm(org.vdpactl.fake.mem.AddressSpace mm) {
+    public void bindMm(AddressSpace mm) {
         requireLocked();
         boundMm = mm;
     }

@@ -1,5 +1,10 @@
 package org.vdpactl.fake.device;
 
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.vdpactl.fake.model.MapEntry;
+
 /**
  * mlx5_vdpa's {@code struct mlx5_control_vq} (drivers/vdpa/mlx5/core/mlx5_vdpa.h): one per device,
  * addressed at whichever index {@code ctrl_vq_idx} names at the moment of the call (VQ 2 until
@@ -22,13 +27,13 @@ final class Mlx5ControlVq {
      * them, which the fake does at every reset (6.1 tears the steering down at every reset; 6.12 when the
      * reset re-creates the VQs, i.e. after DRIVER_OK).
      */
-    final java.util.Set<String> vlanRules = new java.util.HashSet<>();
+    final Set<String> vlanRules = new HashSet<>();
 
     /**
      * {@code cvq->iotlb}: the driver's own copy of the IOTLB of the ASID the CVQ group had when it was last copied
      * (set_map of that ASID; 6.12+ also set_group_asid to an ASID with an MR); null = the initial translation.
      */
-    java.util.List<org.vdpactl.fake.model.MapEntry> iotlb;
+    List<MapEntry> iotlb;
 
     /** What the driver's reset does to the CVQ (its IOTLB only with a clean map: {@link Mlx5VnetOps#reset}). */
     void reset() {

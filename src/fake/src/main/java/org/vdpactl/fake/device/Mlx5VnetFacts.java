@@ -2,7 +2,9 @@ package org.vdpactl.fake.device;
 
 import java.util.List;
 
+import org.vdpactl.fake.bus.Provisioning;
 import org.vdpactl.fake.errno.KernelError;
+import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.sys.Errno;
 
 /**
@@ -47,11 +49,11 @@ public record Mlx5VnetFacts(String macFeature, boolean configGatedByFeatures, bo
      * l. 3930-3938).
      */
     @Override
-    public byte[] devAddMac(org.vdpactl.fake.bus.Provisioning provisioning, byte[] functionMac) {
+    public byte[] devAddMac(Provisioning provisioning, byte[] functionMac) {
         if (provisioning.mac() != null) {
             return provisioning.mac();
         }
-        long fMac = 1L << org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_F_MAC();
+        long fMac = 1L << vhost_h.VIRTIO_NET_F_MAC();
         boolean query = !"requireMac".equals(macFeature) || provisioning.features() == null
                 || (provisioning.features() & fMac) != 0;
         return query ? functionMac : null;
@@ -63,7 +65,7 @@ public record Mlx5VnetFacts(String macFeature, boolean configGatedByFeatures, bo
         if (macFeature == null) {
             return features;
         }
-        long fMac = 1L << org.vdpactl.ffi.gen.vhost.vhost_h.VIRTIO_NET_F_MAC();
+        long fMac = 1L << vhost_h.VIRTIO_NET_F_MAC();
         if (hasMac) {
             return "addWhenMacSet".equals(macFeature) ? features | fMac : features;
         }

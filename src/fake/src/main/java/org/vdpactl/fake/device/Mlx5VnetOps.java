@@ -1,6 +1,8 @@
 package org.vdpactl.fake.device;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -472,7 +474,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
         if ((dev.negotiatedFeatures() & F_CTRL_VLAN) == 0) {
             return ControlQueueDatapath.ERR;
         }
-        String rule = java.util.HexFormat.of().formatHex(dev.configMac()) + "/" + vid;
+        String rule = HexFormat.of().formatHex(dev.configMac()) + "/" + vid;
         if (add) {
             return cvq.vlanRules.add(rule) ? ControlQueueDatapath.OK : ControlQueueDatapath.ERR;
         }
@@ -502,7 +504,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
             throw new KernelError(Errno.EAGAIN, EXTACK_PREFIX + "failed to query hardware",
                     dev.name() + ": vq " + queueIndex + " is not RDY in the FW");
         }
-        List<Map.Entry<String, Long>> out = new java.util.ArrayList<>();
+        List<Map.Entry<String, Long>> out = new ArrayList<>();
         names.forEach(n -> out.add(Map.entry(n, 0L)));
         return out;
     }

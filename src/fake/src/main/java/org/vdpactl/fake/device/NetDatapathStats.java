@@ -1,6 +1,7 @@
 package org.vdpactl.fake.device;
 
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -30,7 +31,7 @@ final class NetDatapathStats {
 
     /** Every counter by name (a copy). */
     Map<String, Long> snapshot() {
-        Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         counters.forEach((k, v) -> out.put(k, v.get()));
         return out;
     }

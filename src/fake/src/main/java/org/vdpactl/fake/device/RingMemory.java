@@ -1,8 +1,10 @@
 package org.vdpactl.fake.device;
 
+import java.io.ByteArrayOutputStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.vdpactl.fake.mem.AddressSpace;
@@ -109,7 +111,7 @@ final class RingMemory {
 
     /** vringh_iov_pull: up to {@code limit} bytes of the chain's device-readable buffers, in order. */
     byte[] pull(List<Buffer> chain, int limit) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (Buffer b : chain) {
             if (b.deviceWritable() || out.size() >= limit) {
                 continue;
@@ -128,7 +130,7 @@ final class RingMemory {
                 continue;
             }
             int n = Math.min(b.length(), data.length - done);
-            write(b.iova(), java.util.Arrays.copyOfRange(data, done, done + n));
+            write(b.iova(), Arrays.copyOfRange(data, done, done + n));
             done += n;
         }
         return done;

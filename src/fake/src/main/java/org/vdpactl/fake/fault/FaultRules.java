@@ -5,12 +5,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.InputFile;
 import org.vdpactl.sys.InputKeys;
 
 /**
@@ -31,7 +33,7 @@ public final class FaultRules {
     private static final Set<String> FIELDS = Set.of("device", "call", "occurrence", "count", "errno", "delay_ms",
             "action", "timeout_ms", "comment");
     /** The spelling of earlier releases, still read. */
-    private static final java.util.Map<String, String> EARLIER_KEYS = java.util.Map.of("delayMs", "delay_ms", "timeoutMs", "timeout_ms");
+    private static final Map<String, String> EARLIER_KEYS = Map.of("delayMs", "delay_ms", "timeoutMs", "timeout_ms");
     /** mlx5_core's command timeout (MLX5_TO_CMD_MS). */
     public static final double DEFAULT_FIRMWARE_TIMEOUT_MS = 60_000;
 
@@ -41,9 +43,9 @@ public final class FaultRules {
     /** Reads a rule file; errors name the file and the offending rule. */
     public static List<FaultRule> load(Path file) {
         try {
-            return parse(org.vdpactl.sys.InputFile.readUtf8(file));
+            return parse(InputFile.readUtf8(file));
         } catch (IOException e) {
-            throw new FaultRuleException("cannot read fault file " + file + ": " + org.vdpactl.sys.InputFile.reason(e), e);
+            throw new FaultRuleException("cannot read fault file " + file + ": " + InputFile.reason(e), e);
         } catch (FaultRuleException e) {
             throw new FaultRuleException(file + ": " + e.getMessage());
         }

@@ -15,6 +15,7 @@ import org.vdpactl.fake.device.DriverModelFactory;
 import org.vdpactl.fake.device.FakeMgmtDevice;
 import org.vdpactl.fake.device.FakeVdpaBus;
 import org.vdpactl.fake.device.FakeVdpaDevice;
+import org.vdpactl.fake.device.PortFunction;
 import org.vdpactl.fake.device.ProfileCatalog;
 import org.vdpactl.fake.fault.FaultRule;
 import org.vdpactl.fake.mem.AddressSpace;
@@ -62,7 +63,7 @@ public final class FakeInside {
 
         Inventory inventory(FakeKernel k);
 
-        org.vdpactl.fake.device.PortFunction function(FakeKernel k, String mgmtdev);
+        PortFunction function(FakeKernel k, String mgmtdev);
 
         FakeKernel openShared(Path stateFile, Clock clock, List<FaultRule> faults, KernelProfile kernel, StateWrites writes);
 
@@ -170,7 +171,7 @@ public final class FakeInside {
      *
      * @throws org.vdpactl.fake.errno.KernelError ENODEV for an unknown mgmtdev, EOPNOTSUPP for a software one
      */
-    public static org.vdpactl.fake.device.PortFunction function(FakeKernel k, String mgmtdev) {
+    public static PortFunction function(FakeKernel k, String mgmtdev) {
         return access().function(k, mgmtdev);
     }
 

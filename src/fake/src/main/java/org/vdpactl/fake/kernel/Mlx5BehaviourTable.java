@@ -1,6 +1,7 @@
 package org.vdpactl.fake.kernel;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 import org.vdpactl.abi.KernelProfile;
@@ -18,7 +19,7 @@ public final class Mlx5BehaviourTable {
     /** The Markdown table: one column per kernel profile with mlx5 facts, a row for modelled and one for not. */
     public static String markdown() {
         List<Mlx5KernelFacts> facts = KernelProfiles.all().stream().map(KernelProfile::version)
-                .map(Mlx5KernelFacts::forKernel).flatMap(java.util.Optional::stream).toList();
+                .map(Mlx5KernelFacts::forKernel).flatMap(Optional::stream).toList();
         StringBuilder b = new StringBuilder("| |");
         facts.forEach(f -> b.append(' ').append(f.kernel()).append(" |"));
         b.append("\n|---|");

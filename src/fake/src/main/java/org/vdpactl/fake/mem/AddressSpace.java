@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -158,7 +159,7 @@ public final class AddressSpace {
         return access(address, src.length, seg -> MemorySegment.copy(src, 0, seg, ValueLayout.JAVA_BYTE, 0, src.length));
     }
 
-    private boolean access(long address, long length, java.util.function.Consumer<MemorySegment> body) {
+    private boolean access(long address, long length, Consumer<MemorySegment> body) {
         HostReservation held = reading(() -> {
             for (Vma v : vmas) {
                 if (v.contains(address) && Long.compareUnsigned(length, v.end() - address) <= 0) {

@@ -2,6 +2,7 @@ package org.vdpactl.fake.mlx5;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Builds the command sequences of the driver's building blocks (docs/spec/mlx5-model.md §1.1,
@@ -28,8 +29,8 @@ final class FwCommands {
     /** Modify variants per VQ: from-state × to-state × fields pending or not. */
     private static final int MODIFY_VARIANTS = STATES * STATES * 2;
     /** One instance per parameter set: the commands a preset's devices issue are the same for all of them. */
-    private static final java.util.concurrent.ConcurrentHashMap<Mlx5Params, FwCommands> SHARED =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<Mlx5Params, FwCommands> SHARED =
+            new ConcurrentHashMap<>();
 
     FwCommands(Mlx5Params p) {
         this.p = p;

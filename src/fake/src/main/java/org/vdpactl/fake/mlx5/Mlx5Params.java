@@ -1,6 +1,7 @@
 package org.vdpactl.fake.mlx5;
 
 import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
 import java.util.List;
@@ -168,7 +169,7 @@ public record Mlx5Params(
             }
             Constructor<Mlx5Params> ctor = Mlx5Params.class.getDeclaredConstructor(types);
             return ctor.newInstance(args);
-        } catch (java.lang.reflect.InvocationTargetException e) {
+        } catch (InvocationTargetException e) {
             throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot set " + name, e);

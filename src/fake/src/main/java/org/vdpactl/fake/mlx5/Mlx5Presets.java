@@ -1,5 +1,6 @@
 package org.vdpactl.fake.mlx5;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -25,7 +26,7 @@ public final class Mlx5Presets {
 
     /** Preset names, oldest kernel first. */
     public static Set<String> names() {
-        return java.util.Collections.unmodifiableSet(PRESETS.keySet());
+        return Collections.unmodifiableSet(PRESETS.keySet());
     }
 
     /** The preset called {@code name}. */

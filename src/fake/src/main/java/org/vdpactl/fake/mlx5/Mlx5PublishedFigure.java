@@ -1,7 +1,9 @@
 package org.vdpactl.fake.mlx5;
 
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The ten figures the upstream mlx5_vdpa cover letters published (docs/spec/mlx5-model.md §4.5),
@@ -64,7 +66,7 @@ public record Mlx5PublishedFigure(Scenario scenario, String preset, double ms, U
             new Mlx5PublishedFigure(Scenario.LM_DOWNTIME_1, "mlx5-612", 1014, Use.CALIBRATION, MKEY + " (Downtime #1)"));
 
     /** The scenarios whose figures are held out: not in {@link #ALL}. */
-    public static final java.util.Set<Scenario> HELD_OUT_SCENARIOS = java.util.EnumSet.of(Scenario.LM_DOWNTIME_2);
+    public static final Set<Scenario> HELD_OUT_SCENARIOS = EnumSet.of(Scenario.LM_DOWNTIME_2);
 
     /** The figures the model may be fitted to. */
     public static List<Mlx5PublishedFigure> calibrationSet() {

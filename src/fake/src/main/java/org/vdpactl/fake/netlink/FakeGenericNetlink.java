@@ -2,6 +2,7 @@ package org.vdpactl.fake.netlink;
 
 import static org.vdpactl.ffi.gen.netlink.netlink_h.*;
 
+import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.ffi.gen.netlink.nlmsgerr;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -55,7 +56,7 @@ public final class FakeGenericNetlink {
 
     /** Generic netlink with the vdpa family as the given Linux version has it. */
     public FakeGenericNetlink(FakeVdpaBus bus, FaultInjector faults, int vdpaFamilyId,
-                              org.vdpactl.abi.KernelProfile kernel) {
+                              KernelProfile kernel) {
         if (vdpaFamilyId <= GENL_ID_CTRL() || vdpaFamilyId > 0xFFFF) {
             throw new IllegalArgumentException("family id " + vdpaFamilyId + " is not a dynamic genl id");
         }

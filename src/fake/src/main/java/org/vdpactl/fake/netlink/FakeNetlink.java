@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.WeakHashMap;
 import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.errno.KernelError;
+import org.vdpactl.fake.vfs.GenericNetlinkModule;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.ffi.gen.netlink.netlink_h;
 import org.vdpactl.fake.FakeKernel;
@@ -30,7 +31,7 @@ public final class FakeNetlink {
     }
 
     /** The provider behind {@link FakeKernel.Builder#vdpaNetlink()} (META-INF/services, module-info). */
-    public static final class Module implements org.vdpactl.fake.vfs.GenericNetlinkModule {
+    public static final class Module implements GenericNetlinkModule {
         @Override
         public void install(FakeKernel kernel) {
             FakeNetlink.install(kernel);

@@ -20,6 +20,7 @@ import org.vdpactl.abi.UapiVdpaCommand;
 import org.vdpactl.ffi.gen.vhost.virtio_blk_config;
 import org.vdpactl.ffi.gen.vhost.virtio_net_config;
 import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.VdpaDeviceRules;
 
 /**
  * The "vdpa" family of {@code drivers/vdpa/vdpa.c} as Linux 6.12 has it, over a {@link FakeVdpaBus}:
@@ -461,7 +462,7 @@ final class VdpaFamily extends FakeGenlFamily {
 
     /** is_valid_ether_addr (include/linux/etherdevice.h): not multicast and not all zeroes. */
     private static boolean isValidEtherAddr(byte[] mac) {
-        return org.vdpactl.sys.VdpaDeviceRules.unicastMacProblem(mac) == null;
+        return VdpaDeviceRules.unicastMacProblem(mac) == null;
     }
 
     // ------------------------------------------------------------------ DEV_VSTATS_GET

@@ -1,12 +1,25 @@
 package org.vdpactl.fake.state;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.FileLockInterruptionException;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -16,6 +29,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
@@ -25,6 +39,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.InputFile;
 
 import com.fasterxml.jackson.core.JacksonException;
@@ -54,15 +69,15 @@ public final class FakeStateStore {
      * Names are bytes to the kernel: the file holds each name's UTF-8 bytes as given, also outside the
      * Basic Multilingual Plane (Jackson would otherwise write an emoji as the escapes "\\uD83D\\uDE00").
      */
-    private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
-            .enable(com.fasterxml.jackson.core.json.JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             .enable(SerializationFeature.INDENT_OUTPUT)
             // a hand-edited state is read as written or refused: a second "devices" or "name" key does not
             // replace the first, text after the document is not ignored, 0.7 is not truncated to 0, "1" is not 1
-            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .disable(com.fasterxml.jackson.databind.DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-            .disable(com.fasterxml.jackson.databind.MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
             .build();
     private static final Set<PosixFilePermission> FILE_MODE = PosixFilePermissions.fromString("rw-------");
     private static final Set<PosixFilePermission> DIR_MODE = PosixFilePermissions.fromString("rwx------");
@@ -82,7 +97,7 @@ public final class FakeStateStore {
      * The on-disk form. {@code kernel} is the fake kernel version ("6.1", "6.12", "7.2"); absent in
      * files written before kernel profiles existed, which therefore stay 6.12.
      */
-    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
     record StateFile(int version, List<Inventory.Mgmt> mgmtdevs, List<Inventory.Device> devices, String kernel,
                      List<NodeOpenRecord> openNodes, List<NodeRuleRecord> nodeRules, Map<String, Map<String, Long>> vstats) {
     }
@@ -130,7 +145,7 @@ public final class FakeStateStore {
      * under $HOME/.local/state, and only where HOME is unset or relative under the passwd entry's home
      * ({@code userHome}, the JVM's user.home), as the shell and the XDG specification read HOME.
      */
-    public static Path defaultStateFile(java.util.Map<String, String> env, String userHome) {
+    public static Path defaultStateFile(Map<String, String> env, String userHome) {
         String xdg = env.get("XDG_STATE_HOME");
         String home = env.get("HOME");
         Path base;
@@ -149,8 +164,8 @@ public final class FakeStateStore {
     }
 
     /** The kernel version the state file recorded (as of the last read), if any. */
-    public java.util.Optional<String> kernelVersion() {
-        return java.util.Optional.ofNullable(kernelVersion);
+    public Optional<String> kernelVersion() {
+        return Optional.ofNullable(kernelVersion);
     }
 
     /** The kernel version the next save records. */
@@ -281,7 +296,7 @@ public final class FakeStateStore {
         });
         try {
             return channel.lock();
-        } catch (java.nio.channels.ClosedByInterruptException | java.nio.channels.FileLockInterruptionException e) {
+        } catch (ClosedByInterruptException | FileLockInterruptionException e) {
             // which of the two an interrupted lock() throws depends on where the interrupt lands
             Thread.interrupted(); // our watchdog's interrupt, not the caller's
             if (timedOut.get()) {
@@ -307,7 +322,7 @@ public final class FakeStateStore {
         String holder = "pid " + ProcessHandle.current().pid() + " (" + HolderInfo.commandOf(ProcessHandle.current())
                 + ") thread " + Thread.currentThread().threadId() + " at " + System.nanoTime() + "\n";
         channel.truncate(0);
-        channel.write(java.nio.ByteBuffer.wrap(holder.getBytes(java.nio.charset.StandardCharsets.UTF_8)), 0);
+        channel.write(ByteBuffer.wrap(holder.getBytes(StandardCharsets.UTF_8)), 0);
     }
 
     /**
@@ -479,13 +494,13 @@ public final class FakeStateStore {
         try {
             StateFileFaults.check(path, StateFileFaults.Step.READ);
             return InputFile.read(path);
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             return null;
         } catch (InputFile.RefusedException e) {
             throw new CorruptStateException("fake kernel state " + (path.equals(target) ? file : path)
                     + " cannot be used: " + e.getReason());
         } catch (InputFile.ErrnoFileSystemException e) {
-            if (e.errno() == org.vdpactl.sys.Errno.ENOTDIR || e.errno() == org.vdpactl.sys.Errno.ENAMETOOLONG) {
+            if (e.errno() == Errno.ENOTDIR || e.errno() == Errno.ENAMETOOLONG) {
                 // a path no file can have (a component is a regular file): bad input, not an environment problem
                 throw new CorruptStateException("fake kernel state " + (path.equals(target) ? file : path)
                         + " cannot be used: " + e.getReason());
@@ -496,11 +511,11 @@ public final class FakeStateStore {
 
     /** Jackson's problem with where it is: "Duplicate field 'devices' at line 4, column 14". */
     private static String problemAt(JacksonException e) {
-        com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+        JsonLocation at = e.getLocation();
         String what = e.getOriginalMessage();
-        if (e instanceof com.fasterxml.jackson.databind.JsonMappingException m && !m.getPath().isEmpty()) {
+        if (e instanceof JsonMappingException m && !m.getPath().isEmpty()) {
             StringBuilder field = new StringBuilder();
-            for (com.fasterxml.jackson.databind.JsonMappingException.Reference r : m.getPath()) {
+            for (JsonMappingException.Reference r : m.getPath()) {
                 if (r.getFieldName() != null) {
                     field.append(field.isEmpty() ? "" : ".").append(r.getFieldName());
                 } else if (r.getIndex() >= 0) {
@@ -578,7 +593,7 @@ public final class FakeStateStore {
             }
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING)) {
-                ch.write(java.nio.ByteBuffer.wrap(bytes));
+                ch.write(ByteBuffer.wrap(bytes));
                 ch.force(true);
             }
             try {

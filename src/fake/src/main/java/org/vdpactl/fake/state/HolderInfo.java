@@ -1,7 +1,10 @@
 package org.vdpactl.fake.state;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Who holds the state lock: its holder writes "pid N (command) ..." into the lock file ({@link StateLockFile#content}). */
 final class HolderInfo {
@@ -32,7 +35,7 @@ final class HolderInfo {
 
     /** The pid a holder wrote ("pid 1234 (...)"), or {@link LockHolders#NONE}. */
     static long pidOf(String content) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^pid (\\d+) ").matcher(content);
+        Matcher m = Pattern.compile("^pid (\\d+) ").matcher(content);
         return m.find() ? Long.parseLong(m.group(1)) : LockHolders.NONE;
     }
 
@@ -44,6 +47,6 @@ final class HolderInfo {
         if (pid <= 0 || pid == ProcessHandle.current().pid()) {
             return -1;
         }
-        return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(java.time.Duration::toNanos).orElse(-1L);
+        return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(Duration::toNanos).orElse(-1L);
     }
 }

@@ -1,5 +1,7 @@
 package org.vdpactl.fake.state;
 
+import java.nio.file.Path;
+
 /**
  * What a lock waiter reads to decide whether the queue moves: the time, and how much CPU the holder
  * process has used. A waiter gives up on a holder that neither changes nor works for the whole
@@ -30,7 +32,7 @@ interface HolderWatch {
      * The pid holding a lock on {@code lockFile} as the kernel lists it ({@link LockHolders}): tests replace it to
      * make the listing miss a holder, as a read of /proc/locks does while other processes take and drop locks.
      */
-    default long pidHolding(java.nio.file.Path lockFile) {
+    default long pidHolding(Path lockFile) {
         return LockHolders.pidHolding(lockFile);
     }
 }

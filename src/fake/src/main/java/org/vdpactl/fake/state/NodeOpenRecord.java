@@ -1,6 +1,7 @@
 package org.vdpactl.fake.state;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import org.vdpactl.sys.NodeHolders;
 
 /**
  * One open /dev/vhost-vdpa-N, as the state file records it so that another process's open gets
@@ -18,6 +19,6 @@ public record NodeOpenRecord(String device, int minor, long pid, Long startMilli
 
     /** "pid 123 (java)" for messages: the pid and its program, as the kernel side's /proc scan names a holder. */
     public String holder() {
-        return org.vdpactl.sys.NodeHolders.describe(pid);
+        return NodeHolders.describe(pid);
     }
 }

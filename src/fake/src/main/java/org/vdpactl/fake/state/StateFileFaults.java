@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.InputFile;
 
 /**
  * The seam through which tests make the state's own files fail as a full disk or an unwritable
@@ -48,6 +49,6 @@ public final class StateFileFaults {
         if (errno == Errno.EACCES) {
             throw new AccessDeniedException(file.toString());
         }
-        throw new FileSystemException(file.toString(), null, org.vdpactl.sys.InputFile.strerror(errno));
+        throw new FileSystemException(file.toString(), null, InputFile.strerror(errno));
     }
 }

@@ -2,6 +2,7 @@ package org.vdpactl.fake.state;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -131,7 +132,7 @@ public final class StateFileNodeOpeners implements NodeOpeners {
         if (o.kernel() == null) {
             return false;
         }
-        if (o.pid() == PID && java.util.Objects.equals(o.startMillis(), START)) {
+        if (o.pid() == PID && Objects.equals(o.startMillis(), START)) {
             return LIVE_KERNELS.contains(o.kernel());
         }
         if (o.startMillis() == null) {

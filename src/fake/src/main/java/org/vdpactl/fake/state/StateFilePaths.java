@@ -9,6 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vdpactl.sys.InputFile;
 
 /** Where the state's files are: the link target written through, and the temporaries of atomic saves. */
 final class StateFilePaths {
@@ -39,7 +40,7 @@ final class StateFilePaths {
                 p = p.resolveSibling(Files.readSymbolicLink(p));
             } catch (IOException e) {
                 throw new FakeStateStore.CorruptStateException("fake kernel state " + file + " is a symbolic link that cannot be read: "
-                        + org.vdpactl.sys.InputFile.reason(e));
+                        + InputFile.reason(e));
             }
         }
         throw new FakeStateStore.CorruptStateException("fake kernel state " + file

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileSystemException;
 import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.InputFile;
 
 /**
  * The state file or its lock cannot be read or written. The message is one line ending in the
@@ -22,7 +23,7 @@ public class StateIoException extends UncheckedIOException {
 
     static StateIoException of(String what, IOException e) {
         int errno = Errno.of(e);
-        String reason = errno > 0 ? org.vdpactl.sys.InputFile.strerror(errno) : org.vdpactl.sys.InputFile.reason(e);
+        String reason = errno > 0 ? InputFile.strerror(errno) : InputFile.reason(e);
         String path = e instanceof FileSystemException fse && fse.getFile() != null && !what.contains(fse.getFile())
                 ? " (" + fse.getFile() + ")" : "";
         String message = what + ": " + reason + path;

@@ -1,5 +1,6 @@
 package org.vdpactl.fake.vfs;
 
+import org.vdpactl.fake.mem.HostMemory;
 import org.vdpactl.ffi.gen.libc.libc_h;
 
 /**
@@ -42,7 +43,7 @@ public final class KernelConstants {
     public static final int AF_MAX = libc_h.AF_MAX();
     public static final int SOCK_TYPE_MASK = 0xf;
 
-    public static final long PAGE_SIZE = org.vdpactl.fake.mem.HostMemory.PAGE_SIZE;
+    public static final long PAGE_SIZE = HostMemory.PAGE_SIZE;
 
     /** MFD_* flags memfd_create accepts (MFD_CLOEXEC, MFD_ALLOW_SEALING, MFD_HUGETLB, MFD_NOEXEC_SEAL, MFD_EXEC). */
     public static final int MFD_HUGETLB = 0x4;

@@ -1,6 +1,7 @@
 package org.vdpactl.fake.vfs;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -8,6 +9,7 @@ import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
+import org.vdpactl.sys.FileStat;
 import org.vdpactl.time.Clock;
 
 /**
@@ -86,7 +88,7 @@ public final class PipeFile implements FakeFile {
 
     @Override
     public long write(FakeProcess caller, OpenFile file, MemorySegment buf) {
-        byte[] data = UserMemory.copyIn(buf, 0, buf.byteSize()).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        byte[] data = UserMemory.copyIn(buf, 0, buf.byteSize()).toArray(ValueLayout.JAVA_BYTE);
         pipe.lock.lock();
         try {
             int written = 0;
@@ -170,8 +172,8 @@ public final class PipeFile implements FakeFile {
     }
 
     @Override
-    public org.vdpactl.sys.FileStat stat() {
-        return new org.vdpactl.sys.FileStat(org.vdpactl.sys.FileStat.Type.FIFO, 0600, 0, 0, 0, 0);
+    public FileStat stat() {
+        return new FileStat(FileStat.Type.FIFO, 0600, 0, 0, 0, 0);
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.function.BooleanSupplier;
 
 import org.vdpactl.fake.errno.KernelError;
+import org.vdpactl.sys.Errno;
 import org.vdpactl.time.Clock;
 
 /**
@@ -45,7 +46,7 @@ public final class Waiting {
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw KernelError.of(org.vdpactl.sys.Errno.EINTR, "interrupted while blocked");
+            throw KernelError.of(Errno.EINTR, "interrupted while blocked");
         }
     }
 }

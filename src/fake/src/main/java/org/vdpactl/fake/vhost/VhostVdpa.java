@@ -1,18 +1,24 @@
 package org.vdpactl.fake.vhost;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.List;
 
+import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.inside.FakeInside;
+import org.vdpactl.fake.model.MapEntry;
 import org.vdpactl.fake.vfs.EventFdFile;
 import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.fake.vfs.KernelConstants;
 import org.vdpactl.fake.vfs.UserMemory;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.device.FakeVdpaDevice;
 import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.abi.UapiIoctl;
+import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.ffi.gen.vhost.vhost_vdpa_config;
 import org.vdpactl.ffi.gen.vhost.vhost_vdpa_iova_range;
@@ -54,7 +60,7 @@ public final class VhostVdpa {
     private final IotlbProcessor iotlb;
     private final KernelProfile kernel;
     /** kernel's vhost ioctls as a hash set: looked up on every ioctl (the profile holds a list). */
-    private final java.util.Set<UapiIoctl> kernelIoctls;
+    private final Set<UapiIoctl> kernelIoctls;
 
     /** The vhost_dev part (vhost.c): owner, virtqueue copies, vring ioctls. */
     private final VhostDev vdev = new VhostDev();
@@ -71,7 +77,7 @@ public final class VhostVdpa {
         this.dev = dev;
         this.iotlb = new IotlbProcessor(this, iotlbState, dev);
         this.kernel = kernel;
-        this.kernelIoctls = java.util.Set.copyOf(kernel.vhost().ioctls());
+        this.kernelIoctls = Set.copyOf(kernel.vhost().ioctls());
     }
 
     /** Entries one address space holds (KernelProfile.Vhost#iotlbEntryLimit); 0: no limit. */
@@ -93,7 +99,7 @@ public final class VhostVdpa {
     }
 
     /** A copy of an address space's table, lowest IOVA first (tests, diagnostics). */
-    public List<org.vdpactl.fake.model.MapEntry> iotlbEntries(int asid) {
+    public List<MapEntry> iotlbEntries(int asid) {
         return locked(() -> {
             IotlbTable t = iotlbState.table(asid);
             return t == null ? List.of() : t.entries();
@@ -117,7 +123,7 @@ public final class VhostVdpa {
         return locked(() -> suspended);
     }
 
-    private <T> T locked(java.util.function.Supplier<T> read) {
+    private <T> T locked(Supplier<T> read) {
         dev.mutex().lock();
         try {
             return read.get();
@@ -200,14 +206,14 @@ public final class VhostVdpa {
 
     /** vhost_vdpa_mmap's checks; returns the vq index whose doorbell page to map. */
     public int checkMmap(long length, int prot, boolean shared, long offset) {
-        long index = offset / org.vdpactl.fake.vfs.KernelConstants.PAGE_SIZE;
-        if (length != org.vdpactl.fake.vfs.KernelConstants.PAGE_SIZE) {
+        long index = offset / KernelConstants.PAGE_SIZE;
+        if (length != KernelConstants.PAGE_SIZE) {
             throw KernelError.of(Errno.EINVAL, "doorbell mmap length must be one page");
         }
         if (!shared) {
             throw KernelError.of(Errno.EINVAL, "doorbell mmap must be MAP_SHARED");
         }
-        if ((prot & org.vdpactl.ffi.gen.libc.libc_h.PROT_READ()) != 0) {
+        if ((prot & libc_h.PROT_READ()) != 0) {
             throw KernelError.of(Errno.EINVAL, "doorbell mmap must not ask for PROT_READ");
         }
         if (index > 65535) {
@@ -354,7 +360,7 @@ public final class VhostVdpa {
     private void setConfig(MemorySegment arg) {
         long[] w = configHeader(arg);
         MemorySegment data = UserMemory.copyIn(arg, CONFIG_HEADER, w[1]);
-        dev.writeConfig(w[0], data.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+        dev.writeConfig(w[0], data.toArray(ValueLayout.JAVA_BYTE));
     }
 
     private void setFeatures(MemorySegment arg) {

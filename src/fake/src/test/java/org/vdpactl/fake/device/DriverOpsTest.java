@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.abi.KernelProfile;
@@ -83,7 +84,7 @@ class DriverOpsTest {
         }
         // what an op costs is its driver's decision: the generic device calls no op of the latency model itself,
         // only asks it which ops the driver keeps (mlx5v_probe drops .resume and .get_vq_desc_group per FW)
-        List<String> modelCalls = java.util.regex.Pattern.compile("model\\.(\\w+)\\(").matcher(code).results()
+        List<String> modelCalls = Pattern.compile("model\\.(\\w+)\\(").matcher(code).results()
                 .map(r -> r.group(1)).distinct().sorted().toList();
         assertEquals(List.of("hasDescGroupOp", "hasResumeOp"), modelCalls, "FakeVdpaDevice charges ops itself");
         String cvq = Files.readString(DEVICE.resolve("ControlQueueDatapath.java"))

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.sys.Errno;
@@ -88,10 +90,10 @@ class Mlx5SyncFastPathTest {
     @Test
     void aBatchOverSeveralServersTakesTheEarliestFreeServer() {
         // three servers, five commands of 1 ms posted at once: two FW rounds, the second of two commands
-        List<AsyncBatch.Command> five = java.util.Collections.nCopies(5, AsyncBatch.Command.of(0, 1));
+        List<AsyncBatch.Command> five = Collections.nCopies(5, AsyncBatch.Command.of(0, 1));
         AsyncBatch.Result r = AsyncBatch.simulate(five, 3, 16, 0);
         assertEquals(2.0, r.durationMs(), 1e-12);
-        assertEquals(List.of(0.0, 0.0, 0.0, 1.0, 1.0), java.util.Arrays.stream(r.startedMs()).boxed().toList());
+        assertEquals(List.of(0.0, 0.0, 0.0, 1.0, 1.0), Arrays.stream(r.startedMs()).boxed().toList());
         assertEquals(0, r.firstError());
     }
 }

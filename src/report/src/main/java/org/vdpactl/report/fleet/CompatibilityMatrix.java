@@ -2,6 +2,7 @@ package org.vdpactl.report.fleet;
 
 import static org.vdpactl.report.Html.esc;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.vdpactl.sys.InputFile;
 
 /**
  * The fleet report's compatibility matrix, from {@code vdpactl migrate check --json} documents (one per
@@ -43,9 +45,9 @@ public record CompatibilityMatrix(List<String> hosts, List<Cell> cells, List<Rea
             try {
                 doc = m.readTree(Files.readString(f));
             } catch (IOException e) {
-                throw new BadFleetInputException(f + ": " + (e instanceof com.fasterxml.jackson.core.JsonProcessingException
+                throw new BadFleetInputException(f + ": " + (e instanceof JsonProcessingException
                         ? "not a JSON document (" + e.getClass().getSimpleName() + ")"
-                        : "cannot read it (" + org.vdpactl.sys.InputFile.reason(e) + ")"), e);
+                        : "cannot read it (" + InputFile.reason(e) + ")"), e);
             }
             if (doc == null || !"vdpactl.migrate-check".equals(doc.path("schema").asText()) || doc.path("schema_version").asInt() != 1
                     || !doc.path("pairs").isArray()) {

@@ -5,6 +5,7 @@ import static org.vdpactl.report.Html.num;
 
 import java.util.List;
 import java.util.Locale;
+import org.vdpactl.report.Html;
 import org.vdpactl.report.Palette;
 import org.vdpactl.report.TextTable;
 
@@ -16,7 +17,7 @@ import org.vdpactl.report.TextTable;
  * the page fit a phone's width.
  */
 public final class FleetHtml {
-    private static final String CSS = org.vdpactl.report.Html.BASE_CSS + """
+    private static final String CSS = Html.BASE_CSS + """
             tr.partial td { background: #ffebee; }
             .simulated, .mixed, .differs-note { background: #fff3e0; border: 1px solid #fb8c00; }
             .differs-note { padding: 8px 12px; }
@@ -49,7 +50,7 @@ public final class FleetHtml {
     public static String render(FleetReport r) {
         StringBuilder sb = new StringBuilder(16 * 1024);
         String suffix = "simulated".equals(r.figures()) ? " (simulated)" : "";
-        sb.append(org.vdpactl.report.Html.head("vdpactl fleet rehearsal" + suffix, CSS));
+        sb.append(Html.head("vdpactl fleet rehearsal" + suffix, CSS));
         sb.append("<h1>vdpactl fleet rehearsal").append(suffix).append("</h1>\n");
         sb.append("<p class=\"banner ").append(r.figures()).append("\">").append(esc(r.hosts().size() + " hosts, "
                 + FleetText.label(r.figures()))).append("</p>\n");

@@ -2,6 +2,7 @@ package org.vdpactl.report.fleet;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -33,7 +34,7 @@ public record HostRehearsal(String host, @JsonIgnore String file, String outcome
     /** The file's name without its directory: the fleet report is shared, the directory it was merged in is local. */
     @JsonProperty("file")
     public String fileName() {
-        return String.valueOf(java.nio.file.Path.of(file).getFileName());
+        return String.valueOf(Path.of(file).getFileName());
     }
 
     /** The downtime phase this host spent longest in (the preparation is not downtime), or null. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.vdpactl.report.BackendFields;
 import org.vdpactl.report.JsonDocument;
+import org.vdpactl.sys.InputFile;
 
 /**
  * Reads the per-host documents of {@code vdpactl rehearse --json} ({@link JsonDocument#REHEARSAL}, schema version
@@ -29,14 +31,14 @@ public final class RehearsalDocuments {
     public static HostRehearsal read(Path file) {
         JsonNode doc;
         try {
-            doc = MAPPER.readTree(org.vdpactl.sys.InputFile.readUtf8(file));
+            doc = MAPPER.readTree(InputFile.readUtf8(file));
         } catch (NoSuchFileException e) {
             throw new BadFleetInputException(file + ": no such file", e);
         } catch (JsonProcessingException e) {
             throw new BadFleetInputException(file + ": not JSON (" + e.getOriginalMessage() + " at line "
                     + e.getLocation().getLineNr() + ")");
         } catch (IOException e) {
-            throw new BadFleetInputException(file + ": cannot read (" + org.vdpactl.sys.InputFile.reason(e) + ")", e);
+            throw new BadFleetInputException(file + ": cannot read (" + InputFile.reason(e) + ")", e);
         }
         return of(doc, file);
     }
@@ -53,7 +55,7 @@ public final class RehearsalDocuments {
         }
         JsonNode version = doc.path("schema_version");
         // a number, as JSON Schema reads it (1.0 is the integer 1): what the schema accepts, the merge reads
-        if (!version.isNumber() || version.decimalValue().compareTo(java.math.BigDecimal.valueOf(JsonDocument.VERSION)) != 0) {
+        if (!version.isNumber() || version.decimalValue().compareTo(BigDecimal.valueOf(JsonDocument.VERSION)) != 0) {
             throw new BadFleetInputException(file + ": rehearsal document of schema_version " + version
                     + ", this vdpactl reads version " + JsonDocument.VERSION + " (docs/json-schemas.md)");
         }

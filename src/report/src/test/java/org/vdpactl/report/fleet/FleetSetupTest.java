@@ -3,6 +3,7 @@ package org.vdpactl.report.fleet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,7 +76,7 @@ class FleetSetupTest {
 
     @Test
     void theReportShowsTheFileNameNotItsDirectory() throws Exception {
-        String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(REPORT);
+        String json = new ObjectMapper().writeValueAsString(REPORT);
         assertTrue(json.contains("\"file\":\"a.json\""), json);
         assertTrue(!json.contains("/home/someone"), json);
     }
@@ -104,7 +105,7 @@ class FleetSetupTest {
         assertEquals(null, r.downtime().slowestHost());
         String text = FleetText.render(r);
         assertTrue(text.lines().anyMatch(l -> l.startsWith("downtime ") && l.endsWith("- (all tie)")), text);
-        String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(r);
+        String json = new ObjectMapper().writeValueAsString(r);
         assertTrue(json.contains("\"slowestHost\":null"), json);
     }
 
@@ -121,8 +122,8 @@ class FleetSetupTest {
         String text = FleetText.render(r);
         assertTrue(text.lines().anyMatch(l -> l.matches("reset \\(not downtime\\) +2 +400\\.00 .*")), text);
         assertTrue(text.lines().anyMatch(l -> l.matches("reset +1 +90\\.00 .*")), text);
-        java.util.List<String> header = FleetText.hostTable(r).header();
-        java.util.List<String> inPlaceRow = FleetText.hostTable(r).rows().stream().filter(row -> row.getFirst().equals("inplace"))
+        List<String> header = FleetText.hostTable(r).header();
+        List<String> inPlaceRow = FleetText.hostTable(r).rows().stream().filter(row -> row.getFirst().equals("inplace"))
                 .findFirst().orElseThrow();
         assertEquals("-", inPlaceRow.get(header.indexOf("reset (not downtime)")));
         assertEquals("90.00", inPlaceRow.get(header.indexOf("reset")));

@@ -3,6 +3,7 @@ package org.vdpactl.bench.startup;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
@@ -32,7 +33,7 @@ public final class NetlinkHello {
     public static void main(String[] args) throws Throwable {
         Linker linker = Linker.nativeLinker();
         StructLayout captureLayout = Linker.Option.captureStateLayout();
-        VarHandle errno = captureLayout.varHandle(java.lang.foreign.MemoryLayout.PathElement.groupElement("errno"));
+        VarHandle errno = captureLayout.varHandle(MemoryLayout.PathElement.groupElement("errno"));
         Linker.Option capture = Linker.Option.captureCallState("errno");
         ValueLayout i = ValueLayout.JAVA_INT;
         ValueLayout l = ValueLayout.JAVA_LONG;

@@ -3,7 +3,10 @@ package org.vdpactl.bench.startup;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -86,7 +89,7 @@ public final class StartupTimer {
     /** The 1-minute load average now (/proc/loadavg), or -1 where there is none. */
     static double loadAverage() {
         try {
-            return Double.parseDouble(java.nio.file.Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
         } catch (IOException | RuntimeException e) {
             return -1;
         }
@@ -99,10 +102,10 @@ public final class StartupTimer {
         wrapped.addAll(command);
         ProcessBuilder pb = new ProcessBuilder(wrapped)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         long t0 = System.nanoTime();
         Process p = pb.start();
-        String times = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String times = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         int status = p.waitFor();
         long t1 = System.nanoTime();
         if (status != expected) {

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -186,7 +187,7 @@ public final class BenchReport {
         String[] chosen;
         String spread = "";
         if (numeric && byValue.size() > 1) {
-            byValue.sort(java.util.Comparator.comparingDouble(j -> Double.parseDouble(j[2])));
+            byValue.sort(Comparator.comparingDouble(j -> Double.parseDouble(j[2])));
             // the median run (the upper one of an even count); its status is the goal's on the median figure
             chosen = byValue.get(byValue.size() / 2);
             spread = "; " + byValue.size() + " quiet runs, median " + Markdown.num(Double.parseDouble(chosen[2])) + ", spread "
@@ -547,7 +548,7 @@ public final class BenchReport {
         JmhResults jmh = JmhResults.read(results, "vm-jmh");
         text("vm-notes.md").ifPresent(n -> md.line(n).blank());
         Map<String, Summary> cRuns = CLoopResults.parse(text("vm-c.txt").orElseThrow());
-        List<JmhResults.Run> runs = jmh.runs().stream().sorted(java.util.Comparator.comparing(JmhResults.Run::label)).toList();
+        List<JmhResults.Run> runs = jmh.runs().stream().sorted(Comparator.comparing(JmhResults.Run::label)).toList();
         List<List<String>> rows = new ArrayList<>();
         for (JmhResults.Run r : runs) {
             Summary s = r.summary();

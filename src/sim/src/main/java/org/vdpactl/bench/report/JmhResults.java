@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * One JMH JSON result file ({@code -rf json}), reduced to what the report prints: per benchmark method
@@ -51,7 +52,7 @@ public final class JmhResults {
     static JmhResults read(ResultFiles files, String prefix) throws IOException {
         Map<String, Run> merged = new LinkedHashMap<>();
         for (String n : files.names()) {
-            if (n.equals(prefix + ".json") || n.matches(java.util.regex.Pattern.quote(prefix) + "-\\d+\\.json")) {
+            if (n.equals(prefix + ".json") || n.matches(Pattern.quote(prefix) + "-\\d+\\.json")) {
                 for (Run r : parse(files.text(n).orElseThrow()).runs) {
                     merged.merge(r.label(), r, JmhResults::merge);
                 }

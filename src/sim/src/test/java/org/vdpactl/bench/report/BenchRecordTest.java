@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -100,7 +101,7 @@ class BenchRecordTest {
         Path records = tmp.resolve("records-foreign");
         Path selfLoaded = results("2026-12-06T05:40Z", 100, 400, 500);
         Files.writeString(selfLoaded.resolve("machine.properties"), "load.before.netlink=1.9\nload.after.netlink=3.1\nforeign.cpu.netlink=0.0120\n",
-                java.nio.file.StandardOpenOption.APPEND);
+                StandardOpenOption.APPEND);
         BenchRecord.write(selfLoaded, records);
         String goals = BenchReport.block(records, "goals");
         String row = goals.lines().filter(l -> l.contains("dump of 1000 devices")).findFirst().orElseThrow();
@@ -109,7 +110,7 @@ class BenchRecordTest {
 
         Path records2 = tmp.resolve("records-foreign-busy");
         Path busy = results("2026-12-06T06:40Z", 100, 400, 500);
-        Files.writeString(busy.resolve("machine.properties"), "foreign.cpu.netlink=0.2500\n", java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(busy.resolve("machine.properties"), "foreign.cpu.netlink=0.2500\n", StandardOpenOption.APPEND);
         BenchRecord.write(busy, records2);
         goals = BenchReport.block(records2, "goals");
         assertTrue(goals.contains("**NO QUIET RECORD**"), "others used 25 % of the CPUs beside it:\n" + goals);
@@ -136,7 +137,7 @@ class BenchRecordTest {
 
     /** The results directory with the netlink part's own load before it set to {@code load}. */
     private static Path loaded(Path results, String load) throws IOException {
-        Files.writeString(results.resolve("machine.properties"), "load.before.netlink=" + load + "\n", java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(results.resolve("machine.properties"), "load.before.netlink=" + load + "\n", StandardOpenOption.APPEND);
         return results;
     }
 

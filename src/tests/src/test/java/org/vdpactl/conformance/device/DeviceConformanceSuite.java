@@ -10,10 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,6 +46,7 @@ import org.vdpactl.vhost.IotlbPermission;
 import org.vdpactl.vhost.IotlbPlan;
 import org.vdpactl.vhost.IotlbRegion;
 import org.vdpactl.vhost.IovaRange;
+import org.vdpactl.vhost.MissingBackendFeaturesException;
 import org.vdpactl.vhost.NetConfig;
 import org.vdpactl.vhost.VhostDeviceNodes;
 import org.vdpactl.vhost.VhostException;
@@ -587,7 +590,7 @@ public abstract class DeviceConformanceSuite {
             assertEquals(0x3E, d.negotiateBackendFeatures(BackendFeatures.ORCHESTRATION).bits());
         } else {
             // refused before anything is acked, naming RESUME
-            var e = assertThrows(org.vdpactl.vhost.MissingBackendFeaturesException.class,
+            var e = assertThrows(MissingBackendFeaturesException.class,
                     () -> d.negotiateBackendFeatures(BackendFeatures.ORCHESTRATION));
             assertTrue(e.getMessage().contains("RESUME"), e.getMessage());
             BackendFeatures noResume = BackendFeatures.ORCHESTRATION.minus(BackendFeatures.of(BackendFeature.RESUME));
@@ -1548,7 +1551,7 @@ public abstract class DeviceConformanceSuite {
             vstat(qidx, name);
             return expected;
         }
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         long v = vstat(qidx, name);
         while (v < expected && System.nanoTime() < deadline) {
             Thread.sleep(5);
@@ -1664,8 +1667,8 @@ public abstract class DeviceConformanceSuite {
         assertEquals(List.of("dev", "uevent"), node, "no device link, no subsystem, under the node");
         assertEquals(0, sys().readSmallFile(vdpa0 + "/vhost-vdpa-0/uevent").length, "no MAJOR=/MINOR=/DEVNAME= lines");
         assertEquals(sys().stat(backend.netNode()).devNumber() + "\n",
-                new String(sys().readSmallFile(vdpa0 + "/vhost-vdpa-0/dev"), java.nio.charset.StandardCharsets.US_ASCII));
-        assertEquals("DRIVER=vhost_vdpa\n", new String(sys().readSmallFile(vdpa0 + "/uevent"), java.nio.charset.StandardCharsets.US_ASCII));
+                new String(sys().readSmallFile(vdpa0 + "/vhost-vdpa-0/dev"), StandardCharsets.US_ASCII));
+        assertEquals("DRIVER=vhost_vdpa\n", new String(sys().readSmallFile(vdpa0 + "/uevent"), StandardCharsets.US_ASCII));
         List<String> driver = sys().listDirectory("/sys/bus/vdpa/drivers/vhost_vdpa");
         assertTrue(driver.containsAll(List.of("bind", "unbind", "uevent", "vdpa0", "vdpa1")), driver.toString());
         for (String wo : List.of("bind", "unbind", "uevent")) {

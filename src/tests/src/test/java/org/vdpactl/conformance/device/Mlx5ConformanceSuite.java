@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.inside.FakeInside;
+import org.vdpactl.fake.mlx5.Mlx5Capabilities;
 import org.vdpactl.fake.vfs.EventFdFile;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
@@ -240,7 +241,7 @@ public abstract class Mlx5ConformanceSuite {
         }
         Mlx5Device model = (Mlx5Device) device("mlx5-0").model();
         var c = model.capabilities();
-        model.setCapabilities(new org.vdpactl.fake.mlx5.Mlx5Capabilities(c.resumable(), false, c.umemUid0(), c.vqCounters()));
+        model.setCapabilities(new Mlx5Capabilities(c.resumable(), false, c.umemUid0(), c.vqCounters()));
         try (Vhost v = new Vhost(p, NODE)) {
             v.setOwner();
             assertEquals(0, v.getU64(VhostIoctl.GET_BACKEND_FEATURES) & descAsid, "FW without desc_group_mkey_supported");

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.vdpactl.conformance.Cleanup;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.sys.Errno;
@@ -47,7 +48,7 @@ public abstract class NodeAccessConformanceSuite {
         cleanup.closeAll();
     }
 
-    static void assertErrno(int errno, org.junit.jupiter.api.function.Executable call) {
+    static void assertErrno(int errno, Executable call) {
         SyscallException e = assertThrows(SyscallException.class, call);
         assertEquals(Errno.name(errno), e.errnoName(), e.getMessage());
     }

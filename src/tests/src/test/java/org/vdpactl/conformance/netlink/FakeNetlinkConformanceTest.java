@@ -1,6 +1,7 @@
 package org.vdpactl.conformance.netlink;
 
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import org.vdpactl.fake.inside.FakeInside;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -57,7 +58,7 @@ public class FakeNetlinkConformanceTest extends NetlinkConformanceSuite {
             }
 
             @Override
-            public java.util.function.BooleanSupplier deleterParked(String nodePath) {
+            public BooleanSupplier deleterParked(String nodePath) {
                 int minor = Integer.parseInt(nodePath.substring(nodePath.lastIndexOf('-') + 1));
                 DeviceNode node = FakeInside.bus(kernel).node(minor).orElseThrow().node();
                 return node::removalWaitsForClose;

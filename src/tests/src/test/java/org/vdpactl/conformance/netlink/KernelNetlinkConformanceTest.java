@@ -3,6 +3,7 @@ package org.vdpactl.conformance.netlink;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
 import org.vdpactl.abi.KernelProfile;
+import org.vdpactl.conformance.device.RunningKernel;
 import org.vdpactl.sys.PanamaSyscalls;
 import org.vdpactl.sys.Syscalls;
 
@@ -20,7 +21,7 @@ class KernelNetlinkConformanceTest extends NetlinkConformanceSuite {
 
     @Override
     protected KernelProfile kernel() {
-        return org.vdpactl.conformance.device.RunningKernel.profile();
+        return RunningKernel.profile();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.vdpactl.conformance.netlink;
 
+import java.util.function.BooleanSupplier;
 import org.vdpactl.sys.Syscalls;
 
 /**
@@ -22,7 +23,7 @@ public interface NetlinkBackend extends AutoCloseable {
      * the removal of the node is the signal (vhost_vdpa_remove removes the node, then waits), so the
      * default answers true.
      */
-    default java.util.function.BooleanSupplier deleterParked(String nodePath) {
+    default BooleanSupplier deleterParked(String nodePath) {
         return () -> true;
     }
 

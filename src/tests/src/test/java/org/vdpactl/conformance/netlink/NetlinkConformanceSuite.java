@@ -13,18 +13,25 @@ import static org.vdpactl.netlink.NetlinkAbi.*;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,6 +44,7 @@ import org.vdpactl.mgmt.DeviceSpec;
 import org.vdpactl.mgmt.MacAddress;
 import org.vdpactl.mgmt.MgmtDevInfo;
 import org.vdpactl.mgmt.VdpaAttribute;
+import org.vdpactl.mgmt.VdpaAttributeSupport;
 import org.vdpactl.mgmt.VdpaCommand;
 import org.vdpactl.mgmt.VdpaDevInfo;
 import org.vdpactl.mgmt.VdpaNetlink;
@@ -307,7 +315,7 @@ public abstract class NetlinkConformanceSuite {
     @Test
     void deviceNamesAreRegisteredUnderTheirKobjectNames() {
         VdpaNetlink nl = vdpa();
-        Map<String, String> listedAs = new java.util.LinkedHashMap<>();
+        Map<String, String> listedAs = new LinkedHashMap<>();
         listedAs.put("nlc-a/b", "nlc-a!b");
         listedAs.put(".", ".");
         listedAs.put("..", "..");
@@ -317,7 +325,7 @@ public abstract class NetlinkConformanceSuite {
             created.add(e.getValue());
             nl.addDevice(DeviceSpec.of(e.getKey(), "vdpasim_net"));
         }
-        Set<String> names = new java.util.HashSet<>();
+        Set<String> names = new HashSet<>();
         nl.devices().forEach(d -> names.add(d.name()));
         assertTrue(names.containsAll(listedAs.values()), names.toString());
         assertFalse(names.contains("nlc-a/b"), names.toString());
@@ -326,7 +334,7 @@ public abstract class NetlinkConformanceSuite {
         for (String listed : listedAs.values()) {
             nl.deleteDevice(listed, WAIT);
         }
-        Set<String> after = new java.util.HashSet<>();
+        Set<String> after = new HashSet<>();
         nl.devices().forEach(d -> after.add(d.name()));
         assertTrue(after.stream().noneMatch(listedAs::containsValue), after.toString());
     }
@@ -455,7 +463,7 @@ public abstract class NetlinkConformanceSuite {
         nl.addDevice(track(DeviceSpec.of("nlc08", "vdpasim_net")));
         String node = waitForNode("nlc08");
         int fd = sys().open(node, libc_h.O_RDWR());
-        java.util.function.BooleanSupplier parked = backend.deleterParked(node);
+        BooleanSupplier parked = backend.deleterParked(node);
         AtomicBoolean closed = new AtomicBoolean();
         CompletableFuture<Boolean> del = CompletableFuture.supplyAsync(() -> {
             try (VdpaNetlink other = VdpaNetlink.open(sys())) {
@@ -480,7 +488,7 @@ public abstract class NetlinkConformanceSuite {
      * Polls until the delete is parked in the wait for the close; fails if it returns first. A delete
      * that does not wait never parks, so it fails every time, however the threads are scheduled.
      */
-    private static void awaitDeleterParked(java.util.function.BooleanSupplier parked, CompletableFuture<?> del)
+    private static void awaitDeleterParked(BooleanSupplier parked, CompletableFuture<?> del)
             throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (!parked.getAsBoolean()) {
@@ -522,13 +530,13 @@ public abstract class NetlinkConformanceSuite {
         GenlPolicy p = GenlPolicy.dump(socket(), "vdpa");
         assertEquals(Set.of(0), p.policies().keySet(), "vdpa_nl_policy is the family's only policy");
         List<GenlFamily.Op> ops = vdpa().family().ops();
-        assertEquals(ops.stream().map(GenlFamily.Op::cmd).collect(java.util.stream.Collectors.toSet()), p.ops().keySet());
+        assertEquals(ops.stream().map(GenlFamily.Op::cmd).collect(Collectors.toSet()), p.ops().keySet());
         for (GenlFamily.Op op : ops) {
             GenlPolicy.OpPolicy o = p.ops().get(op.cmd());
             assertEquals(Optional.of(0), o.doPolicy(), "cmd " + op.cmd());
             assertEquals(op.canDump() ? Optional.of(0) : Optional.empty(), o.dumpPolicy(), "cmd " + op.cmd());
         }
-        Set<Integer> expected = new java.util.TreeSet<>();
+        Set<Integer> expected = new TreeSet<>();
         kernel().netlink().requestPolicy().forEach(e -> expected.add(e.number()));
         assertEquals(expected, p.requestAttributes(VdpaCommand.DEV_NEW.number()));
         Map<Integer, GenlPolicy.AttrRule> rules = p.policies().get(0);
@@ -552,7 +560,7 @@ public abstract class NetlinkConformanceSuite {
         s.sendRaw(w.toByteArray());
         List<byte[]> messages = new ArrayList<>();
         for (byte[] d : receiveUntilDone(s, 32 * 1024)) {
-            java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(d).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer b = ByteBuffer.wrap(d).order(ByteOrder.LITTLE_ENDIAN);
             for (int off = 0; off < d.length; off += nlmsgAlign(b.getInt(off))) {
                 if (b.getShort(off + 4) == GENL_ID_CTRL) {
                     messages.add(Arrays.copyOfRange(d, off, off + b.getInt(off)));
@@ -578,7 +586,7 @@ public abstract class NetlinkConformanceSuite {
      * seq u32, pid u32), then the rest as value/width pairs (widths 1, 2, 4, 8).
      */
     static byte[] le(int len, int type, int flags, int seq, int pid, long... rest) {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(len).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = ByteBuffer.allocate(len).order(ByteOrder.LITTLE_ENDIAN);
         b.putInt(len).putShort((short) type).putShort((short) flags).putInt(seq).putInt(pid);
         for (int i = 0; i < rest.length; i += 2) {
             switch ((int) rest[i + 1]) {
@@ -605,7 +613,7 @@ public abstract class NetlinkConformanceSuite {
         assertEquals(type > kernel().netlink().maxAttr() ? "Unknown attribute type" : "Unsupported attribute", e.extack().message());
         assertEquals(44, e.extack().offset(), "the third attribute");
         assertFalse(vdpa().attributeSupport().accepts(VdpaCommand.DEV_NEW, DEV_BLK_READ_ONLY), "the probe foresaw the refusal");
-        assertEquals(org.vdpactl.mgmt.VdpaAttributeSupport.Source.POLICY_DUMP, vdpa().attributeSupport().source());
+        assertEquals(VdpaAttributeSupport.Source.POLICY_DUMP, vdpa().attributeSupport().source());
     }
 
     // ================================================================== policy validation
@@ -1338,7 +1346,7 @@ public abstract class NetlinkConformanceSuite {
         assertEquals(Errno.EOPNOTSUPP, e.errno());
         assertEquals(kernel().netlink().unsupportedAttributesText(mask), e.extackMessage());
         // the client names the option even where the kernel's text has no mask (6.1)
-        String option = org.vdpactl.mgmt.VdpaAttribute.describeMask(mask).get(0);
+        String option = VdpaAttribute.describeMask(mask).get(0);
         assertTrue(e.getMessage().contains(option), e.getMessage());
     }
 

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
@@ -39,8 +40,8 @@ class FakeVdpaBusTest {
     void aSlashInTheNameBecomesAnExclamationMarkAsInTheDriverCore() {
         try (FakeKernel k = FakeKernel.builder().build()) {
             FakeInside.addDevice(k, "vdpasim_net", "../../etc", Provisioning.NONE);
-            org.junit.jupiter.api.Assertions.assertTrue(FakeInside.device(k, "..!..!etc").isPresent());
-            org.junit.jupiter.api.Assertions.assertFalse(FakeInside.device(k, "../../etc").isPresent());
+            Assertions.assertTrue(FakeInside.device(k, "..!..!etc").isPresent());
+            Assertions.assertFalse(FakeInside.device(k, "../../etc").isPresent());
         }
     }
 

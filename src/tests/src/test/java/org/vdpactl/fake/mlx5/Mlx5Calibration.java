@@ -1,9 +1,11 @@
 package org.vdpactl.fake.mlx5;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.DoubleUnaryOperator;
+import java.util.function.Function;
 import org.vdpactl.fake.mlx5.Mlx5PublishedFigure.Scenario;
 import org.vdpactl.sim.UpstreamScenarios.VmmResiduals;
 import org.vdpactl.sim.UpstreamScenarios;
@@ -111,7 +113,7 @@ final class Mlx5Calibration {
 
     /** Every parameter the fit sets, in fitting order. */
     static List<String> fittedNames() {
-        List<String> names = new java.util.ArrayList<>(List.of("modifyRdyMs", "fwConcurrencyObj", "modifySuspendMs",
+        List<String> names = new ArrayList<>(List.of("modifyRdyMs", "fwConcurrencyObj", "modifySuspendMs",
                 "notifierUnregisterMs", "modifyFieldsFromInitMs"));
         names.addAll(VQ_CREATE_GROUP);
         names.addAll(MR_RELEASE_GROUP);
@@ -136,14 +138,14 @@ final class Mlx5Calibration {
     }
 
     /** One parameter such that {@code model(p with name=x) = target}; the model must increase with x. */
-    private static Mlx5Params solve(Mlx5Params p, String name, java.util.function.Function<Mlx5Params, Double> model,
+    private static Mlx5Params solve(Mlx5Params p, String name, Function<Mlx5Params, Double> model,
             double target) {
         DoubleUnaryOperator f = x -> model.apply(p.with(name, x)) - target;
         return p.with(name, bisect(f, 0, Math.max(1, 4 * p.get(name))));
     }
 
     /** A common factor k for {@code group} such that {@code model(p with each member × k) = target}. */
-    private static Mlx5Params solveScale(Mlx5Params p, List<String> group, java.util.function.Function<Mlx5Params, Double> model,
+    private static Mlx5Params solveScale(Mlx5Params p, List<String> group, Function<Mlx5Params, Double> model,
             double target) {
         DoubleUnaryOperator f = k -> model.apply(scaled(p, group, k)) - target;
         return scaled(p, group, bisect(f, 0.05, 20));
@@ -158,7 +160,7 @@ final class Mlx5Calibration {
     }
 
     private static Mlx5Params bestInteger(Mlx5Params p, String name, int lo, int hi, double target,
-            java.util.function.Function<Mlx5Params, Double> model) {
+            Function<Mlx5Params, Double> model) {
         int best = lo;
         double bestErr = Double.MAX_VALUE;
         for (int v = lo; v <= hi; v++) {

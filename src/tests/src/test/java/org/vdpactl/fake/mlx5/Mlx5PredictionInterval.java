@@ -1,7 +1,9 @@
 package org.vdpactl.fake.mlx5;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import org.vdpactl.sim.HeldOutPrediction;
 import org.vdpactl.sim.HeldOutPrediction.Range;
 import org.vdpactl.sim.UpstreamScenarios;
@@ -58,14 +60,14 @@ final class Mlx5PredictionInterval {
     }
 
     private static Range range(double[] v) {
-        return new Range(java.util.Arrays.stream(v).min().orElseThrow(), java.util.Arrays.stream(v).max().orElseThrow());
+        return new Range(Arrays.stream(v).min().orElseThrow(), Arrays.stream(v).max().orElseThrow());
     }
 
     /** Prints every fit's prediction and the interval (to copy into {@link HeldOutPrediction}). */
     public static void main(String[] args) {
         List<Prediction> p = predictions();
         for (Prediction x : p) {
-            System.out.printf(java.util.Locale.ROOT, "share %.2f host %.2f Fmkey %d sweeps %d: before %.1f after %.1f change %.1f  fitted %s%n",
+            System.out.printf(Locale.ROOT, "share %.2f host %.2f Fmkey %d sweeps %d: before %.1f after %.1f change %.1f  fitted %s%n",
                     x.priors().deletionShare(), x.priors().params().hostUnmapPerMttNs()
                             / (x.priors().params().hostUnmapPerMttNs() + x.priors().params().destroyMkeyPerMttNs()),
                     x.priors().params().fwConcurrencyMkey(), x.fit().sweeps(), x.beforeMs(), x.afterMs(), x.changeMs(), "r1 " + x.fit().vmmResidual1Ms());

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -179,7 +180,7 @@ class Mlx5PresetsTest {
             s[i] = a.sync(c).durationMs() - 0.06;
             assertEquals(s[i] + 0.06, b.sync(c).durationMs(), 1e-12, "same seed, same draws");
         }
-        java.util.Arrays.sort(s);
+        Arrays.sort(s);
         assertEquals(1.0, s[s.length / 2], 0.02, "median factor 1");
         assertTrue(s[0] < 0.5 && s[s.length - 1] > 2, "log-normal spread");
 

@@ -9,6 +9,8 @@ import static org.vdpactl.netlink.NetlinkAbi.*;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -127,7 +129,7 @@ class FakeGenericNetlinkTest {
             MessageWriter w = new MessageWriter();
             w.beginMessage(19, NLM_F_REQUEST | NLM_F_ACK, 1, 0).genlHeader(5, 1).putString(4, "vdpa0");
             w.endMessage();
-            byte[] cut = java.util.Arrays.copyOf(w.toByteArray(), w.size() - 4);
+            byte[] cut = Arrays.copyOf(w.toByteArray(), w.size() - 4);
             s.sendRaw(cut);
             assertThrows(NetlinkTimeoutException.class, () -> s.receiveRaw(Duration.ofMillis(200)));
         }
@@ -146,7 +148,7 @@ class FakeGenericNetlinkTest {
             w.beginMessage(19, NLM_F_ACK, 14, 0).genlHeader(5, 1).putString(4, "vdpa0"); // not a request: only ACKed
             w.endMessage();
             s.sendRaw(w.toByteArray());
-            List<String> seen = new java.util.ArrayList<>();
+            List<String> seen = new ArrayList<>();
             while (seen.size() < 5) {
                 for (NetlinkMessage m : NetlinkDecoder.decode(s.receiveRaw(WAIT))) {
                     seen.add(m.header().seq() + ":" + (m instanceof ErrorMessage e ? "err" + e.error() : "reply"));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,7 +17,7 @@ class ConcurrentDeleteMergeTest {
     private static final Inventory.Mgmt SIM = new Inventory.Mgmt("vdpasim_net", null, "vdpasim_net", null);
 
     private static Inventory with(String... names) {
-        List<Inventory.Device> d = java.util.stream.IntStream.range(0, names.length)
+        List<Inventory.Device> d = IntStream.range(0, names.length)
                 .mapToObj(i -> new Inventory.Device(names[i], "vdpasim_net", null, null, null, null, i, null)).toList();
         return new Inventory(List.of(SIM), d);
     }

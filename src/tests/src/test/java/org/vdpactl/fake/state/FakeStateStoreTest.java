@@ -6,17 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.bus.Provisioning;
+import org.vdpactl.testsupport.SeparateJvm;
 import org.vdpactl.time.RealClock;
 
 /** The CLI's shared fake state: round trip, locking, atomic 0600 writes, clear errors. */
@@ -142,7 +147,7 @@ class FakeStateStoreTest {
     void theSystemWatchSeesAWorkingHolderUseCpu() throws Exception {
         Files.createDirectories(stateFile().getParent());
         Path out = stateFile().resolveSibling("worker.out");
-        Process worker = org.vdpactl.testsupport.SeparateJvm.start(LockHolderMain.class, out,
+        Process worker = SeparateJvm.start(LockHolderMain.class, out,
                 stateFile().resolveSibling("worker.err"), stateFile().toString(), "600000", "work");
         try {
             Holder.awaitLocked(worker, out);
@@ -164,8 +169,8 @@ class FakeStateStoreTest {
         volatile long now;
         volatile long cpu;
         volatile boolean missEveryOtherListing;
-        final java.util.concurrent.atomic.AtomicLong missed = new java.util.concurrent.atomic.AtomicLong();
-        private final java.util.concurrent.atomic.AtomicLong listings = new java.util.concurrent.atomic.AtomicLong();
+        final AtomicLong missed = new AtomicLong();
+        private final AtomicLong listings = new AtomicLong();
 
         @Override
         public long pidHolding(Path lockFile) {
@@ -175,7 +180,7 @@ class FakeStateStoreTest {
             }
             return HolderWatch.super.pidHolding(lockFile);
         }
-        private final java.util.concurrent.atomic.AtomicLong looks = new java.util.concurrent.atomic.AtomicLong();
+        private final AtomicLong looks = new AtomicLong();
 
         @Override
         public long nanoTime() {
@@ -234,7 +239,7 @@ class FakeStateStoreTest {
             Files.createDirectories(state.getParent());
             Path out = state.resolveSibling("holder.out");
             Files.deleteIfExists(out);
-            Process p = org.vdpactl.testsupport.SeparateJvm.start(LockHolderMain.class, out,
+            Process p = SeparateJvm.start(LockHolderMain.class, out,
                     state.resolveSibling("holder.err"), state.toString(), "600000", "sleep");
             awaitLocked(p, out);
             return new Holder(p);
@@ -304,9 +309,9 @@ class FakeStateStoreTest {
                     + "print('locked', flush=True)\n"
                     + "sys.stdin.read()\n", lockFile().toString()).redirectErrorStream(true).start();
             try {
-                java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream()));
+                BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream()));
                 assertEquals("locked", out.readLine());
-                FakeStateStore.StateLockedException e = org.junit.jupiter.api.Assertions.assertThrows(
+                FakeStateStore.StateLockedException e = Assertions.assertThrows(
                         FakeStateStore.StateLockedException.class, () -> store.open().close());
                 assertTrue(e.getMessage().contains("pid " + holder.pid() + " (python3"), e.getMessage());
                 assertFalse(e.getMessage().contains("pid " + self + " "), e.getMessage());

@@ -16,11 +16,13 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.abi.KernelProfiles;
 import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.FakeSyscallException;
 import org.vdpactl.fake.device.FakeVdpaDevice;
+import org.vdpactl.fake.mem.Vma;
 import org.vdpactl.fake.model.MapEntry;
 import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
@@ -212,7 +214,7 @@ class IotlbTest {
         MemorySegment shmem = p.mmap(4 * PAGE, rw, libc_h.MAP_SHARED() | libc_h.MAP_ANONYMOUS(), -1, 0);
         assertEquals(72, v.iotlb(0, UPDATE, 0, 4 * PAGE, shmem.address()));
         assertEquals(1, table(0).size(), "MAP_SHARED|MAP_ANONYMOUS is shmem, a file");
-        long above = FakeInside.addressSpace(p).vmas().stream().mapToLong(org.vdpactl.fake.mem.Vma::end)
+        long above = FakeInside.addressSpace(p).vmas().stream().mapToLong(Vma::end)
                 .reduce(0, (a, b) -> Long.compareUnsigned(a, b) > 0 ? a : b);
         FakeSyscallException none = assertThrows(FakeSyscallException.class,
                 () -> v.iotlb(0, UPDATE, 0x100000, PAGE, above + PAGE));
@@ -313,7 +315,7 @@ class IotlbTest {
      */
     @Test
     void on61APinnedPagePastRlimitMemlockIsRefusedAndAcceptedOnceLifted() {
-        try (FakeKernel k = FakeKernel.builder().kernel(org.vdpactl.abi.KernelProfiles.byName("6.1").orElseThrow()).build();
+        try (FakeKernel k = FakeKernel.builder().kernel(KernelProfiles.byName("6.1").orElseThrow()).build();
                 FakeProcess q = k.newProcess(); Vhost m = new Vhost(q, "/dev/vhost-vdpa-0")) {
             m.setOwner();
             MemorySegment page = q.mmap(PAGE, libc_h.PROT_READ() | libc_h.PROT_WRITE(),
@@ -340,7 +342,7 @@ class IotlbTest {
      */
     @Test
     void on61ASmallPinIsOneEntryPerPageAndALargeOneIsOneRun() {
-        try (FakeKernel k = FakeKernel.builder().kernel(org.vdpactl.abi.KernelProfiles.byName("6.1").orElseThrow()).build();
+        try (FakeKernel k = FakeKernel.builder().kernel(KernelProfiles.byName("6.1").orElseThrow()).build();
                 FakeProcess q = k.newProcess(); Vhost m = new Vhost(q, "/dev/vhost-vdpa-0")) {
             m.setOwner();
             int memfd = q.memfdCreate("guest", 0);

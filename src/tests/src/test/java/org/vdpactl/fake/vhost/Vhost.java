@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import org.vdpactl.fake.FakeProcess;
+import org.vdpactl.ffi.gen.libc.libc_h;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.ffi.gen.vhost.vhost_iotlb_msg;
 import org.vdpactl.ffi.gen.vhost.vhost_msg_v2;
@@ -30,7 +31,7 @@ public final class Vhost implements AutoCloseable {
 
     public Vhost(FakeProcess p, String node) {
         this.p = p;
-        this.fd = p.open(node, org.vdpactl.ffi.gen.libc.libc_h.O_RDWR());
+        this.fd = p.open(node, libc_h.O_RDWR());
     }
 
     public int ioctl(VhostIoctl io, MemorySegment arg) {

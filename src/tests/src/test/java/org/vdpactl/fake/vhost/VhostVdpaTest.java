@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.vdpactl.fake.vhost.Vhost.errno;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.fake.inside.FakeInside;
@@ -69,7 +71,7 @@ class VhostVdpaTest {
             assertEquals(0x145, p.poll(v.fd, 0x145, 0));
         }
         int ro = p.open(NET, libc_h.O_RDONLY());
-        MemorySegment m = Vhost.msg(java.lang.foreign.Arena.ofAuto(), 0, Vhost.BATCH_BEGIN, 0, 0, 0);
+        MemorySegment m = Vhost.msg(Arena.ofAuto(), 0, Vhost.BATCH_BEGIN, 0, 0, 0);
         assertEquals(Errno.EBADF, errno(() -> p.write(ro, m)));
         p.ioctl(ro, VhostIoctl.SET_OWNER.code(), MemorySegment.NULL);
         p.close(ro);
@@ -247,7 +249,7 @@ class VhostVdpaTest {
     void configBoundsAndContent() {
         try (Vhost v = new Vhost(p, NET)) {
             byte[] cfg = v.config(0, 24);
-            assertArrayEquals(new byte[] {2, 0, 0, 0, 0, 1}, java.util.Arrays.copyOf(cfg, 6));
+            assertArrayEquals(new byte[] {2, 0, 0, 0, 0, 1}, Arrays.copyOf(cfg, 6));
             assertEquals(1, cfg[6]);
             assertEquals(0, cfg[8]);
             assertEquals(1500, (cfg[10] & 0xFF) | (cfg[11] & 0xFF) << 8);

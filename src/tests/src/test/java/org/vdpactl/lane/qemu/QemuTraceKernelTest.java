@@ -10,11 +10,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.time.LocalTime;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -194,7 +199,7 @@ class QemuTraceKernelTest {
         // the raw capture stays next to the record (target/ only) for whoever reads a failure
         // (without QEMU's qtest replies on stdout and the opens of other files, which name this machine's
         // paths: QemuTraceReplayTest's fixture is a copy of it)
-        String nodeOpen = "\"" + java.util.HexFormat.of().formatHex("/dev/vhost-vdpa-".getBytes(StandardCharsets.US_ASCII))
+        String nodeOpen = "\"" + HexFormat.of().formatHex("/dev/vhost-vdpa-".getBytes(StandardCharsets.US_ASCII))
                 .replaceAll("(..)", "\\\\x$1");
         Files.write(out.resolveSibling(client.recordName("qemu-stop-cont").replace(".json", ".strace")), Files.readAllLines(dir.resolve("src.strace")).stream()
                 .filter(l -> !l.contains(" write(1, ") && (!l.contains(" openat(") || l.contains(nodeOpen))).toList());
@@ -259,18 +264,18 @@ class QemuTraceKernelTest {
             record.put("qemuDowntimeMs", downtimeMs);
             record.put("qemuDestinationStartMs", (destStarted - migrated) / 1e6);
             record.set("source", JSON.valueToTree(PhaseNormaliser.byPhase(PhaseNormaliser.place(source)).entrySet().stream()
-                    .collect(java.util.stream.Collectors.toMap(e -> e.getKey().label(), Map.Entry::getValue,
-                            (x, y) -> x, java.util.LinkedHashMap::new))));
+                    .collect(Collectors.toMap(e -> e.getKey().label(), Map.Entry::getValue,
+                            (x, y) -> x, LinkedHashMap::new))));
             record.set("destination", JSON.valueToTree(PhaseNormaliser.byPhase(PhaseNormaliser.place(dest)).entrySet().stream()
-                    .collect(java.util.stream.Collectors.toMap(e -> e.getKey().label(), Map.Entry::getValue,
-                            (x, y) -> x, java.util.LinkedHashMap::new))));
+                    .collect(Collectors.toMap(e -> e.getKey().label(), Map.Entry::getValue,
+                            (x, y) -> x, LinkedHashMap::new))));
             assertTrue(dest.stream().anyMatch(c -> c.is(VhostIoctl.VDPA_SET_STATUS)
                     && (c.status() & VirtioPciGuestDriver.STATUS_DRIVER_OK) != 0), "the destination QEMU started its device: " + dest);
 
             // vdpactl: --strategy svq on the lane's vdpa0, a vdpasim_net device like QEMU's
             RehearsalCapture capture = RehearsalCapture.run(new PanamaSyscalls(), RealClock.INSTANCE, VDPA0, Strategy.SVQ);
             assertTrue(capture.result().completed(), "the svq rehearsal completed: " + capture.result().failure());
-            List<NodeCall> qemu = new java.util.ArrayList<>(source);
+            List<NodeCall> qemu = new ArrayList<>(source);
             qemu.addAll(dest);
             cmp = new TraceComparison(qemu, capture.window());
             ObjectNode comparison = record.putObject("comparison");
@@ -283,7 +288,7 @@ class QemuTraceKernelTest {
             for (String n : List.of("msrc", "mdst")) {
                 if (Files.exists(dir.resolve(n + ".strace"))) {
                     Files.copy(dir.resolve(n + ".strace"), file.resolveSibling(client.recordName("qemu-migration-" + n).replace(".json", ".strace")),
-                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                            StandardCopyOption.REPLACE_EXISTING);
                 }
             }
         }

@@ -2,6 +2,7 @@ package org.vdpactl.lane.qemu;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalTime;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -117,7 +119,7 @@ public final class StraceCalls {
     }
 
     private void opened(String args, String result) {
-        String path = new String(bytes(args), java.nio.charset.StandardCharsets.UTF_8);
+        String path = new String(bytes(args), StandardCharsets.UTF_8);
         Integer fd = result == null ? null : parseInt(result);
         if (path.startsWith("/dev/vhost-vdpa-") && fd != null && fd >= 0) {
             fdNode.put(fd, path);
@@ -134,7 +136,7 @@ public final class StraceCalls {
         }
         byte[] data = bytes(args);
         if (fd == 2) { // QEMU's trace points
-            for (String ev : new String(data, java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+            for (String ev : new String(data, StandardCharsets.UTF_8).split("\n")) {
                 int at0 = ev.indexOf("vhost_vdpa_");
                 if (at0 >= 0) {
                     event(pid, ev.substring(at0));
@@ -193,7 +195,7 @@ public final class StraceCalls {
         int status = -1;
         switch (ioctl) {
             case SET_VRING_NUM, SET_VRING_BASE, SET_VRING_ADDR, SET_VRING_KICK, SET_VRING_CALL -> {
-                String want = "vhost_vdpa_" + ioctl.kernelName().substring("VHOST_".length()).toLowerCase(java.util.Locale.ROOT);
+                String want = "vhost_vdpa_" + ioctl.kernelName().substring("VHOST_".length()).toLowerCase(Locale.ROOT);
                 // QEMU 9.0+ names SET_VRING_BASE's trace point vhost_vdpa_set_dev_vring_base
                 String alias = ioctl == VhostIoctl.SET_VRING_BASE ? "vhost_vdpa_set_dev_vring_base" : want;
                 for (int i = events.size() - 1; i >= 0 && vq < 0; i--) {

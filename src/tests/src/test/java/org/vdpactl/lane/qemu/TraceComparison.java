@@ -1,6 +1,8 @@
 package org.vdpactl.lane.qemu;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -108,8 +110,8 @@ final class TraceComparison {
      * call the rehearsal drops cannot hide behind it.
      */
     List<Explained> explain(List<IntendedDifferences.Entry> intended) {
-        Set<String> used = new java.util.HashSet<>();
-        Map<String, Integer> explainedBy = new java.util.HashMap<>();
+        Set<String> used = new HashSet<>();
+        Map<String, Integer> explainedBy = new HashMap<>();
         List<Explained> out = new ArrayList<>();
         for (Difference d : differences()) {
             IntendedDifferences.Entry match = null;
