@@ -28,8 +28,6 @@ public final class KernelProfiles {
     public static final String DEFAULT_VERSION = "6.12";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern RELEASE = Pattern.compile("^(\\d+)\\.(\\d+)");
-    /** The policy notations of {@link KernelProfile.PolicyEntry#policy()}. */
-    private static final Pattern POLICY = Pattern.compile("STRING|NUL_STRING|U16|U32|U64|U16 min \\d+|BINARY len \\d+");
     /** The merged trees read so far, by version: only while {@link #ALL} is loaded, on the class's initialising thread. */
     private static final Map<String, ObjectNode> TREES = new HashMap<>();
     /** Each delta profile's parent version, by version. */
@@ -113,7 +111,7 @@ public final class KernelProfiles {
 
     /** The oldest profiled kernel whose vdpa requests may carry the attribute (vdpa_nl_policy has an entry), if any. */
     public static Optional<KernelProfile> firstAcceptingInRequests(int attribute) {
-        return first(p -> p.netlink().requestPolicy().stream().anyMatch(e -> e.number() == attribute));
+        return first(p -> p.netlink().requestPolicy().stream().anyMatch(a -> a.number() == attribute));
     }
 
     /** The oldest profiled kernel whose vdpa family parses the attribute number, if any. */
@@ -232,10 +230,10 @@ public final class KernelProfiles {
         // ioctl and command names are enum constants: Jackson refuses a name the headers lack
         MacroValues.bitMask(p.vhost().backendFeaturesAccepted());
         MacroValues.bitMask(p.vhost().backendFeaturesOffered());
-        for (KernelProfile.PolicyEntry e : p.netlink().requestPolicy()) {
-            boolean known = MacroValues.valueOrMinusOne(e.attr()) == e.number();
-            if (!known || e.number() > p.netlink().maxAttr() || !POLICY.matcher(e.policy()).matches()) {
-                throw new IllegalStateException(p + ": bad request policy entry " + e);
+        // attribute names are enum constants too; an entry must be a request attribute the release parses
+        for (UapiVdpaAttribute a : p.netlink().requestPolicy()) {
+            if (a.requestPolicy() == null || a.number() > p.netlink().maxAttr()) {
+                throw new IllegalStateException(p + ": " + a + " cannot be in vdpa_nl_policy (reply-only or above maxAttr)");
             }
         }
         p.drivers().values().forEach(d -> MacroValues.bitMask(d.removeFeatures()));
