@@ -32,8 +32,6 @@ public final class KernelProfiles {
     /** The default profile's version. */
     public static final String DEFAULT_VERSION = "6.12";
     private static final Pattern RELEASE = Pattern.compile("^(\\d+)\\.(\\d+)");
-    /** The policy notations of {@link KernelProfile.PolicyEntry#policy()}. */
-    private static final Pattern POLICY = Pattern.compile("STRING|NUL_STRING|U16|U32|U64|U16 min \\d+|BINARY len \\d+");
     /**
      * The profiles read so far, by version, and each file's merged tree. A profile is read when first asked for, with
      * its parents only: a command that speaks one kernel parses one or two files, not every kernel's (start-up).
@@ -162,7 +160,7 @@ public final class KernelProfiles {
 
     /** The oldest profiled kernel whose vdpa requests may carry the attribute (vdpa_nl_policy has an entry), if any. */
     public static Optional<KernelProfile> firstAcceptingInRequests(int attribute) {
-        return first(p -> p.netlink().requestPolicy().stream().anyMatch(e -> e.number() == attribute));
+        return first(p -> p.netlink().requestPolicy().stream().anyMatch(a -> a.number() == attribute));
     }
 
     /** The oldest profiled kernel whose vdpa family parses the attribute number, if any. */
@@ -295,10 +293,10 @@ public final class KernelProfiles {
         // ioctl and command names are enum constants: Jackson refuses a name the headers lack
         MacroValues.bitMask(p.vhost().backendFeaturesAccepted());
         MacroValues.bitMask(p.vhost().backendFeaturesOffered());
-        for (KernelProfile.PolicyEntry e : p.netlink().requestPolicy()) {
-            boolean known = MacroValues.valueOrMinusOne(e.attr()) == e.number();
-            if (!known || e.number() > p.netlink().maxAttr() || !POLICY.matcher(e.policy()).matches()) {
-                throw new IllegalStateException(p + ": bad request policy entry " + e);
+        // attribute names are enum constants too; an entry must be a request attribute the release parses
+        for (UapiVdpaAttribute a : p.netlink().requestPolicy()) {
+            if (a.requestPolicy() == null || a.number() > p.netlink().maxAttr()) {
+                throw new IllegalStateException(p + ": " + a + " cannot be in vdpa_nl_policy (reply-only or above maxAttr)");
             }
         }
         p.drivers().values().forEach(d -> MacroValues.bitMask(d.removeFeatures()));
