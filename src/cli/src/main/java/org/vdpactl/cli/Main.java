@@ -144,7 +144,19 @@ public final class Main implements Callable<Integer> {
             while (leaf.hasSubcommand()) {
                 leaf = leaf.subcommand();
             }
-            try (CliContext ctx = CliContext.open(main, sub, leaf.commandSpec().userObject())) {
+            Object command = leaf.commandSpec().userObject();
+            BatchGroup group = BatchGroup.current();
+            if (group != null && command instanceof GroupedInBatch) {
+                group.join(sub);
+            } else if (group != null) {
+                // any other line sees the state with the group's lines saved, and prints after them
+                ExitCode saved = group.save();
+                if (saved != ExitCode.OK) {
+                    return saved.code();
+                }
+                group = null;
+            }
+            try (CliContext ctx = CliContext.open(main, sub, command, group)) {
                 main.context = ctx;
                 return new CommandLine.RunLast().execute(parseResult);
             } catch (RuntimeException e) {

@@ -6,6 +6,7 @@ import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.abi.KernelProfiles;
 import org.vdpactl.abi.UapiIoctl;
 import org.vdpactl.cli.KernelFeatures;
+import org.vdpactl.cli.host.HolderUsers;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.FileStat;
 import org.vdpactl.sys.SyscallException;
@@ -74,7 +75,8 @@ final class DeviceChecks {
             out.add(migrationReadiness(id, node + suffix, dev.deviceType().toString(), offered));
         } catch (SyscallException e) {
             if (e.errno() == Errno.EBUSY) {
-                List<String> holders = sys.holdersOf(node);
+                // with the user each runs as (getpwuid): whom to ask to stop it
+                List<String> holders = sys.holdersOf(node).stream().map(HolderUsers::withUser).toList();
                 out.add(Check.warn(id + ":open", node + " open", "held open by another process"
                         + (holders.isEmpty() ? "" : ": " + String.join(", ", holders)),
                         "vhost-vdpa allows one opener; stop the VMM using it or pick another device"));

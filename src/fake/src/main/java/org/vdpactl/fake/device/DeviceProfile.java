@@ -267,6 +267,29 @@ public record DeviceProfile(String name, Mgmt mgmtdev, Device device) {
         public boolean dmaMap() {
             return has("dma_map");
         }
+
+        /**
+         * Whether vhost-vdpa ever calls the driver op {@code op} on such a device: of the mapping ops only the one
+         * the driver has (vhost_vdpa_map: set_map, else dma_map and dma_unmap, else neither, the platform IOMMU
+         * maps), reset_map, suspend and resume only when the driver has them. Other ops: true.
+         */
+        public boolean calls(String op) {
+            return switch (op) {
+                case "set_map" -> setMap();
+                case "dma_map", "dma_unmap" -> dmaMap();
+                case "reset_map", "suspend", "resume" -> has(op);
+                default -> true;
+            };
+        }
+
+        /** How the device's mappings reach it, for a message: "maps with set_map". */
+        public String mappingWords() {
+            return switch (mapping()) {
+                case "set_map" -> "maps with set_map";
+                case "dma_map" -> "maps with dma_map and dma_unmap";
+                default -> "is mapped by the platform IOMMU (no set_map, dma_map or dma_unmap)";
+            };
+        }
     }
 
     /**

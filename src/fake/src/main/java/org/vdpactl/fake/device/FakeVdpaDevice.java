@@ -195,6 +195,14 @@ public final class FakeVdpaDevice {
         return spec.ops().has("resume") && model.hasResumeOp();
     }
 
+    /**
+     * Whether the driver op {@code op} is ever called on this device ({@link DeviceProfile.Ops#calls}), with the
+     * resume op the driver model may drop: a fault rule on an op that is never called could never fire.
+     */
+    public boolean callsOp(String op) {
+        return op.equals("resume") ? canResume() : spec.ops().calls(op);
+    }
+
     /** get_vq_desc_group: in the profile (and its kernel's ops) and kept by the driver (mlx5: FW desc_group_mkey_supported). */
     public boolean hasDescGroup() {
         return spec.groups().descData() != null && model.hasDescGroupOp();

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.model.DriverModel;
 import org.vdpactl.fake.model.MapEntry;
+import org.vdpactl.fake.mlx5.Mlx5Device;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.sys.Errno;
 
@@ -112,6 +113,9 @@ final class Mlx5VnetOps implements VdpaConfigOps {
             dev.config().setMac(mac);
         }
         notifierRegistered = facts.linkNotifierAtDevAdd();
+        if (model() instanceof Mlx5Device fw) {
+            fw.setFailedMapChange(facts.mapChangeFailure()); // mlx5_vdpa_change_map's error path differs per kernel
+        }
         if (charged) {
             dev.charge("dev_add", () -> model().devAdd(dataVqs));
         } else {
@@ -173,6 +177,12 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     public void setVqAddress(int index, long desc, long driver, long device) {
         dev.charge("set_vq_address", () -> model().setVqAddress(index));
         FakeVdpaDevice.DeviceVq vq = vq(index);
+        if (vq == cvq.ring) {
+            cvq.address[0] = desc; // cvq->desc_addr and friends: the vringh keeps its DRIVER_OK ring (setupVring)
+            cvq.address[1] = driver;
+            cvq.address[2] = device;
+            return;
+        }
         vq.descArea = desc;
         vq.driverArea = driver;
         vq.deviceArea = device;
@@ -288,6 +298,9 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     private void statusChanged(int oldStatus, int newStatus) {
         boolean driverOkNow = (oldStatus & DRIVER_OK) == 0 && (newStatus & DRIVER_OK) != 0
                 && (newStatus & FAILED) == 0;
+        if (driverOkNow && negotiated(vhost_h.VIRTIO_NET_F_CTRL_VQ())) {
+            cvq.setupVring();
+        }
         if (driverOkNow && facts.configInterruptOnDriverOk() && negotiated(vhost_h.VIRTIO_NET_F_STATUS())) {
             notifierRegistered = true; // register_link_notifier → queue_link_work
             updateCarrier();

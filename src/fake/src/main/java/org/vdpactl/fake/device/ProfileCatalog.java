@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import org.vdpactl.abi.json.JsonReadException;
+import org.vdpactl.abi.json.RecordJson;
 
 /**
  * The device profiles the fake kernel knows, by name. The built-in ones are JSON resources under
@@ -19,7 +20,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 public final class ProfileCatalog {
     /** Profiles shipped with vdpactl. */
     public static final List<String> BUILT_IN = List.of("vdpasim_net", "vdpasim_blk", "mlx5");
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Map<String, DeviceProfile> profiles = new LinkedHashMap<>();
 
@@ -51,10 +51,13 @@ public final class ProfileCatalog {
     /** Parses and checks a profile (every macro name must resolve). */
     public static DeviceProfile parse(byte[] json) {
         try {
-            DeviceProfile p = JSON.readValue(json, DeviceProfile.class);
+            DeviceProfile p = RecordJson.read(json, DeviceProfile.class);
+            if (p == null) {
+                throw new IllegalArgumentException("invalid device profile: null");
+            }
             validate(p);
             return p;
-        } catch (IOException e) {
+        } catch (JsonReadException e) {
             throw new IllegalArgumentException("invalid device profile: " + e.getMessage(), e);
         }
     }
