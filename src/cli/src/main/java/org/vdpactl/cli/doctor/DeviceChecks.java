@@ -2,6 +2,9 @@ package org.vdpactl.cli.doctor;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.vdpactl.abi.KernelProfile;
+import org.vdpactl.abi.KernelProfiles;
+import org.vdpactl.abi.UapiIoctl;
 import org.vdpactl.cli.KernelFeatures;
 import org.vdpactl.cli.host.HolderUsers;
 import org.vdpactl.sys.Errno;
@@ -104,7 +107,9 @@ final class DeviceChecks {
         if (!costs.isEmpty()) {
             return Check.warn(id + ":features", title, detail + "; " + String.join("; ", costs),
                     "SUSPEND needs a driver with a suspend op; RESUME and IOTLB_PERSIST need a kernel with them"
-                            + " (6.12 of the profiled 6.1, 6.12, 7.2; docs/kernel-profiles.md) and a driver with resume / reset_map");
+                            + " (" + KernelProfiles.firstWithIoctl(UapiIoctl.VHOST_VDPA_RESUME).map(KernelProfile::version).orElse("none")
+                            + " of the profiled " + String.join(", ", KernelProfiles.VERSIONS)
+                            + "; docs/kernel-profiles.md) and a driver with resume / reset_map");
         }
         return Check.ok(id + ":features", title, detail + "; ready for suspend/resume migration");
     }
