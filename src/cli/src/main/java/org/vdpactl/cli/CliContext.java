@@ -62,6 +62,10 @@ public final class CliContext implements AutoCloseable {
     /** The backend, opened now if needed (logs which one on stderr). */
     public Backend backend() {
         if (backend == null) {
+            if (options.fakeState != null && options.backend != BackendKind.KERNEL
+                    && stateWrites == StateWrites.CREATE) {
+                StateDirectoryRule.refuseMissingParents(fakeStatePath());
+            }
             backend = group == null ? openBackend() : group.backend(Arrays.asList(options.backend, fakeStatePath(),
                     options.fakeFaults, options.fakeKernel, options.fakeClock, options.caller, stateWrites), this::openBackend);
             if (options.backend == BackendKind.AUTO) {

@@ -14,6 +14,7 @@ import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.Credentials;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.NodePermissionRule;
+import org.vdpactl.fake.FakeSyscallException;
 import org.vdpactl.fake.device.FaultRuleReach;
 import org.vdpactl.fake.fault.FaultRule;
 import org.vdpactl.fake.fault.FaultRuleException;
@@ -176,6 +177,23 @@ final class FakeBackend implements Backend {
                     }
                 }
                 return out;
+            }
+
+            @Override
+            public void setFunction(String mgmtdev, byte[] mac, Integer mtu, Boolean linkUp) {
+                try {
+                    if (mac != null) {
+                        kernel.setFunctionMac(mgmtdev, mac);
+                    }
+                    if (mtu != null) {
+                        kernel.setFunctionMtu(mgmtdev, mtu);
+                    }
+                    if (linkUp != null) {
+                        kernel.setFunctionLink(mgmtdev, linkUp);
+                    }
+                } catch (FakeSyscallException e) {
+                    throw new CliFailure(ExitCodeMapper.ofErrno(e.errno()), "mgmtdev function set: " + e.reason());
+                }
             }
         });
     }

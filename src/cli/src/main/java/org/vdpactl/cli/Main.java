@@ -45,9 +45,10 @@ public final class Main implements Callable<Integer> {
             description = "Fault-injection rules for the fake backend (JSON, see docs/fake-faults.md).")
     Path fakeFaults;
 
-    @Option(names = "--fake-kernel", scope = ScopeType.INHERIT, completionCandidates = CompletionValues.FakeKernels.class, paramLabel = "6.1|6.12|7.2",
-            description = "Linux version the fake backend speaks (aliases: oldest, lts, newest; default: the version the "
-                    + "state file recorded, else 6.12). See docs/kernel-profiles.md.")
+    @Option(names = "--fake-kernel", scope = ScopeType.INHERIT, completionCandidates = CompletionValues.FakeKernels.class, paramLabel = "VERSION",
+            // the names come from the kernel profiles (CompletionValues.FakeKernels): no list of them is typed here
+            description = "Linux version the fake backend speaks, a kernel profile or its alias: ${COMPLETION-CANDIDATES} "
+                    + "(default: the version the state file recorded, else 6.12). See docs/kernel-profiles.md.")
     String fakeKernel;
 
     @Option(names = "--fake-clock", scope = ScopeType.INHERIT, completionCandidates = CompletionValues.FakeClocks.class, paramLabel = "real|virtual", defaultValue = "real",

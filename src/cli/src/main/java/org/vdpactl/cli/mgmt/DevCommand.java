@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 import org.vdpactl.cli.CommandContext;
 import org.vdpactl.cli.CommandGroup;
 import org.vdpactl.cli.ReadOnlyCommand;
+import org.vdpactl.cli.SubcommandTable;
 import org.vdpactl.mgmt.VdpaCommand;
 
 import org.vdpactl.mgmt.VdpaAttribute;
@@ -38,14 +39,31 @@ import org.vdpactl.vhost.VirtioDeviceId;
 
 /** {@code vdpactl dev ...}: vDPA devices over the vdpa netlink family, like iproute2's {@code vdpa dev}. */
 @Command(name = "dev", mixinStandardHelpOptions = true,
-        description = "vDPA devices: list, show, add, del, config, vstats, set.",
-        subcommands = {DevCommand.ListCommand.class, DevCommand.ShowCommand.class, DevCommand.AddCommand.class,
-            DevDelCommand.class, DevCommand.ConfigCommand.class, DevCommand.VstatsCommand.class, DevCommand.SetCommand.class})
-public final class DevCommand extends CommandGroup implements ReadOnlyCommand {
+        description = "vDPA devices: list, show, add, del, config, vstats, set.")
+public final class DevCommand extends CommandGroup implements ReadOnlyCommand, SubcommandTable {
     private static final Logger LOG = LoggerFactory.getLogger(DevCommand.class);
 
     @Mixin
     CommandContext context;
+
+    @Override
+    public List<String> subcommandNames() {
+        return List.of("list", "show", "add", "del", "config", "vstats", "set");
+    }
+
+    @Override
+    public Object newSubcommand(String word) {
+        return switch (word) {
+            case "list", "ls" -> new ListCommand();
+            case "show" -> new ShowCommand();
+            case "add" -> new AddCommand();
+            case "del" -> new DevDelCommand();
+            case "config" -> new ConfigCommand();
+            case "vstats" -> new VstatsCommand();
+            case "set" -> new SetCommand();
+            default -> null;
+        };
+    }
 
     /** {@code dev} alone shows every device, as iproute2's {@code vdpa dev} does (read-only, like dev show). */
     @Override
