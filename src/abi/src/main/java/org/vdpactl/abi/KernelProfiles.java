@@ -3,6 +3,7 @@ package org.vdpactl.abi;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -20,13 +21,17 @@ import org.vdpactl.abi.json.RecordJson;
  * default, what the fake always was) and the newest kernel Debian unstable ships (7.2).
  */
 public final class KernelProfiles {
-    /** The versions, oldest first. */
-    public static final List<String> VERSIONS = List.of("6.1", "6.12", "7.2");
+    /**
+     * The lane matrix (scripts/vm/lane-matrix.tsv), which the build copies beside the profiles: the one list of the
+     * kernels the project speaks, read by every lane script too. A kernel is added by its profile file and its line
+     * there; no list here is edited.
+     */
+    private static final String MATRIX = "/org/vdpactl/abi/kernels/lane-matrix.tsv";
+    /** The versions, oldest first: the profile column of the lane matrix. */
+    public static final List<String> VERSIONS = matrixProfiles();
     /** The default profile's version. */
     public static final String DEFAULT_VERSION = "6.12";
     private static final Pattern RELEASE = Pattern.compile("^(\\d+)\\.(\\d+)");
-    /** The policy notations of {@link KernelProfile.PolicyEntry#policy()}. */
-    private static final Pattern POLICY = Pattern.compile("STRING|NUL_STRING|U16|U32|U64|U16 min \\d+|BINARY len \\d+");
     /**
      * The profiles read so far, by version, and each file's merged tree. A profile is read when first asked for, with
      * its parents only: a command that speaks one kernel parses one or two files, not every kernel's (start-up).
@@ -38,6 +43,23 @@ public final class KernelProfiles {
     private static volatile List<KernelProfile> all;
 
     private KernelProfiles() {
+    }
+
+    /** The distinct profiles the lane matrix names (its second column), oldest first. */
+    private static List<String> matrixProfiles() {
+        try (InputStream in = KernelProfiles.class.getResourceAsStream(MATRIX)) {
+            if (in == null) {
+                throw new IllegalStateException("missing " + MATRIX + " (the build copies scripts/vm/lane-matrix.tsv)");
+            }
+            List<String> versions = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::strip)
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#")).map(l -> l.split("\\s+")[1]).distinct().toList();
+            if (versions.isEmpty()) {
+                throw new IllegalStateException(MATRIX + " names no kernel");
+            }
+            return versions.stream().sorted((a, b) -> compare(parse(a), parse(b))).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + MATRIX, e);
+        }
     }
 
     /** Every profile, oldest first. */
@@ -138,7 +160,7 @@ public final class KernelProfiles {
 
     /** The oldest profiled kernel whose vdpa requests may carry the attribute (vdpa_nl_policy has an entry), if any. */
     public static Optional<KernelProfile> firstAcceptingInRequests(int attribute) {
-        return first(p -> p.netlink().requestPolicy().stream().anyMatch(e -> e.number() == attribute));
+        return first(p -> p.netlink().requestPolicy().stream().anyMatch(a -> a.number() == attribute));
     }
 
     /** The oldest profiled kernel whose vdpa family parses the attribute number, if any. */
@@ -271,10 +293,10 @@ public final class KernelProfiles {
         // ioctl and command names are enum constants: Jackson refuses a name the headers lack
         MacroValues.bitMask(p.vhost().backendFeaturesAccepted());
         MacroValues.bitMask(p.vhost().backendFeaturesOffered());
-        for (KernelProfile.PolicyEntry e : p.netlink().requestPolicy()) {
-            boolean known = MacroValues.valueOrMinusOne(e.attr()) == e.number();
-            if (!known || e.number() > p.netlink().maxAttr() || !POLICY.matcher(e.policy()).matches()) {
-                throw new IllegalStateException(p + ": bad request policy entry " + e);
+        // attribute names are enum constants too; an entry must be a request attribute the release parses
+        for (UapiVdpaAttribute a : p.netlink().requestPolicy()) {
+            if (a.requestPolicy() == null || a.number() > p.netlink().maxAttr()) {
+                throw new IllegalStateException(p + ": " + a + " cannot be in vdpa_nl_policy (reply-only or above maxAttr)");
             }
         }
         p.drivers().values().forEach(d -> MacroValues.bitMask(d.removeFeatures()));

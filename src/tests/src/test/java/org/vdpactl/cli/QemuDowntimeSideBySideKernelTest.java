@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vdpactl.lane.GuestClock;
 import org.vdpactl.lane.qemu.QemuClient;
 import org.vdpactl.lane.qemu.QemuUnderTest;
 import org.vdpactl.lane.qemu.SimulatorDevice;
@@ -174,6 +175,9 @@ class QemuDowntimeSideBySideKernelTest {
         record.put("kernel", Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip());
         record.put("date", Instant.now().toString());
         record.put("guestCpus", Runtime.getRuntime().availableProcessors());
+        // the figures are only as fine as the guest's clock (GuestClockKernelTest fails the lane on a coarse one),
+        // and the vCPUs the kernel can have bound what the parallel strategies can gain
+        record.set("guestClock", JSON.valueToTree(GuestClock.measure()));
         record.put("tracer", "QEMU's own vhost_vdpa_* trace points (-trace, log backend, -msg timestamp=on: wall-clock"
                 + " microseconds) to its stderr file; no strace. Tracer cost: the same stop/cont with the trace points"
                 + " switched off (QMP trace-event-set-state), the difference of the QMP round trips");

@@ -18,6 +18,7 @@ import java.util.concurrent.Callable;
 import org.vdpactl.cli.CliContext;
 import org.vdpactl.cli.CliFailure;
 import org.vdpactl.cli.ExitCode;
+import org.vdpactl.cli.GroupedInBatch;
 import org.vdpactl.mgmt.DevConfig;
 import org.vdpactl.mgmt.DeviceSpec;
 import org.vdpactl.mgmt.IprouteJson;
@@ -25,6 +26,7 @@ import org.vdpactl.mgmt.IprouteText;
 import org.vdpactl.mgmt.IprouteMacSyntax;
 import org.vdpactl.mgmt.MacAddress;
 import org.vdpactl.mgmt.MgmtDevInfo;
+import org.vdpactl.mgmt.ShownNames;
 import org.vdpactl.mgmt.VdpaDevInfo;
 import org.vdpactl.mgmt.VdpaNetlink;
 import org.vdpactl.mgmt.VendorStats;
@@ -101,8 +103,10 @@ public final class DevCommand extends CommandGroup implements ReadOnlyCommand, S
         }
     }
 
+    /** The devices; names that look alike (an NFC name and its NFD twin) are warned about, since text cannot show it. */
     private static final NetlinkListing<VdpaDevInfo> DEVICES = new NetlinkListing<>(VdpaNetlink::devices,
-            VdpaNetlink::device, IprouteJson::devs, IprouteText::devs);
+            VdpaNetlink::device, IprouteJson::devs, IprouteText::devs,
+            devs -> ShownNames.twinWarnings(devs.stream().map(VdpaDevInfo::name).toList()));
 
     /** {@code dev list}. */
     @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true, description = "List the vDPA devices.")
@@ -133,7 +137,7 @@ public final class DevCommand extends CommandGroup implements ReadOnlyCommand, S
 
     /** {@code dev add NAME --mgmtdev BUS/DEV [...]}. */
     @Command(name = "add", mixinStandardHelpOptions = true, description = "Create a vDPA device (needs CAP_NET_ADMIN).")
-    static final class AddCommand implements Callable<Integer> {
+    static final class AddCommand implements Callable<Integer>, GroupedInBatch {
         @Mixin
         CommandContext context;
 

@@ -14,7 +14,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-/** {@code vdpactl mgmtdev list|show [BUS/DEV]}, like iproute2's {@code vdpa mgmtdev show}. */
+/**
+ * {@code vdpactl mgmtdev list|show [BUS/DEV]}, like iproute2's {@code vdpa mgmtdev show}; {@code mgmtdev function set}
+ * is the fake's devlink ({@link MgmtdevFunctionCommand}).
+ */
 @Command(name = "mgmtdev", mixinStandardHelpOptions = true,
         description = "vDPA management devices (drivers that can create devices).")
 public final class MgmtdevCommand extends CommandGroup implements SubcommandTable {
@@ -23,7 +26,7 @@ public final class MgmtdevCommand extends CommandGroup implements SubcommandTabl
 
     @Override
     public List<String> subcommandNames() {
-        return List.of("list", "show");
+        return List.of("list", "show", "function");
     }
 
     @Override
@@ -31,6 +34,7 @@ public final class MgmtdevCommand extends CommandGroup implements SubcommandTabl
         return switch (word) {
             case "list", "ls" -> new ListCommand();
             case "show" -> new ShowCommand();
+            case "function" -> new MgmtdevFunctionCommand();
             default -> null;
         };
     }

@@ -67,7 +67,10 @@ public final class ProfileCatalog {
         p.mgmtdev().provisionableMask();
         var d = p.device();
         MacroValues.bitMask(d.features());
-        MacroValues.bitMask(d.ops().backendFeatures());
+        if (d.ops() != null) {
+            // which vdpa_config_ops a device has is its driver's declaration (VdpaSimOps, Mlx5VnetOps), on its kernel
+            throw new IllegalArgumentException(p.name() + ": a device profile carries no ops: its driver declares them");
+        }
         MacroValues.bitMask(d.driverFeatures().required());
         d.driverFeatures().requires().forEach((k, v) -> MacroValues.bitMask(List.of(k, v)));
         DeviceProfile.errno(d.driverFeatures().requiredErrno());
@@ -78,9 +81,6 @@ public final class ProfileCatalog {
         DeviceProfile.errno(d.provisioning().tooManyPairsErrno());
         if (!List.of("net", "blk").contains(d.config().kind())) {
             throw new IllegalArgumentException(p.name() + ": config kind must be net or blk");
-        }
-        if (!List.of("set_map", "dma_map", "platform").contains(d.ops().mapping())) {
-            throw new IllegalArgumentException(p.name() + ": mapping must be set_map, dma_map or platform");
         }
         if (d.datapath() != null && !("loopback".equals(d.datapath()) && "net".equals(d.config().kind()))) {
             throw new IllegalArgumentException(p.name() + ": datapath must be absent or \"loopback\" (net devices only)");

@@ -82,6 +82,13 @@ public final class FakeStateStore {
     /** Threads of one JVM queue here first: file locks are per process, and the JVM refuses overlapping ones. */
     private static final Map<Path, Semaphore> IN_PROCESS_QUEUES = new ConcurrentHashMap<>();
     private static final long POLL_NANOS = Duration.ofMillis(100).toNanos();
+    /**
+     * Per lock file, the holding (process and acquisition, as {@link LockWait} tells holders apart) a waiter of this JVM
+     * gave up on. A later wait that finds the same holding still there gives up at once: that holder already kept the
+     * lock past the timeout, and waiting for it again made every command wait twice (a failed open, then the close of
+     * the kernel; a rehearsal's failed set-up, then its rollback).
+     */
+    private static final Map<Path, String> GIVEN_UP_ON = new ConcurrentHashMap<>();
 
     /** The path the user named (messages). */
     private final Path file;
@@ -395,6 +402,11 @@ public final class FakeStateStore {
                         : "pid " + pid + " (" + ProcessHandle.of(pid).map(HolderInfo::commandOf).orElse("exited") + ")";
             }
             missedLastLook = pid == LockHolders.NONE;
+            if (pid != self && (pid + " " + content).equals(GIVEN_UP_ON.get(lockPath))) {
+                description = who;
+                deadline = watch.nanoTime();
+                return false;
+            }
             boolean moved = queueMoved(pid + " " + content, pid == self ? -1 : watch.cpuNanosOf(pid));
             if (moved) {
                 deadline = watch.nanoTime() + lockTimeout.toNanos();
@@ -438,6 +450,10 @@ public final class FakeStateStore {
         }
 
         synchronized StateLockedException lockedException() {
+            // only a holder this JVM saw by its pid, never one of its own threads
+            if (holder != null && !holder.startsWith("-") && !holder.startsWith(ProcessHandle.current().pid() + " ")) {
+                GIVEN_UP_ON.put(lockPath, holder);
+            }
             return new StateLockedException("fake kernel state " + file + " is in use by another vdpactl process: "
                     + (description == null ? "its holder" : description) + " has held the lock " + lockPath + " for more than "
                     + (lockTimeout.toMillis() % 1000 == 0 ? lockTimeout.toSeconds() + " s" : lockTimeout.toMillis() + " ms"));
