@@ -58,7 +58,7 @@ class CommandSelectionTest {
         assertEquals(dev, subcommands("dev", "--help"));
         assertEquals(dev, subcommands("dev", "lsit"));
         assertEquals(dev, subcommands("dev", "-j"));
-        assertEquals(List.of("list", "show"), subcommands("mgmtdev", "-h", "list"));
+        assertEquals(List.of("list", "show", "function"), subcommands("mgmtdev", "-h", "list"));
         CommandLine whole = Main.commandLine();
         assertEquals(dev, List.copyOf(whole.getSubcommands().get("dev").getSubcommands().keySet()).stream()
                 .filter(n -> !n.equals("ls")).toList(), "the whole tree has every subcommand, in --help order");
