@@ -61,6 +61,17 @@ class FaultRulesThatCannotFireTest {
         assertEquals(0, current.exitCode(), current.err());
     }
 
+    /** bench orchestration builds its own fake kernels: --fake-faults (even a file of no rules at all) was ignored. */
+    @Test
+    void benchOrchestrationRefusesTheFakesOptionsItCannotHonour() throws IOException {
+        CliRun r = withFaults("{\"regions\": []}", "--fake-kernel", "6.1", "bench", "orchestration", "--sizes", "1", "--repeat", "1",
+                "--queue-pairs", "1", "--memory", "1G");
+        assertEquals(ExitCode.USAGE.code(), r.exitCode(), r.err());
+        assertEquals(1, r.err().lines().count(), "one line: " + r.err());
+        assertTrue(r.err().contains("vdpactl: --fake-clock, --fake-faults, --fake-kernel have no effect on bench orchestration,"
+                + " which builds its own fake kernels"), r.err());
+    }
+
     @Test
     void aRuleNamingNoDeviceYetIsCheckedAgainstTheManagementDevicesDrivers() throws IOException {
         CliRun r = withFaults("[{\"device\": \"later\", \"call\": \"dma_map\", \"errno\": \"EIO\"}]", "dev", "list");

@@ -3,8 +3,6 @@ package org.vdpactl.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -40,14 +38,7 @@ class LockedStateMessagesTest {
         try (FakeKernel k = FakeKernel.openShared(state(), new VirtualClock(), List.of())) {
             k.saveState();
         }
-        Path out = dir.resolve("holder.out");
-        holder = SeparateJvm.start(LockHolderMain.class, out, dir.resolve("holder.err"), state().toString(), "600000", "sleep");
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-        while (!Files.exists(out) || !Files.readString(out).contains("locked")) {
-            assertTrue(holder.isAlive(), () -> "the holder exited: " + read(dir.resolve("holder.err")));
-            assertTrue(System.nanoTime() < deadline, "the holder did not lock the state");
-            Thread.sleep(50);
-        }
+        holder = SeparateJvm.startAndAwait(LockHolderMain.class, dir, "holder", "locked", state().toString(), "600000", "sleep");
         holderName = "pid " + holder.pid() + " (java, user " + System.getProperty("user.name") + ")";
     }
 
@@ -55,14 +46,6 @@ class LockedStateMessagesTest {
     void release() throws Exception {
         holder.destroyForcibly();
         holder.waitFor();
-    }
-
-    private static String read(Path p) {
-        try {
-            return Files.readString(p);
-        } catch (IOException e) {
-            return e.toString();
-        }
     }
 
     private CliRun cli(String label, String... args) throws Exception {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -126,6 +127,10 @@ public final class RecordJson {
             }
             if (raw == Map.class && args[0] == String.class) {
                 return map(args[1], path);
+            }
+            if (raw == Set.class) {
+                // as Jackson read a set: the array's members in order, a repeated one kept once
+                return new LinkedHashSet<>(list(args[0], path));
             }
             throw new IllegalArgumentException("RecordJson cannot read " + type);
         }
