@@ -1,6 +1,5 @@
 package org.vdpactl.mgmt;
 
-import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +27,7 @@ public final class ShownNames {
 
     /** {@code name} as the text output shows it (see the class comment); the name itself when nothing needs escaping. */
     public static String text(String name) {
-        boolean decomposed = !Normalizer.isNormalized(name, Normalizer.Form.NFC);
+        boolean decomposed = !VdpaDeviceRules.composed(name);
         int[] cps = name.codePoints().toArray();
         boolean[] escaped = new boolean[cps.length];
         boolean any = false;
@@ -60,7 +59,7 @@ public final class ShownNames {
     public static List<String> twinWarnings(List<String> names) {
         Map<String, List<String>> byComposed = new LinkedHashMap<>();
         for (String n : names) {
-            List<String> same = byComposed.computeIfAbsent(Normalizer.normalize(n, Normalizer.Form.NFC), k -> new ArrayList<>());
+            List<String> same = byComposed.computeIfAbsent(VdpaDeviceRules.composedForm(n), k -> new ArrayList<>());
             if (!same.contains(n)) {
                 same.add(n);
             }

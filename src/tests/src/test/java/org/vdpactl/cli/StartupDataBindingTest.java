@@ -36,6 +36,9 @@ class StartupDataBindingTest {
         // (the tree-model types of the --json printer's signatures are loaded when dev's listing links: a few interfaces)
         assertEquals(List.of(), list.names().stream().filter(n -> n.equals("com.fasterxml.jackson.databind.ObjectMapper")
                 || n.startsWith("com.fasterxml.jackson.databind.deser.")).toList(), "dev list started Jackson's data binding");
+        // the state's device names are checked by the name rules; ASCII names need no Unicode normaliser
+        assertEquals(List.of(), list.names().stream().filter(n -> n.startsWith("jdk.internal.icu.")).toList(),
+                "checking ASCII device names started the JDK's Unicode normaliser");
 
         LoadedClasses json = LoadedClasses.of(dir, Main.class, "fake-dev-list-json", "--backend", "fake", "--fake-state", state.toString(),
                 "--json", "dev", "list");
