@@ -14,7 +14,10 @@ import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.Credentials;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.NodePermissionRule;
+import org.vdpactl.fake.FakeSyscallException;
+import org.vdpactl.fake.device.FaultRuleReach;
 import org.vdpactl.fake.fault.FaultRule;
+import org.vdpactl.fake.fault.FaultRuleException;
 import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.abi.KernelProfiles;
 import org.vdpactl.fake.fault.FaultRules;
@@ -93,6 +96,13 @@ final class FakeBackend implements Backend {
             throw stateFailure(e);
         }
         try {
+            // a rule on an op the devices' drivers never call would be accepted and never fire
+            FaultRuleReach.check(faults, FakeInside.bus(kernel), kernel.kernelProfile().version());
+        } catch (FaultRuleException e) {
+            kernel.close();
+            throw CliFailure.from(e, "--fake-faults: " + faultsFile + ": " + e.getMessage());
+        }
+        try {
             return new FakeBackend(kernel, stateFile, caller);
         } catch (RuntimeException e) {
             kernel.close();
@@ -167,6 +177,23 @@ final class FakeBackend implements Backend {
                     }
                 }
                 return out;
+            }
+
+            @Override
+            public void setFunction(String mgmtdev, byte[] mac, Integer mtu, Boolean linkUp) {
+                try {
+                    if (mac != null) {
+                        kernel.setFunctionMac(mgmtdev, mac);
+                    }
+                    if (mtu != null) {
+                        kernel.setFunctionMtu(mgmtdev, mtu);
+                    }
+                    if (linkUp != null) {
+                        kernel.setFunctionLink(mgmtdev, linkUp);
+                    }
+                } catch (FakeSyscallException e) {
+                    throw new CliFailure(ExitCodeMapper.ofErrno(e.errno()), "mgmtdev function set: " + e.reason());
+                }
             }
         });
     }

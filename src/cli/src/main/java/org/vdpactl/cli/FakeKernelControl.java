@@ -24,4 +24,12 @@ public interface FakeKernelControl {
      * (device "mlx5-99")": rules that could never fire on a run over those devices.
      */
     List<String> faultRulesMatchingNone(Collection<String> deviceNames);
+
+    /**
+     * Sets what is given (non-null) on the PCI function behind the management device {@code mgmtdev} ("pci/…"), as
+     * {@code devlink port function set} does on a host: its MAC, vport MTU and link (a link change is a port event).
+     *
+     * @throws CliFailure NOT_FOUND for no such management device, NOT_SUPPORTED for one without a PCI function
+     */
+    void setFunction(String mgmtdev, byte[] mac, Integer mtu, Boolean linkUp);
 }

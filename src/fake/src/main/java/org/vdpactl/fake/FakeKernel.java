@@ -38,6 +38,7 @@ import org.vdpactl.fake.device.DriverModelFactory;
 import org.vdpactl.fake.device.FakeMgmtDevice;
 import org.vdpactl.fake.device.FakeVdpaBus;
 import org.vdpactl.fake.device.FakeVdpaDevice;
+import org.vdpactl.fake.device.PortFunction;
 import org.vdpactl.fake.device.ProfileCatalog;
 import org.vdpactl.fake.device.VduseMgmtDevice;
 import org.vdpactl.fake.fault.FaultInjector;
@@ -344,24 +345,39 @@ public final class FakeKernel implements AutoCloseable {
         return m.function();
     }
 
-    /** {@code devlink port function set ... hw_addr MAC}: the next device added without a MAC gets this one. */
+    /**
+     * {@code devlink port function set ... hw_addr MAC}: the next device added without a MAC gets this one.
+     *
+     * @throws FakeSyscallException ENODEV for no such management device, EOPNOTSUPP for one without a PCI function
+     */
     public void setFunctionMac(String mgmtdev, byte[] mac) {
-        function(mgmtdev).setMac(mac);
+        functionCall(() -> function(mgmtdev).setMac(mac));
     }
 
-    /** The function's vport MTU, which the next device added without an MTU reports. */
+    /** The function's vport MTU, which the next device added without an MTU reports ({@link #setFunctionMac}'s errors). */
     public void setFunctionMtu(String mgmtdev, int mtu) {
-        function(mgmtdev).setMtu(mtu);
+        functionCall(() -> function(mgmtdev).setMtu(mtu));
     }
 
     /**
      * The function's port goes up or down: a port change event for every device on it, which each device's
      * driver handles as it does (mlx5: update_carrier and a config interrupt while its notifier listens).
-     * Setting the link it already has is no event.
+     * Setting the link it already has is no event ({@link #setFunctionMac}'s errors).
      */
     public void setFunctionLink(String mgmtdev, boolean up) {
-        function(mgmtdev);
-        bus.setFunctionLink(bus.managementDeviceByDisplayName(mgmtdev).orElseThrow(), up);
+        functionCall(() -> {
+            function(mgmtdev);
+            bus.setFunctionLink(bus.managementDeviceByDisplayName(mgmtdev).orElseThrow(), up);
+        });
+    }
+
+    /** A function setter, its kernel error as the public API's exception (the errno and the fake's reason). */
+    private static void functionCall(Runnable set) {
+        try {
+            set.run();
+        } catch (KernelError e) {
+            throw new FakeSyscallException("devlink port function set", e.errno(), e.getMessage());
+        }
     }
 
     /** Deletes a device; blocks while its node is open, as the kernel does. */
@@ -375,7 +391,8 @@ public final class FakeKernel implements AutoCloseable {
         List<Inventory.Mgmt> m = new ArrayList<>();
         for (FakeMgmtDevice f : bus.fakeManagementDevices()) {
             // the named preset only: a defaulted one follows the kernel profile the state is opened with
-            m.add(new Inventory.Mgmt(f.profile().name(), f.busName(), f.devName(), f.namedPreset()));
+            m.add(new Inventory.Mgmt(f.profile().name(), f.busName(), f.devName(), f.namedPreset())
+                    .withFunction(savedFunction(f.function())));
         }
         List<Inventory.Device> d = new ArrayList<>();
         for (FakeVdpaDevice dev : bus.fakeDevices()) {
@@ -391,9 +408,24 @@ public final class FakeKernel implements AutoCloseable {
         return new Inventory(m, d);
     }
 
+    /** What the state file keeps of a function: each attribute that differs from a fresh function's. */
+    private static Inventory.Function savedFunction(PortFunction f) {
+        return new Inventory.Function(f.hasMac() ? Inventory.formatMac(f.mac()) : null,
+                f.mtu() == PortFunction.DEFAULT_MTU ? null : f.mtu(), f.linkUp() ? null : Inventory.Function.DOWN);
+    }
+
     private void install(Inventory inventory) {
         for (Inventory.Mgmt m : inventory.mgmtdevs()) {
-            addManagementDevice(m.profile(), m.bus(), m.dev(), m.preset());
+            FakeMgmtDevice added = addManagementDevice(m.profile(), m.bus(), m.dev(), m.preset());
+            Inventory.Function f = m.function();
+            if (f != null) {
+                if (added.profile().device().driverFacts() == null) {
+                    throw new IllegalArgumentException("management device " + added.displayName()
+                            + " is a software device: it has no PCI function to keep a MAC, MTU or link for");
+                }
+                added.function().restore(f.mac() == null ? new byte[6] : Inventory.parseMac(f.mac()),
+                        f.mtu() == null ? PortFunction.DEFAULT_MTU : f.mtu(), f.link() == null);
+            }
         }
         if (vduse) {
             // built into the kernel, not part of the inventory: registered at boot after the

@@ -180,6 +180,42 @@ class FakeCliEndToEndTest {
         assertTrue(sawFakeNodeReady, "the fake's devices offer SUSPEND and RESUME: " + r.out());
     }
 
+    /**
+     * The fake's devlink port function set (issue 35 item 7): the MAC and MTU set on the function are what the next
+     * dev add on it reports, from another process through the state file; bad input is one line and its exit code.
+     */
+    @Test
+    void aFunctionSetOnTheMgmtdevGivesTheNextDevAddItsMacAndMtu() throws Exception {
+        String mgmt = "pci/0000:08:00.3";
+        CliRun set = vdpactl("mgmtdev", "function", "set", mgmt, "--hw-addr", "02:00:00:00:00:35", "--mtu", "9000");
+        assertEquals(0, set.exitCode(), set.err());
+        assertEquals("", set.out(), "devlink prints nothing either");
+        assertEquals(0, vdpactl("dev", "del", "mlx5-1").exitCode(), "the default device on the function");
+        CliRun add = vdpactl("dev", "add", "fn0", "--mgmtdev", mgmt);
+        assertEquals(0, add.exitCode(), add.err());
+        JsonNode cfg = json.readTree(vdpactl("--json", "dev", "config", "fn0").out()).get("config").get("fn0");
+        assertEquals("02:00:00:00:00:35", cfg.get("mac").asText(), cfg.toString());
+        assertEquals(9000, cfg.get("mtu").asInt(), cfg.toString());
+        assertEquals(0, vdpactl("mgmtdev", "function", "set", mgmt, "--link", "down").exitCode());
+        assertEquals(0, vdpactl("dev", "del", "fn0").exitCode());
+        assertEquals(0, vdpactl("dev", "add", "fn1", "--mgmtdev", mgmt).exitCode());
+        JsonNode next = json.readTree(vdpactl("--json", "dev", "config", "fn1").out()).get("config").get("fn1");
+        assertEquals("down", next.get("link").asText(), "the function's link at dev add: " + next);
+        assertEquals(9000, next.get("mtu").asInt(), "the MTU stays on the function's vport");
+
+        String[] set3 = {"mgmtdev", "function", "set", mgmt};
+        expect(ExitCode.USAGE, "give --hw-addr, --mtu or --link", set3);
+        expect(ExitCode.USAGE, "use up or down", "mgmtdev", "function", "set", mgmt, "--link", "sideways");
+        expect(ExitCode.USAGE, "multicast", "mgmtdev", "function", "set", mgmt, "--hw-addr", "01:00:5e:00:00:01");
+        expect(ExitCode.USAGE, "out of range", "mgmtdev", "function", "set", mgmt, "--mtu", "67");
+        expect(ExitCode.NOT_FOUND, "no management device", "mgmtdev", "function", "set", "pci/0000:09:00.0", "--mtu", "9000");
+        expect(ExitCode.NOT_SUPPORTED, "software device", "mgmtdev", "function", "set", "vdpasim_net", "--mtu", "9000");
+        CliRun host = CliRun.of("--backend", "kernel", "mgmtdev", "function", "set", mgmt, "--mtu", "9000");
+        assertEquals(ExitCode.NOT_SUPPORTED.code(), host.exitCode(), host.err());
+        assertTrue(host.err().contains("devlink port function set"), host.err());
+        assertTrue(host.noStackTrace(), host.err());
+    }
+
     private void expect(ExitCode code, String mentions, String... args) {
         CliRun r = vdpactl(args);
         assertEquals(code.code(), r.exitCode(), () -> String.join(" ", args) + "\n" + r.err());

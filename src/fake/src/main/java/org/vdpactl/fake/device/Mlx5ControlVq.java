@@ -14,8 +14,16 @@ import org.vdpactl.fake.model.MapEntry;
  * the ring size, addresses and {@code last_avail_idx} stay for the next opener.
  */
 final class Mlx5ControlVq {
-    /** The ring: {@code vring.vring.num}, the three addresses, {@code last_avail_idx} (as {@code state}), ready, event_cb. */
+    /**
+     * The ring: {@code vring.vring.num}, {@code last_avail_idx} (as {@code state}), ready, event_cb, and the three
+     * addresses the vringh serves, which setup_cvq_vring copies from {@link #address} at DRIVER_OK.
+     */
     final FakeVdpaDevice.DeviceVq ring = new FakeVdpaDevice.DeviceVq();
+    /**
+     * {@code desc_addr}, {@code driver_addr}, {@code device_addr}: what mlx5_vdpa_set_vq_address stores for the CVQ
+     * (6.1.192 mlx5_vnet.c l. 1959-1963; 6.12.118 l. 2460-2465), read only by the next setup_cvq_vring.
+     */
+    final long[] address = new long[3];
     /** {@code received_desc}: chains whose header was read (mlx5_cvq_kick_handler). */
     long receivedDesc;
     /** {@code completed_desc}: chains whose ack was pushed. */
@@ -42,6 +50,17 @@ final class Mlx5ControlVq {
         ring.callback = null; // as the fake's reset does for every vq; mlx5 keeps cvq->event_cb (not modelled)
         receivedDesc = 0;
         completedDesc = 0;
+    }
+
+    /**
+     * setup_cvq_vring at DRIVER_OK: vringh_init_iotlb on the addresses set last, keeping last_avail_idx (6.1.192
+     * mlx5_vnet.c l. 2509-2527; 6.12.118 l. 3167-3185); until the next DRIVER_OK the CVQ serves this ring, whatever
+     * address SET_VRING_ADDR gives it meanwhile.
+     */
+    void setupVring() {
+        ring.descArea = address[0];
+        ring.driverArea = address[1];
+        ring.deviceArea = address[2];
     }
 
     /**

@@ -1,9 +1,11 @@
 package org.vdpactl.fake.device;
 
 import java.util.List;
+import java.util.Map;
 
 import org.vdpactl.fake.bus.Provisioning;
 import org.vdpactl.fake.errno.KernelError;
+import org.vdpactl.fake.mlx5.FailedMapChange;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.sys.Errno;
 
@@ -26,21 +28,39 @@ import org.vdpactl.sys.Errno;
  * @param linkNotifierAtDevAdd      the port-event notifier is registered at dev add and unregistered for good by
  *                                  SUSPEND (6.1); else at DRIVER_OK with F_STATUS until reset, events ignored
  *                                  while suspended (6.12+)
+ * @param failedMapChange           what a map change whose VQ re-creation fails leaves in the ASID: "dropNew" (no MR:
+ *                                  6.1), "restoreOld" (the MR before the change: 6.12.118), "keepNew" (the MR of the
+ *                                  failed map: 7.2.13); {@link FailedMapChange}
  */
 public record Mlx5VnetFacts(String macFeature, boolean configGatedByFeatures, boolean configInterruptOnDriverOk,
                             boolean configInterruptOnResume, boolean setMacBusyAfterDriverOk,
                             boolean setMacAddsMacFeature, boolean cvqIotlbAtGroupAsid,
-                            boolean linkNotifierAtDevAdd) implements DriverFacts {
+                            boolean linkNotifierAtDevAdd, String failedMapChange) implements DriverFacts {
+    private static final Map<String, FailedMapChange> FAILED_MAP_CHANGE = Map.of("dropNew", FailedMapChange.DROP_NEW,
+            "restoreOld", FailedMapChange.RESTORE_OLD, "keepNew", FailedMapChange.KEEP_NEW);
 
     public Mlx5VnetFacts {
         if (macFeature != null && !List.of("addWhenMacSet", "requireMac").contains(macFeature)) {
             throw new IllegalArgumentException("macFeature must be absent, addWhenMacSet or requireMac, got " + macFeature);
         }
+        if (!FAILED_MAP_CHANGE.containsKey(failedMapChange)) {
+            throw new IllegalArgumentException("failedMapChange must be dropNew, restoreOld or keepNew, got " + failedMapChange);
+        }
+    }
+
+    /** {@link #failedMapChange} as the latency model takes it. */
+    public FailedMapChange mapChangeFailure() {
+        return FAILED_MAP_CHANGE.get(failedMapChange);
     }
 
     @Override
     public VdpaConfigOps newOps(FakeVdpaDevice device) {
         return new Mlx5VnetOps(device, this);
+    }
+
+    @Override
+    public DeviceProfile.Ops configOps() {
+        return Mlx5VnetOps.CONFIG_OPS;
     }
 
     /**

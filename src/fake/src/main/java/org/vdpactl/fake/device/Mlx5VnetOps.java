@@ -5,12 +5,14 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.model.DriverModel;
 import org.vdpactl.fake.model.MapEntry;
+import org.vdpactl.fake.mlx5.Mlx5Device;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.sys.Errno;
 
@@ -25,6 +27,14 @@ import org.vdpactl.sys.Errno;
 final class Mlx5VnetOps implements VdpaConfigOps {
     /** The driver's name, as {@link #driver()} reports it. */
     static final String DRIVER = "mlx5_vnet";
+    /**
+     * The optional members mlx5_vdpa_ops sets (mlx5_vnet.c), with what mlx5_vdpa_get_backend_features returns and
+     * no memory region before the first set_map. mlx5v_probe drops .resume and .get_vq_desc_group when the FW
+     * lacks them: the latency model's hasResumeOp and hasDescGroupOp, asked per device.
+     */
+    static final DeviceProfile.Ops CONFIG_OPS = new DeviceProfile.Ops(
+            Set.of("suspend", "resume", "reset_map", "set_map", "get_vq_notification", "get_backend_features"),
+            List.of("VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK"), "none");
     private static final Logger LOG = LoggerFactory.getLogger(Mlx5VnetOps.class);
     private static final int DRIVER_OK = vhost_h.VIRTIO_CONFIG_S_DRIVER_OK();
     private static final int FAILED = vhost_h.VIRTIO_CONFIG_S_FAILED();
@@ -103,6 +113,9 @@ final class Mlx5VnetOps implements VdpaConfigOps {
             dev.config().setMac(mac);
         }
         notifierRegistered = facts.linkNotifierAtDevAdd();
+        if (model() instanceof Mlx5Device fw) {
+            fw.setFailedMapChange(facts.mapChangeFailure()); // mlx5_vdpa_change_map's error path differs per kernel
+        }
         if (charged) {
             dev.charge("dev_add", () -> model().devAdd(dataVqs));
         } else {
@@ -164,6 +177,12 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     public void setVqAddress(int index, long desc, long driver, long device) {
         dev.charge("set_vq_address", () -> model().setVqAddress(index));
         FakeVdpaDevice.DeviceVq vq = vq(index);
+        if (vq == cvq.ring) {
+            cvq.address[0] = desc; // cvq->desc_addr and friends: the vringh keeps its DRIVER_OK ring (setupVring)
+            cvq.address[1] = driver;
+            cvq.address[2] = device;
+            return;
+        }
         vq.descArea = desc;
         vq.driverArea = driver;
         vq.deviceArea = device;
@@ -279,6 +298,9 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     private void statusChanged(int oldStatus, int newStatus) {
         boolean driverOkNow = (oldStatus & DRIVER_OK) == 0 && (newStatus & DRIVER_OK) != 0
                 && (newStatus & FAILED) == 0;
+        if (driverOkNow && negotiated(vhost_h.VIRTIO_NET_F_CTRL_VQ())) {
+            cvq.setupVring();
+        }
         if (driverOkNow && facts.configInterruptOnDriverOk() && negotiated(vhost_h.VIRTIO_NET_F_STATUS())) {
             notifierRegistered = true; // register_link_notifier → queue_link_work
             updateCarrier();

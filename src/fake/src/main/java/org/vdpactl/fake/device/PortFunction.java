@@ -10,7 +10,8 @@ import java.util.Arrays;
  * (config_func_mtu) outlive the vdpa device: the next device on the function finds them. A link change is a
  * port event the driver's notifier sees ({@link FakeVdpaDevice#portLinkChanged}).
  *
- * <p>Guarded by the bus: read at dev add, changed through {@link org.vdpactl.fake.FakeKernel}'s function setters.
+ * <p>Guarded by the bus: read at dev add, changed through {@link org.vdpactl.fake.FakeKernel}'s function setters;
+ * a shared kernel saves it with its management device in the state file, so the next process finds it.
  */
 public final class PortFunction {
     /** The vport MTU of a fresh function (the NIC's default Ethernet MTU). */
@@ -60,6 +61,16 @@ public final class PortFunction {
         boolean changed = linkUp != up;
         linkUp = up;
         return changed;
+    }
+
+    /**
+     * The function as a saved state left it (the next vdpactl process finds what the administrator set): no port
+     * event, no device sees a change.
+     */
+    public synchronized void restore(byte[] savedMac, int savedMtu, boolean savedLinkUp) {
+        setMac(savedMac);
+        setMtu(savedMtu);
+        linkUp = savedLinkUp;
     }
 
     /** Whether this is a fresh function (nothing to persist). */

@@ -3,6 +3,7 @@ package org.vdpactl.fake.mlx5;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -59,6 +60,8 @@ public final class Mlx5Device implements DriverModel {
     private boolean netResources;
     private boolean deleted;
     private final int[] groupAsid = new int[3];
+    /** What a map change whose VQ re-creation fails leaves in the ASID (a kernel fact, {@link #setFailedMapChange}). */
+    private FailedMapChange failedMapChange = FailedMapChange.RESTORE_OLD;
 
     private LongSupplier clockNanos;
     private double opStartMs = Double.NaN;
@@ -417,6 +420,30 @@ public final class Mlx5Device implements DriverModel {
         });
     }
 
+    /**
+     * mlx5_vdpa_reset_map → mlx5_vdpa_reset_mr (core/mr.c 6.12.118 l. 876-891; 7.2.13 l. 875-890): the ASID's MR
+     * dropped, and ASID 0 given a new DMA MR when the FW has umem_uid_0 (a failure there is only a warning). At
+     * close vhost-vdpa calls it for every address space after the CLEAN_MAP reset, which built one DMA MR already:
+     * that one is dropped again and another built (vhost/vdpa.c 6.12.118 vhost_vdpa_remove_as l. 154-174).
+     */
+    @Override
+    public synchronized OpCost resetMap(int asid) {
+        return run("reset_map", m -> {
+            if (asid < 0 || asid >= MrResources.NUM_ASIDS) {
+                throw KernelError.of(Errno.EINVAL, "asid " + asid + " ≥ " + MrResources.NUM_ASIDS);
+            }
+            mrs.replace(m, asid, null);
+            if (asid == 0 && caps.umemUid0()) {
+                mrs.createDma(m);
+            }
+        });
+    }
+
+    /** Which of the kernels' ways a map change whose VQ re-creation fails ends in (mlx5_vdpa_change_map). */
+    public synchronized void setFailedMapChange(FailedMapChange what) {
+        failedMapChange = Objects.requireNonNull(what);
+    }
+
     @Override
     public synchronized OpCost setMap(int asid, List<MapEntry> table) {
         return run("set_map", m -> {
@@ -456,7 +483,13 @@ public final class Mlx5Device implements DriverModel {
         changeMap(m, fresh, asid, dataAsid);
     }
 
-    /** {@code mlx5_vdpa_change_map()} (§1.9 step 3); {@code swapMr}: the ASID's MR is replaced by {@code fresh}. */
+    /**
+     * {@code mlx5_vdpa_change_map()} (§1.9 step 3); {@code swapMr}: the ASID's MR is replaced by {@code fresh}. When
+     * re-creating the VQs fails, the ASID keeps what {@link #failedMapChange} says (6.12.118 mlx5_vnet.c l. 3062-3080
+     * holds a reference to the old MR and puts it back; 7.2.13 l. 3053-3089 keeps the new one; 6.1.192 l. 2400-2431
+     * destroys the new one). The reference on the old MR is modelled on the teardown path only, the one where it is
+     * ever used: on the resumable path the old MR is dropped at the swap, not after the resume (deferred GC timing).
+     */
     private void changeMap(OpMeter m, MemoryRegion fresh, int asid, boolean swapMr) {
         boolean teardown = !vqs.resumable();
         vqs.suspendRange(m, 0, f.activeVqsOnly() ? vqs.active() : vqs.count());
@@ -468,17 +501,34 @@ public final class Mlx5Device implements DriverModel {
             }
             teardownVqResources(m);
         }
+        // mlx5_vdpa_get_mr(old_mr): "Keep the old MR alive in case rebuilding the VQs fails" (6.12.118 l. 3062-3064)
+        MemoryRegion kept = swapMr && teardown && failedMapChange == FailedMapChange.RESTORE_OLD ? mrs.hold(asid) : null;
         if (swapMr) {
             mrs.replace(m, asid, fresh);
         }
         vqs.markAll(vqs.mkeyFields());
         if ((status & STATUS_DRIVER_OK) == 0 || suspended) {
+            mrs.put(m, kept);
             return;
         }
         if (teardown) {
-            check(setupVqResources(m, true), "re-create VQs after map change");
+            int err = setupVqResources(m, true);
+            if (err != 0) {
+                if (swapMr && failedMapChange == FailedMapChange.RESTORE_OLD) {
+                    mrs.replace(m, asid, kept); // "The saved reference becomes the restored map reference."
+                } else if (swapMr && failedMapChange == FailedMapChange.DROP_NEW) {
+                    mrs.replace(m, asid, null); // 6.1 err_setup: mlx5_vdpa_destroy_mr_asid
+                }
+                check(err, "re-create VQs after map change");
+            }
+            mrs.put(m, kept);
         }
-        check(vqs.resumeRange(m, 0, f.activeVqsOnly() ? vqs.active() : vqs.count()), "resume after map change");
+        // resume_vqs' answer is ignored: the map change succeeds, a VQ that did not resume stays as it is
+        // (6.12.118 mlx5_vnet.c l. 3084; 7.2.13 l. 3086; ≤ v6.10 resume_vqs returns nothing)
+        int err = vqs.resumeRange(m, 0, f.activeVqsOnly() ? vqs.active() : vqs.count());
+        if (err != 0) {
+            LOG.debug("mlx5 {}: resume after map change failed with errno {}; set_map succeeds", preset.name(), err);
+        }
     }
 
     @Override

@@ -79,6 +79,22 @@ final class MrResources {
         }
     }
 
+    /** One more reference on the MR of {@code asid} (mlx5_vdpa_get_mr), or null when it has none. */
+    MemoryRegion hold(int asid) {
+        MemoryRegion mr = asidMr[asid];
+        if (mr != null) {
+            mr.refs++;
+        }
+        return mr;
+    }
+
+    /** Puts a reference taken by {@link #hold} (mlx5_vdpa_put_mr); null is nothing. */
+    void put(OpMeter m, MemoryRegion held) {
+        if (held != null) {
+            drop(m, held);
+        }
+    }
+
     /** Empties every ASID. */
     void clean(OpMeter m) {
         for (int asid = 0; asid < NUM_ASIDS; asid++) {

@@ -3,6 +3,7 @@ package org.vdpactl.fake.state;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Objects;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import org.vdpactl.fake.bus.Provisioning;
@@ -29,7 +30,57 @@ public record Inventory(List<Mgmt> mgmtdevs, List<Device> devices) {
      * @param preset  driver-model preset ("mlx5-612") or null for the profile's default
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Mgmt(String profile, String bus, String dev, String preset) {
+    public record Mgmt(String profile, String bus, String dev, String preset, Function function) {
+
+        /** A management device whose PCI function (if any) is as fresh. */
+        public Mgmt(String profile, String bus, String dev, String preset) {
+            this(profile, bus, dev, preset, null);
+        }
+
+        /** This management device with another function state (null: a fresh function). */
+        public Mgmt withFunction(Function f) {
+            return new Mgmt(profile, bus, dev, preset, f == null || f.unchanged() ? null : f);
+        }
+
+        /** What names the management device across saves: everything but its function's state. */
+        Mgmt key() {
+            return function == null ? this : new Mgmt(profile, bus, dev, preset, null);
+        }
+    }
+
+    /**
+     * The PCI function behind a hardware management device as the administrator left it (the fake's
+     * {@code devlink port function set}); each field null while it is as on a fresh function.
+     *
+     * @param mac  the function's MAC "02:00:00:00:00:07" (devlink's hw_addr), or null for none (all zeros)
+     * @param mtu  the vport MTU when not 1500 (set by the administrator or left by a dev add with an MTU), or null
+     * @param link "down" when the port's link is down, or null (up)
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Function(String mac, Integer mtu, String link) {
+        /** The link value of a port that is down. */
+        public static final String DOWN = "down";
+
+        /** Nothing differs from a fresh function. */
+        public boolean unchanged() {
+            return mac == null && mtu == null && link == null;
+        }
+
+        /**
+         * Three-way merge per attribute: what this process changed from {@code base} to {@code mine} wins, every
+         * attribute it left alone keeps what another process saved meanwhile ({@code disk}). Null arguments are fresh
+         * functions.
+         */
+        static Function merge(Function disk, Function base, Function mine) {
+            Function d = disk == null ? FRESH : disk;
+            Function b = base == null ? FRESH : base;
+            Function m = mine == null ? FRESH : mine;
+            return new Function(Objects.equals(m.mac, b.mac) ? d.mac : m.mac,
+                    Objects.equals(m.mtu, b.mtu) ? d.mtu : m.mtu,
+                    Objects.equals(m.link, b.link) ? d.link : m.link);
+        }
+
+        private static final Function FRESH = new Function(null, null, null);
     }
 
     /**

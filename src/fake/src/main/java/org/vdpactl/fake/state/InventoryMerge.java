@@ -11,7 +11,8 @@ import java.util.Objects;
  * Applies one process's changes to the state another process may have changed since it was loaded:
  * what this process deleted, added or changed (by device name, from {@code base} to {@code mine})
  * is replayed on the state now on disk. Devices the others added or deleted meanwhile stay as they
- * are; a device this process created gets another free minor when someone else took its minor.
+ * are; a device this process created gets another free minor when someone else took its minor. A management
+ * device's PCI function is merged per attribute (MAC, MTU, link): what this process changed, the rest as on disk.
  */
 public final class InventoryMerge {
     private InventoryMerge() {
@@ -56,13 +57,36 @@ public final class InventoryMerge {
             used.set(minor);
             out.add(d.withMinor(minor));
         }
-        List<Inventory.Mgmt> mgmts = new ArrayList<>(disk.mgmtdevs());
-        for (Inventory.Mgmt m : mine.mgmtdevs()) {
-            if (!base.mgmtdevs().contains(m) && !mgmts.contains(m)) {
-                mgmts.add(m);
+        return new Inventory(mergeMgmtdevs(disk.mgmtdevs(), base.mgmtdevs(), mine.mgmtdevs()), out);
+    }
+
+    /**
+     * Management devices by their key (everything but the function's state): the ones on disk stay, each with its
+     * function merged attribute by attribute ({@link Inventory.Function#merge}); one this process added is added.
+     */
+    private static List<Inventory.Mgmt> mergeMgmtdevs(List<Inventory.Mgmt> disk, List<Inventory.Mgmt> base,
+                                                      List<Inventory.Mgmt> mine) {
+        Map<Inventory.Mgmt, Inventory.Mgmt> baseByKey = byKey(base);
+        Map<Inventory.Mgmt, Inventory.Mgmt> mineByKey = byKey(mine);
+        Map<Inventory.Mgmt, Inventory.Mgmt> out = new LinkedHashMap<>();
+        for (Inventory.Mgmt d : disk) {
+            Inventory.Mgmt before = baseByKey.get(d.key());
+            Inventory.Mgmt now = mineByKey.get(d.key());
+            out.put(d.key(), before == null || now == null ? d
+                    : d.withFunction(Inventory.Function.merge(d.function(), before.function(), now.function())));
+        }
+        for (Inventory.Mgmt m : mine) {
+            if (!baseByKey.containsKey(m.key())) {
+                out.putIfAbsent(m.key(), m);
             }
         }
-        return new Inventory(mgmts, out);
+        return List.copyOf(out.values());
+    }
+
+    private static Map<Inventory.Mgmt, Inventory.Mgmt> byKey(List<Inventory.Mgmt> mgmts) {
+        Map<Inventory.Mgmt, Inventory.Mgmt> m = new LinkedHashMap<>();
+        mgmts.forEach(g -> m.put(g.key(), g));
+        return m;
     }
 
     /** Devices with every minor explicit, as a kernel installing them in order would assign them. */

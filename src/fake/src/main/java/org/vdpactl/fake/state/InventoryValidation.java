@@ -53,6 +53,10 @@ final class InventoryValidation {
             if (m == null || m.profile() == null || m.profile().isBlank()) {
                 return "mgmtdevs[" + i + "].profile is missing";
             }
+            String function = functionProblem(m.function());
+            if (function != null) {
+                return "mgmtdevs[" + i + "].function." + function;
+            }
         }
         Set<String> names = new HashSet<>();
         Set<Integer> minors = new HashSet<>();
@@ -101,6 +105,23 @@ final class InventoryValidation {
             if (d.features() != null && !d.features().matches("0[xX][0-9a-fA-F]{1,16}")) {
                 return at + ".features " + quoted(d.features()) + " is not a 64-bit hex number 0x...";
             }
+        }
+        return null;
+    }
+
+    /** The first problem of a saved function state ("mtu = 20 is ..."), or null. */
+    private static String functionProblem(Inventory.Function f) {
+        if (f == null) {
+            return null;
+        }
+        if (f.mac() != null && !f.mac().matches("[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}")) {
+            return "mac " + quoted(f.mac()) + " is not a MAC address xx:xx:xx:xx:xx:xx";
+        }
+        if (f.mtu() != null && VdpaDeviceRules.mtuProblem(f.mtu()) != null) {
+            return "mtu = " + f.mtu() + " " + VdpaDeviceRules.mtuProblem(f.mtu());
+        }
+        if (f.link() != null && !Inventory.Function.DOWN.equals(f.link())) {
+            return "link " + quoted(f.link()) + " is not \"down\" (a link that is up is left out)";
         }
         return null;
     }

@@ -493,6 +493,20 @@ public abstract class DeviceConformanceSuite {
         assertEquals(ACK | DRIVER, d.getStatus().bits());
     }
 
+    /**
+     * The vhost side of issue 35 item 1, which vdpa_sim can show: vhost_vdpa_set_status hands DRIVER_OK to the driver
+     * and GET_STATUS reads what the driver keeps. vdpasim_set_status stores it whatever the queues are, so DRIVER_OK
+     * with CTRL_VQ negotiated and no ring size ever given to the CVQ (VQ 2) reads back 0x0f; mlx5_vdpa answers the
+     * same sequence with FAILED (Mlx5ConformanceSuite.driverOkWithACvqThatNeverGotARingSizeFails).
+     */
+    @Test
+    void driverOkWithAControlQueueThatNeverGotARingSizeIsKeptByVdpaSim() {
+        VhostVdpaDevice d = ownedNet();
+        assertTrue((d.getFeatures().bits() & (1L << 17)) != 0, "vdpa_sim_net offers VIRTIO_NET_F_CTRL_VQ");
+        driverOk(d);
+        assertEquals(ACK | DRIVER | FEATURES_OK | DRIVER_OK, d.getStatus().bits());
+    }
+
     @Test
     void resetToZeroIsAlwaysAllowed() {
         VhostVdpaDevice d = net();

@@ -934,4 +934,103 @@ public abstract class Mlx5ConformanceSuite {
                     "dev set mac repeated through the driver: 7.2 offers F_MAC");
         }
     }
+
+    // ------------------------------------------------------------------ 14: issue 35 item 9, set_map's failure and reset_map at close
+
+    /**
+     * mlx5_vdpa_change_map on FW without freeze_to_rdy (VQs torn down and re-created): when re-creating them fails, the
+     * ASID keeps the old MR on 6.12.118 (l. 3062-3081), the new one on 7.2.13 (l. 3053-3089), none on 6.1.192
+     * (err_setup, l. 2427-2428). Inside a batch, so that the failure stays (vhost-vdpa ignores set_map's answer at
+     * BATCH_END; an unbatched UPDATE's failure makes vhost_vdpa_unmap push the old table again, which hides it).
+     */
+    @Test
+    void aFailedMapChangeLeavesTheMrTheDriverLeaves() {
+        Mlx5Device model = (Mlx5Device) device("mlx5-0").model();
+        model.setCapabilities(model.capabilities().withoutResume());
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            startDataQueues(v);
+            v.setStatus(0xF);
+            var before = model.mapGeometry(0);
+            assertTrue(before.isPresent(), "the ring's map built an MR");
+            model.injectFault(FwFault.error(FwOpcode.CREATE_GENERAL_OBJECT, 1, Errno.EIO));
+            v.iotlb(0, Vhost.BATCH_BEGIN, 0, 0, 0);
+            v.iotlb(0, Vhost.UPDATE, 0x40000000L, 4 * PAGE, ring.address());
+            v.iotlb(0, Vhost.BATCH_END, 0, 0, 0);
+            assertEquals(1, device("mlx5-0").counters().ops().get("set_map").failures(), "the map change failed");
+            switch (kernel().version()) {
+                case "6.1" -> assertTrue(model.mapGeometry(0).isEmpty(), "6.1: the new MR destroyed, none left");
+                case "6.12" -> assertEquals(before, model.mapGeometry(0), "6.12: the old MR put back");
+                default -> {
+                    assertTrue(model.mapGeometry(0).isPresent(), "7.2: an MR stays");
+                    assertFalse(before.equals(model.mapGeometry(0)), "7.2: the failed map's MR stays installed");
+                }
+            }
+        }
+    }
+
+    /**
+     * mlx5_vdpa_change_map ignores what resume_vqs answers (6.12.118 l. 3084; 7.2.13 l. 3086): a map change whose VQ
+     * resume fails still succeeds, the UPDATE is written (72) and the VQ stays suspended. 6.1's change never resumes
+     * (it re-creates the VQs).
+     */
+    @Test
+    void aMapChangeWhoseResumeFailsStillSucceeds() {
+        if (is61()) {
+            return;
+        }
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            startDataQueues(v);
+            v.setStatus(0xF);
+            Mlx5Device model = (Mlx5Device) device("mlx5-0").model();
+            // the change suspends VQ 0 and 1 (two MODIFYs), then resumes them: the third MODIFY fails
+            model.injectFault(FwFault.error(FwOpcode.MODIFY_GENERAL_OBJECT, 3, Errno.EIO));
+            assertEquals(72, v.iotlb(0, Vhost.UPDATE, 0x40000000L, 4 * PAGE, ring.address()));
+            assertEquals(0, device("mlx5-0").counters().ops().get("set_map").failures());
+            assertEquals(VqState.SUSPEND, model.vqState(0), "the VQ whose resume failed stays suspended");
+        }
+    }
+
+    /**
+     * setup_cvq_vring copies the CVQ's addresses into its vringh at DRIVER_OK; mlx5_vdpa_set_vq_address later stores
+     * cvq->desc_addr and friends only (6.1.192 mlx5_vnet.c l. 1959-1963, 2509-2527; 6.12.118 l. 2460-2465, 3167-3185),
+     * so a CVQ given another (here unmapped) ring after DRIVER_OK still serves the ring it had at DRIVER_OK. 6.12+
+     * take the new address only while suspended (vhost-vdpa); 6.1 at any time.
+     */
+    @Test
+    void aCvqReaddressedAfterDriverOkKeepsItsDriverOkRing() {
+        try (Vhost v = startCvq(FEATURES, 2, true)) {
+            if (!is61()) {
+                v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            }
+            v.vringAddr(2, RING_IOVA + 0x100000, RING_IOVA + 0x101000, RING_IOVA + 0x102000);
+            if (!is61()) {
+                v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL);
+                v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, 2, 1);
+            }
+            assertEquals(0, send(CTRL_MAC, CTRL_MAC_ADDR_SET, 2, 0, 0, 0, 0, 0x46), "served from the DRIVER_OK ring");
+        }
+    }
+
+    /**
+     * At close vhost-vdpa resets with CLEAN_MAP (a DMA MR built) and then calls reset_map for every address space
+     * (vhost_vdpa_remove_as): mlx5_vdpa_reset_mr drops ASID 0's MR and builds the DMA MR again, one synchronous
+     * DMA MKEY that the close pays, the dropped one destroyed by 6.12+'s GC. 6.1 has no reset_map.
+     */
+    @Test
+    void closingTheNodeRebuildsTheDmaMrAtResetMap() {
+        try (Vhost v = startCvq(FEATURES, 2, true)) {
+            assertEquals(0, device("mlx5-0").counters().calls("reset_map"));
+        }
+        Mlx5Device model = (Mlx5Device) device("mlx5-0").model();
+        var resetMap = device("mlx5-0").counters().ops().get("reset_map");
+        if (is61()) {
+            assertEquals(null, resetMap, "6.1's mlx5_vdpa_ops has no reset_map");
+            return;
+        }
+        assertEquals(1, resetMap.calls(), "ASID 0, the one address space the opener mapped");
+        assertEquals(1, resetMap.syncCommands(), "the DMA MKEY created again");
+        assertTrue(resetMap.nanos() > 0, "the rebuild costs what the model charges for it");
+        assertTrue(resetMap.deferredNanos() > 0, "the DMA MR of the reset destroyed by the GC");
+        assertTrue(model.hasDmaMr(0), "ASID 0 back to the DMA MR");
+    }
 }
