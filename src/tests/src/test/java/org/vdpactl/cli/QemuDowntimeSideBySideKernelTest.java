@@ -30,7 +30,7 @@ import org.vdpactl.lane.qemu.VirtioPciGuestDriver;
 
 /**
  * QEMU's device downtime and the rehearsal's, side by side in one lane run, on the same vdpa_sim
- * net devices (issue 34): for N = 1, 2, 4, 8 vhost-vdpa netdevs on one VM, each iteration runs
+ * net devices (issue 34): for N = 1, 2, 4, 8, 16 vhost-vdpa netdevs on one VM, each iteration runs
  * <ol>
  *   <li>QEMU (the newest the lane has: 10.0 when scripts/vm-lane set it up) with N netdevs, its
  *       guest driver played over qtest to DRIVER_OK on every device, then QMP {@code stop} and
@@ -63,7 +63,7 @@ class QemuDowntimeSideBySideKernelTest {
     Path dir;
 
     private static int[] counts() {
-        String v = System.getenv().getOrDefault("VDPACTL_DOWNTIME_N", "1,2,4,8");
+        String v = System.getenv().getOrDefault("VDPACTL_DOWNTIME_N", "1,2,4,8,16");
         return Arrays.stream(v.split(",")).mapToInt(s -> Integer.parseInt(s.strip())).toArray();
     }
 

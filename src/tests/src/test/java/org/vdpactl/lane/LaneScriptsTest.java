@@ -125,6 +125,8 @@ class LaneScriptsTest {
         assertTrue(r.out().contains("| 2 | 30.00 | – | – | – | 36.00 (1.20x) | 15.00 (0.50x) |"), r.out());
         assertTrue(r.out().contains("within 1.1x of QEMU's own stop/start at every N | NOT MET | N=1: 1.00x, N=2: 1.20x |"), r.out());
         assertTrue(r.out().contains("by a ratio that grows with N | met | N=1: 0.80x, N=2: 0.50x |"), r.out());
+        // the spread beside the medians: QEMU's two N=1 iterations took 10 and 20 ms
+        assertTrue(r.out().contains("| 1 | 10.00 – 20.00 | 15.00 – 15.00 | 12.00 – 12.00 | – | – |"), r.out());
     }
 
     @Test
