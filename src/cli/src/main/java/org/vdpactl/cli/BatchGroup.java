@@ -3,6 +3,7 @@ package org.vdpactl.cli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -85,9 +86,9 @@ final class BatchGroup {
     /** The backend of a line in the group: the group's own while the line's backend options ({@code key}) are the same. */
     Backend backend(List<Object> key, Supplier<Backend> open) {
         if (backend != null && !key.equals(this.key)) {
-            ExitCode saved = save();
-            if (saved != ExitCode.OK) {
-                throw new CliFailure(saved, "the batch's earlier lines were not saved (see above)");
+            Optional<ExitCode> unsaved = save();
+            if (unsaved.isPresent()) {
+                throw new CliFailure(unsaved.get(), "the batch's earlier lines were not saved (see above)");
             }
         }
         if (backend == null) {
@@ -101,30 +102,31 @@ final class BatchGroup {
 
     /**
      * The current line ended with {@code rc}: a line of the group counts towards its save, and the group is saved when
-     * it is full, old enough, or the line failed. Returns the exit code of the save (OK when none was due).
+     * it is full, old enough, or the line failed. Returns the exit code of a save that failed (empty when it
+     * succeeded or none was due).
      */
-    ExitCode lineEnded(int rc) {
+    Optional<ExitCode> lineEnded(int rc) {
         if (!currentInGroup) {
-            return ExitCode.OK;
+            return Optional.empty();
         }
         lastLine = currentLine;
         lines++;
         boolean due = rc != ExitCode.OK.code() || lines >= policy.maxLines()
                 || policy.nanos().getAsLong() - openedAt >= policy.maxNanos();
-        return due ? save() : ExitCode.OK;
+        return due ? save() : Optional.empty();
     }
 
     /**
-     * Saves and closes the group's backend, then prints what its lines held back; returns OK, or the exit code of a
-     * save that failed (after one line naming the lines that were run but not saved).
+     * Saves and closes the group's backend, then prints what its lines held back; returns the exit code of a
+     * save that failed, or empty (after one line naming the lines that were run but not saved).
      */
-    ExitCode save() {
-        ExitCode rc = ExitCode.OK;
+    Optional<ExitCode> save() {
+        Optional<ExitCode> rc = Optional.empty();
         if (backend != null) {
             try {
                 backend.saveState();
             } catch (RuntimeException e) {
-                rc = ExitCodeMapper.of(e);
+                rc = Optional.of(ExitCodeMapper.of(e));
                 // what the lines reported (created ..., their listing) did not happen: drop it, say so once
                 heldOut.getBuffer().setLength(0);
                 heldErr.getBuffer().setLength(0);
@@ -135,8 +137,8 @@ final class BatchGroup {
                 try {
                     backend.close();
                 } catch (RuntimeException e) {
-                    if (rc == ExitCode.OK) {
-                        rc = ExitCodeMapper.of(e);
+                    if (rc.isEmpty()) {
+                        rc = Optional.of(ExitCodeMapper.of(e));
                         heldErr.write("vdpactl: --batch " + file + ": " + linesWord() + ": " + e.getMessage() + System.lineSeparator());
                     }
                 }
@@ -167,8 +169,8 @@ final class BatchGroup {
         err.flush();
     }
 
-    /** Ends the batch's group: saves what is left; returns the save's exit code. */
-    ExitCode finish() {
+    /** Ends the batch's group: saves what is left; returns the exit code of a save that failed, or empty. */
+    Optional<ExitCode> finish() {
         try {
             return save();
         } finally {

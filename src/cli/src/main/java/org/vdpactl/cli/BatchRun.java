@@ -10,6 +10,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.vdpactl.sys.InputFile;
 
 /**
@@ -79,8 +80,8 @@ final class BatchRun {
                 throw e;
             }
             // what the last group ran is saved (and reported) whatever ended the batch, a signal included
-            ExitCode saved = group.finish();
-            return rc == ExitCode.OK.code() ? saved.code() : rc;
+            Optional<ExitCode> unsaved = group.finish();
+            return rc == ExitCode.OK.code() && unsaved.isPresent() ? unsaved.get().code() : rc;
         }
     }
 
@@ -114,9 +115,9 @@ final class BatchRun {
             }
             group.lineBegins(n + 1);
             int rc = Main.run(out, err, caller, given.before(words).toArray(String[]::new));
-            ExitCode saved = group.lineEnded(rc);
-            if (rc == ExitCode.OK.code()) {
-                rc = saved.code();
+            Optional<ExitCode> unsaved = group.lineEnded(rc);
+            if (rc == ExitCode.OK.code() && unsaved.isPresent()) {
+                rc = unsaved.get().code();
             }
             if (rc == ExitCode.INTERRUPTED.code() || stop.requested()) {
                 group.save();

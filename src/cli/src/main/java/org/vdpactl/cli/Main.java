@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.vdpactl.cli.log.LogThreshold;
 import picocli.CommandLine;
@@ -150,9 +151,9 @@ public final class Main implements Callable<Integer> {
                 group.join(sub);
             } else if (group != null) {
                 // any other line sees the state with the group's lines saved, and prints after them
-                ExitCode saved = group.save();
-                if (saved != ExitCode.OK) {
-                    return saved.code();
+                Optional<ExitCode> unsaved = group.save();
+                if (unsaved.isPresent()) {
+                    return unsaved.get().code();
                 }
                 group = null;
             }
