@@ -27,7 +27,9 @@ commands=(
     "fake-dev-list|-jar|$jar|--backend|fake|--fake-state|$work/fake-state.json|dev|list"
 )
 # the fake's state exists before it is measured, as on a machine where vdpactl ran before
-"$java" "${base[@]}" -jar "$jar" --backend fake --fake-state "$work/fake-state.json" dev list >/dev/null 2>&1 || true
+# (a device added: a read-only command such as dev list creates no state file)
+"$java" "${base[@]}" -jar "$jar" --backend fake --fake-state "$work/fake-state.json" dev add bench0 --mgmtdev vdpasim_net \
+    >/dev/null 2>&1 || true
 for c in "${commands[@]}"; do
     IFS='|' read -r -a words <<<"$c"
     name=${words[0]}

@@ -19,6 +19,10 @@ base=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
 [ "$major" -ge 24 ] && base+=(--sun-misc-unsafe-memory-access=allow)
 jdk_bin=$(dirname "$java")
 args=(--backend fake --fake-state "$work/fake-state.json" dev list)
+# the fake's state exists before it is measured, as on a machine where vdpactl ran before (a device added: a
+# read-only command such as dev list creates no state file)
+"$java" "${base[@]}" -jar "$jar" --backend fake --fake-state "$work/fake-state.json" dev add bench0 --mgmtdev vdpasim_net \
+    >/dev/null 2>&1 || true
 if "$java" "${base[@]}" -jar "$jar" "${args[@]}" >"$work/probe.log" 2>&1; then
     measured="vdpactl --backend fake dev list"
 else

@@ -17,6 +17,8 @@ module org.vdpactl.abi {
     exports org.vdpactl.abi;
     exports org.vdpactl.sys;
     exports org.vdpactl.time;
+    // the strict reader of vdpactl's own data files (profiles, the fake's state): no API
+    exports org.vdpactl.abi.json to org.vdpactl.fake;
     // generated code is no API: only the layers that wrap it (the client) and the fake, which
     // answers in the same structures, read it
     exports org.vdpactl.ffi.gen.libc to org.vdpactl.client, org.vdpactl.fake;

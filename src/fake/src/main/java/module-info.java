@@ -23,13 +23,14 @@ module org.vdpactl.fake {
     exports org.vdpactl.fake.inside to org.vdpactl.sim, org.vdpactl.cli, org.vdpactl.testkit;
     exports org.vdpactl.fake.vfs to org.vdpactl.sim, org.vdpactl.cli, org.vdpactl.testkit;
 
-    // the data the fake reads with Jackson: device profiles, fault rules, the state file
-    opens org.vdpactl.fake.device to com.fasterxml.jackson.databind;
+    // the data the fake reads: device profiles and the state file with the ABI module's strict reader (RecordJson),
+    // fault rules with Jackson; the state is written with Jackson
+    opens org.vdpactl.fake.device to com.fasterxml.jackson.databind, org.vdpactl.abi;
     opens org.vdpactl.fake.fault to com.fasterxml.jackson.databind;
-    opens org.vdpactl.fake.state to com.fasterxml.jackson.databind;
+    opens org.vdpactl.fake.state to com.fasterxml.jackson.databind, org.vdpactl.abi;
     opens org.vdpactl.fake.mlx5 to com.fasterxml.jackson.databind;
     // the mlx5 facts of each kernel (kernels/mlx5-*.json) are read into Mlx5KernelFacts records
-    opens org.vdpactl.fake.kernel to com.fasterxml.jackson.databind;
+    opens org.vdpactl.fake.kernel to com.fasterxml.jackson.databind, org.vdpactl.abi;
 
     uses org.vdpactl.fake.vfs.CharDeviceModule;
     uses org.vdpactl.fake.vfs.GenericNetlinkModule;

@@ -354,10 +354,13 @@ def run_module():
 
 
 def created(cli, params, wanted):
-    """Creates the device; its attributes from `dev add`'s answer plus what was asked (one JVM start less)."""
+    """Creates the device; its attributes as the new device reports them (`dev add`'s answer and its `dev config`)."""
     _rc, shown, _err = cli.run(add_args(params))
-    attrs = device_attributes(params['name'], shown, None)
-    attrs.update(wanted)
+    # the config too: `dev add` answers as `dev show`, without max_vqp, so a recreation's after-diff dropped it (or
+    # said what was asked instead of what the device took)
+    _rc, config, _err = cli.run(['dev', 'config', params['name']])
+    attrs = dict(wanted)
+    attrs.update(device_attributes(params['name'], shown, config))
     return attrs
 
 

@@ -38,7 +38,8 @@ def test_creates_a_missing_device_and_reports_changed_with_a_diff(cli):
     r = run(dict(name='vdpa7', **SIM))
     assert r['changed'] is True
     assert cli.devices['vdpa7'] == SIM
-    assert cli.calls[-1] == ['dev', 'add', 'vdpa7', '--mgmtdev', 'vdpasim_net', '--mac', '02:00:00:00:00:07', '--mtu', '1500']
+    assert cli.calls[-2] == ['dev', 'add', 'vdpa7', '--mgmtdev', 'vdpasim_net', '--mac', '02:00:00:00:00:07', '--mtu', '1500']
+    assert cli.calls[-1] == ['dev', 'config', 'vdpa7']
     assert r['diff']['before'] == {'state': 'absent'}
     assert r['diff']['after']['mac'] == '02:00:00:00:00:07'
     assert r['device']['mgmtdev'] == 'vdpasim_net'
@@ -106,6 +107,18 @@ def test_force_recreates_for_attributes_dev_set_cannot_change(cli):
     r = run(dict(name='vdpa7', mgmtdev='vdpasim_net', mac='02:00:00:00:00:08', mtu=9000, force=True))
     assert r['method'] == 'recreate' and not any(c[:2] == ['dev', 'set'] for c in cli.calls)
     assert r['diff']['after']['recreated'] == 'deleted and created again: attributes that dev set cannot change'
+    # the after-diff has every attribute the before-diff has (max_vqp was dropped on a recreation)
+    assert r['diff']['before']['max_vqp'] == 1 and r['diff']['after']['max_vqp'] == 1
+    assert set(r['diff']['before']) <= set(r['diff']['after'])
+
+
+def test_a_recreation_reports_the_queue_pairs_the_new_device_has(cli):
+    cli.devices['vdpa7'] = dict(SIM, max_vqp=4)
+    r = run(dict(name='vdpa7', mgmtdev='vdpasim_net', mtu=9000, force=True))
+    assert r['method'] == 'recreate'
+    # not asked for, so the new device has the default: the diff says 4 -> 1 instead of leaving max_vqp out
+    assert r['diff']['before']['max_vqp'] == 4 and r['diff']['after']['max_vqp'] == 1
+    assert r['device']['max_vqp'] == 1 and r['device']['mtu'] == 9000
 
 
 def test_force_puts_the_old_device_back_when_creating_fails(cli):

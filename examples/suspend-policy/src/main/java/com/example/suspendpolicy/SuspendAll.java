@@ -35,8 +35,9 @@ public final class SuspendAll {
 
     /** Suspends every device of {@code mgmtdev} ("pci/0000:08:00.2", "vdpasim_net"), in name order. */
     public List<Result> suspend(String mgmtdev) {
+        // snippet first-program (docs/library.md shows the lines up to "end snippet": ExampleSnippetsTest)
         List<String> names;
-        try (VdpaNetlink vdpa = VdpaNetlink.open(sys)) {
+        try (VdpaNetlink vdpa = VdpaNetlink.open(sys)) { // the vdpa generic-netlink family
             names = vdpa.devices().stream().filter(d -> d.mgmtHandle().equals(mgmtdev)).map(VdpaDevInfo::name).sorted().toList();
         }
         List<Held> held = new ArrayList<>();
@@ -44,7 +45,7 @@ public final class SuspendAll {
             for (String name : names) {
                 VhostVdpaDevice dev = VhostVdpaDevice.open(sys, VhostDeviceNodes.resolve(sys, name).path());
                 try {
-                    dev.suspend();
+                    dev.suspend(); // VHOST_VDPA_SUSPEND
                     held.add(new Held(name, dev));
                 } catch (SyscallException e) {
                     dev.close();
@@ -57,6 +58,7 @@ public final class SuspendAll {
         } finally {
             held.forEach(h -> h.dev().close());
         }
+        // end snippet
     }
 
     private static List<Result> rollBack(List<Held> held) {

@@ -25,6 +25,7 @@ class SuspendAllTest {
                 new SuspendAll(sys).suspend("vdpasim_net"));
     }
 
+    // snippet first-kit-test (docs/library.md)
     @Test
     @FakeKernelTest(kernel = "6.12", devices = {@Device(name = "a", mgmtdev = "vdpasim_net"), @Device(name = "b", mgmtdev = "vdpasim_net")},
             faults = @Fault(device = "b", call = "VHOST_VDPA_SUSPEND", errno = "EIO"))
@@ -32,6 +33,7 @@ class SuspendAllTest {
         assertEquals(List.of(new Result("a", Outcome.ROLLED_BACK, null), new Result("b", Outcome.FAILED, "EIO")),
                 new SuspendAll(sys).suspend("vdpasim_net"));
     }
+    // end snippet
 
     @Test
     @FakeKernelTest(kernel = "6.1", devices = {@Device(name = "a", mgmtdev = "vdpasim_net"), @Device(name = "b", mgmtdev = "vdpasim_net")},

@@ -85,21 +85,14 @@ public record KernelProfile(String version, List<String> aliases, String source,
      *                                 management device's mask; "%x" stands for the unsupported mask
      * @param queueIndexExtack         the extack (without "vdpa: ") of DEV_VSTATS_GET with a queue index above
      *                                 0x7fff, byte for byte (6.1's has the kernel's typo)
-     * @param requestPolicy            vdpa_nl_policy: the attributes a request may carry, each with
-     *                                 its number and nla_policy; every vdpa command validates with
-     *                                 it, and nlctrl's CTRL_CMD_GETPOLICY reports it
+     * @param requestPolicy            the attributes vdpa_nl_policy has an entry for, by name (the entry itself,
+     *                                 type and bounds, is {@link UapiVdpaAttribute#requestPolicy()}); every vdpa
+     *                                 command validates with it, and nlctrl's CTRL_CMD_GETPOLICY reports it
      */
     public record Netlink(List<UapiVdpaCommand> commands, int maxAttr, boolean legacyDeviceFeaturesAttr,
                           boolean devNewChecksFeatureBits, boolean devNewChecksClasses,
                           String unsupportedAttributesExtack, String queueIndexExtack,
-                          List<PolicyEntry> requestPolicy) {
-        /**
-         * The number of VDPA_ATTR_VDPA_DEV_SUPPORTED_FEATURES before 6.2 (VDPA_ATTR_MAX 22): where a kernel with
-         * {@link #legacyDeviceFeaturesAttr()} puts a net device's features. The bindings are 6.12's, whose 21 is
-         * the block capacity, so jextract has no name for it: this is its one home (docs/spec/kernel-abi.md §8.2).
-         */
-        public static final int LEGACY_DEVICE_FEATURES_ATTR = 21;
-
+                          List<UapiVdpaAttribute> requestPolicy) {
         public Netlink {
             requestPolicy = requestPolicy == null ? List.of() : List.copyOf(requestPolicy);
         }
@@ -113,17 +106,6 @@ public record KernelProfile(String version, List<String> aliases, String source,
         public String queueIndexText() {
             return "vdpa: " + queueIndexExtack;
         }
-    }
-
-    /**
-     * One entry of vdpa_nl_policy.
-     *
-     * @param attr   the attribute's uapi name in that kernel's enum vdpa_attr
-     * @param number its number
-     * @param policy "STRING", "NUL_STRING", "U16", "U32", "U64", "U16 min N" (NLA_POLICY_MIN) or
-     *               "BINARY len N" (NLA_POLICY_EXACT_LEN, e.g. NLA_POLICY_ETH_ADDR)
-     */
-    public record PolicyEntry(String attr, int number, String policy) {
     }
 
     /**

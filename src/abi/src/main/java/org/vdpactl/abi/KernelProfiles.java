@@ -3,54 +3,97 @@ package org.vdpactl.abi;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
+import org.vdpactl.abi.json.JsonReadException;
+import org.vdpactl.abi.json.RecordJson;
 
 /**
  * The kernel versions the fake can speak, oldest first: Debian 12's 6.1, the 6.12 LTS (the
  * default, what the fake always was) and the newest kernel Debian unstable ships (7.2).
  */
 public final class KernelProfiles {
-    /** The versions, oldest first. */
-    public static final List<String> VERSIONS = List.of("6.1", "6.12", "7.2");
+    /**
+     * The lane matrix (scripts/vm/lane-matrix.tsv), which the build copies beside the profiles: the one list of the
+     * kernels the project speaks, read by every lane script too. A kernel is added by its profile file and its line
+     * there; no list here is edited.
+     */
+    private static final String MATRIX = "/org/vdpactl/abi/kernels/lane-matrix.tsv";
+    /** The versions, oldest first: the profile column of the lane matrix. */
+    public static final List<String> VERSIONS = matrixProfiles();
     /** The default profile's version. */
     public static final String DEFAULT_VERSION = "6.12";
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern RELEASE = Pattern.compile("^(\\d+)\\.(\\d+)");
-    /** The policy notations of {@link KernelProfile.PolicyEntry#policy()}. */
-    private static final Pattern POLICY = Pattern.compile("STRING|NUL_STRING|U16|U32|U64|U16 min \\d+|BINARY len \\d+");
-    /** The merged trees read so far, by version: only while {@link #ALL} is loaded, on the class's initialising thread. */
-    private static final Map<String, ObjectNode> TREES = new HashMap<>();
+    /**
+     * The profiles read so far, by version, and each file's merged tree. A profile is read when first asked for, with
+     * its parents only: a command that speaks one kernel parses one or two files, not every kernel's (start-up).
+     */
+    private static final Map<String, KernelProfile> LOADED = new HashMap<>();
+    private static final Map<String, Map<String, Object>> TREES = new HashMap<>();
     /** Each delta profile's parent version, by version. */
     private static final Map<String, String> PARENTS = new HashMap<>();
-    private static final List<KernelProfile> ALL = VERSIONS.stream().map(KernelProfiles::load).toList();
-
-    static {
-        TREES.clear();
-    }
+    private static volatile List<KernelProfile> all;
 
     private KernelProfiles() {
     }
 
+    /** The distinct profiles the lane matrix names (its second column), oldest first. */
+    private static List<String> matrixProfiles() {
+        try (InputStream in = KernelProfiles.class.getResourceAsStream(MATRIX)) {
+            if (in == null) {
+                throw new IllegalStateException("missing " + MATRIX + " (the build copies scripts/vm/lane-matrix.tsv)");
+            }
+            List<String> versions = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::strip)
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#")).map(l -> l.split("\\s+")[1]).distinct().toList();
+            if (versions.isEmpty()) {
+                throw new IllegalStateException(MATRIX + " names no kernel");
+            }
+            return versions.stream().sorted((a, b) -> compare(parse(a), parse(b))).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + MATRIX, e);
+        }
+    }
+
     /** Every profile, oldest first. */
     public static List<KernelProfile> all() {
-        return ALL;
+        List<KernelProfile> a = all;
+        if (a == null) {
+            List<KernelProfile> read = new ArrayList<>();
+            for (String v : VERSIONS) {
+                read.add(profile(v));
+            }
+            a = all = List.copyOf(read);
+        }
+        return a;
     }
 
     /** The version a profile is a delta over ({@code "parent"} in its file), if any. */
     public static Optional<String> parentOf(String version) {
-        return Optional.ofNullable(PARENTS.get(version));
+        if (!VERSIONS.contains(version)) {
+            return Optional.empty();
+        }
+        synchronized (KernelProfiles.class) {
+            profile(version);
+            return Optional.ofNullable(PARENTS.get(version));
+        }
+    }
+
+    /** The profile of one of {@link #VERSIONS}, read on first use. */
+    private static synchronized KernelProfile profile(String version) {
+        KernelProfile p = LOADED.get(version);
+        if (p == null) {
+            p = load(version);
+            LOADED.put(version, p);
+        }
+        return p;
     }
 
     /** The default profile (6.12). */
@@ -60,19 +103,23 @@ public final class KernelProfiles {
 
     /** The newest profile. */
     public static KernelProfile newest() {
-        return ALL.getLast();
+        return profile(VERSIONS.getLast());
     }
 
     /** A profile by version or alias ("6.1", "newest", "lts"). */
     public static Optional<KernelProfile> byName(String name) {
-        return ALL.stream().filter(p -> p.answersTo(name)).findFirst();
+        if (VERSIONS.contains(name)) {
+            // a version is its own file's name: no other profile needs reading (an alias is inside the files)
+            return Optional.of(profile(name));
+        }
+        return all().stream().filter(p -> p.answersTo(name)).findFirst();
     }
 
     /** The names {@code --fake-kernel} accepts, for messages: "6.1|6.12|7.2 (aliases ...)". */
     public static String accepted() {
         StringBuilder b = new StringBuilder(String.join("|", VERSIONS));
         b.append(" (or ");
-        b.append(String.join(", ", ALL.stream().flatMap(p -> p.aliases().stream()).toList()));
+        b.append(String.join(", ", all().stream().flatMap(p -> p.aliases().stream()).toList()));
         return b.append(')').toString();
     }
 
@@ -87,8 +134,8 @@ public final class KernelProfiles {
             return Optional.empty();
         }
         int[] r = {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};
-        KernelProfile best = ALL.getFirst();
-        for (KernelProfile p : ALL) {
+        KernelProfile best = all().getFirst();
+        for (KernelProfile p : all()) {
             if (compare(parse(p.version()), r) <= 0) {
                 best = p;
             }
@@ -113,7 +160,7 @@ public final class KernelProfiles {
 
     /** The oldest profiled kernel whose vdpa requests may carry the attribute (vdpa_nl_policy has an entry), if any. */
     public static Optional<KernelProfile> firstAcceptingInRequests(int attribute) {
-        return first(p -> p.netlink().requestPolicy().stream().anyMatch(e -> e.number() == attribute));
+        return first(p -> p.netlink().requestPolicy().stream().anyMatch(a -> a.number() == attribute));
     }
 
     /** The oldest profiled kernel whose vdpa family parses the attribute number, if any. */
@@ -122,7 +169,7 @@ public final class KernelProfiles {
     }
 
     private static Optional<KernelProfile> first(Predicate<KernelProfile> has) {
-        return ALL.stream().filter(has).findFirst();
+        return all().stream().filter(has).findFirst();
     }
 
     private static int[] parse(String version) {
@@ -141,36 +188,54 @@ public final class KernelProfiles {
      */
     private static KernelProfile load(String version) {
         try {
-            KernelProfile p = JSON.treeToValue(tree(version), KernelProfile.class);
+            KernelProfile p = RecordJson.bind(tree(version), KernelProfile.class);
             validate(p);
             return p;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the kernel profile " + version, e);
+        } catch (JsonReadException e) {
+            throw new IllegalStateException("kernel profile " + version + ": " + e.getMessage(), e);
         }
     }
 
     /** A profile's merged tree (a copy: the caller may change it). */
-    private static ObjectNode tree(String version) throws IOException {
-        ObjectNode merged = TREES.get(version);
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> tree(String version) {
+        Map<String, Object> merged = TREES.get(version);
         if (merged == null) {
             String resource = "/org/vdpactl/abi/kernels/" + version + ".json";
             try (InputStream in = KernelProfiles.class.getResourceAsStream(resource)) {
                 if (in == null) {
                     throw new IllegalStateException("missing kernel profile resource " + resource);
                 }
-                ObjectNode own = (ObjectNode) JSON.readTree(in.readAllBytes());
-                JsonNode parent = own.remove("parent");
+                Map<String, Object> own = (Map<String, Object>) RecordJson.tree(in.readAllBytes());
+                Object parent = own.remove("parent");
                 if (parent != null) {
-                    PARENTS.put(version, parent.asText());
+                    PARENTS.put(version, (String) parent);
                 }
-                merged = parent == null ? own : overlay(tree(parent.asText()), own);
-            } catch (IllegalArgumentException e) {
+                merged = parent == null ? own : overlay(tree((String) parent), own);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the kernel profile " + version, e);
+            } catch (IllegalArgumentException | JsonReadException | ClassCastException e) {
                 throw new IllegalStateException(resource + ": " + e.getMessage(), e);
             }
             // each file is parsed once, however many children name it as their parent
             TREES.put(version, merged);
         }
-        return merged.deepCopy();
+        return deepCopy(merged);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T deepCopy(T tree) {
+        if (tree instanceof Map<?, ?> m) {
+            Map<String, Object> copy = new LinkedHashMap<>();
+            m.forEach((k, v) -> copy.put((String) k, deepCopy(v)));
+            return (T) copy;
+        }
+        if (tree instanceof List<?> l) {
+            List<Object> copy = new ArrayList<>();
+            l.forEach(v -> copy.add(deepCopy(v)));
+            return (T) copy;
+        }
+        return tree;
     }
 
     /**
@@ -179,52 +244,48 @@ public final class KernelProfiles {
      * a newer one its predecessor plus what it adds); anything else replaced. Removing a name the parent lacks or
      * adding one it has is refused: a typo must not pass as a fact.
      */
-    static ObjectNode overlay(ObjectNode base, ObjectNode delta) {
-        delta.properties().forEach(field -> {
-            String name = field.getKey();
-            JsonNode mine = base.get(name);
-            if (mine instanceof ObjectNode object && field.getValue() instanceof ObjectNode change) {
-                overlay(object, change);
-            } else if (mine instanceof ArrayNode list && field.getValue() instanceof ObjectNode change) {
-                base.set(name, edit(name, list, change));
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> overlay(Map<String, Object> base, Map<String, Object> delta) {
+        delta.forEach((name, value) -> {
+            Object mine = base.get(name);
+            if (mine instanceof Map<?, ?> object && value instanceof Map<?, ?> change) {
+                overlay((Map<String, Object>) object, (Map<String, Object>) change);
+            } else if (mine instanceof List<?> list && value instanceof Map<?, ?> change) {
+                base.put(name, edit(name, list, (Map<String, Object>) change));
             } else {
-                base.set(name, field.getValue());
+                base.put(name, value);
             }
         });
         return base;
     }
 
     /** The parent's list without {@code change.remove}, then with {@code change.add} appended. */
-    private static ArrayNode edit(String name, ArrayNode list, ObjectNode change) {
-        ArrayNode out = list.deepCopy();
-        change.properties().forEach(op -> {
-            if (!op.getKey().equals("add") && !op.getKey().equals("remove") || !op.getValue().isArray()) {
-                throw new IllegalArgumentException(name + ": a list changes only by \"add\" or \"remove\" lists, not " + op.getKey());
+    private static List<Object> edit(String name, List<?> list, Map<String, Object> change) {
+        List<Object> out = deepCopy(new ArrayList<Object>(list));
+        change.forEach((op, names) -> {
+            if (!op.equals("add") && !op.equals("remove") || !(names instanceof List)) {
+                throw new IllegalArgumentException(name + ": a list changes only by \"add\" or \"remove\" lists, not " + op);
             }
         });
-        for (JsonNode gone : change.path("remove")) {
-            int at = indexOf(out, gone);
+        for (Object gone : (List<?>) change.getOrDefault("remove", List.of())) {
+            int at = out.indexOf(gone);
             if (at < 0) {
-                throw new IllegalArgumentException(name + ": removes " + gone + ", which the parent does not have");
+                throw new IllegalArgumentException(name + ": removes " + text(gone) + ", which the parent does not have");
             }
             out.remove(at);
         }
-        for (JsonNode added : change.path("add")) {
-            if (indexOf(out, added) >= 0) {
-                throw new IllegalArgumentException(name + ": adds " + added + ", which the parent already has");
+        for (Object added : (List<?>) change.getOrDefault("add", List.of())) {
+            if (out.indexOf(added) >= 0) {
+                throw new IllegalArgumentException(name + ": adds " + text(added) + ", which the parent already has");
             }
             out.add(added);
         }
         return out;
     }
 
-    private static int indexOf(ArrayNode list, JsonNode value) {
-        for (int i = 0; i < list.size(); i++) {
-            if (list.get(i).equals(value)) {
-                return i;
-            }
-        }
-        return -1;
+    /** A value as JSON shows it (a name in quotes), for messages. */
+    private static String text(Object value) {
+        return value instanceof String s ? "\"" + s + "\"" : String.valueOf(value);
     }
 
     /** Every name in a profile must be one the code knows: a typo would silently drop a feature. */
@@ -232,10 +293,10 @@ public final class KernelProfiles {
         // ioctl and command names are enum constants: Jackson refuses a name the headers lack
         MacroValues.bitMask(p.vhost().backendFeaturesAccepted());
         MacroValues.bitMask(p.vhost().backendFeaturesOffered());
-        for (KernelProfile.PolicyEntry e : p.netlink().requestPolicy()) {
-            boolean known = MacroValues.valueOrMinusOne(e.attr()) == e.number();
-            if (!known || e.number() > p.netlink().maxAttr() || !POLICY.matcher(e.policy()).matches()) {
-                throw new IllegalStateException(p + ": bad request policy entry " + e);
+        // attribute names are enum constants too; an entry must be a request attribute the release parses
+        for (UapiVdpaAttribute a : p.netlink().requestPolicy()) {
+            if (a.requestPolicy() == null || a.number() > p.netlink().maxAttr()) {
+                throw new IllegalStateException(p + ": " + a + " cannot be in vdpa_nl_policy (reply-only or above maxAttr)");
             }
         }
         p.drivers().values().forEach(d -> MacroValues.bitMask(d.removeFeatures()));

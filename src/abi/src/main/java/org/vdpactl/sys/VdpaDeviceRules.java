@@ -56,12 +56,35 @@ public final class VdpaDeviceRules {
             return "contains " + String.format(Locale.ROOT, "U+%04X", hidden) + ", a character that shows as nothing or"
                     + " reorders the text around it (zero-width, bidi control): the name would list like another one";
         }
-        if (!Normalizer.isNormalized(name, Normalizer.Form.NFC)) {
+        if (!composed(name)) {
             return "is not in Unicode's composed form (NFC): it would list exactly like its composed twin "
                     + quotedName(Normalizer.normalize(name, Normalizer.Form.NFC))
                     + ", which is other bytes to the kernel; give the composed form";
         }
         return null;
+    }
+
+    /**
+     * Whether {@code s} is in Unicode's composed form (NFC). ASCII text is, as it is: the JDK's normaliser (its ICU
+     * data read and its tables built at first use, some 40 classes) is asked only about text with other characters,
+     * not at every start of a command that reads or lists device names.
+     */
+    public static boolean composed(String s) {
+        return ascii(s) || Normalizer.isNormalized(s, Normalizer.Form.NFC);
+    }
+
+    /** {@code s} in Unicode's composed form (NFC): {@code s} itself when it is ASCII (see {@link #composed}). */
+    public static String composedForm(String s) {
+        return ascii(s) ? s : Normalizer.normalize(s, Normalizer.Form.NFC);
+    }
+
+    private static boolean ascii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The net config space's MTU range (virtio-net: at least 68, a u16). */

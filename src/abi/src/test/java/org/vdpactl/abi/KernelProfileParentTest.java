@@ -5,12 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
+import org.vdpactl.abi.json.RecordJson;
 
 /**
  * A profile is a delta over its parent: 7.2.json over 6.12 (what 7.2 adds), 6.1.json over 6.12 (what 6.1
@@ -21,7 +22,6 @@ class KernelProfileParentTest {
     private static final KernelProfile OLDEST = KernelProfiles.byName("6.1").orElseThrow();
     private static final KernelProfile LTS = KernelProfiles.byName("6.12").orElseThrow();
     private static final KernelProfile NEWEST = KernelProfiles.byName("7.2").orElseThrow();
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     void theChildInheritsWhatItDoesNotSay() {
@@ -63,8 +63,8 @@ class KernelProfileParentTest {
 
     @Test
     void aListChangesByAddAndRemove() throws Exception {
-        ObjectNode base = tree("{\"l\": [\"a\", \"b\", \"c\"], \"o\": {\"l\": [\"x\"], \"k\": 1}}");
-        ObjectNode out = KernelProfiles.overlay(base, tree("{\"l\": {\"remove\": [\"b\"], \"add\": [\"d\"]}, \"o\": {\"l\": {\"add\": [\"y\"]}}}"));
+        Map<String, Object> base = tree("{\"l\": [\"a\", \"b\", \"c\"], \"o\": {\"l\": [\"x\"], \"k\": 1}}");
+        Map<String, Object> out = KernelProfiles.overlay(base, tree("{\"l\": {\"remove\": [\"b\"], \"add\": [\"d\"]}, \"o\": {\"l\": {\"add\": [\"y\"]}}}"));
         assertEquals(tree("{\"l\": [\"a\", \"c\", \"d\"], \"o\": {\"l\": [\"x\", \"y\"], \"k\": 1}}"), out);
         assertEquals(tree("{\"l\": [\"z\"]}"), KernelProfiles.overlay(tree("{\"l\": [\"a\"]}"), tree("{\"l\": [\"z\"]}")),
                 "a plain list replaces the parent's");
@@ -83,11 +83,8 @@ class KernelProfileParentTest {
                 () -> KernelProfiles.overlay(tree("{\"l\": [\"a\"]}"), tree("{\"l\": {\"drop\": [\"a\"]}}")));
     }
 
-    private static ObjectNode tree(String json) {
-        try {
-            return (ObjectNode) JSON.readTree(json);
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        }
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> tree(String json) {
+        return (Map<String, Object>) RecordJson.tree(json.getBytes(StandardCharsets.UTF_8));
     }
 }

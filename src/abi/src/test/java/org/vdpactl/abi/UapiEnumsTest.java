@@ -55,6 +55,18 @@ class UapiEnumsTest {
         assertNull(UapiVdpaCommand.forNumber(vhost_h.VDPA_CMD_UNSPEC()));
     }
 
+    @Test
+    void uapiVdpaAttributeIsEveryVdpaAttributeOfTheBindingsButUnspecPadAndMax() {
+        Set<String> notAttributes = Set.of("VDPA_ATTR_UNSPEC", "VDPA_ATTR_PAD", "VDPA_ATTR_MAX");
+        assertEquals(constants("VDPA_ATTR_", m -> !notAttributes.contains(m.getName())), names(UapiVdpaAttribute.values()));
+        for (UapiVdpaAttribute a : UapiVdpaAttribute.values()) {
+            assertEquals(constant(method(a.name())), a.number(), a.name());
+            assertEquals(a, UapiVdpaAttribute.forNumber(a.number()));
+        }
+        assertNull(UapiVdpaAttribute.forNumber(vhost_h.VDPA_ATTR_UNSPEC()));
+        assertEquals(vhost_h.VDPA_ATTR_MAX(), UapiVdpaAttribute.MAX);
+    }
+
     private static Set<String> names(Enum<?>[] values) {
         return Arrays.stream(values).map(Enum::name).collect(Collectors.toCollection(TreeSet::new));
     }

@@ -17,7 +17,8 @@ import org.vdpactl.sys.InputFile;
  * iproute2's {@code ip -batch} and {@code vdpa -batch} do. Blank lines and lines starting with
  * {@code #} are skipped; words split on blanks, with single and double quotes and backslash escapes as
  * in a shell. The run stops at the first command that fails (its exit code) unless {@code --force},
- * which goes on and ends with the last failure's code. The build trains the start-up archive with it.
+ * which goes on and ends with the last failure's code. Consecutive dev add lines share one opened backend and
+ * are saved together ({@link BatchGroup}). The build trains the start-up archive with it.
  */
 final class BatchRun {
     /** A batch file larger than this is refused: a command list, not a data file. */
@@ -35,6 +36,12 @@ final class BatchRun {
      * as iproute2 applies {@code -j} or {@code -n} to every line; returns the exit code.
      */
     static int run(String file, boolean force, BatchOptions given, CallerIdentity caller, PrintWriter out, PrintWriter err) {
+        return run(file, force, given, caller, out, err, BatchGroup.Policy.DEFAULT);
+    }
+
+    /** As {@link #run(String, boolean, BatchOptions, CallerIdentity, PrintWriter, PrintWriter)}, saving dev add groups by {@code policy}. */
+    static int run(String file, boolean force, BatchOptions given, CallerIdentity caller, PrintWriter out, PrintWriter err,
+            BatchGroup.Policy policy) {
         String outer = RUNNING.get();
         if (outer != null) {
             err.println("vdpactl: --batch " + outer + ": a batch line cannot start another batch (" + file + ")");
@@ -43,14 +50,14 @@ final class BatchRun {
         }
         RUNNING.set(file);
         try {
-            return runLines(file, force, given, caller, out, err);
+            return runLines(file, force, given, caller, out, err, policy);
         } finally {
             RUNNING.remove();
         }
     }
 
     private static int runLines(String file, boolean force, BatchOptions given, CallerIdentity caller, PrintWriter out,
-            PrintWriter err) {
+            PrintWriter err, BatchGroup.Policy policy) {
         List<String> lines;
         try {
             lines = read(file);
@@ -63,7 +70,17 @@ final class BatchRun {
             return (code == ExitCode.KERNEL_ERROR ? ExitCode.USAGE : code).code();
         }
         try (StopSignals stop = StopSignals.install()) {
-            return runLines(file, lines, force, given, caller, out, err, stop);
+            BatchGroup group = BatchGroup.start(file, policy, out, err);
+            int rc;
+            try {
+                rc = runLines(file, lines, force, given, caller, out, err, stop, group);
+            } catch (RuntimeException | Error e) {
+                group.finish();
+                throw e;
+            }
+            // what the last group ran is saved (and reported) whatever ended the batch, a signal included
+            ExitCode saved = group.finish();
+            return rc == ExitCode.OK.code() ? saved.code() : rc;
         }
     }
 
@@ -73,10 +90,11 @@ final class BatchRun {
      * later line runs; exit INTERRUPTED, saying which line was the last.
      */
     private static int runLines(String file, List<String> lines, boolean force, BatchOptions given, CallerIdentity caller,
-            PrintWriter out, PrintWriter err, StopSignals stop) {
+            PrintWriter out, PrintWriter err, StopSignals stop, BatchGroup group) {
         int status = ExitCode.OK.code();
         for (int n = 0; n < lines.size(); n++) {
             if (stop.requested()) {
+                group.save();
                 err.println("vdpactl: --batch " + file + ": interrupted by " + stop.signalName() + ": line " + (n + 1)
                         + " and every later line not run");
                 err.flush();
@@ -94,8 +112,14 @@ final class BatchRun {
                 err.flush();
                 return ExitCode.USAGE.code();
             }
+            group.lineBegins(n + 1);
             int rc = Main.run(out, err, caller, given.before(words).toArray(String[]::new));
+            ExitCode saved = group.lineEnded(rc);
+            if (rc == ExitCode.OK.code()) {
+                rc = saved.code();
+            }
             if (rc == ExitCode.INTERRUPTED.code() || stop.requested()) {
+                group.save();
                 err.println("vdpactl: --batch " + file + ":" + (n + 1) + ": interrupted by "
                         + (stop.signalName() == null ? "a signal" : stop.signalName())
                         + " during this line: the batch stops here" + (force ? " (--force goes on after failures, not signals)" : "")

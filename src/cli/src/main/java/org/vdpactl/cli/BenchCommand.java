@@ -68,8 +68,21 @@ public final class BenchCommand extends CommandGroup {
         @Mixin
         MemoryOptions memory;
 
+        /**
+         * The fake's options that would change what is measured, which the bench cannot honour: it builds its own fake
+         * kernels, devices and real clock. (--fake-state is let through: the bench neither reads nor writes a state, and
+         * wrappers pass it to keep every command off the user's own.)
+         */
+        private static final List<String> NO_EFFECT = List.of("--fake-faults", "--fake-kernel", "--fake-clock");
+
         @Override
         public Integer call() {
+            List<String> ignored = GivenOptions.given(spec, NO_EFFECT);
+            if (!ignored.isEmpty()) {
+                throw new IllegalArgumentException(String.join(", ", ignored) + (ignored.size() == 1 ? " has" : " have")
+                        + " no effect on bench orchestration, which builds its own fake kernels and simulated devices on the"
+                        + " real clock: drop " + (ignored.size() == 1 ? "it" : "them") + " (rehearse takes them)");
+            }
             CliContext ctx = context.get();
             ResourceLimit nofile = BenchLimits.inheritedNofile(sizes);
             // an unknown mode is an IllegalArgumentException: one line on stderr, exit 2 (USAGE)

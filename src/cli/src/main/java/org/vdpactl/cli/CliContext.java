@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -32,12 +33,15 @@ public final class CliContext implements AutoCloseable {
     private final CommandLine commandLine;
     /** What the fake may create on the state path: decided here, once, from the command being run. */
     private final StateWrites stateWrites;
+    /** The batch group this command runs in, which owns the backend and saves it; null outside one. */
+    private final BatchGroup group;
     private Backend backend;
 
-    private CliContext(Main options, CommandLine commandLine, StateWrites stateWrites) {
+    private CliContext(Main options, CommandLine commandLine, StateWrites stateWrites, BatchGroup group) {
         this.options = options;
         this.commandLine = commandLine;
         this.stateWrites = stateWrites;
+        this.group = group;
     }
 
     static CliContext open(Main options, CommandLine commandLine) {
@@ -46,15 +50,24 @@ public final class CliContext implements AutoCloseable {
 
     /** {@code command}: the (sub)command being run; a {@link ReadOnlyCommand} creates nothing on a path without state. */
     static CliContext open(Main options, CommandLine commandLine, Object command) {
+        return open(options, commandLine, command, null);
+    }
+
+    /** As {@link #open(Main, CommandLine, Object)}, in a batch's {@code group} (null: none). */
+    static CliContext open(Main options, CommandLine commandLine, Object command, BatchGroup group) {
         return new CliContext(options, commandLine, command instanceof ReadOnlyCommand
-                ? StateWrites.EXISTING_STATE_ONLY : StateWrites.CREATE);
+                ? StateWrites.EXISTING_STATE_ONLY : StateWrites.CREATE, group);
     }
 
     /** The backend, opened now if needed (logs which one on stderr). */
     public Backend backend() {
         if (backend == null) {
-            backend = Backends.open(options.backend, fakeStatePath(), options.fakeFaults, options.fakeKernel, options.fakeClock,
-                    options.caller, stateWrites);
+            if (options.fakeState != null && options.backend != BackendKind.KERNEL
+                    && stateWrites == StateWrites.CREATE) {
+                StateDirectoryRule.refuseMissingParents(fakeStatePath());
+            }
+            backend = group == null ? openBackend() : group.backend(Arrays.asList(options.backend, fakeStatePath(),
+                    options.fakeFaults, options.fakeKernel, options.fakeClock, options.caller, stateWrites), this::openBackend);
             if (options.backend == BackendKind.AUTO) {
                 LOG.info("backend: {}", backend.description());
             } else {
@@ -64,9 +77,17 @@ public final class CliContext implements AutoCloseable {
         return backend;
     }
 
-    /** Makes this command's changes durable before it reports success (see {@link Backend#saveState()}). */
+    private Backend openBackend() {
+        return Backends.open(options.backend, fakeStatePath(), options.fakeFaults, options.fakeKernel, options.fakeClock,
+                options.caller, stateWrites);
+    }
+
+    /**
+     * Makes this command's changes durable before it reports success (see {@link Backend#saveState()}); in a batch
+     * group the group saves, before it prints what the command reported.
+     */
     public void saveState() {
-        if (backend != null) {
+        if (backend != null && group == null) {
             backend.saveState();
         }
     }
@@ -170,7 +191,9 @@ public final class CliContext implements AutoCloseable {
     @Override
     public void close() {
         if (backend != null) {
-            backend.close();
+            if (group == null) {
+                backend.close();
+            }
             backend = null;
         }
     }

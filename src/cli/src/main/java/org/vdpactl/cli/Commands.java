@@ -3,6 +3,7 @@ package org.vdpactl.cli;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import picocli.CommandLine;
 import org.vdpactl.cli.doctor.DoctorCommand;
 import org.vdpactl.cli.mgmt.DevCommand;
 import org.vdpactl.cli.mgmt.MgmtdevCommand;
@@ -36,8 +37,43 @@ final class Commands {
 
     static List<Object> all() {
         List<Object> list = new ArrayList<>();
-        NAMES.forEach(n -> list.add(create(n)));
+        NAMES.forEach(n -> list.add(withSubcommands(create(n), null)));
         return list;
+    }
+
+    /**
+     * {@code command} as picocli registers it: a {@link SubcommandTable} group as a command line with the subcommand
+     * {@code word} names only, or with all of them when {@code word} is null or names none (the group's usage and
+     * picocli's messages about an unknown word list them all); any other command as it is.
+     */
+    private static Object withSubcommands(Object command, String word) {
+        if (!(command instanceof SubcommandTable table)) {
+            return command;
+        }
+        CommandLine group = new CommandLine(command);
+        Object one = word == null ? null : table.newSubcommand(word);
+        if (one != null) {
+            group.addSubcommand(one);
+        } else {
+            for (String name : table.subcommandNames()) {
+                group.addSubcommand(table.newSubcommand(name));
+            }
+        }
+        return group;
+    }
+
+    /** The first word after {@code from} that is no root option (nor an option's value), or null. */
+    private static String nextWord(String[] args, int from) {
+        for (int i = from; i < args.length; i++) {
+            String a = args[i];
+            if (WITH_VALUE.contains(a)) {
+                i++;
+            } else if (!FLAGS.contains(a) && !(a.startsWith("--") && a.indexOf('=') > 0
+                    && WITH_VALUE.contains(a.substring(0, a.indexOf('='))))) {
+                return a;
+            }
+        }
+        return null;
     }
 
     /** The names of every top-level subcommand, in --help order. */
@@ -88,7 +124,7 @@ final class Commands {
                 // the first word that is no root option: the subcommand, if it is one of ours
                 // (after --help the root's usage lists every subcommand)
                 boolean one = !help && NAMES.contains(a) && !WHOLE_TREE.contains(a);
-                return one ? List.of(create(a)) : all();
+                return one ? List.of(withSubcommands(create(a), nextWord(args, i + 1))) : all();
             }
         }
         return noTree && !help ? List.of() : all();

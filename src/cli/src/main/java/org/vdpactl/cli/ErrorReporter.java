@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vdpactl.cli.host.HolderUsers;
 import picocli.CommandLine;
 
 /**
@@ -22,7 +23,8 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler, Com
     public int handleExecutionException(Exception ex, CommandLine cmd, CommandLine.ParseResult parseResult) {
         CliFailure f = classify(ex);
         PrintWriter err = cmd.getErr();
-        String message = shown(f.getMessage());
+        // a holder the library names ("held open by pid N (qemu)") with the user it runs as: whom to ask
+        String message = shown(HolderUsers.inText(f.getMessage()));
         err.println("vdpactl: " + message);
         if (options.json && !options.dataPrinted) {
             JsonError.print(cmd.getOut(), f.exitCode(), message, ex);

@@ -15,7 +15,9 @@ import org.vdpactl.fake.Credentials;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.NodePermissionRule;
 import org.vdpactl.fake.FakeSyscallException;
+import org.vdpactl.fake.device.FaultRuleReach;
 import org.vdpactl.fake.fault.FaultRule;
+import org.vdpactl.fake.fault.FaultRuleException;
 import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.abi.KernelProfiles;
 import org.vdpactl.fake.fault.FaultRules;
@@ -92,6 +94,13 @@ final class FakeBackend implements Backend {
             kernel = FakeInside.openShared(stateFile, clock, faults, profile, writes);
         } catch (RuntimeException e) {
             throw stateFailure(e);
+        }
+        try {
+            // a rule on an op the devices' drivers never call would be accepted and never fire
+            FaultRuleReach.check(faults, FakeInside.bus(kernel), kernel.kernelProfile().version());
+        } catch (FaultRuleException e) {
+            kernel.close();
+            throw CliFailure.from(e, "--fake-faults: " + faultsFile + ": " + e.getMessage());
         }
         try {
             return new FakeBackend(kernel, stateFile, caller);

@@ -45,9 +45,10 @@ public final class Main implements Callable<Integer> {
             description = "Fault-injection rules for the fake backend (JSON, see docs/fake-faults.md).")
     Path fakeFaults;
 
-    @Option(names = "--fake-kernel", scope = ScopeType.INHERIT, completionCandidates = CompletionValues.FakeKernels.class, paramLabel = "6.1|6.12|7.2",
-            description = "Linux version the fake backend speaks (aliases: oldest, lts, newest; default: the version the "
-                    + "state file recorded, else 6.12). See docs/kernel-profiles.md.")
+    @Option(names = "--fake-kernel", scope = ScopeType.INHERIT, completionCandidates = CompletionValues.FakeKernels.class, paramLabel = "VERSION",
+            // the names come from the kernel profiles (CompletionValues.FakeKernels): no list of them is typed here
+            description = "Linux version the fake backend speaks, a kernel profile or its alias: ${COMPLETION-CANDIDATES} "
+                    + "(default: the version the state file recorded, else 6.12). See docs/kernel-profiles.md.")
     String fakeKernel;
 
     @Option(names = "--fake-clock", scope = ScopeType.INHERIT, completionCandidates = CompletionValues.FakeClocks.class, paramLabel = "real|virtual", defaultValue = "real",
@@ -143,7 +144,19 @@ public final class Main implements Callable<Integer> {
             while (leaf.hasSubcommand()) {
                 leaf = leaf.subcommand();
             }
-            try (CliContext ctx = CliContext.open(main, sub, leaf.commandSpec().userObject())) {
+            Object command = leaf.commandSpec().userObject();
+            BatchGroup group = BatchGroup.current();
+            if (group != null && command instanceof GroupedInBatch) {
+                group.join(sub);
+            } else if (group != null) {
+                // any other line sees the state with the group's lines saved, and prints after them
+                ExitCode saved = group.save();
+                if (saved != ExitCode.OK) {
+                    return saved.code();
+                }
+                group = null;
+            }
+            try (CliContext ctx = CliContext.open(main, sub, command, group)) {
                 main.context = ctx;
                 return new CommandLine.RunLast().execute(parseResult);
             } catch (RuntimeException e) {

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
+import org.vdpactl.cli.host.HolderUsers;
 import org.vdpactl.cli.host.ResourcePreflight;
 import org.vdpactl.cli.rehearse.PremapPreflight;
 import org.vdpactl.cli.rehearse.CompareText;
@@ -183,7 +184,7 @@ public final class RehearseCommand implements Callable<Integer> {
                 throw CliFailure.from(e, e.getMessage());
             }
             RehearsalResult done = result;
-            ctx.printDocument(JsonDocument.REHEARSAL, () -> RehearsalJson.of(done, info), out -> out.print(RehearsalText.render(done, info)));
+            ctx.printDocument(JsonDocument.REHEARSAL, () -> RehearsalJson.of(done, info), out -> out.print(HolderUsers.inText(RehearsalText.render(done, info))));
             if (reportFile != null) {
                 reportFile.write(HtmlReport.render(result, info));
                 ctx.err().println("vdpactl: report written to " + report);

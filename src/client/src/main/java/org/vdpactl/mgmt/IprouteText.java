@@ -7,7 +7,8 @@ import org.vdpactl.vhost.VirtioDeviceId;
 
 /**
  * The plain-text output of iproute2's {@code vdpa} ("vdpasim_net:" blocks, one line per device),
- * for humans. Trailing spaces are dropped; the rest reads as iproute2 prints it.
+ * for humans. Trailing spaces are dropped; device names that would print like another name are escaped
+ * ({@link ShownNames}); the rest reads as iproute2 prints it.
  */
 public final class IprouteText {
     private IprouteText() {
@@ -38,7 +39,7 @@ public final class IprouteText {
     public static String devs(List<VdpaDevInfo> devs) {
         StringBuilder sb = new StringBuilder();
         for (VdpaDevInfo d : devs) {
-            sb.append(d.name()).append(": type ").append(d.typeName()).append(" mgmtdev ").append(d.mgmtHandle());
+            sb.append(ShownNames.text(d.name())).append(": type ").append(d.typeName()).append(" mgmtdev ").append(d.mgmtHandle());
             field(sb, "vendor_id", d.vendorId());
             field(sb, "max_vqs", d.maxVqs());
             field(sb, "max_vq_size", d.maxVqSize());
@@ -51,7 +52,7 @@ public final class IprouteText {
     public static String configs(List<DevConfig> configs) {
         StringBuilder sb = new StringBuilder();
         for (DevConfig c : configs) {
-            StringBuilder line = new StringBuilder(c.name()).append(':');
+            StringBuilder line = new StringBuilder(ShownNames.text(c.name())).append(':');
             if (c.net() != null) {
                 NetConfig n = c.net();
                 if (n.mac() != null) {
@@ -87,7 +88,7 @@ public final class IprouteText {
 
     /** {@code vdpa dev vstats show DEV qidx N}. */
     public static String vstats(VendorStats s) {
-        StringBuilder sb = new StringBuilder(s.name()).append(":");
+        StringBuilder sb = new StringBuilder(ShownNames.text(s.name())).append(":");
         if (s.deviceId() == VirtioDeviceId.NET.id()) {
             sb.append(" queue_type ").append(s.queueType());
             for (VendorStats.Stat st : s.stats()) {

@@ -87,9 +87,6 @@ public final class VdpaAttributeSupport {
 
     /** True when a do request of the command may carry the attribute without a policy refusal. */
     public boolean accepts(VdpaCommand command, VdpaAttribute attribute) {
-        if (attribute == VdpaAttribute.UNSPEC) {
-            return false;
-        }
         if (policy == null) {
             return attribute.number() <= family.maxAttr();
         }

@@ -111,7 +111,7 @@ public final class VdpaNetlink implements AutoCloseable {
     }
 
     public VdpaDevInfo device(String name) {
-        return VdpaReplies.device(doit(VdpaCommand.DEV_GET, name, w -> w.putString(DEV_NAME.number(), name)).single().attributes());
+        return VdpaReplies.device(doit(VdpaCommand.DEV_GET, name, w -> w.putString(DEV_NAME, name)).single().attributes());
     }
 
     /** Creates a device (DEV_NEW); needs CAP_NET_ADMIN. */
@@ -146,18 +146,18 @@ public final class VdpaNetlink implements AutoCloseable {
     private void sendDevNew(DeviceSpec spec) {
         doit(VdpaCommand.DEV_NEW, spec.name(), w -> {
             putMgmtHandle(w, spec.mgmtBusName(), spec.mgmtDevName());
-            w.putString(DEV_NAME.number(), spec.name());
+            w.putString(DEV_NAME, spec.name());
             if (spec.mac() != null) {
-                w.putAttribute(DEV_NET_CFG_MACADDR.number(), spec.mac().octets());
+                w.putBytes(DEV_NET_CFG_MACADDR, spec.mac().octets());
             }
             if (spec.mtu() != null) {
-                w.putU16(DEV_NET_CFG_MTU.number(), spec.mtu());
+                w.putU16(DEV_NET_CFG_MTU, spec.mtu());
             }
             if (spec.maxVqPairs() != null) {
-                w.putU16(DEV_NET_CFG_MAX_VQP.number(), spec.maxVqPairs());
+                w.putU16(DEV_NET_CFG_MAX_VQP, spec.maxVqPairs());
             }
             if (spec.deviceFeatures() != null) {
-                w.putU64(DEV_FEATURES.number(), spec.deviceFeatures());
+                w.putU64(DEV_FEATURES, spec.deviceFeatures());
             }
         });
     }
@@ -174,7 +174,7 @@ public final class VdpaNetlink implements AutoCloseable {
      * negative = forever).
      */
     public void deleteDevice(String name, Duration timeout) {
-        doit(VdpaCommand.DEV_DEL, name, w -> w.putString(DEV_NAME.number(), name), timeout);
+        doit(VdpaCommand.DEV_DEL, name, w -> w.putString(DEV_NAME, name), timeout);
     }
 
     // ---------------------------------------------------------------- config, stats, attributes
@@ -186,15 +186,15 @@ public final class VdpaNetlink implements AutoCloseable {
     }
 
     public DevConfig config(String name) {
-        return VdpaReplies.config(doit(VdpaCommand.DEV_CONFIG_GET, name, w -> w.putString(DEV_NAME.number(), name))
+        return VdpaReplies.config(doit(VdpaCommand.DEV_CONFIG_GET, name, w -> w.putString(DEV_NAME, name))
                 .single().attributes(), legacyAttributeNumbering());
     }
 
     /** Vendor statistics of one queue (DEV_VSTATS_GET); needs CAP_NET_ADMIN and FEATURES_OK. */
     public VendorStats vendorStats(String name, int queueIndex) {
         return VdpaReplies.vendorStats(doit(VdpaCommand.DEV_VSTATS_GET, name + " qidx " + Integer.toUnsignedString(queueIndex), w -> {
-            w.putString(DEV_NAME.number(), name);
-            w.putU32(DEV_QUEUE_INDEX.number(), queueIndex);
+            w.putString(DEV_NAME, name);
+            w.putU32(DEV_QUEUE_INDEX, queueIndex);
         }).single().attributes());
     }
 
@@ -204,8 +204,8 @@ public final class VdpaNetlink implements AutoCloseable {
      */
     public Optional<String> setMacAddress(String name, MacAddress mac) {
         return doit(VdpaCommand.DEV_ATTR_SET, name + " mac " + mac, w -> {
-            w.putString(DEV_NAME.number(), name);
-            w.putAttribute(DEV_NET_CFG_MACADDR.number(), mac.octets());
+            w.putString(DEV_NAME, name);
+            w.putBytes(DEV_NET_CFG_MACADDR, mac.octets());
         }).ackMessage();
     }
 
@@ -218,9 +218,9 @@ public final class VdpaNetlink implements AutoCloseable {
 
     private static void putMgmtHandle(MessageWriter w, String bus, String dev) {
         if (bus != null) {
-            w.putString(MGMTDEV_BUS_NAME.number(), bus);
+            w.putString(MGMTDEV_BUS_NAME, bus);
         }
-        w.putString(MGMTDEV_DEV_NAME.number(), dev);
+        w.putString(MGMTDEV_DEV_NAME, dev);
     }
 
     private GenlReply doit(VdpaCommand cmd, String what, Consumer<MessageWriter> attrs) {
@@ -267,6 +267,11 @@ public final class VdpaNetlink implements AutoCloseable {
             }
             case Errno.EAGAIN -> cmd == VdpaCommand.DEV_VSTATS_GET ? "statistics exist once a driver set FEATURES_OK" : null;
             case Errno.EEXIST -> cmd == VdpaCommand.DEV_NEW ? "a vDPA device of that name already exists" : null;
+            // mlx5_vdpa_dev_add refuses a second device on its management device (one per PCI function or SF), and
+            // says nothing else: the operator's question is which device holds it and what to do instead
+            case Errno.ENOSPC -> cmd == VdpaCommand.DEV_NEW ? "the management device has no room for another device (mlx5_vdpa"
+                    + " takes one per PCI function or SF): `dev list` shows the one it has; delete it first, or add the"
+                    + " device on another function (a VF or SF of the card)" : null;
             default -> null;
         };
     }

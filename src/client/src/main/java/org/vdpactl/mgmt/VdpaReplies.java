@@ -10,45 +10,47 @@ import org.vdpactl.netlink.NetlinkParseException;
 import org.vdpactl.vhost.BlkConfig;
 import org.vdpactl.vhost.NetConfig;
 import org.vdpactl.vhost.VirtioDeviceId;
-import org.vdpactl.abi.KernelProfile;
+import org.vdpactl.abi.NetlinkAttribute;
+import org.vdpactl.abi.UapiVdpaAttribute;
 
 /**
  * Turns the attributes of vdpa family replies into records. Tolerant: attributes it does not
- * know are ignored, optional ones become null, integers are read by length.
+ * know are ignored, optional ones become null. Each attribute is read by the type the ABI declares
+ * ({@link UapiVdpaAttribute}); one shorter than its type is a {@link NetlinkParseException} naming it.
  *
  * <p>{@code legacyNumbering} is for kernels before 6.2 (VDPA_ATTR_MAX 22), where attribute 21
  * is the device features of a net device rather than the block capacity.
  */
 public final class VdpaReplies {
-    private static final int LEGACY_DEV_FEATURES = KernelProfile.Netlink.LEGACY_DEVICE_FEATURES_ATTR;
+    private static final NetlinkAttribute LEGACY_DEV_FEATURES = UapiVdpaAttribute.LEGACY_DEV_SUPPORTED_FEATURES;
 
     private VdpaReplies() {
     }
 
     public static MgmtDevInfo mgmtDev(Attributes a) {
         return new MgmtDevInfo(
-                a.optionalString(MGMTDEV_BUS_NAME.number()).orElse(null),
-                a.string(MGMTDEV_DEV_NAME.number()),
-                a.optionalUnsigned(MGMTDEV_SUPPORTED_CLASSES.number()).orElse(0),
-                a.unsignedIntOrNull(DEV_MGMTDEV_MAX_VQS.number()),
-                a.unsignedOrNull(DEV_SUPPORTED_FEATURES.number()));
+                a.optionalString(MGMTDEV_BUS_NAME).orElse(null),
+                a.string(MGMTDEV_DEV_NAME),
+                a.optionalUnsigned(MGMTDEV_SUPPORTED_CLASSES).orElse(0),
+                a.unsignedIntOrNull(DEV_MGMTDEV_MAX_VQS),
+                a.unsignedOrNull(DEV_SUPPORTED_FEATURES));
     }
 
     public static VdpaDevInfo device(Attributes a) {
         return new VdpaDevInfo(
-                a.string(DEV_NAME.number()),
-                a.optionalString(MGMTDEV_BUS_NAME.number()).orElse(null),
-                a.string(MGMTDEV_DEV_NAME.number()),
-                a.unsignedInt(DEV_ID.number()),
-                a.unsignedIntOrNull(DEV_VENDOR_ID.number()),
-                a.unsignedIntOrNull(DEV_MAX_VQS.number()),
-                a.unsignedIntOrNull(DEV_MAX_VQ_SIZE.number()),
-                a.unsignedIntOrNull(DEV_MIN_VQ_SIZE.number()));
+                a.string(DEV_NAME),
+                a.optionalString(MGMTDEV_BUS_NAME).orElse(null),
+                a.string(MGMTDEV_DEV_NAME),
+                a.unsignedInt(DEV_ID),
+                a.unsignedIntOrNull(DEV_VENDOR_ID),
+                a.unsignedIntOrNull(DEV_MAX_VQS),
+                a.unsignedIntOrNull(DEV_MAX_VQ_SIZE),
+                a.unsignedIntOrNull(DEV_MIN_VQ_SIZE));
     }
 
     public static DevConfig config(Attributes a, boolean legacyNumbering) {
-        int id = a.unsignedInt(DEV_ID.number());
-        Long deviceFeatures = a.unsignedOrNull(DEV_FEATURES.number());
+        int id = a.unsignedInt(DEV_ID);
+        Long deviceFeatures = a.unsignedOrNull(DEV_FEATURES);
         NetConfig net = null;
         BlkConfig blk = null;
         Boolean readOnly = null;
@@ -58,30 +60,30 @@ public final class VdpaReplies {
                 deviceFeatures = a.unsignedOrNull(LEGACY_DEV_FEATURES);
             }
             net = NetConfig.ofNetlink(
-                    a.find(DEV_NET_CFG_MACADDR.number()).map(VdpaReplies::mac).map(MacAddress::toString).orElse(null),
-                    a.unsignedIntOrNull(DEV_NET_CFG_MTU.number()),
-                    a.unsignedIntOrNull(DEV_NET_STATUS.number()),
-                    a.unsignedIntOrNull(DEV_NET_CFG_MAX_VQP.number()));
+                    a.find(DEV_NET_CFG_MACADDR).map(VdpaReplies::mac).map(MacAddress::toString).orElse(null),
+                    a.unsignedIntOrNull(DEV_NET_CFG_MTU),
+                    a.unsignedIntOrNull(DEV_NET_STATUS),
+                    a.unsignedIntOrNull(DEV_NET_CFG_MAX_VQP));
         } else if (id == VirtioDeviceId.BLOCK.id() && !legacyNumbering) {
             blk = BlkConfig.ofNetlink(
-                    a.unsignedOrNull(DEV_BLK_CFG_CAPACITY.number()),
-                    a.unsignedOrNull(DEV_BLK_CFG_SIZE_MAX.number()),
-                    a.unsignedOrNull(DEV_BLK_CFG_BLK_SIZE.number()),
-                    a.unsignedOrNull(DEV_BLK_CFG_SEG_MAX.number()),
-                    a.unsignedIntOrNull(DEV_BLK_CFG_NUM_QUEUES.number()),
-                    a.unsignedIntOrNull(DEV_BLK_CFG_PHY_BLK_EXP.number()),
-                    a.unsignedIntOrNull(DEV_BLK_CFG_ALIGN_OFFSET.number()),
-                    a.unsignedIntOrNull(DEV_BLK_CFG_MIN_IO_SIZE.number()),
-                    a.unsignedOrNull(DEV_BLK_CFG_OPT_IO_SIZE.number()),
-                    a.unsignedOrNull(DEV_BLK_CFG_MAX_DISCARD_SEC.number()),
-                    a.unsignedOrNull(DEV_BLK_CFG_MAX_DISCARD_SEG.number()),
-                    a.unsignedOrNull(DEV_BLK_CFG_DISCARD_SEC_ALIGN.number()),
-                    a.unsignedOrNull(DEV_BLK_CFG_MAX_WRITE_ZEROES_SEC.number()),
-                    a.unsignedOrNull(DEV_BLK_CFG_MAX_WRITE_ZEROES_SEG.number()));
-            readOnly = a.find(DEV_BLK_READ_ONLY.number()).map(x -> x.unsigned() != 0).orElse(null);
-            flush = a.find(DEV_BLK_FLUSH.number()).map(x -> x.unsigned() != 0).orElse(null);
+                    a.unsignedOrNull(DEV_BLK_CFG_CAPACITY),
+                    a.unsignedOrNull(DEV_BLK_CFG_SIZE_MAX),
+                    a.unsignedOrNull(DEV_BLK_CFG_BLK_SIZE),
+                    a.unsignedOrNull(DEV_BLK_CFG_SEG_MAX),
+                    a.unsignedIntOrNull(DEV_BLK_CFG_NUM_QUEUES),
+                    a.unsignedIntOrNull(DEV_BLK_CFG_PHY_BLK_EXP),
+                    a.unsignedIntOrNull(DEV_BLK_CFG_ALIGN_OFFSET),
+                    a.unsignedIntOrNull(DEV_BLK_CFG_MIN_IO_SIZE),
+                    a.unsignedOrNull(DEV_BLK_CFG_OPT_IO_SIZE),
+                    a.unsignedOrNull(DEV_BLK_CFG_MAX_DISCARD_SEC),
+                    a.unsignedOrNull(DEV_BLK_CFG_MAX_DISCARD_SEG),
+                    a.unsignedOrNull(DEV_BLK_CFG_DISCARD_SEC_ALIGN),
+                    a.unsignedOrNull(DEV_BLK_CFG_MAX_WRITE_ZEROES_SEC),
+                    a.unsignedOrNull(DEV_BLK_CFG_MAX_WRITE_ZEROES_SEG));
+            readOnly = flag(a.unsignedIntOrNull(DEV_BLK_READ_ONLY));
+            flush = flag(a.unsignedIntOrNull(DEV_BLK_FLUSH));
         }
-        return new DevConfig(a.string(DEV_NAME.number()), id, a.unsignedOrNull(DEV_NEGOTIATED_FEATURES.number()),
+        return new DevConfig(a.string(DEV_NAME), id, a.unsignedOrNull(DEV_NEGOTIATED_FEATURES),
                 deviceFeatures, net, blk, readOnly, flush);
     }
 
@@ -95,13 +97,17 @@ public final class VdpaReplies {
                 if (pendingName == null) {
                     throw new NetlinkParseException("vendor statistic value without a name");
                 }
-                stats.add(new VendorStats.Stat(pendingName, x.unsigned()));
+                stats.add(new VendorStats.Stat(pendingName, x.unsigned(DEV_VENDOR_ATTR_VALUE.type())));
                 pendingName = null;
             }
         }
-        return new VendorStats(a.string(DEV_NAME.number()), a.unsignedInt(DEV_ID.number()),
-                a.unsignedOrNull(DEV_NEGOTIATED_FEATURES.number()), a.unsignedIntOrNull(DEV_NET_CFG_MAX_VQP.number()),
-                a.unsignedInt(DEV_QUEUE_INDEX.number()), stats);
+        return new VendorStats(a.string(DEV_NAME), a.unsignedInt(DEV_ID),
+                a.unsignedOrNull(DEV_NEGOTIATED_FEATURES), a.unsignedIntOrNull(DEV_NET_CFG_MAX_VQP),
+                a.unsignedInt(DEV_QUEUE_INDEX), stats);
+    }
+
+    private static Boolean flag(Integer u8) {
+        return u8 == null ? null : u8 != 0;
     }
 
     private static MacAddress mac(Attribute a) {

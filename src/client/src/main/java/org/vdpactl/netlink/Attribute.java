@@ -3,15 +3,16 @@ package org.vdpactl.netlink;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
+import org.vdpactl.abi.NlaType;
 
 /**
  * One netlink attribute of a received message: its type (flag bits removed), the flag bits
  * (NLA_F_NESTED, NLA_F_NET_BYTEORDER) and a copy of its payload, padding excluded.
  *
- * <p>Integers are read by the attribute's length, not by what the uapi header promises: the
- * kernel sends VDPA_ATTR_DEV_NET_STATUS as a u16 although the header comment says u8, and a
- * later kernel may widen a field. Lengths 1, 2, 4 and 8 read exactly; a longer payload
- * contributes its first eight bytes.
+ * <p>{@link #unsigned(NlaType)} reads an integer by its declared type, as the kernel's {@code nla_get_u*} do, and
+ * refuses a payload shorter than the type ({@link Attributes#find(NetlinkAttribute)} does the same for every
+ * declared attribute). {@link #unsigned()} reads by the attribute's length, for attributes no ABI enum declares
+ * (lengths 1, 2, 4 and 8 read exactly; a longer payload contributes its first eight bytes).
  */
 public record Attribute(int type, int flags, byte[] payload) {
 
@@ -33,7 +34,29 @@ public record Attribute(int type, int flags, byte[] payload) {
         if (payload.length == 0) {
             throw new NetlinkParseException("attribute " + type + " has no payload where an integer is expected");
         }
-        int n = Math.min(payload.length, Long.BYTES);
+        return read(Math.min(payload.length, Long.BYTES));
+    }
+
+    /**
+     * The payload as an unsigned integer of the declared type: its first {@code declared.width()} bytes (little-endian
+     * unless NLA_F_NET_BYTEORDER).
+     *
+     * @throws NetlinkParseException when the payload is shorter than the type
+     */
+    public long unsigned(NlaType declared) {
+        int n = declared.width();
+        if (n == 0) {
+            throw new IllegalArgumentException(declared.label() + " is not an integer type");
+        }
+        if (payload.length < n) {
+            throw new NetlinkParseException("attribute " + type + " has " + payload.length + " bytes, a "
+                    + declared.label() + " needs " + n);
+        }
+        return read(n);
+    }
+
+    /** The first {@code n} payload bytes as an unsigned integer (little-endian unless NLA_F_NET_BYTEORDER). */
+    private long read(int n) {
         boolean bigEndian = (flags & NetlinkAbi.NLA_F_NET_BYTEORDER) != 0;
         long v = 0;
         for (int i = 0; i < n; i++) {

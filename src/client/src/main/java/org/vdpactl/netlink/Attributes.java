@@ -14,6 +14,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.vdpactl.abi.NetlinkAttribute;
 
 /**
  * The attributes of one message (or of one nested attribute), in wire order.
@@ -22,6 +23,10 @@ import java.util.OptionalLong;
  * kept (callers ignore what they do not know), zero-length type-0 pad attributes are skipped, and
  * fewer than four stray bytes after the last attribute are ignored. An attribute whose length is
  * below its header or runs past the area is a {@link NetlinkParseException}.
+ *
+ * <p>The getters that take a {@link NetlinkAttribute} read by its declared type and refuse, as a
+ * {@link NetlinkParseException} naming the attribute, a payload shorter than the type needs (the check the kernel's
+ * policy validation makes of a request). The getters that take a raw type read by length.
  */
 public final class Attributes implements Iterable<Attribute> {
     public static final Attributes EMPTY = new Attributes(List.of());
@@ -149,6 +154,84 @@ public final class Attributes implements Iterable<Attribute> {
 
     public Attributes nested(int type) {
         return require(type).nested();
+    }
+
+    // ---------------------------------------------------------------- by declared type
+
+    /** The first attribute of this kind, refused when its payload is shorter than the kind allows. */
+    public Optional<Attribute> find(NetlinkAttribute kind) {
+        return find(kind.number()).map(a -> checked(kind, a));
+    }
+
+    public boolean has(NetlinkAttribute kind) {
+        return find(kind).isPresent();
+    }
+
+    /** The attribute of this kind, or a parse error naming it. */
+    public Attribute require(NetlinkAttribute kind) {
+        return find(kind).orElseThrow(() -> new NetlinkParseException("reply lacks " + kind.constantName()));
+    }
+
+    /** Every attribute of this kind, in order, each checked as {@link #find(NetlinkAttribute)} does. */
+    public List<Attribute> all(NetlinkAttribute kind) {
+        return all(kind.number()).stream().map(a -> checked(kind, a)).toList();
+    }
+
+    /** The attribute, unless it is shorter than its kind allows (then a parse error naming the kind). */
+    private static Attribute checked(NetlinkAttribute kind, Attribute a) {
+        if (a.length() < kind.minLength()) {
+            throw new NetlinkParseException(kind.constantName() + " has " + a.length() + " bytes, a "
+                    + kind.type().label() + " attribute needs at least " + kind.minLength());
+        }
+        return a;
+    }
+
+    /** An integer attribute's value, read by its declared width. */
+    public long unsigned(NetlinkAttribute kind) {
+        return require(kind).unsigned(kind.type());
+    }
+
+    /** A u8, u16 or u32 attribute's value. */
+    public int unsignedInt(NetlinkAttribute kind) {
+        return (int) unsigned(narrow(kind));
+    }
+
+    public OptionalLong optionalUnsigned(NetlinkAttribute kind) {
+        Optional<Attribute> a = find(kind);
+        return a.isPresent() ? OptionalLong.of(a.get().unsigned(kind.type())) : OptionalLong.empty();
+    }
+
+    /** The value of an optional integer attribute, or null. */
+    public Long unsignedOrNull(NetlinkAttribute kind) {
+        return find(kind).map(a -> a.unsigned(kind.type())).orElse(null);
+    }
+
+    /** The value of an optional u8, u16 or u32 attribute, or null. */
+    public Integer unsignedIntOrNull(NetlinkAttribute kind) {
+        return find(narrow(kind)).map(a -> (int) a.unsigned(kind.type())).orElse(null);
+    }
+
+    public String string(NetlinkAttribute kind) {
+        return require(kind).string();
+    }
+
+    public Optional<String> optionalString(NetlinkAttribute kind) {
+        return find(kind).map(Attribute::string);
+    }
+
+    public byte[] bytes(NetlinkAttribute kind) {
+        return require(kind).bytes();
+    }
+
+    public Attributes nested(NetlinkAttribute kind) {
+        return require(kind).nested();
+    }
+
+    private static NetlinkAttribute narrow(NetlinkAttribute kind) {
+        if (!kind.type().isInteger() || kind.type().width() > Integer.BYTES) {
+            throw new IllegalArgumentException(kind.constantName() + " is a " + kind.type().label() + " attribute, not an int");
+        }
+        return kind;
     }
 
     @Override

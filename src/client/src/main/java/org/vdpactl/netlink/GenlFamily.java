@@ -1,5 +1,6 @@
 package org.vdpactl.netlink;
 
+import static org.vdpactl.abi.UapiGenlCtrlAttribute.*;
 import static org.vdpactl.netlink.NetlinkAbi.*;
 
 import java.util.ArrayList;
@@ -49,7 +50,7 @@ public record GenlFamily(String name, int id, int version, int headerSize, int m
         a.find(CTRL_ATTR_OPS).ifPresent(nest -> {
             for (Attribute op : nest.nested()) {
                 Attributes o = op.nested();
-                ops.add(new Op(o.unsignedInt(CTRL_ATTR_OP_ID), o.find(CTRL_ATTR_OP_FLAGS).map(Attribute::unsignedInt).orElse(0)));
+                ops.add(new Op(o.unsignedInt(CTRL_ATTR_OP_ID), orZero(o.unsignedIntOrNull(CTRL_ATTR_OP_FLAGS))));
             }
         });
         List<McastGroup> groups = new ArrayList<>();
@@ -62,10 +63,14 @@ public record GenlFamily(String name, int id, int version, int headerSize, int m
         return new GenlFamily(
                 a.string(CTRL_ATTR_FAMILY_NAME),
                 a.unsignedInt(CTRL_ATTR_FAMILY_ID),
-                a.find(CTRL_ATTR_VERSION).map(Attribute::unsignedInt).orElse(0),
-                a.find(CTRL_ATTR_HDRSIZE).map(Attribute::unsignedInt).orElse(0),
-                a.find(CTRL_ATTR_MAXATTR).map(Attribute::unsignedInt).orElse(0),
+                orZero(a.unsignedIntOrNull(CTRL_ATTR_VERSION)),
+                orZero(a.unsignedIntOrNull(CTRL_ATTR_HDRSIZE)),
+                orZero(a.unsignedIntOrNull(CTRL_ATTR_MAXATTR)),
                 ops, groups);
+    }
+
+    private static int orZero(Integer value) {
+        return value == null ? 0 : value;
     }
 
     public Optional<Op> op(int cmd) {

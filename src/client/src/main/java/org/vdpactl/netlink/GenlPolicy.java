@@ -1,5 +1,6 @@
 package org.vdpactl.netlink;
 
+import static org.vdpactl.abi.UapiGenlCtrlAttribute.*;
 import static org.vdpactl.netlink.NetlinkAbi.*;
 
 import java.util.Collections;
@@ -67,8 +68,8 @@ public record GenlPolicy(Map<Integer, OpPolicy> ops, Map<Integer, Map<Integer, A
                 for (Attribute op : nest.nested()) {
                     Attributes o = op.nested();
                     ops.put(op.type(), new OpPolicy(op.type(),
-                            o.find(CTRL_ATTR_POLICY_DO).map(Attribute::unsignedInt),
-                            o.find(CTRL_ATTR_POLICY_DUMP).map(Attribute::unsignedInt)));
+                            Optional.ofNullable(o.unsignedIntOrNull(CTRL_ATTR_POLICY_DO)),
+                            Optional.ofNullable(o.unsignedIntOrNull(CTRL_ATTR_POLICY_DUMP))));
                 }
             });
             a.find(CTRL_ATTR_POLICY).ifPresent(nest -> {

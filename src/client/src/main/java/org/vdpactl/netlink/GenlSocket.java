@@ -13,6 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vdpactl.abi.UapiGenlCtrlAttribute;
 import org.vdpactl.ffi.gen.netlink.sockaddr_nl;
 import org.vdpactl.netlink.NetlinkMessage.DoneMessage;
 import org.vdpactl.netlink.NetlinkMessage.ErrorMessage;
@@ -167,7 +168,7 @@ public final class GenlSocket implements AutoCloseable {
     /** Resolves a family by name (CTRL_CMD_GETFAMILY); ENOENT when the kernel has no such family. */
     public GenlFamily resolveFamily(String name) {
         GenlRequest req = GenlRequest.of("CTRL_CMD_GETFAMILY " + name, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1,
-                w -> w.putString(CTRL_ATTR_FAMILY_NAME, name));
+                w -> w.putString(UapiGenlCtrlAttribute.CTRL_ATTR_FAMILY_NAME, name));
         return GenlFamily.parse(doit(req).single().attributes());
     }
 

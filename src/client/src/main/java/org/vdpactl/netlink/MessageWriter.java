@@ -13,11 +13,18 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.vdpactl.abi.NetlinkAttribute;
+import org.vdpactl.abi.NlaType;
 
 /**
  * Builds netlink messages into one growable buffer that is reused between messages (call
  * {@link #reset()}). Several messages may follow each other, as in a dump datagram. Padding bytes
  * are always zero; lengths are fixed up when a nest or a message ends.
+ *
+ * <p>The puts that take a {@link NetlinkAttribute} write the attribute's number and refuse a put of another
+ * width than its declared type (or a value that does not fit it) with an {@link IllegalArgumentException}: the
+ * width is the ABI's, not the call site's. The puts that take a raw type write what they are told, for tests that
+ * send a kernel malformed requests on purpose.
  */
 public final class MessageWriter {
     private byte[] buf;
@@ -90,6 +97,39 @@ public final class MessageWriter {
         alignTo(NetlinkAbi.NLMSG_ALIGNTO);
         messageStart = -1;
         return len;
+    }
+
+    public MessageWriter putU8(NetlinkAttribute a, int value) {
+        a.checkPut(NlaType.U8, value);
+        return putU8(a.number(), value);
+    }
+
+    public MessageWriter putU16(NetlinkAttribute a, int value) {
+        a.checkPut(NlaType.U16, value);
+        return putU16(a.number(), value);
+    }
+
+    /** A u32 attribute; {@code value} is taken as unsigned. */
+    public MessageWriter putU32(NetlinkAttribute a, int value) {
+        a.checkPut(NlaType.U32, Integer.toUnsignedLong(value));
+        return putU32(a.number(), value);
+    }
+
+    public MessageWriter putU64(NetlinkAttribute a, long value) {
+        a.checkPut(NlaType.U64, value);
+        return putU64(a.number(), value);
+    }
+
+    /** A string or NUL-string attribute, NUL-terminated. */
+    public MessageWriter putString(NetlinkAttribute a, String value) {
+        a.checkString();
+        return putString(a.number(), value);
+    }
+
+    /** A binary attribute (a MAC address) of at least its minimum length. */
+    public MessageWriter putBytes(NetlinkAttribute a, byte[] payload) {
+        a.checkBytes(payload.length);
+        return putAttribute(a.number(), payload);
     }
 
     public MessageWriter putU8(int type, int value) {

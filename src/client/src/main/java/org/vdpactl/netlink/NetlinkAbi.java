@@ -70,7 +70,7 @@ public final class NetlinkAbi {
     public static final int POLLIN = libc_h.POLLIN();
     public static final int POLLERR = libc_h.POLLERR();
 
-    // generic netlink controller
+    // generic netlink controller (its attributes, typed: UapiGenlCtrlAttribute)
     public static final int GENL_ID_CTRL = netlink_h.GENL_ID_CTRL();
     public static final int GENL_MIN_ID = netlink_h.GENL_MIN_ID();
     public static final int GENL_ADMIN_PERM = netlink_h.GENL_ADMIN_PERM();
@@ -79,23 +79,7 @@ public final class NetlinkAbi {
     public static final int GENL_CMD_CAP_HASPOL = netlink_h.GENL_CMD_CAP_HASPOL();
     public static final int CTRL_CMD_NEWFAMILY = netlink_h.CTRL_CMD_NEWFAMILY();
     public static final int CTRL_CMD_GETFAMILY = netlink_h.CTRL_CMD_GETFAMILY();
-    public static final int CTRL_ATTR_FAMILY_ID = netlink_h.CTRL_ATTR_FAMILY_ID();
-    public static final int CTRL_ATTR_FAMILY_NAME = netlink_h.CTRL_ATTR_FAMILY_NAME();
-    public static final int CTRL_ATTR_VERSION = netlink_h.CTRL_ATTR_VERSION();
-    public static final int CTRL_ATTR_HDRSIZE = netlink_h.CTRL_ATTR_HDRSIZE();
-    public static final int CTRL_ATTR_MAXATTR = netlink_h.CTRL_ATTR_MAXATTR();
-    public static final int CTRL_ATTR_OPS = netlink_h.CTRL_ATTR_OPS();
-    public static final int CTRL_ATTR_MCAST_GROUPS = netlink_h.CTRL_ATTR_MCAST_GROUPS();
-    public static final int CTRL_ATTR_OP_ID = netlink_h.CTRL_ATTR_OP_ID();
-    public static final int CTRL_ATTR_OP_FLAGS = netlink_h.CTRL_ATTR_OP_FLAGS();
-    public static final int CTRL_ATTR_MCAST_GRP_NAME = netlink_h.CTRL_ATTR_MCAST_GRP_NAME();
-    public static final int CTRL_ATTR_MCAST_GRP_ID = netlink_h.CTRL_ATTR_MCAST_GRP_ID();
     public static final int CTRL_CMD_GETPOLICY = netlink_h.CTRL_CMD_GETPOLICY();
-    public static final int CTRL_ATTR_POLICY = netlink_h.CTRL_ATTR_POLICY();
-    public static final int CTRL_ATTR_OP_POLICY = netlink_h.CTRL_ATTR_OP_POLICY();
-    public static final int CTRL_ATTR_OP = netlink_h.CTRL_ATTR_OP();
-    public static final int CTRL_ATTR_POLICY_DO = netlink_h.CTRL_ATTR_POLICY_DO();
-    public static final int CTRL_ATTR_POLICY_DUMP = netlink_h.CTRL_ATTR_POLICY_DUMP();
 
     // policy description inside NLMSGERR_ATTR_POLICY
     public static final int NL_POLICY_TYPE_ATTR_TYPE = netlink_h.NL_POLICY_TYPE_ATTR_TYPE();

@@ -30,7 +30,7 @@ import org.vdpactl.sys.Errno;
  * @param iovaFirst          IOVA range start, hex
  * @param iovaLast           IOVA range end (inclusive), hex
  * @param configSize         config space bytes
- * @param config             decoded config (net: only the fields its features make valid), or null
+ * @param config             decoded config (only the fields its features make valid), or null
  * @param configError        why the config did not decode, or null
  * @param vqs                per-virtqueue facts
  * @param unavailable        "VHOST_VDPA_GET_VRING_SIZE: EOPNOTSUPP" lines (kept for schema version 1's readers)
@@ -85,7 +85,11 @@ public record VhostInfo(String device, int deviceId, String deviceType, String f
         if (configSize > 0) {
             DecodeResult<DeviceConfig> decoded = VirtioConfigDecoder.decode(id, dev.getConfig(0, configSize));
             // only the fields the device's features make valid, as the kernel's `vdpa dev config show` does
-            config = decoded.toOptional().map(c -> c instanceof NetConfig net ? net.validFor(features.bits()) : c).orElse(null);
+            config = decoded.toOptional().map(c -> switch (c) {
+                case NetConfig net -> (DeviceConfig) net.validFor(features.bits());
+                case BlkConfig blk -> blk.validFor(features.bits());
+                default -> c;
+            }).orElse(null);
             configError = decoded.failure().map(ConfigParseError::toString).orElse(null);
         }
         List<Vq> vqs = new ArrayList<>();

@@ -504,8 +504,10 @@ final class DeviceSession implements AutoCloseable {
         touched = true;
         endBatchLeftOpen();
         IotlbMessage undo = IotlbMessage.invalidate(update.asid(), update.iova(), update.size());
-        if (looseMaps.remove(undo)) {
+        if (looseMaps.contains(undo)) {
+            // forgotten only once its INVALIDATE went through: a failed write leaves it mapped, for dropLooseMaps
             rec.run(IOTLB_WRITE_NAMES.get(IotlbMessageType.INVALIDATE) + looseSuffix(undo), () -> dev.writeIotlb(undo));
+            looseMaps.remove(undo);
         }
         looseMaps.add(undo);
         rec.run(IOTLB_WRITE_NAMES.get(IotlbMessageType.UPDATE) + looseSuffix(update), () -> dev.writeIotlb(update));

@@ -27,9 +27,15 @@ public record RehearsalFailure(String device, Phase phase, String call, int errn
     /**
      * One line: the device, the call, its phase, the errno, and the call's hint where it has one. A SUSPEND refused
      * with EIO on mlx5-2: {@code "mlx5-2: VHOST_VDPA_SUSPEND (suspend) failed: EIO (the parent driver failed the
-     * operation (an I/O error of the device or its firmware: see the kernel log, dmesg))"}.
+     * operation (an I/O error of the device or its firmware: see the kernel log, dmesg))"}. A failure without an errno
+     * says its message's first line instead of the errno.
      */
     public String summary() {
+        if (errno <= 0 && message != null && !message.isBlank()) {
+            // no errno to name (the fake's state lock, a protocol error): "error" alone told an operator nothing, and the
+            // reason was only in the report on stdout
+            return device + ": " + call + " (" + phase.label() + ") failed: " + message.strip().lines().findFirst().orElse("");
+        }
         String base = device + ": " + call + " (" + phase.label() + ") failed: " + errnoName();
         int hint = message == null ? -1 : message.indexOf("\n  hint: ");
         return hint < 0 ? base : base + " (" + message.substring(hint + "\n  hint: ".length()).strip() + ")";

@@ -28,6 +28,7 @@ public final class HtmlReport {
             svg.timeline.narrow { display: none; }
             @media (max-width: 600px) { svg.timeline.wide { display: none; } svg.timeline.narrow { display: block; } }
             .legend { font-size: 13px; line-height: 1.9; }
+            .timeline-note { font-size: 13px; margin: 4px 0 0; max-width: 70em; }
             .key { white-space: nowrap; margin-right: 12px; }
             .swatch { display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: -1px;
                       border: 1px solid #9e9e9e; }

@@ -60,16 +60,59 @@ final class SvgTimeline {
         }
         Set<Phase> used = EnumSet.noneOf(Phase.class);
         shown.forEach(s -> used.add(s.phase()));
+        Set<String> overlapping = preparationDuringOthersDowntime(t, shown);
         StringBuilder sb = new StringBuilder();
         sb.append("<figure class=\"timeline\">\n");
-        svg(sb, t, shown, used, WIDE);
-        svg(sb, t, shown, used, NARROW);
+        svg(sb, t, shown, used, overlapping, WIDE);
+        svg(sb, t, shown, used, overlapping, NARROW);
         legend(sb, t, used);
+        overlapNote(sb, overlapping);
         sb.append("</figure>\n");
         return sb.toString();
     }
 
-    private static void svg(StringBuilder sb, Timeline t, List<Span> shown, Set<Phase> used, Layout l) {
+    /**
+     * The "device phase" keys of preparation bars that run while another device is in a downtime phase (pipelined:
+     * the next destination resets while the previous device is down). No break can take them off the axis, so they
+     * stand on the downtime axis at their real time and are marked and explained instead.
+     */
+    static Set<String> preparationDuringOthersDowntime(Timeline t, List<Span> shown) {
+        Set<String> out = new LinkedHashSet<>();
+        for (Span p : shown) {
+            if (!t.preparation().contains(p.phase())) {
+                continue;
+            }
+            for (Span d : shown) {
+                if (!d.device().equals(p.device()) && t.inDowntime(d.phase()) && d.startNanos() < p.endNanos()
+                        && d.endNanos() > p.startNanos()) {
+                    out.add(key(p.device(), p.phase()));
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String key(String device, Phase p) {
+        return device + " " + p.label();
+    }
+
+    /** Says, under the figure, which hatched bars share the downtime axis with other devices' downtime, and what they are. */
+    private static void overlapNote(StringBuilder sb, Set<String> overlapping) {
+        if (overlapping.isEmpty()) {
+            return;
+        }
+        List<String> bars = List.copyOf(overlapping);
+        String named = String.join(", ", bars.subList(0, Math.min(4, bars.size())))
+                + (bars.size() > 4 ? " and " + (bars.size() - 4) + " more" : "");
+        sb.append("<p class=\"timeline-note prep-overlap\">Note: ").append(bars.size() == 1 ? "the hatched bar " : "the hatched bars ")
+                .append(Html.esc(named)).append(bars.size() == 1 ? " runs" : " run")
+                .append(" while other devices are in their downtime, so ").append(bars.size() == 1 ? "it is" : "they are")
+                .append(" drawn on the downtime axis, outlined in dashes: destination preparation, not downtime.")
+                .append(" Only the time some device spends in a downtime phase counts as downtime.</p>\n");
+    }
+
+    private static void svg(StringBuilder sb, Timeline t, List<Span> shown, Set<Phase> used, Set<String> overlapping, Layout l) {
         BrokenTimeAxis axis = BrokenTimeAxis.of(shown, s -> t.preparation().contains(s.phase()), l.plotLeft(), l.plotWidth(),
                 l.breakWidth());
         List<String> devices = t.devices();
@@ -111,13 +154,13 @@ final class SvgTimeline {
         }
         for (int i = 0; i < devices.size(); i++) {
             int barTop = top + i * l.rowHeight() + (l.labelsAbove() ? 16 : (l.rowHeight() - BAR_HEIGHT) / 2);
-            bars(sb, t, axis, l, shown, used, devices.get(i), barTop);
+            bars(sb, t, axis, l, shown, used, overlapping, devices.get(i), barTop);
         }
         sb.append("</svg>\n");
     }
 
     private static void bars(StringBuilder sb, Timeline t, BrokenTimeAxis axis, Layout l, List<Span> shown, Set<Phase> used,
-            String device, int y) {
+            Set<String> overlapping, String device, int y) {
         for (Phase p : used) {
             long first = Long.MAX_VALUE;
             long last = Long.MIN_VALUE;
@@ -133,14 +176,18 @@ final class SvgTimeline {
                 continue;
             }
             boolean prep = t.preparation().contains(p);
+            // a preparation bar during other devices' downtime: dashed outline, and the note under the figure says why
+            boolean overlaps = prep && overlapping.contains(key(device, p));
             double x = axis.x(first);
             double w = Math.max(1.0, axis.x(last) - x);
-            sb.append("<rect class=\"bar ").append(prep ? "prep" : t.inDowntime(p) ? "down" : "other").append("\" x=\"")
-                    .append(Html.num(x)).append("\" y=\"").append(y).append("\" width=\"").append(Html.num(w))
+            sb.append("<rect class=\"bar ").append(prep ? (overlaps ? "prep overlap" : "prep") : t.inDowntime(p) ? "down" : "other")
+                    .append("\" x=\"").append(Html.num(x)).append("\" y=\"").append(y).append("\" width=\"").append(Html.num(w))
                     .append("\" height=\"").append(BAR_HEIGHT).append('"')
-                    .append(prep ? " fill=\"url(#" + l.hatch() + ")\" stroke=\"" + Palette.INK + "\" stroke-width=\"0.5\"" : " fill=\"" + p.color() + "\"")
+                    .append(prep ? " fill=\"url(#" + l.hatch() + ")\" stroke=\"" + Palette.INK + "\" stroke-width=\""
+                            + (overlaps ? "1.5\" stroke-dasharray=\"4 2\"" : "0.5\"") : " fill=\"" + p.color() + "\"")
                     .append("><title>").append(Html.esc(device + " " + p.label() + ": " + Durations.ms(last - first) + " ms, "
-                            + calls + (calls == 1 ? " call" : " calls") + (prep ? " (preparation, not downtime)" : "")))
+                            + calls + (calls == 1 ? " call" : " calls") + (overlaps ? " (preparation during other devices' downtime,"
+                            + " not downtime)" : prep ? " (preparation, not downtime)" : "")))
                     .append("</title></rect>\n");
         }
         for (Span s : shown) {

@@ -7,16 +7,13 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
-import org.vdpactl.testsupport.SeparateJvm;
+import org.vdpactl.testsupport.LoadedClasses;
 import picocli.CommandLine;
 
 /**
@@ -27,12 +24,10 @@ import picocli.CommandLine;
 class CommandSelectionTest {
     @Test
     void theTableNamesEveryCommandAsItsAnnotationDoes() {
-        List<String> annotated = Commands.all().stream()
-                .map(c -> c.getClass().getAnnotation(CommandLine.Command.class).name()).toList();
+        List<String> annotated = Commands.all().stream().map(c -> annotation(c).name()).toList();
         assertEquals(annotated, Commands.names());
         for (Object c : Commands.all()) {
-            assertEquals(0, c.getClass().getAnnotation(CommandLine.Command.class).aliases().length,
-                    c.getClass() + ": a top-level alias must be in the Commands table too");
+            assertEquals(0, annotation(c).aliases().length, c + ": a top-level alias must be in the Commands table too");
         }
     }
 
@@ -48,6 +43,25 @@ class CommandSelectionTest {
         assertEquals(List.of("mgmtdev"), selected("--fake-state", "state.json", "mgmtdev", "list"));
         assertEquals(List.of("vhost"), selected("--fake-kernel", "6.1", "--fake-clock", "virtual", "--fake-faults", "f", "vhost", "info"));
         assertEquals(List.of("__complete"), selected("__complete", "devices"));
+    }
+
+    /** A group's subcommands ({@link SubcommandTable}): the one named, past root options; all when it names none. */
+    @Test
+    void aGroupGetsOnlyTheSubcommandItsLineNames() {
+        assertEquals(List.of("list"), subcommands("--backend", "kernel", "dev", "list"));
+        assertEquals(List.of("list"), subcommands("dev", "ls"));
+        assertEquals(List.of("show"), subcommands("dev", "--json", "--fake-state", "s.json", "-p", "show", "x"));
+        assertEquals(List.of("del"), subcommands("dev", "--backend=fake", "del", "x"));
+        assertEquals(List.of("show"), subcommands("mgmtdev", "show"));
+        List<String> dev = List.of("list", "show", "add", "del", "config", "vstats", "set");
+        assertEquals(dev, subcommands("dev"));
+        assertEquals(dev, subcommands("dev", "--help"));
+        assertEquals(dev, subcommands("dev", "lsit"));
+        assertEquals(dev, subcommands("dev", "-j"));
+        assertEquals(List.of("list", "show", "function"), subcommands("mgmtdev", "-h", "list"));
+        CommandLine whole = Main.commandLine();
+        assertEquals(dev, List.copyOf(whole.getSubcommands().get("dev").getSubcommands().keySet()).stream()
+                .filter(n -> !n.equals("ls")).toList(), "the whole tree has every subcommand, in --help order");
     }
 
     @Test
@@ -68,6 +82,7 @@ class CommandSelectionTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"--version", "--help", "", "help dev", "dev", "dev --help", "dev list --help", "mgmtdev show --help",
+            "dev ls --help", "dev -h list", "dev show --bogus", "dev add --help", "dev set", "mgmtdev", "mgmtdev --json list --help",
             "rehearse --help", "vhost info --help", "doctor --help", "bench --help", "report --help", "generate-completion",
             "devv list", "dev lsit", "dev list --bogus", "--backend", "--backend kernel", "--backend nowhere dev list",
             "--fake-state dev mgmtdev --help", "--force", "--help dev", "-V dev list"})
@@ -99,23 +114,33 @@ class CommandSelectionTest {
         assertEquals(List.of(), devHelp.stream().filter(c -> c.startsWith("org.vdpactl.cli.rehearse.") || c.startsWith("org.vdpactl.cli.doctor.")
                 || c.startsWith("org.vdpactl.cli.vhost.") || c.equals("org.vdpactl.cli.RehearseCommand") || c.equals("org.vdpactl.cli.BenchCommand")
                 || c.equals("org.vdpactl.cli.ReportCommand")).toList(), "dev --help loaded other commands' classes");
+        List<String> listHelp = loadedClasses(dir, "dev-list-help", "dev", "list", "--help");
+        assertEquals(true, listHelp.contains("org.vdpactl.cli.mgmt.DevCommand$ListCommand"), "the log names no dev list class");
+        assertEquals(List.of(), listHelp.stream().filter(c -> c.startsWith("org.vdpactl.cli.mgmt.DevCommand$") && !c.contains("$$Lambda") && !c.endsWith("$ListCommand")
+                || c.equals("org.vdpactl.cli.mgmt.DevDelCommand")).toList(), "dev list --help built dev's other subcommands");
     }
 
     private static List<String> loadedClasses(Path dir, String name, String... args) throws Exception {
-        Path log = dir.resolve(name + ".classes");
-        Process p = SeparateJvm.start(Main.class,
-                Map.of("JAVA_TOOL_OPTIONS", "-Xlog:class+load:file=" + log), dir.resolve(name + ".out"), dir.resolve(name + ".err"), args);
-        assertEquals(true, p.waitFor(120, TimeUnit.SECONDS), name + " did not end");
-        assertEquals(0, p.exitValue(), Files.readString(dir.resolve(name + ".err")));
-        try (var lines = Files.lines(log)) {
-            // "[0.123s][info][class,load] NAME source: ..."
-            return lines.filter(l -> l.contains("[class,load]")).map(l -> l.substring(l.indexOf("] ", l.indexOf("[class,load]")) + 2).split(" ")[0])
-                    .toList();
-        }
+        LoadedClasses loaded = LoadedClasses.of(dir, Main.class, name, args);
+        assertEquals(0, loaded.exitCode(), loaded.stderr());
+        return loaded.names();
     }
 
     private static List<String> selected(String... args) {
-        return Commands.forArgs(args).stream().map(c -> c.getClass().getAnnotation(CommandLine.Command.class).name()).toList();
+        return Commands.forArgs(args).stream().map(c -> annotation(c).name()).toList();
+    }
+
+    /** The names of the subcommands registered under the one command {@code args} selects (aliases left out). */
+    private static List<String> subcommands(String... args) {
+        List<Object> one = Commands.forArgs(args);
+        assertEquals(1, one.size(), "selected " + one);
+        return List.copyOf(((CommandLine) one.get(0)).getSubcommands().keySet()).stream().filter(n -> !n.equals("ls")).toList();
+    }
+
+    /** The {@code @Command} of a registered command (a group comes with its subcommands, as a command line). */
+    private static CommandLine.Command annotation(Object registered) {
+        Object command = registered instanceof CommandLine cl ? cl.getCommand() : registered;
+        return command.getClass().getAnnotation(CommandLine.Command.class);
     }
 
     /** Exit code, stdout and stderr of one run. */

@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.vdpactl.lane.GuestClock;
 import org.vdpactl.lane.qemu.QemuClient;
 import org.vdpactl.lane.qemu.QemuUnderTest;
 import org.vdpactl.lane.qemu.SimulatorDevice;
@@ -29,7 +30,7 @@ import org.vdpactl.lane.qemu.VirtioPciGuestDriver;
 
 /**
  * QEMU's device downtime and the rehearsal's, side by side in one lane run, on the same vdpa_sim
- * net devices (issue 34): for N = 1, 2, 4, 8 vhost-vdpa netdevs on one VM, each iteration runs
+ * net devices (issue 34): for N = 1, 2, 4, 8, 16 vhost-vdpa netdevs on one VM, each iteration runs
  * <ol>
  *   <li>QEMU (the newest the lane has: 10.0 when scripts/vm-lane set it up) with N netdevs, its
  *       guest driver played over qtest to DRIVER_OK on every device, then QMP {@code stop} and
@@ -62,7 +63,7 @@ class QemuDowntimeSideBySideKernelTest {
     Path dir;
 
     private static int[] counts() {
-        String v = System.getenv().getOrDefault("VDPACTL_DOWNTIME_N", "1,2,4,8");
+        String v = System.getenv().getOrDefault("VDPACTL_DOWNTIME_N", "1,2,4,8,16");
         return Arrays.stream(v.split(",")).mapToInt(s -> Integer.parseInt(s.strip())).toArray();
     }
 
@@ -174,6 +175,9 @@ class QemuDowntimeSideBySideKernelTest {
         record.put("kernel", Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip());
         record.put("date", Instant.now().toString());
         record.put("guestCpus", Runtime.getRuntime().availableProcessors());
+        // the figures are only as fine as the guest's clock (GuestClockKernelTest fails the lane on a coarse one),
+        // and the vCPUs the kernel can have bound what the parallel strategies can gain
+        record.set("guestClock", JSON.valueToTree(GuestClock.measure()));
         record.put("tracer", "QEMU's own vhost_vdpa_* trace points (-trace, log backend, -msg timestamp=on: wall-clock"
                 + " microseconds) to its stderr file; no strace. Tracer cost: the same stop/cont with the trace points"
                 + " switched off (QMP trace-event-set-state), the difference of the QMP round trips");

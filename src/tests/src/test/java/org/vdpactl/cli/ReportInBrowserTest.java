@@ -135,6 +135,39 @@ class ReportInBrowserTest {
         assertEquals(4, t.path("preparationBars").asInt(), "one hatched reset per device: " + t);
     }
 
+    /**
+     * pipelined: each device goes through its phases without waiting, so a device whose reset takes time (vdpa0's, 3 ms
+     * here) resets while the mlx5 devices are still suspending and saving: its hatched bar stands on the downtime axis
+     * (no break can take it off) and was drawn there without a word. Now such bars are outlined in dashes and a note
+     * under the figure, legible at phone width, says what they are.
+     */
+    @ParameterizedTest(name = "{0} px")
+    @ValueSource(ints = {375, 1400})
+    void inPipelinedThePreparationOnTheDowntimeAxisIsMarkedAndExplained(int width) throws Exception {
+        Path report = dir.resolve("pipelined.html");
+        if (!Files.exists(report)) {
+            Path slowReset = Files.writeString(dir.resolve("slow-reset.json"), "[{\"device\": \"vdpa0\", \"call\": \"reset\", \"delay_ms\": 3}]");
+            CliRun r = RehearseCommandTest.run("--backend", "fake", "--fake-clock", "virtual", "--fake-state",
+                    dir.resolve("pipelined-state.json").toString(), "--fake-faults", slowReset.toString(), "rehearse", "--strategy",
+                    "pipelined", "--iterations", "3", "--report", report.toString(), "vdpa0", "mlx5-0", "mlx5-1");
+            assertEquals(0, r.exitCode(), r.err());
+        }
+        JsonNode m = measure(report, "pipelined", width);
+        assertFits(m, width);
+        JsonNode t = m.path("timeline");
+        assertTrue(t.path("overlapBars").asInt() > 0, "preparation bars during other devices' downtime: " + t);
+        assertEquals(t.path("overlapBars").asInt(), t.path("overlapBarsDashed").asInt(), "each of them outlined in dashes: " + t);
+        JsonNode note = m.path("prepOverlapNote");
+        assertTrue(note.isObject(), "no visible note under the timeline: " + m);
+        assertTrue(note.path("text").asText().contains("preparation, not downtime"), note.toString());
+        assertTrue(note.path("text").asText().contains("vdpa0 reset"), "names the bar: " + note);
+        assertTrue(note.path("fontPx").asDouble() >= 12, "legible: " + note);
+        assertTrue(note.path("top").asDouble() >= t.path("bottom").asDouble(), "under the figure: " + note + " " + t);
+        assertTrue(note.path("right").asDouble() <= width && note.path("height").asDouble() > 0, note.toString());
+        // the default strategy's resets do not overlap anyone's downtime: no note there
+        assertTrue(measure(rehearsalReport, "rehearsal", width).path("prepOverlapNote").isMissingNode());
+    }
+
     @Test
     void aTallTimelineHasItsTimeAxisAtTheTopToo() throws Exception {
         Path report = dir.resolve("sixty-four.html");

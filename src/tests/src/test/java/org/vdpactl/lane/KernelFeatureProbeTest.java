@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.conformance.device.RunningKernel;
-import org.vdpactl.abi.KernelProfile;
+import org.vdpactl.abi.UapiVdpaAttribute;
 import org.vdpactl.sys.PanamaSyscalls;
 
 /**
@@ -57,7 +57,7 @@ class KernelFeatureProbeTest {
         // request attributes are measured, not derived from maxattr (kernel-abi.md §7.6).
         Map<String, Object> policy = (Map<String, Object>) ((Map<String, Object>) found.get("netlink")).get("policy");
         assertEquals("CTRL_CMD_GETPOLICY", policy.get("source"), String.valueOf(policy.get("fallback_reason")));
-        List<String> expected = RunningKernel.profile().netlink().requestPolicy().stream().map(KernelProfile.PolicyEntry::attr).toList();
+        List<String> expected = RunningKernel.profile().netlink().requestPolicy().stream().map(UapiVdpaAttribute::name).toList();
         assertEquals(expected, ((Map<String, Object>) policy.get("request_attributes")).get("VDPA_CMD_DEV_NEW"));
         assertTrue(Files.size(out) > 0);
     }

@@ -125,6 +125,26 @@ class LaneScriptsTest {
         assertTrue(r.out().contains("| 2 | 30.00 | – | – | – | 36.00 (1.20x) | 15.00 (0.50x) |"), r.out());
         assertTrue(r.out().contains("within 1.1x of QEMU's own stop/start at every N | NOT MET | N=1: 1.00x, N=2: 1.20x |"), r.out());
         assertTrue(r.out().contains("by a ratio that grows with N | met | N=1: 0.80x, N=2: 0.50x |"), r.out());
+        // the spread beside the medians: QEMU's two N=1 iterations took 10 and 20 ms
+        assertTrue(r.out().contains("| 1 | 10.00 – 20.00 | 15.00 – 15.00 | 12.00 – 12.00 | – | – |"), r.out());
+    }
+
+    @Test
+    void theDowntimeTableSaysWhichGuestClockTimedItAndWhatCapsTheGuestCpus(@TempDir Path dir) throws Exception {
+        String runs = String.join(",", run("qemu stop/cont", 1, 10), run("serial", 1, 10), run("parallel", 1, 10));
+        Files.writeString(dir.resolve("6.12-qemu-downtime.json"), "{\"schema\":\"vdpactl-qemu-downtime/1\",\"kernel\":\"6.12.118\","
+                + "\"qemu\":\"10.0.2\",\"n\":[1],\"iterations\":1,\"guestCpus\":1,\"guestClock\":{\"clocksource\":\"tsc\","
+                + "\"monotonicStepUs\":0.4,\"realtimeStepUs\":0.5,\"resolutionUs\":0.5,\"limitUs\":100.0,\"fineEnough\":true,"
+                + "\"possibleCpus\":\"0\",\"kernelSmp\":false},\"runs\":[" + runs + "]}");
+        Files.writeString(dir.resolve("6.1-qemu-downtime.json"), "{\"schema\":\"vdpactl-qemu-downtime/1\",\"kernel\":\"6.1.192\","
+                + "\"qemu\":\"10.0.2\",\"n\":[1],\"iterations\":1,\"guestCpus\":1,\"runs\":[" + runs + "]}");
+        Run r = run(Map.of(), "python3", "scripts/lane-report", "block", "qemu-downtime", "--records", dir.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("* Guest clock: clocksource tsc, measured step 0.50 us (monotonic 0.40 us, wall clock"
+                + " 0.50 us; limit 100 us: fine enough)."), r.out());
+        assertTrue(r.out().contains("The cap is the lane kernel: it is built without CONFIG_SMP"), r.out());
+        // a record from before the clock was measured says so instead of passing for a fine one
+        assertTrue(r.out().contains("* Guest clock: not recorded (records before the guest clock was measured"), r.out());
     }
 
     @Test
@@ -175,12 +195,13 @@ class LaneScriptsTest {
         Files.writeString(dir.resolve("build-info"), "kernel_id=6.1\nkernel_release=6.1.176-vdpactl\nsource_package=linux-source-6.1\n"
                 + "source_package_version=6.1.176-1\nconfig_sha=abc\nbuild_seconds=250\ncompiled_objects=700\n");
         Files.writeString(dir.resolve("vm-timings"), "boot_attempts=1\nboot_seconds=4.2\ncommand_seconds=90.5\n");
+        Files.writeString(dir.resolve("guest-clock.json"), "{\"schema\":\"vdpactl-guest-clock/1\",\"clocksource\":\"tsc\",\"resolutionUs\":0.5}");
         List<String> cmd = new ArrayList<>(List.of("python3", "scripts/lane-report", "record", "--kernel", "6.1",
                 "--build-info", dir.resolve("build-info").toString(), "--kernel-cached", "false",
                 "--reports", reports.toString(), "--vm-timings", dir.resolve("vm-timings").toString(),
                 "--features", dir.resolve("none.json").toString(), "--status", "1", "--started-at", "2026-01-01T00:00:00Z",
                 "--kernel-seconds", "250", "--compile-seconds", "20", "--total-seconds", "370",
-                "--out", dir.resolve("record.json").toString()));
+                "--guest-clock", dir.resolve("guest-clock.json").toString(), "--out", dir.resolve("record.json").toString()));
         Run r = run(Map.of(), cmd.toArray(String[]::new));
         assertEquals(0, r.code(), r.err());
         JsonNode rec = new ObjectMapper().readTree(Files.readString(dir.resolve("record.json"), StandardCharsets.UTF_8));
@@ -195,6 +216,7 @@ class LaneScriptsTest {
         assertEquals(90.5, rec.get("durations_seconds").get("tests").asDouble());
         assertEquals(2, rec.get("failures").size());
         assertEquals("bad", rec.get("failures").get(0).get("test").asText());
+        assertEquals("tsc", rec.path("guest_clock").path("clocksource").asText(), "the guest clock kept in the record");
     }
 
     @Test

@@ -26,24 +26,29 @@ import org.vdpactl.time.VirtualClock;
  */
 class StopFallbackTest {
 
-    /** vdpasim_net without suspend and resume ops (a driver such as 6.1's without either). */
-    private static DeviceProfile withoutSuspend(boolean suspend) {
+    /** vdpasim_net under another management-device name, so that only the devices of this test are made. */
+    private static DeviceProfile plainSim() {
         DeviceProfile p = ProfileCatalog.load("vdpasim_net");
-        DeviceProfile.Device d = p.device();
-        DeviceProfile.Ops o = d.ops();
-        DeviceProfile.Ops ops = new DeviceProfile.Ops(suspend, false, o.resetMap(), o.getVqSize(), o.mapping(), o.vaMode(),
-                o.doorbell(), o.backendFeatures(), o.initialMap());
-        DeviceProfile.Device dev = d.withOps(ops);
         return new DeviceProfile("plainsim", new DeviceProfile.Mgmt(null, "plainsim", p.mgmtdev().classes(),
                 p.mgmtdev().maxSupportedVqs(), p.mgmtdev().maxVqPairs(), p.mgmtdev().supportedFeatures(),
-                p.mgmtdev().provisionableAttributes(), 0, "free", null), dev);
+                p.mgmtdev().provisionableAttributes(), 0, "free", null), p.device());
+    }
+
+    /**
+     * The default kernel with a {@code struct vdpa_config_ops} that has no resume (a kernel such as 6.1), and no
+     * suspend either unless asked: a device's driver cannot have an op its kernel lacks.
+     */
+    private static KernelProfile withoutResume(boolean suspend) {
+        KernelProfile k = KernelProfiles.defaultProfile();
+        List<String> ops = k.configOps().stream().filter(op -> !op.equals("resume") && (suspend || !op.equals("suspend"))).toList();
+        return new KernelProfile("test", List.of(), "test", k.vhost(), ops, k.netlink(), k.drivers(), k.vduseClasses());
     }
 
     private static RehearsalResult rehearse(boolean suspend, boolean split, int iterations) {
         Inventory inv = new Inventory(List.of(new Inventory.Mgmt("plainsim", null, "plainsim", null)),
                 List.of(new Inventory.Device("p0", "plainsim", "02:00:00:00:00:10", null, null, null, null, null),
                         new Inventory.Device("p1", "plainsim", "02:00:00:00:00:11", null, null, null, null, null)));
-        try (FakeKernel k = FakeInside.inventory(FakeInside.profile(FakeKernel.builder(), withoutSuspend(suspend)), inv).build();
+        try (FakeKernel k = FakeInside.inventory(FakeInside.profile(FakeKernel.builder().kernel(withoutResume(suspend)), plainSim()), inv).build();
              FakeProcess p = k.newProcess()) {
             List<DeviceTarget> all = List.of(new DeviceTarget("p0", "/dev/vhost-vdpa-0"), new DeviceTarget("p1", "/dev/vhost-vdpa-1"));
             RehearsalPlan.Builder b = split ? RehearsalPlan.builder(all.subList(0, 1)).destinations(all.subList(1, 2))

@@ -98,7 +98,8 @@ class DocClassReferencesTest {
     /** Files as "pkg.Name" below org/vdpactl, and the simple names of every type they declare. */
     private static void sourceTypes(Set<String> files, Set<String> types) throws IOException {
         Pattern declared = Pattern.compile("\\b(?:class|record|enum|interface)\\s+([A-Z]\\w*)");
-        try (Stream<Path> s = Files.walk(Path.of("src"))) {
+        // the sources and the example project's (docs/library.md quotes examples/suspend-policy)
+        try (Stream<Path> s = Stream.concat(Files.walk(Path.of("src")), Files.walk(Path.of("examples")))) {
             for (Path p : s.filter(f -> f.toString().endsWith(".java")).toList()) {
                 String rel = p.toString().replace('\\', '/');
                 int at = rel.indexOf("/org/vdpactl/");

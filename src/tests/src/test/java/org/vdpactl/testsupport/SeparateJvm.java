@@ -1,10 +1,12 @@
 package org.vdpactl.testsupport;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Starts a class of this build's test class path in a separate OS process, as another vdpactl
@@ -46,5 +48,27 @@ public final class SeparateJvm {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
         pb.environment().putAll(env);
         return pb.start();
+    }
+
+    /**
+     * Starts {@code mainClass} with {@code args} (stdout and stderr into {@code dir}'s {@code label}.out and .err) and
+     * returns once its stdout shows {@code ready}: a helper process (a node holder, a lock holder) that has done its
+     * part. Fails when it exits first, or has not printed it within five minutes.
+     */
+    public static Process startAndAwait(Class<?> mainClass, Path dir, String label, String ready, String... args)
+            throws IOException, InterruptedException {
+        Path out = dir.resolve(label + ".out");
+        Path err = dir.resolve(label + ".err");
+        Process p = start(mainClass, out, err, args);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (!Files.exists(out) || !Files.readString(out).contains(ready)) {
+            if (!p.isAlive() || System.nanoTime() - deadline > 0) {
+                p.destroyForcibly();
+                throw new AssertionError(mainClass.getSimpleName() + (p.isAlive() ? " did not print \"" + ready + "\" in time"
+                        : " exited") + ": " + (Files.exists(err) ? Files.readString(err) : ""));
+            }
+            Thread.sleep(50);
+        }
+        return p;
     }
 }

@@ -47,6 +47,12 @@
       downtimeBars: bars.length,
       downtimeShare: plot.width > 0 ? union(bars) / plot.width : 0,
       preparationBars: svg.querySelectorAll('rect.bar.prep').length,
+      // preparation bars that run during other devices' downtime (pipelined): marked, and explained under the figure
+      overlapBars: svg.querySelectorAll('rect.bar.prep.overlap').length,
+      overlapBarsDashed: Array.prototype.filter.call(svg.querySelectorAll('rect.bar.prep.overlap'), function (b) {
+        return (b.getAttribute('stroke-dasharray') || '').length > 0;
+      }).length,
+      bottom: svg.getBoundingClientRect().bottom,
       height: svg.getBoundingClientRect().height,
       // the time axis above the rows: its labels and how far below the drawing's top they are
       topAxisLabels: svg.querySelectorAll('text.top-axis').length,
@@ -57,6 +63,13 @@
         return { text: g.textContent, left: b.left, right: b.right };
       })
     };
+  }
+  // the note that says what the marked preparation bars are, as the screen shows it
+  var note = Array.prototype.filter.call(document.querySelectorAll('.timeline-note.prep-overlap'), shown)[0];
+  if (note) {
+    var nb = note.getBoundingClientRect();
+    r.prepOverlapNote = { text: note.textContent, fontPx: parseFloat(getComputedStyle(note).fontSize), top: nb.top,
+      left: nb.left, right: nb.right, height: nb.height, color: getComputedStyle(note).color };
   }
   // each histogram: its bars against its axis, the labels, and whether any two of its texts overlap
   r.histograms = Array.prototype.filter.call(document.querySelectorAll('svg.hist'), shown).map(function (h) {

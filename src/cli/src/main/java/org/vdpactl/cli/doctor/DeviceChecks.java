@@ -2,7 +2,11 @@ package org.vdpactl.cli.doctor;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.vdpactl.abi.KernelProfile;
+import org.vdpactl.abi.KernelProfiles;
+import org.vdpactl.abi.UapiIoctl;
 import org.vdpactl.cli.KernelFeatures;
+import org.vdpactl.cli.host.HolderUsers;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.FileStat;
 import org.vdpactl.sys.SyscallException;
@@ -71,7 +75,8 @@ final class DeviceChecks {
             out.add(migrationReadiness(id, node + suffix, dev.deviceType().toString(), offered));
         } catch (SyscallException e) {
             if (e.errno() == Errno.EBUSY) {
-                List<String> holders = sys.holdersOf(node);
+                // with the user each runs as (getpwuid): whom to ask to stop it
+                List<String> holders = sys.holdersOf(node).stream().map(HolderUsers::withUser).toList();
                 out.add(Check.warn(id + ":open", node + " open", "held open by another process"
                         + (holders.isEmpty() ? "" : ": " + String.join(", ", holders)),
                         "vhost-vdpa allows one opener; stop the VMM using it or pick another device"));
@@ -102,7 +107,9 @@ final class DeviceChecks {
         if (!costs.isEmpty()) {
             return Check.warn(id + ":features", title, detail + "; " + String.join("; ", costs),
                     "SUSPEND needs a driver with a suspend op; RESUME and IOTLB_PERSIST need a kernel with them"
-                            + " (6.12 of the profiled 6.1, 6.12, 7.2; docs/kernel-profiles.md) and a driver with resume / reset_map");
+                            + " (" + KernelProfiles.firstWithIoctl(UapiIoctl.VHOST_VDPA_RESUME).map(KernelProfile::version).orElse("none")
+                            + " of the profiled " + String.join(", ", KernelProfiles.VERSIONS)
+                            + "; docs/kernel-profiles.md) and a driver with resume / reset_map");
         }
         return Check.ok(id + ":features", title, detail + "; ready for suspend/resume migration");
     }

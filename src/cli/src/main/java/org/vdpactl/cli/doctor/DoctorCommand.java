@@ -1,6 +1,7 @@
 package org.vdpactl.cli.doctor;
 
 import org.vdpactl.cli.CliFailure;
+import org.vdpactl.cli.host.Terminal;
 import org.vdpactl.cli.CommandContext;
 import org.vdpactl.cli.KernelFeatures;
 
@@ -8,6 +9,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.vdpactl.cli.BackendKind;
@@ -96,7 +98,8 @@ public final class DoctorCommand implements Callable<Integer>, ReadOnlyCommand {
     }
 
     private static void print(PrintWriter out, String verdict, boolean simulated, List<Check> checks, boolean ready) {
-        int width = DoctorTable.terminalWidth(System.getenv("COLUMNS"));
+        String columns = System.getenv("COLUMNS");
+        int width = DoctorTable.terminalWidth(columns, columns == null || columns.isBlank() ? Terminal.stdoutColumns() : OptionalInt.empty());
         DoctorTable.wrap(verdict, width).forEach(out::println);
         new DoctorTable(width).print(out, checks);
         String last;

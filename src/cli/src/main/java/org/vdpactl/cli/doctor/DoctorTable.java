@@ -3,42 +3,63 @@ package org.vdpactl.cli.doctor;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * The doctor's checks as a table that keeps its columns at any length of text: the status, the title
  * (a title longer than its column puts the detail on the next line) and the detail wrapped at word
- * boundaries to the terminal's width ({@code COLUMNS}, else {@value #DEFAULT_WIDTH}), continued under
- * itself; a fix hint follows the same way.
+ * boundaries to the terminal's width ({@link #terminalWidth}), continued under itself; a fix hint follows
+ * the same way. On a terminal too narrow for the title column, each title has its line and the detail
+ * follows under it.
  */
 final class DoctorTable {
     static final int DEFAULT_WIDTH = 100;
     private static final int STATUS_WIDTH = 6;
     private static final int TITLE_WIDTH = 35;
     private static final int MIN_DETAIL = 30;
+    /** Narrower than this, a table of three columns cannot be read: wrapped at this width. */
+    static final int MIN_WIDTH = 40;
 
     private final int width;
 
     DoctorTable(int width) {
-        this.width = Math.max(STATUS_WIDTH + TITLE_WIDTH + MIN_DETAIL, width);
+        this.width = Math.max(MIN_WIDTH, width);
     }
 
-    /** The width of the terminal the output goes to, as the shell exports it, else {@value #DEFAULT_WIDTH}. */
-    static int terminalWidth(String columns) {
+    /** Too narrow for the title column beside a readable detail: each title gets its line, the detail goes under it. */
+    private boolean narrow() {
+        return width < STATUS_WIDTH + TITLE_WIDTH + MIN_DETAIL;
+    }
+
+    /**
+     * The width to wrap at: COLUMNS when exported (the user's choice, as for ls), else the width of the terminal stdout
+     * goes to ({@code terminal}), else {@value #DEFAULT_WIDTH} (a file or a pipe).
+     */
+    static int terminalWidth(String columns, OptionalInt terminal) {
         try {
-            int c = columns == null ? DEFAULT_WIDTH : Integer.parseInt(columns.strip());
-            return c < 40 || c > 400 ? DEFAULT_WIDTH : c;
+            if (columns != null && !columns.isBlank()) {
+                int c = Integer.parseInt(columns.strip());
+                return c < MIN_WIDTH || c > 400 ? DEFAULT_WIDTH : c;
+            }
         } catch (NumberFormatException e) {
-            return DEFAULT_WIDTH;
+            // not a number: as if unset
         }
+        return terminal.isPresent() && terminal.getAsInt() > 0 ? Math.max(MIN_WIDTH, Math.min(400, terminal.getAsInt())) : DEFAULT_WIDTH;
     }
 
     void print(PrintWriter out, List<Check> checks) {
-        String indent = " ".repeat(STATUS_WIDTH + TITLE_WIDTH);
+        // narrow: the detail two columns right of its title, which takes the title column's place
+        String indent = " ".repeat(narrow() ? STATUS_WIDTH + 2 : STATUS_WIDTH + TITLE_WIDTH);
         int detailWidth = width - indent.length();
         for (Check c : checks) {
             String head = String.format("%-" + STATUS_WIDTH + "s", c.status());
             List<String> detail = wrap(c.detail(), detailWidth);
-            if (c.title().length() < TITLE_WIDTH) {
+            if (narrow()) {
+                List<String> title = wrap(c.title(), width - STATUS_WIDTH);
+                for (int i = 0; i < title.size(); i++) {
+                    out.println((i == 0 ? head : " ".repeat(STATUS_WIDTH)) + title.get(i));
+                }
+            } else if (c.title().length() < TITLE_WIDTH) {
                 out.println(head + String.format("%-" + TITLE_WIDTH + "s", c.title()) + detail.getFirst());
                 detail = detail.subList(1, detail.size());
             } else {

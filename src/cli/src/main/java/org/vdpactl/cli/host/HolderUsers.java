@@ -19,6 +19,23 @@ public final class HolderUsers {
     private HolderUsers() {
     }
 
+    /**
+     * A holder inside a sentence as the library words it ("held open by pid 7 (qemu)", "pid 7 (java) has held the lock"):
+     * the command's parentheses hold no comma or parenthesis, so a holder already named with its user is left alone.
+     */
+    private static final Pattern HOLDER_IN_TEXT = Pattern.compile("pid (\\d+) \\(([^(),\\n]*)\\)");
+
+    /**
+     * {@code text} (a library's message: the open error path's "held open by", the fake state's lock holder) with the user
+     * of every holder it names added, as {@link #withUser} does for one; null stays null.
+     */
+    public static String inText(String text) {
+        if (text == null || !text.contains("pid ")) {
+            return text;
+        }
+        return HOLDER_IN_TEXT.matcher(text).replaceAll(m -> Matcher.quoteReplacement(withUser(m.group())));
+    }
+
     /** {@code holder} with its user added ("pid 7 (qemu, user qemu)"); unchanged when the user cannot be told. */
     public static String withUser(String holder) {
         Matcher m = HOLDER.matcher(holder);

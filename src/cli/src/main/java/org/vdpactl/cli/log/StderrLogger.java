@@ -5,6 +5,7 @@ import org.slf4j.Marker;
 import org.slf4j.event.Level;
 import org.slf4j.helpers.LegacyAbstractLogger;
 import org.slf4j.helpers.MessageFormatter;
+import org.vdpactl.cli.host.HolderUsers;
 
 /** One "[LEVEL] message" line on standard error (as it is at the call, so a replaced System.err is used). */
 final class StderrLogger extends LegacyAbstractLogger {
@@ -47,7 +48,9 @@ final class StderrLogger extends LegacyAbstractLogger {
     @Override
     protected void handleNormalizedLoggingCall(Level level, Marker marker, String messagePattern, Object[] arguments,
                                                Throwable throwable) {
-        String line = "[" + level + "] " + MessageFormatter.basicArrayFormat(messagePattern, arguments);
+        // a process the library names ("held by pid N (java)") with the user it runs as (getpwuid), as the CLI's own
+        // error lines name it: whom to ask
+        String line = "[" + level + "] " + HolderUsers.inText(MessageFormatter.basicArrayFormat(messagePattern, arguments));
         PrintStream err = System.err;
         synchronized (err) {
             err.println(line);

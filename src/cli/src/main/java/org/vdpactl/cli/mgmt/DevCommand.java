@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 import org.vdpactl.cli.CommandContext;
 import org.vdpactl.cli.CommandGroup;
 import org.vdpactl.cli.ReadOnlyCommand;
+import org.vdpactl.cli.SubcommandTable;
 import org.vdpactl.mgmt.VdpaCommand;
 
 import org.vdpactl.mgmt.VdpaAttribute;
@@ -17,6 +18,7 @@ import java.util.concurrent.Callable;
 import org.vdpactl.cli.CliContext;
 import org.vdpactl.cli.CliFailure;
 import org.vdpactl.cli.ExitCode;
+import org.vdpactl.cli.GroupedInBatch;
 import org.vdpactl.mgmt.DevConfig;
 import org.vdpactl.mgmt.DeviceSpec;
 import org.vdpactl.mgmt.IprouteJson;
@@ -24,6 +26,7 @@ import org.vdpactl.mgmt.IprouteText;
 import org.vdpactl.mgmt.IprouteMacSyntax;
 import org.vdpactl.mgmt.MacAddress;
 import org.vdpactl.mgmt.MgmtDevInfo;
+import org.vdpactl.mgmt.ShownNames;
 import org.vdpactl.mgmt.VdpaDevInfo;
 import org.vdpactl.mgmt.VdpaNetlink;
 import org.vdpactl.mgmt.VendorStats;
@@ -36,14 +39,31 @@ import org.vdpactl.vhost.VirtioDeviceId;
 
 /** {@code vdpactl dev ...}: vDPA devices over the vdpa netlink family, like iproute2's {@code vdpa dev}. */
 @Command(name = "dev", mixinStandardHelpOptions = true,
-        description = "vDPA devices: list, show, add, del, config, vstats, set.",
-        subcommands = {DevCommand.ListCommand.class, DevCommand.ShowCommand.class, DevCommand.AddCommand.class,
-            DevDelCommand.class, DevCommand.ConfigCommand.class, DevCommand.VstatsCommand.class, DevCommand.SetCommand.class})
-public final class DevCommand extends CommandGroup implements ReadOnlyCommand {
+        description = "vDPA devices: list, show, add, del, config, vstats, set.")
+public final class DevCommand extends CommandGroup implements ReadOnlyCommand, SubcommandTable {
     private static final Logger LOG = LoggerFactory.getLogger(DevCommand.class);
 
     @Mixin
     CommandContext context;
+
+    @Override
+    public List<String> subcommandNames() {
+        return List.of("list", "show", "add", "del", "config", "vstats", "set");
+    }
+
+    @Override
+    public Object newSubcommand(String word) {
+        return switch (word) {
+            case "list", "ls" -> new ListCommand();
+            case "show" -> new ShowCommand();
+            case "add" -> new AddCommand();
+            case "del" -> new DevDelCommand();
+            case "config" -> new ConfigCommand();
+            case "vstats" -> new VstatsCommand();
+            case "set" -> new SetCommand();
+            default -> null;
+        };
+    }
 
     /** {@code dev} alone shows every device, as iproute2's {@code vdpa dev} does (read-only, like dev show). */
     @Override
@@ -83,8 +103,10 @@ public final class DevCommand extends CommandGroup implements ReadOnlyCommand {
         }
     }
 
+    /** The devices; names that look alike (an NFC name and its NFD twin) are warned about, since text cannot show it. */
     private static final NetlinkListing<VdpaDevInfo> DEVICES = new NetlinkListing<>(VdpaNetlink::devices,
-            VdpaNetlink::device, IprouteJson::devs, IprouteText::devs);
+            VdpaNetlink::device, IprouteJson::devs, IprouteText::devs,
+            devs -> ShownNames.twinWarnings(devs.stream().map(VdpaDevInfo::name).toList()));
 
     /** {@code dev list}. */
     @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true, description = "List the vDPA devices.")
@@ -115,7 +137,7 @@ public final class DevCommand extends CommandGroup implements ReadOnlyCommand {
 
     /** {@code dev add NAME --mgmtdev BUS/DEV [...]}. */
     @Command(name = "add", mixinStandardHelpOptions = true, description = "Create a vDPA device (needs CAP_NET_ADMIN).")
-    static final class AddCommand implements Callable<Integer> {
+    static final class AddCommand implements Callable<Integer>, GroupedInBatch {
         @Mixin
         CommandContext context;
 

@@ -1,8 +1,10 @@
 package org.vdpactl.cli.mgmt;
 
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.vdpactl.cli.CommandContext;
 import org.vdpactl.cli.CommandGroup;
+import org.vdpactl.cli.SubcommandTable;
 import org.vdpactl.cli.ReadOnlyCommand;
 import org.vdpactl.mgmt.IprouteJson;
 import org.vdpactl.mgmt.IprouteText;
@@ -17,11 +19,25 @@ import picocli.CommandLine.Parameters;
  * is the fake's devlink ({@link MgmtdevFunctionCommand}).
  */
 @Command(name = "mgmtdev", mixinStandardHelpOptions = true,
-        description = "vDPA management devices (drivers that can create devices).",
-        subcommands = {MgmtdevCommand.ListCommand.class, MgmtdevCommand.ShowCommand.class, MgmtdevFunctionCommand.class})
-public final class MgmtdevCommand extends CommandGroup {
+        description = "vDPA management devices (drivers that can create devices).")
+public final class MgmtdevCommand extends CommandGroup implements SubcommandTable {
     private static final NetlinkListing<MgmtDevInfo> MGMTDEVS = new NetlinkListing<>(VdpaNetlink::mgmtDevices,
             VdpaNetlink::mgmtDevice, IprouteJson::mgmtdevs, IprouteText::mgmtdevs);
+
+    @Override
+    public List<String> subcommandNames() {
+        return List.of("list", "show", "function");
+    }
+
+    @Override
+    public Object newSubcommand(String word) {
+        return switch (word) {
+            case "list", "ls" -> new ListCommand();
+            case "show" -> new ShowCommand();
+            case "function" -> new MgmtdevFunctionCommand();
+            default -> null;
+        };
+    }
 
     /** {@code mgmtdev list}. */
     @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true, description = "List every management device.")

@@ -5,6 +5,7 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.cli.CliFailure;
+import org.vdpactl.cli.NodeArgumentFailure;
 import org.vdpactl.cli.ExitCode;
 import org.vdpactl.mgmt.FamilyNotAvailableException;
 import org.vdpactl.mgmt.VdpaDevInfo;
@@ -68,7 +69,7 @@ public final class DeviceSelection {
         try {
             node = VhostDeviceNodes.resolve(sys, arg);
         } catch (VhostNodeException e) {
-            throw CliFailure.from(e, e.getMessage());
+            throw NodeArgumentFailure.of(sys, e);
         }
         if (!arg.contains("/") && !arg.startsWith("vhost-vdpa-")) {
             return new DeviceTarget(arg, node.path());

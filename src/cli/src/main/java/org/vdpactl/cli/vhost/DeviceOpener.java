@@ -1,6 +1,6 @@
 package org.vdpactl.cli.vhost;
 
-import org.vdpactl.cli.CliFailure;
+import org.vdpactl.cli.NodeArgumentFailure;
 import org.vdpactl.sys.Syscalls;
 import org.vdpactl.vhost.VhostDeviceNodes;
 import org.vdpactl.vhost.VhostNodeException;
@@ -16,7 +16,7 @@ final class DeviceOpener {
         try {
             node = VhostDeviceNodes.resolve(sys, dev);
         } catch (VhostNodeException e) {
-            throw CliFailure.from(e, e.getMessage());
+            throw NodeArgumentFailure.of(sys, e);
         }
         return VhostVdpaDevice.open(sys, node.path());
     }

@@ -3,6 +3,9 @@ package org.vdpactl.fake.device;
 import org.vdpactl.abi.MacroValues;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 import org.vdpactl.sys.Errno;
 
@@ -90,7 +93,9 @@ public record DeviceProfile(String name, Mgmt mgmtdev, Device device) {
      * @param vqNumMax       get_vq_num_max
      * @param vqNumMin       get_vq_num_min (1 when the device has none)
      * @param config         config-space rules
-     * @param ops            which optional vdpa_config_ops the device has
+     * @param ops            which optional vdpa_config_ops the device has: not in the profile's JSON (null there), the
+     *                       ops its driver declares ({@link #driverOps()}) on its kernel, as
+     *                       {@code KernelDeviceProfiles.adapt} sets them
      * @param driverFeatures set_driver_features rules
      * @param provisioning   dev_add rules
      * @param vendorStats    vendor statistics names
@@ -105,6 +110,11 @@ public record DeviceProfile(String name, Mgmt mgmtdev, Device device) {
                          int addressSpaces, int vqNumMax, int vqNumMin, Config config, Ops ops,
                          DriverFeatureRules driverFeatures, ProvisioningRules provisioning, VendorStats vendorStats,
                          String iovaFirst, String iovaLast, String datapath, DriverFacts driverFacts) {
+
+        /** The optional ops this device's driver declares: the driver its facts make (mlx5_vnet), else vdpa_sim. */
+        public Ops driverOps() {
+            return driverFacts != null ? driverFacts.configOps() : VdpaSimOps.CONFIG_OPS;
+        }
 
         /** This device with other driver facts, groups and address spaces (one kernel version's driver). */
         public Device withDriverFacts(Groups g, int nas, DriverFacts r) {
@@ -186,30 +196,99 @@ public record DeviceProfile(String name, Mgmt mgmtdev, Device device) {
     }
 
     /**
-     * @param suspend         has suspend
-     * @param resume          has resume
-     * @param resetMap        has reset_map (→ IOTLB_PERSIST offered)
-     * @param getVqSize       has get_vq_size
-     * @param mapping         "set_map", "dma_map" or "platform" (IOMMU domain)
-     * @param vaMode          use_va: IOTLB entries keep user virtual addresses, only shared file memory is mapped
-     * @param doorbell        has get_vq_notification (mmap of a doorbell page works)
-     * @param backendFeatures get_backend_features (VHOST_BACKEND_F_* names)
-     * @param initialMap      the device's translation before any set_map and after CLEAN_MAP/reset_map:
-     *                        "identity" (vdpa_sim's pass-through: IOVA = user address) or "none" (no MR)
+     * The optional {@code struct vdpa_config_ops} members (include/linux/vdpa.h) a device's driver sets, as its
+     * ops initializer declares them ({@link VdpaSimOps#CONFIG_OPS}, {@link Mlx5VnetOps#CONFIG_OPS}), less the
+     * members its kernel's vdpa.h lacks ({@code KernelDeviceProfiles}). Which ops a device has is its driver's
+     * business, not its profile's: a device profile's JSON carries no ops. A new op is a name here, in the drivers
+     * that set it and in the kernel profiles' {@code configOps}; the generic device asks {@link #has}.
+     *
+     * @param configOps             the optional members the driver sets, by their vdpa.h names: "suspend",
+     *                              "resume", "reset_map" (→ IOTLB_PERSIST offered), "get_vq_size", "set_map" or
+     *                              "dma_map" (neither: a platform IOMMU domain), "bind_mm" (the driver asks for
+     *                              use_va: IOTLB entries keep user virtual addresses, only shared file memory is
+     *                              mapped), "get_vq_notification" (mmap of a doorbell page works),
+     *                              "get_backend_features"
+     * @param deviceBackendFeatures what the driver's get_backend_features returns (VHOST_BACKEND_F_* names)
+     * @param initialMap            the device's translation before any set_map and after CLEAN_MAP/reset_map:
+     *                              "identity" (vdpa_sim's pass-through: IOVA = user address) or "none" (no MR)
      */
-    public record Ops(boolean suspend, boolean resume, boolean resetMap, boolean getVqSize, String mapping,
-                      boolean vaMode, boolean doorbell, List<String> backendFeatures, String initialMap) {
+    public record Ops(Set<String> configOps, List<String> deviceBackendFeatures, String initialMap) {
+
+        public Ops {
+            configOps = Set.copyOf(configOps);
+            deviceBackendFeatures = List.copyOf(deviceBackendFeatures);
+            MacroValues.bitMask(deviceBackendFeatures);
+            if (!List.of("identity", "none").contains(initialMap)) {
+                throw new IllegalArgumentException("initialMap must be identity or none, got " + initialMap);
+            }
+            if (configOps.contains("set_map") && configOps.contains("dma_map")) {
+                throw new IllegalArgumentException("a driver sets set_map or dma_map, not both");
+            }
+        }
+
+        /** Whether the driver sets this optional member (by its vdpa.h name). */
+        public boolean has(String op) {
+            return configOps.contains(op);
+        }
+
+        /** These ops without the members {@code kept} refuses (a kernel whose vdpa.h lacks them). */
+        public Ops keeping(Predicate<String> kept) {
+            return new Ops(configOps.stream().filter(kept).collect(Collectors.toSet()), deviceBackendFeatures, initialMap);
+        }
+
+        /** "set_map", "dma_map" or "platform" (neither op: vhost-vdpa maps through the platform IOMMU domain). */
+        public String mapping() {
+            return setMap() ? "set_map" : dmaMap() ? "dma_map" : "platform";
+        }
+
+        /** use_va, which only a driver with bind_mm asks for. */
+        public boolean vaMode() {
+            return has("bind_mm");
+        }
+
+        /** get_vq_notification: a doorbell page to mmap. */
+        public boolean doorbell() {
+            return has("get_vq_notification");
+        }
+
+        /** get_backend_features of the device: nothing without the op. */
+        public List<String> backendFeatures() {
+            return has("get_backend_features") ? deviceBackendFeatures : List.of();
+        }
 
         public boolean identityWhenUnmapped() {
             return "identity".equals(initialMap);
         }
 
         public boolean setMap() {
-            return "set_map".equals(mapping);
+            return has("set_map");
         }
 
         public boolean dmaMap() {
-            return "dma_map".equals(mapping);
+            return has("dma_map");
+        }
+
+        /**
+         * Whether vhost-vdpa ever calls the driver op {@code op} on such a device: of the mapping ops only the one
+         * the driver has (vhost_vdpa_map: set_map, else dma_map and dma_unmap, else neither, the platform IOMMU
+         * maps), reset_map, suspend and resume only when the driver has them. Other ops: true.
+         */
+        public boolean calls(String op) {
+            return switch (op) {
+                case "set_map" -> setMap();
+                case "dma_map", "dma_unmap" -> dmaMap();
+                case "reset_map", "suspend", "resume" -> has(op);
+                default -> true;
+            };
+        }
+
+        /** How the device's mappings reach it, for a message: "maps with set_map". */
+        public String mappingWords() {
+            return switch (mapping()) {
+                case "set_map" -> "maps with set_map";
+                case "dma_map" -> "maps with dma_map and dma_unmap";
+                default -> "is mapped by the platform IOMMU (no set_map, dma_map or dma_unmap)";
+            };
         }
     }
 

@@ -12,6 +12,9 @@ public interface DriverFacts {
     /** The driver's ops for a new device. */
     VdpaConfigOps newOps(FakeVdpaDevice device);
 
+    /** The optional vdpa_config_ops members the driver of {@link #newOps} sets (its ops class declares them). */
+    DeviceProfile.Ops configOps();
+
     /**
      * The device features dev_add offers, as the driver ties them to the provisioned MAC.
      *

@@ -187,12 +187,20 @@ public final class FakeVdpaDevice {
     }
 
     public boolean canSuspend() {
-        return spec.ops().suspend();
+        return spec.ops().has("suspend");
     }
 
     /** The profile's resume op, unless the driver drops it (mlx5 FW without freeze_to_rdy_supported). */
     public boolean canResume() {
-        return spec.ops().resume() && model.hasResumeOp();
+        return spec.ops().has("resume") && model.hasResumeOp();
+    }
+
+    /**
+     * Whether the driver op {@code op} is ever called on this device ({@link DeviceProfile.Ops#calls}), with the
+     * resume op the driver model may drop: a fault rule on an op that is never called could never fire.
+     */
+    public boolean callsOp(String op) {
+        return op.equals("resume") ? canResume() : spec.ops().calls(op);
     }
 
     /** get_vq_desc_group: in the profile (and its kernel's ops) and kept by the driver (mlx5: FW desc_group_mkey_supported). */
@@ -202,7 +210,7 @@ public final class FakeVdpaDevice {
 
     /** vhost-vdpa's "persistent map" rule: no set_map/dma_map (platform IOMMU), or reset_map, or the device says so. */
     public boolean hasPersistentMaps() {
-        return (!spec.ops().setMap() && !spec.ops().dmaMap()) || spec.ops().resetMap()
+        return (!spec.ops().setMap() && !spec.ops().dmaMap()) || spec.ops().has("reset_map")
                 || (deviceBackendFeatures() & UapiBackendFeature.VHOST_BACKEND_F_IOTLB_PERSIST.mask()) != 0;
     }
 

@@ -58,6 +58,11 @@ public record Mlx5VnetFacts(String macFeature, boolean configGatedByFeatures, bo
         return new Mlx5VnetOps(device, this);
     }
 
+    @Override
+    public DeviceProfile.Ops configOps() {
+        return Mlx5VnetOps.CONFIG_OPS;
+    }
+
     /**
      * mlx5_vdpa_dev_add: the provisioned MAC, else mlx5_query_nic_vport_mac_address (the function's MAC); 6.12+ skip
      * the query when features were provisioned without F_MAC (6.1.192 mlx5_vnet.c l. 3141-3147; 6.12.118

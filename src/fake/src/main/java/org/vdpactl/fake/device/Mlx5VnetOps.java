@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +27,14 @@ import org.vdpactl.sys.Errno;
 final class Mlx5VnetOps implements VdpaConfigOps {
     /** The driver's name, as {@link #driver()} reports it. */
     static final String DRIVER = "mlx5_vnet";
+    /**
+     * The optional members mlx5_vdpa_ops sets (mlx5_vnet.c), with what mlx5_vdpa_get_backend_features returns and
+     * no memory region before the first set_map. mlx5v_probe drops .resume and .get_vq_desc_group when the FW
+     * lacks them: the latency model's hasResumeOp and hasDescGroupOp, asked per device.
+     */
+    static final DeviceProfile.Ops CONFIG_OPS = new DeviceProfile.Ops(
+            Set.of("suspend", "resume", "reset_map", "set_map", "get_vq_notification", "get_backend_features"),
+            List.of("VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK"), "none");
     private static final Logger LOG = LoggerFactory.getLogger(Mlx5VnetOps.class);
     private static final int DRIVER_OK = vhost_h.VIRTIO_CONFIG_S_DRIVER_OK();
     private static final int FAILED = vhost_h.VIRTIO_CONFIG_S_FAILED();

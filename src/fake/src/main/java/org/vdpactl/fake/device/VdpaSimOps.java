@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,6 +24,14 @@ import org.vdpactl.ffi.gen.vhost.vhost_h;
 final class VdpaSimOps implements VdpaConfigOps {
     /** The driver's name, as {@link #driver()} reports it. */
     static final String DRIVER = "vdpa_sim";
+    /**
+     * The optional members vdpasim_batch_config_ops sets (vdpa_sim.c; batch_mapping's default: set_map; the
+     * dma_map variant vdpasim_config_ops is not modelled), with what vdpasim_get_backend_features returns and
+     * vdpasim's pass-through map before any set_map (vdpasim_do_reset). No get_vq_notification: no doorbell.
+     */
+    static final DeviceProfile.Ops CONFIG_OPS = new DeviceProfile.Ops(
+            Set.of("suspend", "resume", "reset_map", "set_map", "bind_mm", "get_backend_features"),
+            List.of("VHOST_BACKEND_F_ENABLE_AFTER_DRIVER_OK"), "identity");
     private static final Logger LOG = LoggerFactory.getLogger(VdpaSimOps.class);
     private static final int FAILED = vhost_h.VIRTIO_CONFIG_S_FAILED();
     private final FakeVdpaDevice dev;

@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.abi.KernelProfile.DriverDelta;
+import org.vdpactl.abi.KernelProfiles;
 import org.vdpactl.fake.device.DeviceProfile;
 
 /**
@@ -18,27 +19,17 @@ public final class KernelDeviceProfiles {
     }
 
     /**
-     * The device profile as a driver on this kernel can have it: optional ops the kernel's
-     * {@code vdpa_config_ops} lacks are dropped (no resume, reset_map, get_vq_size,
-     * get_vq_desc_group, get_backend_features or bind_mm on 6.1: such a device pins pages, PA mode),
-     * and the simulator drivers lose what their older versions did not offer. An mlx5 profile first
-     * takes this version's mlx5_vdpa facts ({@link Mlx5KernelFacts}).
+     * The device profile as a driver on this kernel can have it: the optional ops its driver declares
+     * ({@link DeviceProfile.Device#driverOps()}) less those the kernel's {@code vdpa_config_ops} lacks (no resume,
+     * reset_map, get_vq_size, get_vq_desc_group, get_backend_features or bind_mm on 6.1: such a device pins pages,
+     * PA mode), and the simulator drivers lose what their older versions did not offer. An mlx5 profile first
+     * takes this version's mlx5_vdpa facts ({@link Mlx5KernelFacts}), which make its driver mlx5_vnet.
      */
     public static DeviceProfile adapt(KernelProfile kernel, DeviceProfile profile) {
         DeviceProfile p = Mlx5KernelFacts.DRIVER_MODEL.equals(profile.mgmtdev().driverModel())
                 ? Mlx5KernelFacts.forKernel(kernel.version()).map(f -> f.applyTo(profile)).orElse(profile) : profile;
         DeviceProfile.Device d = p.device();
-        DeviceProfile.Ops o = d.ops();
-        DeviceProfile.Ops ops = new DeviceProfile.Ops(
-                o.suspend() && kernel.hasConfigOp("suspend"),
-                o.resume() && kernel.hasConfigOp("resume"),
-                o.resetMap() && kernel.hasConfigOp("reset_map"),
-                o.getVqSize() && kernel.hasConfigOp("get_vq_size"),
-                o.mapping(),
-                o.vaMode() && kernel.hasConfigOp("bind_mm"),
-                o.doorbell(),
-                kernel.hasConfigOp("get_backend_features") ? o.backendFeatures() : List.of(),
-                o.initialMap());
+        DeviceProfile.Ops ops = d.driverOps().keeping(op -> onKernel(kernel, op));
         DeviceProfile.Groups g = d.groups();
         DeviceProfile.Groups groups = kernel.hasConfigOp("get_vq_desc_group") ? g : g.withoutDescGroups();
         Optional<DriverDelta> delta = kernel.driver(p.name());
@@ -55,6 +46,14 @@ public final class KernelDeviceProfiles {
         }
         return p.withMgmtdev(m.withSupportedFeatures(supported))
                 .withDevice(d.withFeatures(features).withGroups(groups).withConfig(config).withOps(ops).withVendorStats(stats));
+    }
+
+    /**
+     * Whether the kernel's vdpa.h has an optional member: the profiles list the members that came within the
+     * profiled releases; one that no profile lists (set_map, dma_map, get_vq_notification) is older than all of them.
+     */
+    private static boolean onKernel(KernelProfile kernel, String op) {
+        return kernel.hasConfigOp(op) || KernelProfiles.all().stream().noneMatch(k -> k.hasConfigOp(op));
     }
 
     private static List<String> without(List<String> list, List<String> removed) {

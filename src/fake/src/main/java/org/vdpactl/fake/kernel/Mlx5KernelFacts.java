@@ -10,7 +10,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import org.vdpactl.abi.json.JsonReadException;
+import org.vdpactl.abi.json.RecordJson;
 import org.vdpactl.fake.device.DeviceProfile;
 import org.vdpactl.fake.device.Mlx5VnetFacts;
 import org.vdpactl.abi.MacroValues;
@@ -49,7 +50,6 @@ public record Mlx5KernelFacts(String kernel, String source, String preset, List<
 
     /** The driver model of the device profiles these facts apply to. */
     public static final String DRIVER_MODEL = "mlx5";
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Map<String, Mlx5KernelFacts> LOADED = new ConcurrentHashMap<>();
     /** Components that are about the file, not facts of the driver. */
     private static final List<String> NOT_FACTS = List.of("kernel", "source", "sources", "rules", "behaviours");
@@ -97,11 +97,13 @@ public record Mlx5KernelFacts(String kernel, String source, String preset, List<
             if (in == null) {
                 throw new IllegalStateException("missing mlx5 kernel facts " + resource);
             }
-            Mlx5KernelFacts f = JSON.readValue(in.readAllBytes(), Mlx5KernelFacts.class);
+            Mlx5KernelFacts f = RecordJson.read(in.readAllBytes(), Mlx5KernelFacts.class);
             f.validate(version);
             return f;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + resource, e);
+        } catch (JsonReadException e) {
+            throw new IllegalStateException(resource + ": " + e.getMessage(), e);
         }
     }
 

@@ -2,11 +2,15 @@ package org.vdpactl.fake.netlink;
 
 import static org.vdpactl.ffi.gen.netlink.netlink_h.*;
 
+import java.util.Arrays;
+import java.util.List;
+import org.vdpactl.abi.NetlinkAttribute;
+import org.vdpactl.abi.NlaPolicy;
 
 /**
- * One entry of a kernel {@code struct nla_policy}, reduced to the kinds the vdpa and nlctrl
- * families use, with what {@code lib/nlattr.c} checks and what {@code net/netlink/policy.c}
- * reports in NLMSGERR_ATTR_POLICY.
+ * One entry of a kernel {@code struct nla_policy} as the fake validates it: the ABI's {@link NlaPolicy}
+ * (which the attribute enums of org.vdpactl.abi hold, one per attribute) plus what {@code lib/nlattr.c}
+ * checks and what {@code net/netlink/policy.c} reports in NLMSGERR_ATTR_POLICY.
  *
  * @param kind      the NLA_* type
  * @param min       lowest value (integers) or length (binary) a range check allows
@@ -38,45 +42,26 @@ public record AttrPolicy(Kind kind, long min, long max, boolean hasRange, int ma
     }
 
     public static final AttrPolicy UNSPEC = new AttrPolicy(Kind.UNSPEC, 0, 0, false, 0);
-    public static final AttrPolicy STRING = new AttrPolicy(Kind.STRING, 0, 0, false, 0);
-    public static final AttrPolicy NUL_STRING = new AttrPolicy(Kind.NUL_STRING, 0, 0, false, 0);
-    public static final AttrPolicy U16 = new AttrPolicy(Kind.U16, 0, 0xFFFFL, false, 0);
-    public static final AttrPolicy U32 = new AttrPolicy(Kind.U32, 0, 0xFFFF_FFFFL, false, 0);
-    public static final AttrPolicy U64 = new AttrPolicy(Kind.U64, 0, -1L, false, 0);
-    /** NLA_POLICY_ETH_ADDR: binary of exactly 6 bytes. */
-    public static final AttrPolicy ETH_ADDR = new AttrPolicy(Kind.BINARY, 6, 6, true, 0);
 
-    /** NLA_POLICY_MIN(NLA_U16, min). */
-    public static AttrPolicy u16Min(int min) {
-        return new AttrPolicy(Kind.U16, min, 0xFFFFL, true, 0);
-    }
-
-    /** { .type = NLA_NUL_STRING, .len = len }. */
-    public static AttrPolicy nulString(int len) {
-        return new AttrPolicy(Kind.NUL_STRING, 0, 0, false, len);
+    /** The ABI's policy entry (the attribute enums of org.vdpactl.abi hold them), or UNSPEC for none. */
+    public static AttrPolicy of(NlaPolicy p) {
+        if (p == null) {
+            return UNSPEC;
+        }
+        return new AttrPolicy(Kind.valueOf(p.type().name()), p.min(), p.max(), p.hasRange(), p.maxLength());
     }
 
     /**
-     * Reads the notation of a kernel profile's request policy: "STRING", "NUL_STRING", "U16",
-     * "U32", "U64", "U16 min N" (NLA_POLICY_MIN) or "BINARY len N" (NLA_POLICY_EXACT_LEN).
+     * A policy array as the kernel declares one ({@code [ATTR] = {...}} up to {@code maxType}): each attribute's
+     * own request policy, UNSPEC where none is listed.
      */
-    public static AttrPolicy parse(String notation) {
-        String[] w = notation.trim().split("\\s+");
-        if (w.length == 3 && w[0].equals("U16") && w[1].equals("min")) {
-            return u16Min(Integer.parseInt(w[2]));
+    public static AttrPolicy[] table(int maxType, List<? extends NetlinkAttribute> attributes) {
+        AttrPolicy[] p = new AttrPolicy[maxType + 1];
+        Arrays.fill(p, UNSPEC);
+        for (NetlinkAttribute a : attributes) {
+            p[a.number()] = of(a.requestPolicy());
         }
-        if (w.length == 3 && w[0].equals("BINARY") && w[1].equals("len")) {
-            int len = Integer.parseInt(w[2]);
-            return new AttrPolicy(Kind.BINARY, len, len, true, 0);
-        }
-        return switch (notation.trim()) {
-            case "STRING" -> STRING;
-            case "NUL_STRING" -> NUL_STRING;
-            case "U16" -> U16;
-            case "U32" -> U32;
-            case "U64" -> U64;
-            default -> throw new IllegalArgumentException("unknown attribute policy notation: " + notation);
-        };
+        return p;
     }
 
     /** The NL_ATTR_TYPE_* this policy reports. */

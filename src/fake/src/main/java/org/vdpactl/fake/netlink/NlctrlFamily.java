@@ -1,8 +1,8 @@
 package org.vdpactl.fake.netlink;
 
+import static org.vdpactl.abi.UapiGenlCtrlAttribute.*;
 import static org.vdpactl.ffi.gen.netlink.netlink_h.*;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,11 +19,12 @@ import org.vdpactl.sys.Errno;
 final class NlctrlFamily extends FakeGenlFamily {
     private static final int GETPOLICY = 10;
     private static final int NLCTRL_VERSION = 2;
-    private static final int GENL_NAMSIZ = 16;
     /** ctrl_policy_family. */
-    private static final AttrPolicy[] POLICY = {AttrPolicy.UNSPEC, AttrPolicy.U16, AttrPolicy.nulString(GENL_NAMSIZ - 1)};
+    private static final AttrPolicy[] POLICY = AttrPolicy.table(CTRL_ATTR_FAMILY_NAME.number(),
+            List.of(CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME));
     /** ctrl_policy_policy (FAMILY_ID, FAMILY_NAME, ... OP = 10). */
-    private static final AttrPolicy[] POLICY_POLICY = policyPolicy();
+    private static final AttrPolicy[] POLICY_POLICY = AttrPolicy.table(CTRL_ATTR_OP.number(),
+            List.of(CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME, CTRL_ATTR_OP));
 
     private final FakeGenericNetlink kernel;
     private final List<Op> ops;
@@ -33,15 +34,6 @@ final class NlctrlFamily extends FakeGenlFamily {
         this.ops = List.of(
                 new Op(CTRL_CMD_GETFAMILY(), false, this::getFamily, this::dumpFamilies, POLICY, false, true),
                 new Op(GETPOLICY, false, null, this::dumpPolicy, POLICY_POLICY, true, true));
-    }
-
-    private static AttrPolicy[] policyPolicy() {
-        AttrPolicy[] p = new AttrPolicy[11];
-        Arrays.fill(p, AttrPolicy.UNSPEC);
-        p[1] = AttrPolicy.U16;
-        p[2] = AttrPolicy.nulString(GENL_NAMSIZ - 1);
-        p[10] = AttrPolicy.U32;
-        return p;
     }
 
     @Override
@@ -104,18 +96,18 @@ final class NlctrlFamily extends FakeGenlFamily {
     private PolicyDump policyDump(GenlRequestContext r) {
         RequestAttributes a = r.attributes();
         Optional<Map.Entry<Integer, FakeGenlFamily>> found;
-        if (a.has(CTRL_ATTR_FAMILY_ID())) {
-            int id = a.u16(CTRL_ATTR_FAMILY_ID());
+        if (a.has(CTRL_ATTR_FAMILY_ID)) {
+            int id = (int) a.unsigned(CTRL_ATTR_FAMILY_ID);
             found = kernel.familyById(id).map(f -> Map.entry(id, f));
-        } else if (a.has(CTRL_ATTR_FAMILY_NAME())) {
-            found = kernel.familyByName(a.cString(CTRL_ATTR_FAMILY_NAME()));
+        } else if (a.has(CTRL_ATTR_FAMILY_NAME)) {
+            found = kernel.familyByName(a.cString(CTRL_ATTR_FAMILY_NAME));
         } else {
             throw KernelError.of(Errno.EINVAL, "GETPOLICY names no family");
         }
         if (found.isEmpty()) {
             throw KernelError.of(Errno.ENOENT, "no such family");
         }
-        Integer cmd = a.has(CTRL_ATTR_OP()) ? (int) a.u32(CTRL_ATTR_OP()) : null;
+        Integer cmd = a.has(CTRL_ATTR_OP) ? (int) a.unsigned(CTRL_ATTR_OP) : null;
         return PolicyDump.start(found.get().getKey(), found.get().getValue(), cmd);
     }
 
@@ -124,13 +116,13 @@ final class NlctrlFamily extends FakeGenlFamily {
         RequestAttributes a = r.attributes();
         Optional<Map.Entry<Integer, FakeGenlFamily>> found = Optional.empty();
         int err = Errno.EINVAL;
-        if (a.has(CTRL_ATTR_FAMILY_ID())) {
-            int id = a.u16(CTRL_ATTR_FAMILY_ID());
+        if (a.has(CTRL_ATTR_FAMILY_ID)) {
+            int id = (int) a.unsigned(CTRL_ATTR_FAMILY_ID);
             found = kernel.familyById(id).map(f -> Map.entry(id, f));
             err = Errno.ENOENT;
         }
-        if (a.has(CTRL_ATTR_FAMILY_NAME())) {
-            found = kernel.familyByName(a.cString(CTRL_ATTR_FAMILY_NAME()));
+        if (a.has(CTRL_ATTR_FAMILY_NAME)) {
+            found = kernel.familyByName(a.cString(CTRL_ATTR_FAMILY_NAME));
             err = Errno.ENOENT;
         }
         if (found.isEmpty()) {
@@ -163,29 +155,29 @@ final class NlctrlFamily extends FakeGenlFamily {
 
     /** ctrl_fill_info's attributes. */
     static void writeFamily(SkBuff w, int id, FakeGenlFamily f) {
-        w.putString(CTRL_ATTR_FAMILY_NAME(), f.name());
-        w.putU16(CTRL_ATTR_FAMILY_ID(), id);
-        w.putU32(CTRL_ATTR_VERSION(), f.version());
-        w.putU32(CTRL_ATTR_HDRSIZE(), f.headerSize());
-        w.putU32(CTRL_ATTR_MAXATTR(), f.maxAttr());
+        w.putString(CTRL_ATTR_FAMILY_NAME, f.name());
+        w.putU16(CTRL_ATTR_FAMILY_ID, id);
+        w.putU32(CTRL_ATTR_VERSION, f.version());
+        w.putU32(CTRL_ATTR_HDRSIZE, f.headerSize());
+        w.putU32(CTRL_ATTR_MAXATTR, f.maxAttr());
         List<Op> ops = f.ops();
         if (!ops.isEmpty()) {
-            int nest = w.beginNested(CTRL_ATTR_OPS());
+            int nest = w.beginNested(CTRL_ATTR_OPS.number());
             for (int i = 0; i < ops.size(); i++) {
                 int op = w.beginNested(i + 1);
-                w.putU32(CTRL_ATTR_OP_ID(), ops.get(i).cmd());
-                w.putU32(CTRL_ATTR_OP_FLAGS(), ops.get(i).listedFlags());
+                w.putU32(CTRL_ATTR_OP_ID, ops.get(i).cmd());
+                w.putU32(CTRL_ATTR_OP_FLAGS, ops.get(i).listedFlags());
                 w.endNested(op);
             }
             w.endNested(nest);
         }
         List<McastGroup> groups = f.mcastGroups();
         if (!groups.isEmpty()) {
-            int nest = w.beginNested(CTRL_ATTR_MCAST_GROUPS());
+            int nest = w.beginNested(CTRL_ATTR_MCAST_GROUPS.number());
             for (int i = 0; i < groups.size(); i++) {
                 int g = w.beginNested(i + 1);
-                w.putU32(CTRL_ATTR_MCAST_GRP_ID(), groups.get(i).id());
-                w.putString(CTRL_ATTR_MCAST_GRP_NAME(), groups.get(i).name());
+                w.putU32(CTRL_ATTR_MCAST_GRP_ID, groups.get(i).id());
+                w.putString(CTRL_ATTR_MCAST_GRP_NAME, groups.get(i).name());
                 w.endNested(g);
             }
             w.endNested(nest);

@@ -3,6 +3,7 @@ package org.vdpactl.fake.netlink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.vdpactl.abi.UapiGenlCtrlAttribute;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.ffi.gen.netlink.netlink_h;
 import org.vdpactl.sys.Errno;
@@ -122,18 +123,18 @@ final class PolicyDump {
 
     /** The attributes of one message (after the genl header). */
     static void write(SkBuff w, int familyId, Entry e) {
-        w.putU16(netlink_h.CTRL_ATTR_FAMILY_ID(), familyId);
+        w.putU16(UapiGenlCtrlAttribute.CTRL_ATTR_FAMILY_ID, familyId);
         switch (e) {
             case OpEntry op -> {
-                int pol = w.beginNested(netlink_h.NLA_F_NESTED() | netlink_h.CTRL_ATTR_OP_POLICY());
+                int pol = w.beginNested(netlink_h.NLA_F_NESTED() | UapiGenlCtrlAttribute.CTRL_ATTR_OP_POLICY.number());
                 int cmd = w.beginNested(netlink_h.NLA_F_NESTED() | op.cmd());
-                op.doPolicy().ifPresent(idx -> w.putU32(netlink_h.CTRL_ATTR_POLICY_DO(), idx));
-                op.dumpPolicy().ifPresent(idx -> w.putU32(netlink_h.CTRL_ATTR_POLICY_DUMP(), idx));
+                op.doPolicy().ifPresent(idx -> w.putU32(UapiGenlCtrlAttribute.CTRL_ATTR_POLICY_DO, idx));
+                op.dumpPolicy().ifPresent(idx -> w.putU32(UapiGenlCtrlAttribute.CTRL_ATTR_POLICY_DUMP, idx));
                 w.endNested(cmd);
                 w.endNested(pol);
             }
             case AttrEntry a -> {
-                int pol = w.beginNested(netlink_h.NLA_F_NESTED() | netlink_h.CTRL_ATTR_POLICY());
+                int pol = w.beginNested(netlink_h.NLA_F_NESTED() | UapiGenlCtrlAttribute.CTRL_ATTR_POLICY.number());
                 int idx = w.beginNested(netlink_h.NLA_F_NESTED() | a.policyIndex());
                 a.policy().writeNest(w, a.attr());
                 w.endNested(idx);

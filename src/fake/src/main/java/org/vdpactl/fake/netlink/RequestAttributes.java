@@ -6,6 +6,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.vdpactl.abi.NetlinkAttribute;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.sys.Errno;
 
@@ -161,6 +162,28 @@ public final class RequestAttributes {
         };
     }
 
+    public boolean has(NetlinkAttribute a) {
+        return has(a.number());
+    }
+
+    /** nla_get_u8/u16/u32/u64 by the ABI's declared type (after validation the length is the policy's). */
+    public long unsigned(NetlinkAttribute a) {
+        int width = a.type().width();
+        if (width == 0) {
+            throw new IllegalArgumentException(a.constantName() + " is a " + a.type().label() + " attribute");
+        }
+        int payload = header[a.number()] + NLA_HDRLEN();
+        return width == 1 ? Byte.toUnsignedLong(datagram[payload]) : unsignedAt(payload, width);
+    }
+
+    public String cString(NetlinkAttribute a) {
+        return cString(a.number());
+    }
+
+    public byte[] bytes(NetlinkAttribute a) {
+        return bytes(a.number());
+    }
+
     public boolean has(int type) {
         return type < header.length && header[type] >= 0;
     }
@@ -180,18 +203,6 @@ public final class RequestAttributes {
             end++;
         }
         return new String(datagram, from, end - from, StandardCharsets.UTF_8);
-    }
-
-    public int u16(int type) {
-        return Short.toUnsignedInt(seg.get(U16, header[type] + NLA_HDRLEN()));
-    }
-
-    public long u32(int type) {
-        return Integer.toUnsignedLong(seg.get(U32, header[type] + NLA_HDRLEN()));
-    }
-
-    public long u64(int type) {
-        return seg.get(U64, header[type] + NLA_HDRLEN());
     }
 
     public byte[] bytes(int type) {

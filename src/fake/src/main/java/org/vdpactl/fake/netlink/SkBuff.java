@@ -9,6 +9,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.vdpactl.abi.NetlinkAttribute;
+import org.vdpactl.abi.NlaType;
 import org.vdpactl.ffi.gen.netlink.genlmsghdr;
 import org.vdpactl.ffi.gen.netlink.nlattr;
 import org.vdpactl.ffi.gen.netlink.nlmsghdr;
@@ -20,6 +22,7 @@ import org.vdpactl.ffi.gen.netlink.nlmsghdr;
  * client's codec: the sizes and field offsets come from the generated bindings, as the kernel takes
  * them from its headers, so a mistake in the client's writer stays visible to fake-backed tests.
  * Host byte order, zeroed padding; {@code nla_len} excludes the padding, message lengths include it.
+ * The puts of a {@link NetlinkAttribute} refuse another width than the ABI declares for it.
  */
 public final class SkBuff {
     private static final ByteOrder HOST = ByteOrder.nativeOrder();
@@ -94,6 +97,38 @@ public final class SkBuff {
         alignTo(NLMSG_ALIGNTO());
         nlh = -1;
         return len;
+    }
+
+    SkBuff putU8(NetlinkAttribute a, int value) {
+        a.checkPut(NlaType.U8, value);
+        return putU8(a.number(), value);
+    }
+
+    SkBuff putU16(NetlinkAttribute a, int value) {
+        a.checkPut(NlaType.U16, value);
+        return putU16(a.number(), value);
+    }
+
+    /** nla_put_u32; {@code value} taken as unsigned. */
+    SkBuff putU32(NetlinkAttribute a, int value) {
+        a.checkPut(NlaType.U32, Integer.toUnsignedLong(value));
+        return putU32(a.number(), value);
+    }
+
+    SkBuff putU64(NetlinkAttribute a, long value) {
+        a.checkPut(NlaType.U64, value);
+        return putU64(a.number(), value);
+    }
+
+    SkBuff putString(NetlinkAttribute a, String value) {
+        a.checkString();
+        return putString(a.number(), value);
+    }
+
+    /** nla_put of a binary attribute (a MAC address). */
+    SkBuff putBytes(NetlinkAttribute a, byte[] payload) {
+        a.checkBytes(payload.length);
+        return putAttribute(a.number(), payload);
     }
 
     SkBuff putU8(int type, int value) {

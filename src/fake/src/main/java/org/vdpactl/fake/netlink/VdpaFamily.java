@@ -1,5 +1,6 @@
 package org.vdpactl.fake.netlink;
 
+import static org.vdpactl.abi.UapiVdpaAttribute.*;
 import static org.vdpactl.ffi.gen.vhost.vhost_h.*;
 
 import java.lang.foreign.MemorySegment;
@@ -33,12 +34,10 @@ final class VdpaFamily extends FakeGenlFamily {
     private static final String MOD = "vdpa: ";
     /** VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MAX: the highest queue index VSTATS accepts. */
     private static final long MAX_QUEUE_INDEX = 0x8000;
-    private static final long NET_ATTRS_MASK = bit(VDPA_ATTR_DEV_NET_CFG_MACADDR()) | bit(VDPA_ATTR_DEV_NET_CFG_MTU()) | bit(VDPA_ATTR_DEV_NET_CFG_MAX_VQP());
+    private static final long NET_ATTRS_MASK = bit(VDPA_ATTR_DEV_NET_CFG_MACADDR.number()) | bit(VDPA_ATTR_DEV_NET_CFG_MTU.number()) | bit(VDPA_ATTR_DEV_NET_CFG_MAX_VQP.number());
     /** VIRTIO_DEVICE_F_MASK: every bit outside the transport range 28..42. */
     private static final long DEVICE_F_MASK = (~0L << (VIRTIO_TRANSPORT_F_END() + 1)) | ((1L << VIRTIO_TRANSPORT_F_START()) - 1);
     private static final int FEATURES_OK = VIRTIO_CONFIG_S_FEATURES_OK();
-    /** VDPA_ATTR_VDPA_DEV_SUPPORTED_FEATURES: where kernels before 6.2 put the device features. */
-    static final int LEGACY_DEV_FEATURES = KernelProfile.Netlink.LEGACY_DEVICE_FEATURES_ATTR;
 
     private final FakeVdpaBus bus;
     private final KernelProfile kernel;
@@ -67,14 +66,12 @@ final class VdpaFamily extends FakeGenlFamily {
         return kernel.hasCommand(cmd) ? Optional.of(new Op(cmd.number(), admin, doit, dumpit, policy, true, true)) : Optional.empty();
     }
 
-    /** vdpa_nl_policy of the profile's kernel, in an array of VDPA_ATTR_MAX + 1 (UNSPEC where it has no entry). */
+    /**
+     * vdpa_nl_policy of the profile's kernel, in an array of VDPA_ATTR_MAX + 1 (UNSPEC where it has no entry): the
+     * profile names the entries, the ABI's attributes hold them.
+     */
     private static AttrPolicy[] policy(KernelProfile.Netlink netlink) {
-        AttrPolicy[] p = new AttrPolicy[netlink.maxAttr() + 1];
-        Arrays.fill(p, AttrPolicy.UNSPEC);
-        for (KernelProfile.PolicyEntry e : netlink.requestPolicy()) {
-            p[e.number()] = AttrPolicy.parse(e.policy());
-        }
-        return p;
+        return AttrPolicy.table(netlink.maxAttr(), netlink.requestPolicy());
     }
 
     @Override
@@ -116,30 +113,30 @@ final class VdpaFamily extends FakeGenlFamily {
     @Override
     public String faultDevice(GenlRequestContext r) {
         RequestAttributes a = r.attributes();
-        if (a.has(VDPA_ATTR_DEV_NAME())) {
-            return a.cString(VDPA_ATTR_DEV_NAME());
+        if (a.has(VDPA_ATTR_DEV_NAME)) {
+            return a.cString(VDPA_ATTR_DEV_NAME);
         }
-        return a.has(VDPA_ATTR_MGMTDEV_DEV_NAME()) ? a.cString(VDPA_ATTR_MGMTDEV_DEV_NAME()) : null;
+        return a.has(VDPA_ATTR_MGMTDEV_DEV_NAME) ? a.cString(VDPA_ATTR_MGMTDEV_DEV_NAME) : null;
     }
 
     // ------------------------------------------------------------------ lookups
 
     /** vdpa_mgmtdev_get_from_attr: EINVAL without a name, ENODEV without a match. */
     private MgmtDevice mgmtdevFromAttrs(RequestAttributes a, String extack) {
-        if (!a.has(VDPA_ATTR_MGMTDEV_DEV_NAME())) {
+        if (!a.has(VDPA_ATTR_MGMTDEV_DEV_NAME)) {
             throw new KernelError(Errno.EINVAL, MOD + extack, "no MGMTDEV_DEV_NAME");
         }
-        String dev = a.cString(VDPA_ATTR_MGMTDEV_DEV_NAME());
-        String busName = a.has(VDPA_ATTR_MGMTDEV_BUS_NAME()) ? a.cString(VDPA_ATTR_MGMTDEV_BUS_NAME()) : null;
+        String dev = a.cString(VDPA_ATTR_MGMTDEV_DEV_NAME);
+        String busName = a.has(VDPA_ATTR_MGMTDEV_BUS_NAME) ? a.cString(VDPA_ATTR_MGMTDEV_BUS_NAME) : null;
         return bus.managementDevice(busName, dev)
                 .orElseThrow(() -> new KernelError(Errno.ENODEV, MOD + extack, "no mgmtdev " + busName + "/" + dev));
     }
 
     private static String requireDevName(RequestAttributes a) {
-        if (!a.has(VDPA_ATTR_DEV_NAME())) {
+        if (!a.has(VDPA_ATTR_DEV_NAME)) {
             throw KernelError.of(Errno.EINVAL, "no DEV_NAME");
         }
-        return a.cString(VDPA_ATTR_DEV_NAME());
+        return a.cString(VDPA_ATTR_DEV_NAME);
     }
 
     /** bus_find_device by name: ENODEV "device not found". */
@@ -181,17 +178,17 @@ final class VdpaFamily extends FakeGenlFamily {
     /** vdpa_mgmtdev_fill. */
     private static void writeMgmtdev(SkBuff w, MgmtDevice m) {
         writeHandle(w, m);
-        w.putU64(VDPA_ATTR_MGMTDEV_SUPPORTED_CLASSES(), m.supportedClasses());
-        w.putU32(VDPA_ATTR_DEV_MGMTDEV_MAX_VQS(), m.maxSupportedVqs());
-        w.putU64(VDPA_ATTR_DEV_SUPPORTED_FEATURES(), m.supportedFeatures());
+        w.putU64(VDPA_ATTR_MGMTDEV_SUPPORTED_CLASSES, m.supportedClasses());
+        w.putU32(VDPA_ATTR_DEV_MGMTDEV_MAX_VQS, m.maxSupportedVqs());
+        w.putU64(VDPA_ATTR_DEV_SUPPORTED_FEATURES, m.supportedFeatures());
     }
 
     /** vdpa_nl_mgmtdev_handle_fill. */
     private static void writeHandle(SkBuff w, MgmtDevice m) {
         if (m.busName() != null) {
-            w.putString(VDPA_ATTR_MGMTDEV_BUS_NAME(), m.busName());
+            w.putString(VDPA_ATTR_MGMTDEV_BUS_NAME, m.busName());
         }
-        w.putString(VDPA_ATTR_MGMTDEV_DEV_NAME(), m.devName());
+        w.putString(VDPA_ATTR_MGMTDEV_DEV_NAME, m.devName());
     }
 
     // ------------------------------------------------------------------ DEV_NEW
@@ -205,23 +202,23 @@ final class VdpaFamily extends FakeGenlFamily {
         Integer mtu = null;
         Integer pairs = null;
         Long features = null;
-        if (a.has(VDPA_ATTR_DEV_NET_CFG_MACADDR())) {
-            mac = a.bytes(VDPA_ATTR_DEV_NET_CFG_MACADDR());
-            mask |= bit(VDPA_ATTR_DEV_NET_CFG_MACADDR());
+        if (a.has(VDPA_ATTR_DEV_NET_CFG_MACADDR)) {
+            mac = a.bytes(VDPA_ATTR_DEV_NET_CFG_MACADDR);
+            mask |= bit(VDPA_ATTR_DEV_NET_CFG_MACADDR.number());
         }
-        if (a.has(VDPA_ATTR_DEV_NET_CFG_MTU())) {
-            mtu = a.u16(VDPA_ATTR_DEV_NET_CFG_MTU());
-            mask |= bit(VDPA_ATTR_DEV_NET_CFG_MTU());
+        if (a.has(VDPA_ATTR_DEV_NET_CFG_MTU)) {
+            mtu = (int) a.unsigned(VDPA_ATTR_DEV_NET_CFG_MTU);
+            mask |= bit(VDPA_ATTR_DEV_NET_CFG_MTU.number());
         }
-        if (a.has(VDPA_ATTR_DEV_NET_CFG_MAX_VQP())) {
-            pairs = a.u16(VDPA_ATTR_DEV_NET_CFG_MAX_VQP());
+        if (a.has(VDPA_ATTR_DEV_NET_CFG_MAX_VQP)) {
+            pairs = (int) a.unsigned(VDPA_ATTR_DEV_NET_CFG_MAX_VQP);
             if (pairs == 0) {
                 throw new KernelError(Errno.EINVAL, MOD + "At least one pair of VQs is required", "max_vqp 0");
             }
-            mask |= bit(VDPA_ATTR_DEV_NET_CFG_MAX_VQP());
+            mask |= bit(VDPA_ATTR_DEV_NET_CFG_MAX_VQP.number());
         }
-        if (a.has(VDPA_ATTR_DEV_FEATURES())) {
-            features = a.u64(VDPA_ATTR_DEV_FEATURES());
+        if (a.has(VDPA_ATTR_DEV_FEATURES)) {
+            features = a.unsigned(VDPA_ATTR_DEV_FEATURES);
             long missing = 0;
             if (mac != null && (features & (1L << VIRTIO_NET_F_MAC())) == 0) {
                 missing |= 1L << VIRTIO_NET_F_MAC();
@@ -237,7 +234,7 @@ final class VdpaFamily extends FakeGenlFamily {
                 throw new KernelError(Errno.EINVAL, MOD + "Missing features 0x" + Long.toHexString(missing)
                         + " for provided attributes", "features lack bits for the given attributes");
             }
-            mask |= bit(VDPA_ATTR_DEV_FEATURES());
+            mask |= bit(VDPA_ATTR_DEV_FEATURES.number());
         }
         if ((mask & NET_ATTRS_MASK) != 0 && !r.caller().hasCapNetAdmin()) {
             throw KernelError.of(Errno.EPERM, "net attributes need CAP_NET_ADMIN");
@@ -301,12 +298,12 @@ final class VdpaFamily extends FakeGenlFamily {
     /** vdpa_dev_fill. */
     private static void writeDevice(SkBuff w, NetlinkDeviceView d) {
         writeHandle(w, d.mgmtDevice());
-        w.putString(VDPA_ATTR_DEV_NAME(), d.name());
-        w.putU32(VDPA_ATTR_DEV_ID(), d.virtioId());
-        w.putU32(VDPA_ATTR_DEV_VENDOR_ID(), d.vendorId());
-        w.putU32(VDPA_ATTR_DEV_MAX_VQS(), d.maxVqs());
-        w.putU16(VDPA_ATTR_DEV_MAX_VQ_SIZE(), d.maxVqSize());
-        w.putU16(VDPA_ATTR_DEV_MIN_VQ_SIZE(), d.minVqSize());
+        w.putString(VDPA_ATTR_DEV_NAME, d.name());
+        w.putU32(VDPA_ATTR_DEV_ID, d.virtioId());
+        w.putU32(VDPA_ATTR_DEV_VENDOR_ID, d.vendorId());
+        w.putU32(VDPA_ATTR_DEV_MAX_VQS, d.maxVqs());
+        w.putU16(VDPA_ATTR_DEV_MAX_VQ_SIZE, d.maxVqSize());
+        w.putU16(VDPA_ATTR_DEV_MIN_VQ_SIZE, d.minVqSize());
     }
 
     /** The walk of bus_for_each_dev with cb->args[0] as the restart index, skipping unmanaged devices. */
@@ -363,26 +360,26 @@ final class VdpaFamily extends FakeGenlFamily {
             writeLegacyNetConfig(w, d);
             return;
         }
-        w.putString(VDPA_ATTR_DEV_NAME(), d.name());
-        w.putU32(VDPA_ATTR_DEV_ID(), d.virtioId());
+        w.putString(VDPA_ATTR_DEV_NAME, d.name());
+        w.putU32(VDPA_ATTR_DEV_ID, d.virtioId());
         if ((d.status() & FEATURES_OK) != 0) {
-            w.putU64(VDPA_ATTR_DEV_NEGOTIATED_FEATURES(), d.negotiatedFeatures());
+            w.putU64(VDPA_ATTR_DEV_NEGOTIATED_FEATURES, d.negotiatedFeatures());
         }
         long f = d.deviceFeatures();
-        w.putU64(VDPA_ATTR_DEV_FEATURES(), f);
+        w.putU64(VDPA_ATTR_DEV_FEATURES, f);
         if (d.virtioId() == VIRTIO_ID_NET()) {
             MemorySegment c = config(d, virtio_net_config.sizeof());
             if (has(f, VIRTIO_NET_F_MTU())) {
-                w.putU16(VDPA_ATTR_DEV_NET_CFG_MTU(), Short.toUnsignedInt(virtio_net_config.mtu(c)));
+                w.putU16(VDPA_ATTR_DEV_NET_CFG_MTU, Short.toUnsignedInt(virtio_net_config.mtu(c)));
             }
             if (has(f, VIRTIO_NET_F_MAC())) {
-                w.putAttribute(VDPA_ATTR_DEV_NET_CFG_MACADDR(), virtio_net_config.mac(c).toArray(ValueLayout.JAVA_BYTE));
+                w.putBytes(VDPA_ATTR_DEV_NET_CFG_MACADDR, virtio_net_config.mac(c).toArray(ValueLayout.JAVA_BYTE));
             }
             if (has(f, VIRTIO_NET_F_STATUS())) {
-                w.putU16(VDPA_ATTR_DEV_NET_STATUS(), Short.toUnsignedInt(virtio_net_config.status(c)));
+                w.putU16(VDPA_ATTR_DEV_NET_STATUS, Short.toUnsignedInt(virtio_net_config.status(c)));
             }
             if (has(f, VIRTIO_NET_F_MQ()) || has(f, VIRTIO_NET_F_RSS())) {
-                w.putU16(VDPA_ATTR_DEV_NET_CFG_MAX_VQP(), Short.toUnsignedInt(virtio_net_config.max_virtqueue_pairs(c)));
+                w.putU16(VDPA_ATTR_DEV_NET_CFG_MAX_VQP, Short.toUnsignedInt(virtio_net_config.max_virtqueue_pairs(c)));
             }
         } else {
             writeBlockConfig(w, f, config(d, virtio_blk_config.sizeof()));
@@ -391,57 +388,57 @@ final class VdpaFamily extends FakeGenlFamily {
 
     /** 6.1's vdpa_dev_config_fill + vdpa_dev_net_config_fill: status always, features as attribute 21. */
     private static void writeLegacyNetConfig(SkBuff w, NetlinkDeviceView d) {
-        w.putString(VDPA_ATTR_DEV_NAME(), d.name());
-        w.putU32(VDPA_ATTR_DEV_ID(), d.virtioId());
+        w.putString(VDPA_ATTR_DEV_NAME, d.name());
+        w.putU32(VDPA_ATTR_DEV_ID, d.virtioId());
         if ((d.status() & FEATURES_OK) != 0) {
-            w.putU64(VDPA_ATTR_DEV_NEGOTIATED_FEATURES(), d.negotiatedFeatures());
+            w.putU64(VDPA_ATTR_DEV_NEGOTIATED_FEATURES, d.negotiatedFeatures());
         }
         MemorySegment c = config(d, virtio_net_config.sizeof());
-        w.putU16(VDPA_ATTR_DEV_NET_STATUS(), Short.toUnsignedInt(virtio_net_config.status(c)));
+        w.putU16(VDPA_ATTR_DEV_NET_STATUS, Short.toUnsignedInt(virtio_net_config.status(c)));
         long f = d.deviceFeatures();
-        w.putU64(LEGACY_DEV_FEATURES, f);
+        w.putU64(LEGACY_DEV_SUPPORTED_FEATURES, f);
         if (has(f, VIRTIO_NET_F_MTU())) {
-            w.putU16(VDPA_ATTR_DEV_NET_CFG_MTU(), Short.toUnsignedInt(virtio_net_config.mtu(c)));
+            w.putU16(VDPA_ATTR_DEV_NET_CFG_MTU, Short.toUnsignedInt(virtio_net_config.mtu(c)));
         }
         if (has(f, VIRTIO_NET_F_MAC())) {
-            w.putAttribute(VDPA_ATTR_DEV_NET_CFG_MACADDR(), virtio_net_config.mac(c).toArray(ValueLayout.JAVA_BYTE));
+            w.putBytes(VDPA_ATTR_DEV_NET_CFG_MACADDR, virtio_net_config.mac(c).toArray(ValueLayout.JAVA_BYTE));
         }
         if (has(f, VIRTIO_NET_F_MQ()) || has(f, VIRTIO_NET_F_RSS())) {
-            w.putU16(VDPA_ATTR_DEV_NET_CFG_MAX_VQP(), Short.toUnsignedInt(virtio_net_config.max_virtqueue_pairs(c)));
+            w.putU16(VDPA_ATTR_DEV_NET_CFG_MAX_VQP, Short.toUnsignedInt(virtio_net_config.max_virtqueue_pairs(c)));
         }
     }
 
     private static void writeBlockConfig(SkBuff w, long f, MemorySegment c) {
-        w.putU64(VDPA_ATTR_DEV_BLK_CFG_CAPACITY(), virtio_blk_config.capacity(c));
+        w.putU64(VDPA_ATTR_DEV_BLK_CFG_CAPACITY, virtio_blk_config.capacity(c));
         if (has(f, VIRTIO_BLK_F_SIZE_MAX())) {
-            w.putU32(VDPA_ATTR_DEV_BLK_CFG_SIZE_MAX(), virtio_blk_config.size_max(c));
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_SIZE_MAX, virtio_blk_config.size_max(c));
         }
         if (has(f, VIRTIO_BLK_F_BLK_SIZE())) {
-            w.putU32(VDPA_ATTR_DEV_BLK_CFG_BLK_SIZE(), virtio_blk_config.blk_size(c));
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_BLK_SIZE, virtio_blk_config.blk_size(c));
         }
         if (has(f, VIRTIO_BLK_F_SEG_MAX())) {
-            w.putU32(VDPA_ATTR_DEV_BLK_CFG_SEG_MAX(), virtio_blk_config.seg_max(c));
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_SEG_MAX, virtio_blk_config.seg_max(c));
         }
         if (has(f, VIRTIO_BLK_F_MQ())) {
-            w.putU16(VDPA_ATTR_DEV_BLK_CFG_NUM_QUEUES(), Short.toUnsignedInt(virtio_blk_config.num_queues(c)));
+            w.putU16(VDPA_ATTR_DEV_BLK_CFG_NUM_QUEUES, Short.toUnsignedInt(virtio_blk_config.num_queues(c)));
         }
         if (has(f, VIRTIO_BLK_F_TOPOLOGY())) {
-            w.putU8(VDPA_ATTR_DEV_BLK_CFG_PHY_BLK_EXP(), virtio_blk_config.physical_block_exp(c));
-            w.putU8(VDPA_ATTR_DEV_BLK_CFG_ALIGN_OFFSET(), virtio_blk_config.alignment_offset(c));
-            w.putU16(VDPA_ATTR_DEV_BLK_CFG_MIN_IO_SIZE(), Short.toUnsignedInt(virtio_blk_config.min_io_size(c)));
-            w.putU32(VDPA_ATTR_DEV_BLK_CFG_OPT_IO_SIZE(), virtio_blk_config.opt_io_size(c));
+            w.putU8(VDPA_ATTR_DEV_BLK_CFG_PHY_BLK_EXP, Byte.toUnsignedInt(virtio_blk_config.physical_block_exp(c)));
+            w.putU8(VDPA_ATTR_DEV_BLK_CFG_ALIGN_OFFSET, Byte.toUnsignedInt(virtio_blk_config.alignment_offset(c)));
+            w.putU16(VDPA_ATTR_DEV_BLK_CFG_MIN_IO_SIZE, Short.toUnsignedInt(virtio_blk_config.min_io_size(c)));
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_OPT_IO_SIZE, virtio_blk_config.opt_io_size(c));
         }
         if (has(f, VIRTIO_BLK_F_DISCARD())) {
-            w.putU32(VDPA_ATTR_DEV_BLK_CFG_MAX_DISCARD_SEC(), virtio_blk_config.max_discard_sectors(c));
-            w.putU32(VDPA_ATTR_DEV_BLK_CFG_MAX_DISCARD_SEG(), virtio_blk_config.max_discard_seg(c));
-            w.putU32(VDPA_ATTR_DEV_BLK_CFG_DISCARD_SEC_ALIGN(), virtio_blk_config.discard_sector_alignment(c));
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_MAX_DISCARD_SEC, virtio_blk_config.max_discard_sectors(c));
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_MAX_DISCARD_SEG, virtio_blk_config.max_discard_seg(c));
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_DISCARD_SEC_ALIGN, virtio_blk_config.discard_sector_alignment(c));
         }
         if (has(f, VIRTIO_BLK_F_WRITE_ZEROES())) {
-            w.putU32(VDPA_ATTR_DEV_BLK_CFG_MAX_WRITE_ZEROES_SEC(), virtio_blk_config.max_write_zeroes_sectors(c));
-            w.putU32(VDPA_ATTR_DEV_BLK_CFG_MAX_WRITE_ZEROES_SEG(), virtio_blk_config.max_write_zeroes_seg(c));
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_MAX_WRITE_ZEROES_SEC, virtio_blk_config.max_write_zeroes_sectors(c));
+            w.putU32(VDPA_ATTR_DEV_BLK_CFG_MAX_WRITE_ZEROES_SEG, virtio_blk_config.max_write_zeroes_seg(c));
         }
-        w.putU8(VDPA_ATTR_DEV_BLK_READ_ONLY(), has(f, VIRTIO_BLK_F_RO()) ? 1 : 0);
-        w.putU8(VDPA_ATTR_DEV_BLK_FLUSH(), has(f, VIRTIO_BLK_F_FLUSH()) ? 1 : 0);
+        w.putU8(VDPA_ATTR_DEV_BLK_READ_ONLY, has(f, VIRTIO_BLK_F_RO()) ? 1 : 0);
+        w.putU8(VDPA_ATTR_DEV_BLK_FLUSH, has(f, VIRTIO_BLK_F_FLUSH()) ? 1 : 0);
     }
 
     /** get_config into a zeroed struct: a device's config space may be shorter than the uapi struct. */
@@ -471,10 +468,10 @@ final class VdpaFamily extends FakeGenlFamily {
     private void vstatsGet(GenlRequestContext r, Replies out) {
         RequestAttributes a = r.attributes();
         String name = requireDevName(a);
-        if (!a.has(VDPA_ATTR_DEV_QUEUE_INDEX())) {
+        if (!a.has(VDPA_ATTR_DEV_QUEUE_INDEX)) {
             throw KernelError.of(Errno.EINVAL, "no DEV_QUEUE_INDEX");
         }
-        long index = a.u32(VDPA_ATTR_DEV_QUEUE_INDEX());
+        long index = a.unsigned(VDPA_ATTR_DEV_QUEUE_INDEX);
         NetlinkDeviceView d = deviceByName(name);
         requireManaged(d, "unmanaged vdpa device");
         if (d.virtioId() != VIRTIO_ID_NET()) {
@@ -492,17 +489,17 @@ final class VdpaFamily extends FakeGenlFamily {
         long negotiated = d.negotiatedFeatures();
         List<Map.Entry<String, Long>> stats = d.vendorStats((int) index);
         SkBuff w = out.reply(VDPA_CMD_DEV_VSTATS_GET());
-        w.putString(VDPA_ATTR_DEV_NAME(), d.name());
-        w.putU32(VDPA_ATTR_DEV_ID(), d.virtioId());
-        w.putU64(VDPA_ATTR_DEV_NEGOTIATED_FEATURES(), negotiated);
+        w.putString(VDPA_ATTR_DEV_NAME, d.name());
+        w.putU32(VDPA_ATTR_DEV_ID, d.virtioId());
+        w.putU64(VDPA_ATTR_DEV_NEGOTIATED_FEATURES, negotiated);
         if (has(negotiated, VIRTIO_NET_F_MQ()) || has(negotiated, VIRTIO_NET_F_RSS())) {
             MemorySegment c = config(d, virtio_net_config.sizeof());
-            w.putU16(VDPA_ATTR_DEV_NET_CFG_MAX_VQP(), Short.toUnsignedInt(virtio_net_config.max_virtqueue_pairs(c)));
+            w.putU16(VDPA_ATTR_DEV_NET_CFG_MAX_VQP, Short.toUnsignedInt(virtio_net_config.max_virtqueue_pairs(c)));
         }
-        w.putU32(VDPA_ATTR_DEV_QUEUE_INDEX(), (int) index);
+        w.putU32(VDPA_ATTR_DEV_QUEUE_INDEX, (int) index);
         for (Map.Entry<String, Long> s : stats) {
-            w.putString(VDPA_ATTR_DEV_VENDOR_ATTR_NAME(), s.getKey());
-            w.putU64(VDPA_ATTR_DEV_VENDOR_ATTR_VALUE(), s.getValue());
+            w.putString(VDPA_ATTR_DEV_VENDOR_ATTR_NAME, s.getKey());
+            w.putU64(VDPA_ATTR_DEV_VENDOR_ATTR_VALUE, s.getValue());
         }
     }
 
@@ -518,10 +515,10 @@ final class VdpaFamily extends FakeGenlFamily {
             r.extack().message(MOD + name + " device not supported");
             return;
         }
-        if (!a.has(VDPA_ATTR_DEV_NET_CFG_MACADDR())) {
+        if (!a.has(VDPA_ATTR_DEV_NET_CFG_MACADDR)) {
             throw KernelError.of(Errno.EOPNOTSUPP, "DEV_ATTR_SET without a MAC sets nothing");
         }
-        byte[] mac = a.bytes(VDPA_ATTR_DEV_NET_CFG_MACADDR());
+        byte[] mac = a.bytes(VDPA_ATTR_DEV_NET_CFG_MACADDR);
         if (!isValidEtherAddr(mac)) {
             throw new KernelError(Errno.EOPNOTSUPP, MOD + "Invalid MAC address", "multicast or zero MAC");
         }

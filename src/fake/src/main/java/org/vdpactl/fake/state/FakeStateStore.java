@@ -1,12 +1,7 @@
 package org.vdpactl.fake.state;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -42,9 +37,10 @@ import org.slf4j.LoggerFactory;
 import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.InputFile;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import org.vdpactl.abi.json.JsonReadException;
+import org.vdpactl.abi.json.RecordJson;
 
 /**
  * The fake kernel's persistent state for the CLI: one JSON file (default
@@ -66,24 +62,33 @@ public final class FakeStateStore {
     public static final Duration DEFAULT_LOCK_TIMEOUT = Duration.ofSeconds(10);
     private static final Logger LOG = LoggerFactory.getLogger(FakeStateStore.class);
     /**
-     * Names are bytes to the kernel: the file holds each name's UTF-8 bytes as given, also outside the
-     * Basic Multilingual Plane (Jackson would otherwise write an emoji as the escapes "\\uD83D\\uDE00").
+     * The state's writer, made at the first save: a command that only reads never starts Jackson's data binding
+     * (start-up). The state is read by {@link RecordJson}, as strictly as this mapper was configured to read it: a
+     * second "devices" or "name" key does not replace the first, text after the document is not ignored, 0.7 is
+     * not truncated to 0, "1" is not 1.
      */
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            // a hand-edited state is read as written or refused: a second "devices" or "name" key does not
-            // replace the first, text after the document is not ignored, 0.7 is not truncated to 0, "1" is not 1
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-            .build();
+    private static final class Writer {
+        /**
+         * Names are bytes to the kernel: the file holds each name's UTF-8 bytes as given, also outside the
+         * Basic Multilingual Plane (Jackson would otherwise write an emoji as the escapes "\\uD83D\\uDE00").
+         */
+        static final ObjectMapper JSON = JsonMapper.builder()
+                .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+                .enable(SerializationFeature.INDENT_OUTPUT)
+                .build();
+    }
     private static final Set<PosixFilePermission> FILE_MODE = PosixFilePermissions.fromString("rw-------");
     private static final Set<PosixFilePermission> DIR_MODE = PosixFilePermissions.fromString("rwx------");
     /** Threads of one JVM queue here first: file locks are per process, and the JVM refuses overlapping ones. */
     private static final Map<Path, Semaphore> IN_PROCESS_QUEUES = new ConcurrentHashMap<>();
     private static final long POLL_NANOS = Duration.ofMillis(100).toNanos();
+    /**
+     * Per lock file, the holding (process and acquisition, as {@link LockWait} tells holders apart) a waiter of this JVM
+     * gave up on. A later wait that finds the same holding still there gives up at once: that holder already kept the
+     * lock past the timeout, and waiting for it again made every command wait twice (a failed open, then the close of
+     * the kernel; a rehearsal's failed set-up, then its rollback).
+     */
+    private static final Map<Path, String> GIVEN_UP_ON = new ConcurrentHashMap<>();
 
     /** The path the user named (messages). */
     private final Path file;
@@ -397,6 +402,11 @@ public final class FakeStateStore {
                         : "pid " + pid + " (" + ProcessHandle.of(pid).map(HolderInfo::commandOf).orElse("exited") + ")";
             }
             missedLastLook = pid == LockHolders.NONE;
+            if (pid != self && (pid + " " + content).equals(GIVEN_UP_ON.get(lockPath))) {
+                description = who;
+                deadline = watch.nanoTime();
+                return false;
+            }
             boolean moved = queueMoved(pid + " " + content, pid == self ? -1 : watch.cpuNanosOf(pid));
             if (moved) {
                 deadline = watch.nanoTime() + lockTimeout.toNanos();
@@ -440,6 +450,10 @@ public final class FakeStateStore {
         }
 
         synchronized StateLockedException lockedException() {
+            // only a holder this JVM saw by its pid, never one of its own threads
+            if (holder != null && !holder.startsWith("-") && !holder.startsWith(ProcessHandle.current().pid() + " ")) {
+                GIVEN_UP_ON.put(lockPath, holder);
+            }
             return new StateLockedException("fake kernel state " + file + " is in use by another vdpactl process: "
                     + (description == null ? "its holder" : description) + " has held the lock " + lockPath + " for more than "
                     + (lockTimeout.toMillis() % 1000 == 0 ? lockTimeout.toSeconds() + " s" : lockTimeout.toMillis() + " ms"));
@@ -467,8 +481,7 @@ public final class FakeStateStore {
             if (bytes == null) {
                 return main;
             }
-            List<NodeOpenRecord> records = JSON.readValue(bytes,
-                    JSON.getTypeFactory().constructCollectionType(List.class, NodeOpenRecord.class));
+            List<NodeOpenRecord> records = RecordJson.readList(bytes, NodeOpenRecord.class);
             String nulls = InventoryValidation.nullEntry("openNodes", records);
             if (nulls != null) {
                 throw new CorruptStateException("fake kernel state " + open + " is invalid: " + nulls + "; delete it");
@@ -479,8 +492,8 @@ public final class FakeStateStore {
                 throw new CorruptStateException("fake kernel state " + open + " is invalid: " + problem + "; delete it");
             }
             return state;
-        } catch (JacksonException e) {
-            throw new CorruptStateException("fake kernel state " + open + " is corrupt (" + problemAt(e) + "); delete it");
+        } catch (JsonReadException e) {
+            throw new CorruptStateException("fake kernel state " + open + " is corrupt (" + e.getMessage() + "); delete it");
         } catch (IOException e) {
             throw StateIoException.of("cannot read the fake kernel state " + open, e);
         }
@@ -509,31 +522,13 @@ public final class FakeStateStore {
         }
     }
 
-    /** Jackson's problem with where it is: "Duplicate field 'devices' at line 4, column 14". */
-    private static String problemAt(JacksonException e) {
-        JsonLocation at = e.getLocation();
-        String what = e.getOriginalMessage();
-        if (e instanceof JsonMappingException m && !m.getPath().isEmpty()) {
-            StringBuilder field = new StringBuilder();
-            for (JsonMappingException.Reference r : m.getPath()) {
-                if (r.getFieldName() != null) {
-                    field.append(field.isEmpty() ? "" : ".").append(r.getFieldName());
-                } else if (r.getIndex() >= 0) {
-                    field.append('[').append(r.getIndex()).append(']');
-                }
-            }
-            what = "\"" + field + "\": " + what;
-        }
-        return at == null || at.getLineNr() < 1 ? what : what + " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-    }
-
     private SharedState readMainState() {
         try {
             byte[] bytes = readInput(target);
             if (bytes == null) {
                 return SharedState.of(Inventory.defaults());
             }
-            StateFile s = JSON.readValue(bytes, StateFile.class);
+            StateFile s = RecordJson.read(bytes, StateFile.class);
             if (s == null || s.version() != VERSION) {
                 throw new CorruptStateException("fake kernel state " + file + " has "
                         + (s == null ? "no content" : "unsupported version " + s.version())
@@ -556,8 +551,8 @@ public final class FakeStateStore {
                         + "; fix or delete it to start from the default devices");
             }
             return state;
-        } catch (JacksonException e) {
-            throw new CorruptStateException("fake kernel state " + file + " is corrupt (" + problemAt(e)
+        } catch (JsonReadException e) {
+            throw new CorruptStateException("fake kernel state " + file + " is corrupt (" + e.getMessage()
                     + "); delete it to start from the default devices");
         } catch (IOException e) {
             throw StateIoException.of("cannot read the fake kernel state " + file, e);
@@ -569,7 +564,7 @@ public final class FakeStateStore {
         if (!state.withOpenNodes(List.of()).equals(before.withOpenNodes(List.of())) || !Files.exists(target) && before.openNodes().equals(state.openNodes())) {
             Inventory inventory = state.inventory();
             try {
-                writeAtomically(target, JSON.writeValueAsBytes(new StateFile(VERSION, inventory.mgmtdevs(), inventory.devices(),
+                writeAtomically(target, Writer.JSON.writeValueAsBytes(new StateFile(VERSION, inventory.mgmtdevs(), inventory.devices(),
                         kernelVersion, List.of(), state.nodeRules(), state.vstats())));
             } catch (IOException e) {
                 throw StateIoException.of("cannot save the fake kernel state " + file, e);
@@ -577,7 +572,7 @@ public final class FakeStateStore {
         }
         if (!state.openNodes().equals(before.openNodes())) {
             try {
-                writeAtomically(openNodesFile(), JSON.writeValueAsBytes(state.openNodes()));
+                writeAtomically(openNodesFile(), Writer.JSON.writeValueAsBytes(state.openNodes()));
             } catch (IOException e) {
                 throw StateIoException.of("cannot save the fake kernel state " + openNodesFile(), e);
             }

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,8 +31,16 @@ public final class StateFileNodeOpeners implements NodeOpeners {
     private static final long PID = ProcessHandle.current().pid();
     private static final Long START = ProcessHandle.current().info().startInstant().map(i -> i.toEpochMilli()).orElse(null);
 
+    /** Numbers the kernels of this JVM. */
+    private static final AtomicLong KERNELS = new AtomicLong();
+
     private final FakeStateStore store;
-    private final String kernel = UUID.randomUUID().toString();
+    /**
+     * Which kernel of which JVM: the pid and its start time name the JVM among all processes that run at once (as
+     * {@link #alive} tells them apart), the number the kernel within it. Not a random UUID: the JDK's SecureRandom
+     * behind it loaded and seeded some 40 classes of security providers at every start of every fake command.
+     */
+    private final String kernel = PID + "-" + START + "-" + KERNELS.incrementAndGet();
     /**
      * Whether this kernel ever recorded an open: one that did not has nothing to drop and must not lock (or create)
      * the state. What a record may create is the store's decision ({@link FakeStateStore#updateOpenRecords}).

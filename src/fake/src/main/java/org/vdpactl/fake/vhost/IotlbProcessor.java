@@ -274,7 +274,7 @@ final class IotlbProcessor {
             return;
         }
         unmapRange(v.owner(), table, asid, 0, -1L);
-        if (dev.spec().ops().resetMap()) {
+        if (dev.spec().ops().has("reset_map")) {
             try {
                 dev.resetMap(asid);
             } catch (KernelError e) {

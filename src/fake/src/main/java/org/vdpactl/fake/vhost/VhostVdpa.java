@@ -480,7 +480,7 @@ public final class VhostVdpa {
                 return 0;
             }
             case VHOST_VDPA_GET_VRING_SIZE -> {
-                if (!dev.spec().ops().getVqSize()) {
+                if (!dev.spec().ops().has("get_vq_size")) {
                     throw KernelError.of(Errno.EOPNOTSUPP, dev.name() + " has no get_vq_size");
                 }
                 VhostDev.writeState(arg, idx, dev.vqSize(idx));

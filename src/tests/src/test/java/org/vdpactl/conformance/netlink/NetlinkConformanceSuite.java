@@ -1,5 +1,6 @@
 package org.vdpactl.conformance.netlink;
 
+import static org.vdpactl.abi.UapiGenlCtrlAttribute.*;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -151,8 +152,8 @@ public abstract class NetlinkConformanceSuite {
         assertEquals(s.portId(), reply.header().pid());
         assertEquals(CTRL_CMD_NEWFAMILY, reply.cmd());
         assertEquals(2, reply.genl().version());
-        assertEquals(List.of(CTRL_ATTR_FAMILY_NAME, CTRL_ATTR_FAMILY_ID, CTRL_ATTR_VERSION, CTRL_ATTR_HDRSIZE,
-                CTRL_ATTR_MAXATTR, CTRL_ATTR_OPS), types(reply));
+        assertEquals(List.of(CTRL_ATTR_FAMILY_NAME.number(), CTRL_ATTR_FAMILY_ID.number(), CTRL_ATTR_VERSION.number(),
+                CTRL_ATTR_HDRSIZE.number(), CTRL_ATTR_MAXATTR.number(), CTRL_ATTR_OPS.number()), types(reply));
         assertEquals(2, reply.attributes().require(CTRL_ATTR_FAMILY_ID).length(), "FAMILY_ID is a u16");
         GenlFamily f = GenlFamily.parse(reply.attributes());
         assertEquals("vdpa", f.name());
@@ -663,6 +664,46 @@ public abstract class NetlinkConformanceSuite {
         assertEquals("invalid attribute length", f.extack().message());
         assertPolicy(f, 36, new long[][] {{NL_POLICY_TYPE_ATTR_MIN_VALUE_U, 0}, {NL_POLICY_TYPE_ATTR_MAX_VALUE_U, -1},
                 {NL_POLICY_TYPE_ATTR_TYPE, NL_ATTR_TYPE_U64}});
+    }
+
+    /**
+     * An integer shorter than its policy type. vdpa_nl_ops set no {@code .validate} flags (drivers/vdpa/vdpa.c, 6.1,
+     * 6.12 and 7.2 alike): the family validates with NL_VALIDATE_STRICT, whose NL_VALIDATE_STRICT_ATTRS makes
+     * validate_nla (lib/nlattr.c) refuse any length but nla_attr_len[NLA_U16] = 2 with EINVAL before the minimum
+     * length check would answer ERANGE.
+     */
+    @Test
+    void aTooShortIntegerIsRefusedByVdpasStrictPolicy() {
+        ErrorMessage e = errorOf(VdpaCommand.DEV_NEW, w -> {
+            w.putString(DEV_NAME.number(), "t1");
+            w.putU8(DEV_NET_CFG_MTU.number(), 1);
+        });
+        assertEquals(Errno.EINVAL, e.errno());
+        assertEquals("invalid attribute length", e.extack().message());
+        assertEquals(NLMSG_HDRLEN + GENL_HDRLEN + 8, e.extack().offset(), "the offset of the MTU attribute");
+        assertPolicy(e, 36, new long[][] {{NL_POLICY_TYPE_ATTR_MIN_VALUE_U, 68}, {NL_POLICY_TYPE_ATTR_MAX_VALUE_U, 0xffff},
+                {NL_POLICY_TYPE_ATTR_TYPE, NL_ATTR_TYPE_U16}});
+    }
+
+    /**
+     * The same too-short integer to nlctrl's GETFAMILY, which keeps liberal validation (genl_ctrl_ops: {@code
+     * GENL_DONT_VALIDATE_STRICT}): the wrong length alone only warns, and the minimum length check
+     * (nla_attr_minlen) fails it with ERANGE and "Attribute failed policy validation".
+     */
+    @Test
+    void aTooShortIntegerToLiberalNlctrlFailsTheMinimumLength() {
+        GenlSocket s = socket();
+        int seq = s.nextSeq();
+        MessageWriter w = new MessageWriter();
+        w.beginMessage(GENL_ID_CTRL, NLM_F_REQUEST | NLM_F_ACK, seq, 0).genlHeader(CTRL_CMD_GETFAMILY, 1)
+                .putU8(CTRL_ATTR_FAMILY_ID.number(), 19);
+        w.endMessage();
+        ErrorMessage e = lastError(s.exchangeRaw(w.toByteArray(), seq, WAIT));
+        assertEquals(Errno.ERANGE, e.errno());
+        assertEquals("Attribute failed policy validation", e.extack().message());
+        assertEquals(NLMSG_HDRLEN + GENL_HDRLEN, e.extack().offset());
+        assertPolicy(e, 36, new long[][] {{NL_POLICY_TYPE_ATTR_MIN_VALUE_U, 0}, {NL_POLICY_TYPE_ATTR_MAX_VALUE_U, 0xffff},
+                {NL_POLICY_TYPE_ATTR_TYPE, NL_ATTR_TYPE_U16}});
     }
 
     @Test

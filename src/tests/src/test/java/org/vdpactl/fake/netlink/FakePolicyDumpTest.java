@@ -1,5 +1,6 @@
 package org.vdpactl.fake.netlink;
 
+import static org.vdpactl.abi.UapiGenlCtrlAttribute.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.vdpactl.netlink.NetlinkAbi.*;
@@ -68,9 +69,9 @@ class FakePolicyDumpTest {
         // GETFAMILY's dump is not validated (GENL_DONT_VALIDATE_DUMP); GETPOLICY has only a dumpit
         assertEquals(new GenlPolicy.OpPolicy(CTRL_CMD_GETFAMILY, Optional.of(0), Optional.empty()), p.ops().get(CTRL_CMD_GETFAMILY));
         assertEquals(new GenlPolicy.OpPolicy(CTRL_CMD_GETPOLICY, Optional.empty(), Optional.of(1)), p.ops().get(CTRL_CMD_GETPOLICY));
-        assertEquals(Set.of(CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME), p.policies().get(0).keySet());
-        assertEquals(Set.of(CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME, CTRL_ATTR_OP), p.policies().get(1).keySet());
-        assertEquals(new GenlPolicy.AttrRule(NL_ATTR_TYPE_NUL_STRING, null, null, null, 15), p.policies().get(1).get(CTRL_ATTR_FAMILY_NAME));
+        assertEquals(Set.of(CTRL_ATTR_FAMILY_ID.number(), CTRL_ATTR_FAMILY_NAME.number()), p.policies().get(0).keySet());
+        assertEquals(Set.of(CTRL_ATTR_FAMILY_ID.number(), CTRL_ATTR_FAMILY_NAME.number(), CTRL_ATTR_OP.number()), p.policies().get(1).keySet());
+        assertEquals(new GenlPolicy.AttrRule(NL_ATTR_TYPE_NUL_STRING, null, null, null, 15), p.policies().get(1).get(CTRL_ATTR_FAMILY_NAME.number()));
     }
 
     @Test

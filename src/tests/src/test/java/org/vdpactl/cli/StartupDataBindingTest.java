@@ -1,0 +1,48 @@
+package org.vdpactl.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.vdpactl.testsupport.LoadedClasses;
+
+/**
+ * What {@code vdpactl --backend fake dev list} needs at start-up, seen in a vdpactl JVM of its own: the fake's
+ * profiles and state are read by the ABI module's strict reader, so Jackson's data binding (hundreds of classes and
+ * a deserializer built by reflection per record type, most of what the command loaded beyond the kernel's command:
+ * docs/benchmarks.md, part classes) does not start; it still starts when a command prints JSON or saves the state.
+ */
+class StartupDataBindingTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void fakeDevListReadsProfilesAndStateWithoutJacksonDataBinding() throws Exception {
+        Path state = dir.resolve("state.json");
+        // the state exists, as on a machine where vdpactl ran before (a first run's save is a write: Jackson)
+        assertEquals(0, Main.run(new PrintWriter(Writer.nullWriter()), new PrintWriter(Writer.nullWriter()),
+                "--backend", "fake", "--fake-state", state.toString(), "dev", "add", "extra", "--mgmtdev", "vdpasim_net"));
+        assertTrue(Files.exists(state));
+        LoadedClasses list = LoadedClasses.of(dir, Main.class, "fake-dev-list", "--backend", "fake", "--fake-state", state.toString(),
+                "dev", "list");
+        assertEquals(0, list.exitCode(), list.stderr());
+        assertTrue(list.names().contains("org.vdpactl.abi.json.RecordJson"), "the state was not read at all: " + list.names().size());
+        // (the tree-model types of the --json printer's signatures are loaded when dev's listing links: a few interfaces)
+        assertEquals(List.of(), list.names().stream().filter(n -> n.equals("com.fasterxml.jackson.databind.ObjectMapper")
+                || n.startsWith("com.fasterxml.jackson.databind.deser.")).toList(), "dev list started Jackson's data binding");
+        // the state's device names are checked by the name rules; ASCII names need no Unicode normaliser
+        assertEquals(List.of(), list.names().stream().filter(n -> n.startsWith("jdk.internal.icu.")).toList(),
+                "checking ASCII device names started the JDK's Unicode normaliser");
+
+        LoadedClasses json = LoadedClasses.of(dir, Main.class, "fake-dev-list-json", "--backend", "fake", "--fake-state", state.toString(),
+                "--json", "dev", "list");
+        assertEquals(0, json.exitCode(), json.stderr());
+        assertTrue(json.names().contains("com.fasterxml.jackson.databind.ObjectMapper"), "--json prints with Jackson");
+    }
+}
