@@ -631,6 +631,27 @@ public abstract class Mlx5ConformanceSuite {
         }
     }
 
+    /**
+     * 6.1 activates every provisioned pair at SET_FEATURES with MQ (cur_num_vqs = 2 × rqt_size, mlx5_vnet.c 6.1.192
+     * l. 2290-2295), so SUSPEND stops every pair's VQs (mlx5_vdpa_suspend l. 2833), here VQ 3 of pair 2; 6.12+ have
+     * one pair active until VQ_PAIRS_SET, and SUSPEND leaves VQ 3 as it was (INIT, never resumed).
+     */
+    @Test
+    void on61SuspendStopsTheVqsOfEveryPair() {
+        try (Vhost v = startCvq(FEATURES | F_MQ, 32, false)) {
+            for (int vq = 0; vq < 4; vq++) {
+                v.vringState(VhostIoctl.SET_VRING_NUM, vq, QSIZE);
+                v.vringAddr(vq, RING_IOVA, RING_IOVA + PAGE, RING_IOVA + 2 * PAGE);
+                v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, vq, 1);
+            }
+            v.setStatus(0xF);
+            v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            Mlx5Device model = (Mlx5Device) device("mlx5-0").model();
+            assertEquals(VqState.SUSPEND, model.vqState(1), "the first pair, on every kernel");
+            assertEquals(is61() ? VqState.SUSPEND : VqState.INIT, model.vqState(3));
+        }
+    }
+
     /** 6.1's is_valid_state_change never allows SUSPEND → RDY: a suspended data VQ stays suspended when enabled again. */
     @Test
     void aSuspendedDataQueueIsReadyAgainOnlyAfter61() {
