@@ -19,6 +19,7 @@ import org.vdpactl.fake.vfs.EventFdFile;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.device.FakeVdpaDevice;
+import org.vdpactl.fake.fault.FaultRule;
 import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.fake.mlx5.FwFault;
 import org.vdpactl.fake.mlx5.FwOpcode;
@@ -926,6 +927,62 @@ public abstract class Mlx5ConformanceSuite {
             kernel.setFunctionLink(MGMTDEV, false);
             assertEquals(0, ((EventFdFile) FakeInside.fileOf(p, config)).counter(), "the next opener gets no link interrupt");
         }
+    }
+
+    /**
+     * Issue 35 item 7, a link flap as a fault rule (docs/fake-faults.md, "Link changes"): the function goes down at the
+     * first SUSPEND (before the suspend, so the notifier still listens on every kernel), comes back up inside the
+     * downtime window (suspended: no interrupt, no carrier update) and goes down again after it: 6.12+ listen again
+     * once RESUME read the link back; on 6.1 the SUSPEND unregistered the notifier for good, so nothing.
+     */
+    @Test
+    void aLinkRuleFlapsTheFunctionAtTheChosenCalls() {
+        kernel.faults().addRule(FaultRule.linkAt("mlx5-0", "VHOST_VDPA_SUSPEND", 1, false));
+        kernel.faults().addRule(FaultRule.linkAt("mlx5-0", "VHOST_GET_VRING_BASE", 1, true));
+        kernel.faults().addRule(FaultRule.linkAt("mlx5-0", "VHOST_GET_VRING_BASE", 2, false));
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            int config = p.eventfd(0, libc_h.EFD_NONBLOCK());
+            v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
+            EventFdFile e = (EventFdFile) FakeInside.fileOf(p, config);
+            v.setStatus(0xF);
+            long n = is61() ? 0 : 1; // 6.12+: DRIVER_OK registers the notifier and queues the link work
+            assertEquals(n, e.counter());
+            v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            assertFalse(FakeInside.function(kernel, MGMTDEV).linkUp(), "the rule took the port down");
+            assertEquals(n + 1, e.counter(), "link down before the SUSPEND: the notifier still listened");
+            assertEquals(0, le16(v.config(6, 2), 0), "LINK_UP cleared");
+            v.vringState(VhostIoctl.GET_VRING_BASE, 2, 0);
+            assertTrue(FakeInside.function(kernel, MGMTDEV).linkUp(), "the port came back inside the window");
+            assertEquals(n + 1, e.counter(), "suspended: no interrupt");
+            assertEquals(0, le16(v.config(6, 2), 0), "suspended: no carrier update");
+            if (!is61()) {
+                v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL);
+                n++;
+                assertEquals(n + 1, e.counter(), "RESUME queues the link work");
+                assertEquals(vhost_h.VIRTIO_NET_S_LINK_UP(), le16(v.config(6, 2), 0), "the link read again");
+            }
+            v.vringState(VhostIoctl.GET_VRING_BASE, 2, 0);
+            assertFalse(FakeInside.function(kernel, MGMTDEV).linkUp());
+            if (is61()) {
+                assertEquals(n + 1, e.counter(), "6.1: no config interrupt after a SUSPEND");
+                assertEquals(0, le16(v.config(6, 2), 0), "6.1: the config status as the last event before SUSPEND left it");
+            } else {
+                assertEquals(n + 2, e.counter(), "listening again after RESUME");
+                assertEquals(0, le16(v.config(6, 2), 0), "LINK_UP cleared again");
+            }
+            assertEquals(3, kernel.faults().fired().size());
+        }
+    }
+
+    /** A link rule on a netlink command naming the device changes that device's function (no device call involved). */
+    @Test
+    void aLinkRuleOnANetlinkCommandChangesTheNamedDevicesFunction() {
+        kernel.faults().addRule(FaultRule.linkAt("mlx5-0", "VDPA_CMD_DEV_GET", 1, false));
+        try (VdpaNetlink nl = VdpaNetlink.open(p)) {
+            nl.device("mlx5-0");
+        }
+        assertFalse(FakeInside.function(kernel, MGMTDEV).linkUp());
+        assertTrue(FakeInside.function(kernel, SPARE_MGMTDEV).linkUp(), "another function untouched");
     }
 
     /**
