@@ -653,6 +653,31 @@ public abstract class Mlx5ConformanceSuite {
         }
     }
 
+    /**
+     * Issue 35 item 4, "a first VQ_PAIRS_SET shrinks": 6.1 has every pair active from SET_FEATURES with MQ, so the
+     * first VQ_PAIRS_SET(1) is a shrink (change_num_qps: modify_rqt, then teardown_vq of VQs 2..2·pairs-1, 6.1.192
+     * mlx5_vnet.c), and VQ 3's object is destroyed; 6.12+ start with one pair, so the same command changes nothing
+     * and VQ 3 stays the pre-created INIT object.
+     */
+    @Test
+    void on61AFirstPairsSetShrinks() {
+        try (Vhost v = startCvq(FEATURES | F_MQ, 32, false)) {
+            for (int vq = 0; vq < 4; vq++) {
+                v.vringState(VhostIoctl.SET_VRING_NUM, vq, QSIZE);
+                v.vringAddr(vq, RING_IOVA, RING_IOVA + PAGE, RING_IOVA + 2 * PAGE);
+                v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, vq, 1);
+            }
+            v.setStatus(0xF);
+            Mlx5Device model = (Mlx5Device) device("mlx5-0").model();
+            assertEquals(is61() ? 32 : 2, model.activeVqs(), "before VQ_PAIRS_SET");
+            assertEquals(is61() ? VqState.RDY : VqState.INIT, model.vqState(3));
+            assertEquals(0, send(CTRL_MQ, 0, 1, 0), "VQ_PAIRS_SET(1): VIRTIO_NET_OK");
+            assertEquals(2, model.activeVqs(), "one pair after VQ_PAIRS_SET(1)");
+            assertEquals(is61() ? VqState.NONE : VqState.INIT, model.vqState(3), "6.1: pair 2's VQ torn down");
+            assertEquals(VqState.RDY, model.vqState(1), "the first pair runs on");
+        }
+    }
+
     /** 6.1's is_valid_state_change never allows SUSPEND → RDY: a suspended data VQ stays suspended when enabled again. */
     @Test
     void aSuspendedDataQueueIsReadyAgainOnlyAfter61() {
