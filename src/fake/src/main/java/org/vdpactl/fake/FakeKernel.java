@@ -110,6 +110,7 @@ public final class FakeKernel implements AutoCloseable {
         this.hostMemory = b.hostMemory != null ? b.hostMemory : HostMemory.host();
         this.nodeOpeners = shared == null ? null : new StateFileNodeOpeners(shared);
         this.bus = new FakeVdpaBus(b.driverModels, faults, clock, nodeOpeners == null ? NodeOpeners.LOCAL : nodeOpeners);
+        faults.linkPort(this::linkFromNetlinkFault);
         this.nodeDriver = CharDeviceModule.installed().init(this);
         this.sysfs = new FakeSysfs(bus, nodePermissions, nodeDriver.major());
         b.nodeRules.forEach(nodePermissions::add);
@@ -369,6 +370,18 @@ public final class FakeKernel implements AutoCloseable {
             function(mgmtdev);
             bus.setFunctionLink(bus.managementDeviceByDisplayName(mgmtdev).orElseThrow(), up);
         });
+    }
+
+    /**
+     * A link rule fired by a netlink command naming a device (the device side changes its own function's link,
+     * {@link FakeVdpaDevice#faultHit}): no device mutex is held there, so the event goes through the bus as
+     * {@link #setFunctionLink}'s does. A device that does not exist (yet) or has no function changes nothing.
+     */
+    private void linkFromNetlinkFault(String device, boolean up) {
+        if (device != null) {
+            bus.fakeDevice(device).filter(d -> d.spec().driverFacts() != null)
+                    .ifPresent(d -> bus.setFunctionLink(d.mgmtDevice(), up));
+        }
     }
 
     /** A function setter, its kernel error as the public API's exception (the errno and the fake's reason). */

@@ -216,6 +216,22 @@ class FakeCliEndToEndTest {
         assertTrue(host.noStackTrace(), host.err());
     }
 
+    /**
+     * Issue 35 item 7: a link rule on a netlink command naming mlx5-1 takes its function down (the fake's port event);
+     * the state keeps the link, so the next device added on that function starts with it down.
+     */
+    @Test
+    void aLinkRuleTakesTheFunctionDownForTheNextProcessToo() throws Exception {
+        Path faults = Files.writeString(dir.resolve("link.json"),
+                "[{\"device\": \"mlx5-1\", \"call\": \"VDPA_CMD_DEV_GET\", \"link\": \"down\"}]");
+        CliRun show = vdpactl("--fake-faults", faults.toString(), "dev", "show", "mlx5-1");
+        assertEquals(0, show.exitCode(), show.err());
+        assertEquals(0, vdpactl("dev", "del", "mlx5-1").exitCode());
+        assertEquals(0, vdpactl("dev", "add", "fn2", "--mgmtdev", "pci/0000:08:00.3").exitCode());
+        JsonNode cfg = json.readTree(vdpactl("--json", "dev", "config", "fn2").out()).get("config").get("fn2");
+        assertEquals("down", cfg.get("link").asText(), "the link the rule left on the function: " + cfg);
+    }
+
     private void expect(ExitCode code, String mentions, String... args) {
         CliRun r = vdpactl(args);
         assertEquals(code.code(), r.exitCode(), () -> String.join(" ", args) + "\n" + r.err());

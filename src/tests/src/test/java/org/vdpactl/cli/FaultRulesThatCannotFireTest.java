@@ -78,4 +78,18 @@ class FaultRulesThatCannotFireTest {
         assertEquals(ExitCode.USAGE.code(), r.exitCode(), r.err());
         assertTrue(r.err().contains("no device is named later yet, and no management device's driver calls dma_map"), r.err());
     }
+    /** Issue 35 item 7: a link rule changes the PCI function behind a device; on devices without one it never fires. */
+    @Test
+    void aLinkRuleOnDevicesWithoutAFunctionIsRefused() throws IOException {
+        CliRun r = withFaults("[{\"device\": \"vdpa0\", \"call\": \"VHOST_VDPA_SUSPEND\", \"link\": \"down\"}]", "dev", "list");
+        assertEquals(ExitCode.USAGE.code(), r.exitCode(), r.err());
+        assertEquals(1, r.err().lines().count(), "one line: " + r.err());
+        assertTrue(r.err().contains("rule #1 (device vdpa0, link down) could never change a link on the fake's Linux 6.12: "
+                + "vdpa0 (vdpasim_net): no PCI function behind their driver"), r.err());
+        assertTrue(r.noStackTrace(), r.err());
+        CliRun later = withFaults("[{\"device\": \"later\", \"call\": \"suspend\", \"link\": \"up\"}]", "dev", "list");
+        assertEquals(0, later.exitCode(), "a device added later may be on mlx5's function: " + later.err());
+        CliRun mlx5 = withFaults("[{\"device\": \"*\", \"call\": \"VHOST_VDPA_SUSPEND\", \"link\": \"down\"}]", "dev", "list");
+        assertEquals(0, mlx5.exitCode(), "mlx5-0 has a function: " + mlx5.err());
+    }
 }

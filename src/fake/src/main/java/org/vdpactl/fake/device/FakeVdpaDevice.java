@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.bus.Provisioning;
 import org.vdpactl.fake.fault.FaultInjector;
+import org.vdpactl.fake.fault.LinkPort;
 import org.vdpactl.fake.mem.AddressSpace;
 import org.vdpactl.fake.model.DriverModel;
 import org.vdpactl.fake.model.MapEntry;
@@ -54,6 +55,8 @@ public final class FakeVdpaDevice {
     private final Provisioning provisioning;
     private final DriverModel model;
     private final FaultInjector faults;
+    /** This device's port for link rules, made once: every call passes the injector, which must not allocate. */
+    private final LinkPort linkPort = this::linkFromFault;
     private final Clock clock;
     private final Resource resource;
     private final DeviceCounters counters = new DeviceCounters();
@@ -612,6 +615,29 @@ public final class FakeVdpaDevice {
         deliverInterrupts();
     }
 
+    /**
+     * A link rule ({@code --fake-faults}) fired on a call of this device, the device mutex held: its function's port
+     * goes up or down and the driver's notifier handles the event now, as {@link #portLinkChanged} (the interrupts it
+     * raises are delivered when the call releases the mutex). No bus lock is taken (a dev del holding it waits for
+     * this call's node): the device is its function's only one, as a function-backed driver (mlx5) allows one device
+     * per management device (devicesPerMgmtdev 1; mlx5_vdpa_dev_add's ENOSPC). A driver without a function (vdpa_sim)
+     * sees nothing.
+     */
+    private void linkFromFault(String device, boolean up) {
+        if (spec.driverFacts() == null) {
+            LOG.info("{}: link rule fired, but its driver has no PCI function: nothing changes", name);
+            return;
+        }
+        if (mgmt.function().setLinkUp(up)) {
+            portLinkChanged();
+        }
+    }
+
+    /** The fault injector's hook for a call on this device ({@link FaultInjector#hit}), link rules reaching it. */
+    public void faultHit(String call) {
+        faults.hit(name, call, resource, linkPort);
+    }
+
     /** The CVQ's MAC_ADDR_SET: the config-space MAC changes. */
     void setConfigMacFromDriver(byte[] mac) {
         config.setMac(mac);
@@ -676,7 +702,7 @@ public final class FakeVdpaDevice {
         OpCost cost;
         long issuedAt;
         try {
-            faults.hit(name, op, resource);
+            faultHit(op);
             issuedAt = clock.nanoTime(); // after any injected delay, which is charged on its own
             cost = call.get();
         } catch (KernelError e) {
@@ -780,7 +806,7 @@ public final class FakeVdpaDevice {
         }
         mutex.lock();
         try {
-            faults.hit(name, "dev_set_attr", resource);
+            faultHit("dev_set_attr");
             deviceFeatures = ops.setAttrMac(mac, status, deviceFeatures);
             config.setMac(mac.clone());
             attrMac = mac.clone();

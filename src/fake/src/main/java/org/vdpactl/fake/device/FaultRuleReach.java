@@ -1,6 +1,7 @@
 package org.vdpactl.fake.device;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -30,6 +31,9 @@ public final class FaultRuleReach {
     public static void check(List<FaultRule> rules, FakeVdpaBus bus, String kernelVersion) {
         for (int i = 0; i < rules.size(); i++) {
             FaultRule r = rules.get(i);
+            if (r.changesLink()) {
+                checkLink(i, r, bus, kernelVersion);
+            }
             if (!OPTIONAL_OPS.contains(r.call())) {
                 continue;
             }
@@ -52,6 +56,32 @@ public final class FaultRuleReach {
                     + ") could never fire on the fake's Linux " + kernelVersion + ": " + why
                     + "; name a call these devices' driver makes");
         }
+    }
+
+    /**
+     * A link rule changes the link of the PCI function behind a device: on devices whose driver has none (vdpa_sim,
+     * VDUSE) it never changes anything, so a link-flap test would pass as a clean run.
+     */
+    private static void checkLink(int i, FaultRule r, FakeVdpaBus bus, String kernelVersion) {
+        List<FakeVdpaDevice> named = bus.fakeDevices().stream().filter(d -> r.concerns(d.name())).toList();
+        String why;
+        if (!named.isEmpty()) {
+            if (named.stream().anyMatch(d -> d.spec().driverFacts() != null)) {
+                return;
+            }
+            why = named.stream().limit(NAMED)
+                    .map(d -> d.name() + " (" + d.fakeMgmtDevice().profile().name() + ")")
+                    .collect(Collectors.joining(", ")) + (named.size() > NAMED ? " and " + (named.size() - NAMED) + " more" : "")
+                    + ": no PCI function behind their driver";
+        } else {
+            if (bus.fakeManagementDevices().stream().anyMatch(m -> m.profile().device().driverFacts() != null)) {
+                return;
+            }
+            why = "no device is named " + r.device() + " yet, and no management device has a PCI function";
+        }
+        throw new FaultRuleException("rule #" + (i + 1) + " (device " + r.device() + ", link " + r.link().name().toLowerCase(Locale.ROOT)
+                + ") could never change a link on the fake's Linux " + kernelVersion + ": " + why
+                + "; name a device of a driver with a function (mlx5)");
     }
 
     private static String lacks(DeviceProfile.Ops ops, String op) {

@@ -30,6 +30,8 @@ public final class FaultInjector {
      * devices of a rehearsal) nor allocate.
      */
     private volatile boolean armed;
+    /** Where link rules fired by a call without its own {@link LinkPort} go (the kernel's device lookup). */
+    private volatile LinkPort links = (device, up) -> LOG.warn("link rule fired on {} with no port to change", device);
 
     public FaultInjector(Clock clock, List<FaultRule> rules) {
         this.clock = clock;
@@ -45,6 +47,11 @@ public final class FaultInjector {
         rules.add(rule);
         matches.add(new long[1]);
         armed = true;
+    }
+
+    /** Sets where a link rule fired by a netlink call (a call with no device object) changes the link. */
+    public void linkPort(LinkPort port) {
+        links = port;
     }
 
     public synchronized List<FaultRule> rules() {
@@ -65,6 +72,15 @@ public final class FaultInjector {
      * @throws KernelError when a firing rule carries an errno or a firmware timeout
      */
     public void hit(String device, String call, Resource resource) {
+        hit(device, call, resource, null);
+    }
+
+    /**
+     * {@link #hit(String, String, Resource)} for a call on a device that changes its function's link itself: a
+     * firing link rule's port event goes to {@code port} (null: the kernel's, {@link #linkPort}) before the delays
+     * and the error, as a port event the firmware raised while the call was on its way.
+     */
+    public void hit(String device, String call, Resource resource, LinkPort port) {
         if (!armed) {
             return;
         }
@@ -82,6 +98,12 @@ public final class FaultInjector {
                         fired.add(new FiredFault(device, call, n, r, clock.nanoTime()));
                     }
                 }
+            }
+        }
+        for (FaultRule r : firing) {
+            if (r.changesLink()) {
+                LOG.info("link {} injected on {} at {}", r.link(), device, call);
+                (port != null ? port : links).setLink(device, r.link() == FaultRule.Link.UP);
             }
         }
         KernelError error = null;

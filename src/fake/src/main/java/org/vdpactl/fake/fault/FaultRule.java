@@ -18,17 +18,37 @@ import org.vdpactl.sys.Errno;
  * @param errno      errno to fail with (0 = none)
  * @param delayNanos time added before the call goes on (or fails)
  * @param firmwareTimeoutNanos when &gt; 0: the call waits this long on the device, then fails with ETIMEDOUT
+ * @param link       a link change of the device's PCI function when the rule fires ({@link Link#NONE}: none), before
+ *                   the call goes on: a port event as {@code devlink port function set ... state} or a cable pull
+ *                   raises it, so a control plane can be tried against a link flap at a chosen call
  */
 public record FaultRule(String device, String call, long occurrence, long count, int errno, long delayNanos,
-                        long firmwareTimeoutNanos) {
+                        long firmwareTimeoutNanos, Link link) {
+
+    /** What a firing rule does to the link of the device's PCI function (mlx5: its vport's state). */
+    public enum Link {
+        /** No link change. */
+        NONE,
+        /** The port goes down (MLX5_PORT_CHANGE_SUBTYPE_DOWN). */
+        DOWN,
+        /** The port comes up (MLX5_PORT_CHANGE_SUBTYPE_ACTIVE). */
+        UP
+    }
 
     public FaultRule {
         Objects.requireNonNull(device, "device");
         Objects.requireNonNull(call, "call");
+        Objects.requireNonNull(link, "link");
         String problem = problem(call, occurrence, count, errno, delayNanos, firmwareTimeoutNanos);
         if (problem != null) {
             throw new FaultRuleException("invalid fault rule " + device + "/" + call + ": " + problem);
         }
+    }
+
+    /** A rule without a link change (the record's form before link changes existed; kept for callers of it). */
+    public FaultRule(String device, String call, long occurrence, long count, int errno, long delayNanos,
+                     long firmwareTimeoutNanos) {
+        this(device, call, occurrence, count, errno, delayNanos, firmwareTimeoutNanos, Link.NONE);
     }
 
     /** Why a rule cannot be used, as the end of a sentence, or null: a rule that could never fire is refused too. */
@@ -71,6 +91,19 @@ public record FaultRule(String device, String call, long occurrence, long count,
     /** The Nth matching call waits {@code millis} on the device and then fails with ETIMEDOUT. */
     public static FaultRule firmwareTimeoutAt(String device, String call, long occurrence, double millis) {
         return new FaultRule(device, call, occurrence, 1, 0, 0, Math.round(millis * 1e6));
+    }
+
+    /**
+     * The Nth matching call first changes the link of the device's PCI function ({@code up} or down): the port event
+     * the driver's notifier sees, delivered before the call goes on.
+     */
+    public static FaultRule linkAt(String device, String call, long occurrence, boolean up) {
+        return new FaultRule(device, call, occurrence, 1, 0, 0, 0, up ? Link.UP : Link.DOWN);
+    }
+
+    /** Whether the rule changes the link of a PCI function when it fires. */
+    public boolean changesLink() {
+        return link != Link.NONE;
     }
 
     /** True when the rule fires on every matching call. */

@@ -31,7 +31,7 @@ public final class FaultRules {
     /** MAX_ERRNO of the kernel: -1..-4095 are the error returns of a syscall. */
     static final int MAX_ERRNO = 4095;
     private static final Set<String> FIELDS = Set.of("device", "call", "occurrence", "count", "errno", "delay_ms",
-            "action", "timeout_ms", "comment");
+            "action", "timeout_ms", "link", "comment");
     /** The spelling of earlier releases, still read. */
     private static final Map<String, String> EARLIER_KEYS = Map.of("delayMs", "delay_ms", "timeoutMs", "timeout_ms");
     /** mlx5_core's command timeout (MLX5_TO_CMD_MS). */
@@ -122,18 +122,38 @@ public final class FaultRules {
                         throw new FaultRuleException("action \"delay\" needs \"delay_ms\"");
                     }
                 }
+                case "link" -> {
+                    // the "link" field says which way; checked below
+                }
                 case "firmware-timeout" -> timeoutMs = n.has("timeout_ms")
                         ? nonNegative(n.get("timeout_ms"), "timeout_ms") : DEFAULT_FIRMWARE_TIMEOUT_MS;
                 default -> throw new FaultRuleException("unknown action \"" + action
-                        + "\" (errno, delay, firmware-timeout)");
+                        + "\" (errno, delay, firmware-timeout, link)");
             }
         } else if (n.has("timeout_ms")) {
             throw new FaultRuleException("\"timeout_ms\" needs \"action\": \"firmware-timeout\"");
         }
-        if (errno == 0 && delayMs == 0 && timeoutMs == 0) {
-            throw new FaultRuleException("rule does nothing: give \"errno\", \"delay_ms\" or \"action\": \"firmware-timeout\"");
+        FaultRule.Link link = link(text(n, "link", null));
+        if ("link".equals(action) && link == FaultRule.Link.NONE) {
+            throw new FaultRuleException("action \"link\" needs \"link\": \"down\" or \"up\"");
         }
-        return new FaultRule(device, call, occurrence, count, errno, Math.round(delayMs * 1e6), Math.round(timeoutMs * 1e6));
+        if (errno == 0 && delayMs == 0 && timeoutMs == 0 && link == FaultRule.Link.NONE) {
+            throw new FaultRuleException("rule does nothing: give \"errno\", \"delay_ms\", \"link\" or \"action\": \"firmware-timeout\"");
+        }
+        return new FaultRule(device, call, occurrence, count, errno, Math.round(delayMs * 1e6), Math.round(timeoutMs * 1e6),
+                link);
+    }
+
+    /** The "link" field: the state the function's port goes to when the rule fires. */
+    private static FaultRule.Link link(String value) {
+        if (value == null) {
+            return FaultRule.Link.NONE;
+        }
+        return switch (value) {
+            case "down" -> FaultRule.Link.DOWN;
+            case "up" -> FaultRule.Link.UP;
+            default -> throw new FaultRuleException("\"link\" must be \"down\" or \"up\", not \"" + value + "\"");
+        };
     }
 
     private static String text(JsonNode n, String field, String dflt) {

@@ -44,7 +44,7 @@ final class IotlbProcessor {
     long write(FakeProcess caller, MemorySegment buf) {
         dev.mutex().lock();
         try {
-            dev.faults().hit(dev.name(), "write", dev.resource());
+            dev.faultHit("write");
             IotlbMessage m = VhostDev.readIotlbMessage(buf, v.ackedAsid());
             try {
                 process(caller, m);
@@ -55,6 +55,7 @@ final class IotlbProcessor {
             return VhostDev.IOTLB_MSG_SIZE;
         } finally {
             dev.mutex().unlock();
+            dev.deliverInterrupts(); // a link rule fired at the write raises its config interrupt here
         }
     }
 

@@ -146,7 +146,7 @@ public final class VhostVdpa {
     public void open() {
         dev.node().claim();
         try {
-            dev.faults().hit(dev.name(), "open", dev.resource());
+            dev.faultHit("open");
             iotlbState.endBatch();
             // vqs are NULL before vhost_dev_init, so the open-time reset never asks for CLEAN_MAP
             reset(false);
@@ -244,7 +244,7 @@ public final class VhostVdpa {
      */
     public int ioctl(FakeProcess caller, long cmd, MemorySegment arg) {
         UapiIoctl io = UapiIoctl.forRequest(cmd);
-        dev.faults().hit(dev.name(), io != null ? io.name() : String.format("ioctl 0x%08X", cmd), dev.resource());
+        dev.faultHit(io != null ? io.name() : String.format("ioctl 0x%08X", cmd));
         if (io != null && !kernelIoctls.contains(io)) {
             // a command this version does not know falls through vhost_vdpa_unlocked_ioctl's default:
             // vhost_dev_ioctl (owner check: EPERM), vhost_vdpa_vring_ioctl (reads a vq index: EFAULT,

@@ -56,6 +56,7 @@ public final class VhostVdpaDriver implements CharDeviceDriver {
             v.open();
         } finally {
             device.mutex().unlock();
+            device.deliverInterrupts(); // a link rule fired at the open raises its config interrupt here
         }
         return new VhostVdpaFile(v, FakeInside.hostMemory(kernel));
     }

@@ -19,6 +19,7 @@ import org.vdpactl.fake.vfs.EventFdFile;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.device.FakeVdpaDevice;
+import org.vdpactl.fake.fault.FaultRule;
 import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.fake.mlx5.FwFault;
 import org.vdpactl.fake.mlx5.FwOpcode;
@@ -652,6 +653,31 @@ public abstract class Mlx5ConformanceSuite {
         }
     }
 
+    /**
+     * Issue 35 item 4, "a first VQ_PAIRS_SET shrinks": 6.1 has every pair active from SET_FEATURES with MQ, so the
+     * first VQ_PAIRS_SET(1) is a shrink (change_num_qps: modify_rqt, then teardown_vq of VQs 2..2·pairs-1, 6.1.192
+     * mlx5_vnet.c), and VQ 3's object is destroyed; 6.12+ start with one pair, so the same command changes nothing
+     * and VQ 3 stays the pre-created INIT object.
+     */
+    @Test
+    void on61AFirstPairsSetShrinks() {
+        try (Vhost v = startCvq(FEATURES | F_MQ, 32, false)) {
+            for (int vq = 0; vq < 4; vq++) {
+                v.vringState(VhostIoctl.SET_VRING_NUM, vq, QSIZE);
+                v.vringAddr(vq, RING_IOVA, RING_IOVA + PAGE, RING_IOVA + 2 * PAGE);
+                v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, vq, 1);
+            }
+            v.setStatus(0xF);
+            Mlx5Device model = (Mlx5Device) device("mlx5-0").model();
+            assertEquals(is61() ? 32 : 2, model.activeVqs(), "before VQ_PAIRS_SET");
+            assertEquals(is61() ? VqState.RDY : VqState.INIT, model.vqState(3));
+            assertEquals(0, send(CTRL_MQ, 0, 1, 0), "VQ_PAIRS_SET(1): VIRTIO_NET_OK");
+            assertEquals(2, model.activeVqs(), "one pair after VQ_PAIRS_SET(1)");
+            assertEquals(is61() ? VqState.NONE : VqState.INIT, model.vqState(3), "6.1: pair 2's VQ torn down");
+            assertEquals(VqState.RDY, model.vqState(1), "the first pair runs on");
+        }
+    }
+
     /** 6.1's is_valid_state_change never allows SUSPEND → RDY: a suspended data VQ stays suspended when enabled again. */
     @Test
     void aSuspendedDataQueueIsReadyAgainOnlyAfter61() {
@@ -926,6 +952,62 @@ public abstract class Mlx5ConformanceSuite {
             kernel.setFunctionLink(MGMTDEV, false);
             assertEquals(0, ((EventFdFile) FakeInside.fileOf(p, config)).counter(), "the next opener gets no link interrupt");
         }
+    }
+
+    /**
+     * Issue 35 item 7, a link flap as a fault rule (docs/fake-faults.md, "Link changes"): the function goes down at the
+     * first SUSPEND (before the suspend, so the notifier still listens on every kernel), comes back up inside the
+     * downtime window (suspended: no interrupt, no carrier update) and goes down again after it: 6.12+ listen again
+     * once RESUME read the link back; on 6.1 the SUSPEND unregistered the notifier for good, so nothing.
+     */
+    @Test
+    void aLinkRuleFlapsTheFunctionAtTheChosenCalls() {
+        kernel.faults().addRule(FaultRule.linkAt("mlx5-0", "VHOST_VDPA_SUSPEND", 1, false));
+        kernel.faults().addRule(FaultRule.linkAt("mlx5-0", "VHOST_GET_VRING_BASE", 1, true));
+        kernel.faults().addRule(FaultRule.linkAt("mlx5-0", "VHOST_GET_VRING_BASE", 2, false));
+        try (Vhost v = startCvq(FEATURES, 2, false)) {
+            int config = p.eventfd(0, libc_h.EFD_NONBLOCK());
+            v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
+            EventFdFile e = (EventFdFile) FakeInside.fileOf(p, config);
+            v.setStatus(0xF);
+            long n = is61() ? 0 : 1; // 6.12+: DRIVER_OK registers the notifier and queues the link work
+            assertEquals(n, e.counter());
+            v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
+            assertFalse(FakeInside.function(kernel, MGMTDEV).linkUp(), "the rule took the port down");
+            assertEquals(n + 1, e.counter(), "link down before the SUSPEND: the notifier still listened");
+            assertEquals(0, le16(v.config(6, 2), 0), "LINK_UP cleared");
+            v.vringState(VhostIoctl.GET_VRING_BASE, 2, 0);
+            assertTrue(FakeInside.function(kernel, MGMTDEV).linkUp(), "the port came back inside the window");
+            assertEquals(n + 1, e.counter(), "suspended: no interrupt");
+            assertEquals(0, le16(v.config(6, 2), 0), "suspended: no carrier update");
+            if (!is61()) {
+                v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL);
+                n++;
+                assertEquals(n + 1, e.counter(), "RESUME queues the link work");
+                assertEquals(vhost_h.VIRTIO_NET_S_LINK_UP(), le16(v.config(6, 2), 0), "the link read again");
+            }
+            v.vringState(VhostIoctl.GET_VRING_BASE, 2, 0);
+            assertFalse(FakeInside.function(kernel, MGMTDEV).linkUp());
+            if (is61()) {
+                assertEquals(n + 1, e.counter(), "6.1: no config interrupt after a SUSPEND");
+                assertEquals(0, le16(v.config(6, 2), 0), "6.1: the config status as the last event before SUSPEND left it");
+            } else {
+                assertEquals(n + 2, e.counter(), "listening again after RESUME");
+                assertEquals(0, le16(v.config(6, 2), 0), "LINK_UP cleared again");
+            }
+            assertEquals(3, kernel.faults().fired().size());
+        }
+    }
+
+    /** A link rule on a netlink command naming the device changes that device's function (no device call involved). */
+    @Test
+    void aLinkRuleOnANetlinkCommandChangesTheNamedDevicesFunction() {
+        kernel.faults().addRule(FaultRule.linkAt("mlx5-0", "VDPA_CMD_DEV_GET", 1, false));
+        try (VdpaNetlink nl = VdpaNetlink.open(p)) {
+            nl.device("mlx5-0");
+        }
+        assertFalse(FakeInside.function(kernel, MGMTDEV).linkUp());
+        assertTrue(FakeInside.function(kernel, SPARE_MGMTDEV).linkUp(), "another function untouched");
     }
 
     /**

@@ -54,6 +54,36 @@ class FaultInjectionTest {
         assertEquals("rule #1: both \"delayMs\" and \"delay_ms\" given (\"delayMs\" is the earlier spelling of \"delay_ms\")", e.getMessage());
     }
 
+    /** Issue 35 item 7: "link": "down" or "up" (with "action": "link" optional); any other value refused in one line. */
+    @Test
+    void linkRulesAndTheirRefusals() {
+        assertEquals(List.of(FaultRule.linkAt("mlx5-0", "VHOST_VDPA_SUSPEND", 2, false),
+                        new FaultRule("*", "resume", 0, 1, 0, 5 * MS, 0, FaultRule.Link.UP)),
+                FaultRules.parse("[{\"device\": \"mlx5-0\", \"call\": \"VHOST_VDPA_SUSPEND\", \"occurrence\": 2, \"link\": \"down\"},"
+                        + " {\"call\": \"resume\", \"action\": \"link\", \"link\": \"up\", \"delay_ms\": 5}]"));
+        assertEquals(FaultRule.Link.NONE, FaultRule.errnoAt("mlx5-0", "suspend", 1, Errno.EIO).link(), "the earlier form");
+        String[][] bad = {
+            {"[{\"call\": \"suspend\", \"link\": \"sideways\"}]", "rule #1: \"link\" must be \"down\" or \"up\", not \"sideways\""},
+            {"[{\"call\": \"suspend\", \"action\": \"link\"}]", "rule #1: action \"link\" needs \"link\": \"down\" or \"up\""},
+            {"[{\"call\": \"suspend\", \"link\": true}]", "rule #1: \"link\" must be a string"}};
+        for (String[] b : bad) {
+            assertEquals(b[1], assertThrows(FaultRuleException.class, () -> FaultRules.parse(b[0])).getMessage(), b[0]);
+        }
+    }
+
+    /** A link rule firing on a device whose driver has no PCI function (vdpa_sim) counts and changes nothing. */
+    @Test
+    void aLinkRuleOnADeviceWithoutAFunctionChangesNothing() {
+        try (FakeKernel k = FakeKernel.builder().fault(FaultRule.linkAt("vdpa0", "VHOST_GET_FEATURES", 1, false)).build();
+             FakeProcess p = k.newProcess(); Vhost v = new Vhost(p, "/dev/vhost-vdpa-0")) {
+            v.getU64(VhostIoctl.GET_FEATURES);
+            assertEquals(1, k.faults().fired().size());
+            // a software device's function state would make the saved state unreadable (a function on vdpasim_net)
+            assertTrue(FakeInside.inventory(k).mgmtdevs().stream().allMatch(m -> m.function() == null),
+                    FakeInside.inventory(k).mgmtdevs().toString());
+        }
+    }
+
     @Test
     void rejectsBadRulesWithOneLineMessages() {
         String[] bad = {
