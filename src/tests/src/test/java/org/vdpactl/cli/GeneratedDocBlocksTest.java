@@ -48,7 +48,6 @@ class GeneratedDocBlocksTest {
             // the held-out prediction's goal, only where it is named as the goal: another "15 %" is a figure
             "goal: the whole interval within +-15 %", "the ±15 % goal",
             "parallel ≤ 1.05 × critical path", "serial / parallel ≥ 0.9 × devices", // docs/benchmarks.md: the goals
-            "2 × 3 × 3 combinations", // docs/mlx5-model-impl.md: the prior grid's size, a count
             "index 2 × queue pairs", // docs/migrate.md: the control queue's index, a formula
             "JUnit 5 test", // the JUnit version
             "more than 10 % of the CPUs", // docs/benchmarks.md: the quiet-part threshold, BenchRecord.QUIET_FOREIGN_CPU
