@@ -87,6 +87,15 @@ class Mlx5PredictionIntervalTest {
                 assertTrue(e.highest().admitted(), "F " + e.fwConcurrencyMkey() + ": (0.40, 0.05) is admitted when F admits any prior");
             }
         }
+        // 0. the MKEY priors move only the two MKEY scales: every other fitted parameter is the point's
+        for (Prediction p : all) {
+            for (String name : Mlx5Calibration.fittedNames()) {
+                if (!Mlx5Calibration.MR_BUILD_GROUP.contains(name) && !Mlx5Calibration.MR_RELEASE_GROUP.contains(name)) {
+                    assertEquals(point.fit().params().get(name), p.fit().params().get(name), 1e-6 * Math.abs(point.fit().params().get(name)),
+                            p.priors() + ": " + name + " does not depend on the MKEY priors");
+                }
+            }
+        }
         // 1. the prediction is one increasing affine function of R, whatever s, h and F
         Prediction a = all.stream().min((x, y) -> Double.compare(x.releasePerMttNs(), y.releasePerMttNs())).orElseThrow();
         Prediction b = all.stream().max((x, y) -> Double.compare(x.releasePerMttNs(), y.releasePerMttNs())).orElseThrow();
