@@ -116,16 +116,36 @@ class Mlx5PredictionIntervalTest {
                 assertTrue(p.releasePerMttNs() <= e.highest().releasePerMttNs() + 1e-9, p.priors() + ": R below the highest corner's");
             }
         }
-        // 3. at R0, deletion / creation does not fall as h grows (so the ratio's range over h is its two ends)
+        // 3. at R0 and at the highest corner's R, deletion / creation does not fall as h grows (so the
+        // ratio's range over h is its two ends), and it grows with R
         for (Edge e : edges) {
-            double last = 0;
-            for (int i = 0; i <= 9; i++) {
-                double h = Mlx5PredictionInterval.H_LOW + i * (Mlx5PredictionInterval.H_HIGH - Mlx5PredictionInterval.H_LOW) / 9;
-                double r = Mlx5Calibration.deletionRatio(Mlx5Prior.withReleaseHostShare(e.boundary().fit().params(), h));
-                assertTrue(r >= last - 1e-12, "F " + e.fwConcurrencyMkey() + ": ratio at h " + h + " " + r + " < " + last);
-                last = r;
+            List<Prediction> at = e.admitsAny() ? List.of(e.boundary(), e.highest()) : List.of(e.boundary());
+            double[] first = new double[at.size()];
+            for (int k = 0; k < at.size(); k++) {
+                double last = 0;
+                for (int i = 0; i <= 9; i++) {
+                    double h = Mlx5PredictionInterval.H_LOW + i * (Mlx5PredictionInterval.H_HIGH - Mlx5PredictionInterval.H_LOW) / 9;
+                    double r = Mlx5Calibration.deletionRatio(Mlx5Prior.withReleaseHostShare(at.get(k).fit().params(), h));
+                    assertTrue(r >= last - 1e-12, "F " + e.fwConcurrencyMkey() + ": ratio at h " + h + " " + r + " < " + last);
+                    last = r;
+                    if (i == 0) {
+                        first[k] = r;
+                    }
+                }
+            }
+            if (e.admitsAny()) {
+                assertTrue(first[1] > first[0], "F " + e.fwConcurrencyMkey() + ": the ratio grows with R");
             }
         }
+        // 2. (premise) v6.12's window #1 holds no release work: doubling R leaves its driver time as it is
+        Mlx5Params q = edges.get(2).boundary().fit().params();
+        Mlx5Params doubled = q.with("hostUnmapPerMttNs", 2 * q.hostUnmapPerMttNs()).with("destroyMkeyPerMttNs", 2 * q.destroyMkeyPerMttNs());
+        assertEquals(window1Driver("mlx5-612", q), window1Driver("mlx5-612", doubled), 1e-9, "v6.12 window #1 does not depend on R");
+        assertTrue(window1Driver("mlx5-pre612", doubled) > window1Driver("mlx5-pre612", q), "≤ v6.10 window #1 grows with R");
+    }
+
+    private static double window1Driver(String preset, Mlx5Params p) {
+        return UpstreamScenarios.window1(preset(preset, p), VmmResiduals.NONE).driverMs();
     }
 
     @Test
