@@ -11,6 +11,8 @@ import org.vdpactl.ffi.gen.vhost.vhost_h;
  * these constants, as the kernel's {@code switch (cmd)} keys on the macros: a misspelt case does not
  * compile, and {@link KernelProfile} lists what each kernel release handles by the same names.
  * {@code UapiEnumsTest} checks that this list is exactly the set of vhost ioctls in the bindings.
+ * An ioctl that only works on a device with a capability names, as its second argument, the backend
+ * feature bit that advertises it ({@link #gate()}): the one place that fact is declared.
  */
 public enum UapiIoctl {
     VHOST_ATTACH_VRING_WORKER(vhost_h.VHOST_ATTACH_VRING_WORKER()),
@@ -49,17 +51,17 @@ public enum UapiIoctl {
     VHOST_VDPA_GET_IOVA_RANGE(vhost_h.VHOST_VDPA_GET_IOVA_RANGE()),
     VHOST_VDPA_GET_STATUS(vhost_h.VHOST_VDPA_GET_STATUS()),
     VHOST_VDPA_GET_VQS_COUNT(vhost_h.VHOST_VDPA_GET_VQS_COUNT()),
-    VHOST_VDPA_GET_VRING_DESC_GROUP(vhost_h.VHOST_VDPA_GET_VRING_DESC_GROUP()),
+    VHOST_VDPA_GET_VRING_DESC_GROUP(vhost_h.VHOST_VDPA_GET_VRING_DESC_GROUP(), UapiBackendFeature.VHOST_BACKEND_F_DESC_ASID),
     VHOST_VDPA_GET_VRING_GROUP(vhost_h.VHOST_VDPA_GET_VRING_GROUP()),
     VHOST_VDPA_GET_VRING_NUM(vhost_h.VHOST_VDPA_GET_VRING_NUM()),
     VHOST_VDPA_GET_VRING_SIZE(vhost_h.VHOST_VDPA_GET_VRING_SIZE()),
-    VHOST_VDPA_RESUME(vhost_h.VHOST_VDPA_RESUME()),
+    VHOST_VDPA_RESUME(vhost_h.VHOST_VDPA_RESUME(), UapiBackendFeature.VHOST_BACKEND_F_RESUME),
     VHOST_VDPA_SET_CONFIG(vhost_h.VHOST_VDPA_SET_CONFIG()),
     VHOST_VDPA_SET_CONFIG_CALL(vhost_h.VHOST_VDPA_SET_CONFIG_CALL()),
     VHOST_VDPA_SET_GROUP_ASID(vhost_h.VHOST_VDPA_SET_GROUP_ASID()),
     VHOST_VDPA_SET_STATUS(vhost_h.VHOST_VDPA_SET_STATUS()),
     VHOST_VDPA_SET_VRING_ENABLE(vhost_h.VHOST_VDPA_SET_VRING_ENABLE()),
-    VHOST_VDPA_SUSPEND(vhost_h.VHOST_VDPA_SUSPEND());
+    VHOST_VDPA_SUSPEND(vhost_h.VHOST_VDPA_SUSPEND(), UapiBackendFeature.VHOST_BACKEND_F_SUSPEND);
 
     private static final RequestTable<UapiIoctl> BY_REQUEST;
 
@@ -72,14 +74,32 @@ public enum UapiIoctl {
     }
 
     private final long request;
+    private final UapiBackendFeature gate;
 
     UapiIoctl(long request) {
+        this(request, null);
+    }
+
+    UapiIoctl(long request, UapiBackendFeature gate) {
         this.request = request & 0xFFFF_FFFFL;
+        this.gate = gate;
     }
 
     /** The 32-bit request number ({@code _IOC(dir, 0xAF, nr, size)}). */
     public long request() {
         return request;
+    }
+
+    /**
+     * The backend feature bit without which vhost-vdpa answers this ioctl with EOPNOTSUPP, or null. The
+     * kernel offers the bit exactly when the device has the op the ioctl calls and the ioctl checks that op
+     * (drivers/vhost/vdpa.c: {@code vhost_vdpa_suspend}/{@code _resume} test {@code ops->suspend}/{@code
+     * ->resume}, which {@code vhost_vdpa_can_suspend}/{@code _can_resume} also report as
+     * VHOST_BACKEND_F_SUSPEND/RESUME; GET_VRING_DESC_GROUP tests {@code vhost_vdpa_has_desc_group}, reported as
+     * VHOST_BACKEND_F_DESC_ASID): acking the bit is not needed (docs/spec/kernel-abi.md §3.4, §3.5).
+     */
+    public UapiBackendFeature gate() {
+        return gate;
     }
 
     /**

@@ -1,6 +1,9 @@
 package org.vdpactl.cli;
 
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.vdpactl.cli.mgmt.Netlink;
 import org.vdpactl.mgmt.MgmtDevInfo;
@@ -57,8 +60,7 @@ public final class CompletionScript {
                                     COMPREPLY=($(compgen -W "qidx --qidx --all" -- "$cur"))
                                     return 0
                                 fi ;;
-                            *" dev del "*|*" dev show "*|*" dev config "*|*" dev set "*|*" vhost info "*|\\
-                            *" vhost suspend "*|*" vhost resume "*|*" rehearse "*|*" doctor "*) kind=devices ;;
+                            @DEV_COMMANDS@) kind=devices ;;
                         esac ;;
                 esac
                 if [[ -n "$kind" && "$cur" != -* ]]; then
@@ -74,9 +76,31 @@ public final class CompletionScript {
     private CompletionScript() {
     }
 
+    /** A positional parameter with this label takes existing vDPA device names: the script completes them. */
+    static final String DEVICE_LABEL = "DEV";
+
     /** The script for the command tree of {@code root}. */
     public static String bash(CommandLine root) {
-        return AutoComplete.bash("vdpactl", root) + DYNAMIC;
+        // the dev group's NAME parameters keep iproute2's label (dev add's NAME is a new name): listed here
+        List<String> patterns = new ArrayList<>(List.of("*\" dev del \"*", "*\" dev show \"*", "*\" dev config \"*",
+                "*\" dev set \"*"));
+        deviceCommands(root, "", patterns);
+        return AutoComplete.bash("vdpactl", root) + DYNAMIC.replace("@DEV_COMMANDS@", String.join("|", patterns));
+    }
+
+    /**
+     * The commands under {@code cl} with a positional {@link #DEVICE_LABEL} parameter, as the script's case
+     * patterns ({@code *" vhost suspend "*}): a new command that takes devices is completed without an edit here.
+     */
+    static void deviceCommands(CommandLine cl, String path, List<String> out) {
+        Set<CommandLine> seen = new LinkedHashSet<>(cl.getSubcommands().values()); // an alias maps to the same one
+        for (CommandLine sub : seen) {
+            String subPath = path + " " + sub.getCommandName();
+            if (sub.getCommandSpec().positionalParameters().stream().anyMatch(p -> DEVICE_LABEL.equals(p.paramLabel()))) {
+                out.add("*\"" + subPath + " \"*");
+            }
+            deviceCommands(sub, subPath, out);
+        }
     }
 
     /** {@code vdpactl generate-completion}: prints the script (source it, or install it as bash-completion does). */

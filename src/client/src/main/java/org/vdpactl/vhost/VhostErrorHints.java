@@ -69,14 +69,13 @@ final class VhostErrorHints {
                 }
                 return null;
             case Errno.EOPNOTSUPP:
+                if (op.gate() != null) {
+                    // the ioctl needs a capability the device advertises by a backend bit: the bit says which
+                    return "the device does not offer " + op.gate().kernelName() + ": " + op.gate().absent();
+                }
                 return switch (op) {
-                    case VDPA_SUSPEND -> "the parent driver has no suspend op (VHOST_BACKEND_F_SUSPEND not offered): such a"
-                            + " device can only be stopped by a reset";
-                    case VDPA_RESUME -> "the parent driver has no resume op (VHOST_BACKEND_F_RESUME not offered): reset and"
-                            + " replay the vring state instead";
                     case SET_BACKEND_FEATURES -> "a bit is unknown to this kernel or the device lacks the capability"
                             + " (compare with GET_BACKEND_FEATURES; ack only offered bits)";
-                    case VDPA_GET_VRING_DESC_GROUP -> "the device has no separate descriptor groups (DESC_ASID not offered)";
                     case VDPA_GET_VRING_SIZE -> "the device does not report per-vq sizes (vdpa_sim: only with batch_mapping=0)";
                     case SET_VRING_ADDR -> "flags other than VHOST_VRING_F_LOG are not supported";
                     default -> null;

@@ -8,7 +8,7 @@ import org.vdpactl.sys.SyscallException;
  * device ("/dev/vhost-vdpa-0"), the errno and, where the user can act on it, a hint:
  * <pre>
  * ioctl VHOST_VDPA_SUSPEND on /dev/vhost-vdpa-0: EOPNOTSUPP (Operation not supported)
- *   hint: the parent driver has no suspend op (VHOST_BACKEND_F_SUSPEND is not offered) ...
+ *   hint: the device does not offer VHOST_BACKEND_F_SUSPEND: the parent driver has no suspend op; ...
  * </pre>
  * Callers branch on {@link #errno()} / {@link #is(int)} as for any {@link SyscallException}.
  */

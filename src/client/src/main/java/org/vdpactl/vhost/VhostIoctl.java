@@ -86,6 +86,14 @@ public enum VhostIoctl {
         return uapi;
     }
 
+    /**
+     * The backend feature the device must offer for this ioctl to do anything, or null: without it vhost-vdpa
+     * answers EOPNOTSUPP ({@link UapiIoctl#gate()}, where the gate is declared).
+     */
+    public BackendFeature gate() {
+        return uapi.gate() == null ? null : BackendFeature.of(uapi.gate());
+    }
+
     /** The macro name in linux/vhost.h. */
     public String kernelName() {
         return uapi.name();

@@ -54,6 +54,21 @@ class CompletionBehaviourTest {
         assertEquals(List.of("vdpa-of-default"), offered("dev", "show", ""));
     }
 
+    /**
+     * Every command whose positional parameter is labelled DEV completes device names, found in the command tree
+     * (no list to extend for a new command): the vhost commands, rehearse, doctor and migrate check (which the
+     * hand-typed list had left out); dev add's NAME is a new name and gets none.
+     */
+    @Test
+    void everyCommandTakingDevCompletesDeviceNames() throws Exception {
+        for (String[] words : List.of(new String[] {"vhost", "suspend", ""}, new String[] {"vhost", "resume", ""},
+                new String[] {"vhost", "info", ""}, new String[] {"rehearse", ""}, new String[] {"doctor", ""},
+                new String[] {"migrate", "check", ""})) {
+            assertEquals(List.of("vdpa-of-default"), offered(words), String.join(" ", words));
+        }
+        assertTrue(!offered("dev", "add", "").contains("vdpa-of-default"));
+    }
+
     /** dev vstats show NAME <TAB> offered device names again; after the name comes the queue. */
     @Test
     void vstatsOffersTheQueueAfterTheName() throws Exception {

@@ -146,9 +146,9 @@ public final class CompareText {
                     .append(goalLine(row.afterPreset() + " total", e[1]))
                     .append(goalLine("change before - after", e[2]));
             HeldOutPrediction i = row.interval();
-            sb.append(String.format(Locale.ROOT, "  (%d fits of the calibration set over a grid of the priors Mlx5Prior samples, %d rejected"
-                    + " for a negative VMM residual in window #1; the committed model's point is not scored: one of its priors"
-                    + " was derived from this held-out figure)%n", i.fits(), i.rejected()));
+            sb.append(String.format(Locale.ROOT, "  (bounds over the whole range of the priors Mlx5Prior leaves open, from %d fits of the calibration set;"
+                    + " %d MKEY concurrencies admit no prior, every one needing a negative VMM residual in window #1; the committed"
+                    + " model's point is not scored: one of its priors was derived from this held-out figure)%n", i.fits(), i.rejected()));
         }
         sb.append("The model predicts the driver and firmware time of the calls it models, and so what a kernel change saves;\n")
                 .append("it cannot predict work outside the driver (VMM, page unpinning), which is most of a 6.12 stop-and-copy window.\n");

@@ -1,6 +1,5 @@
 package org.vdpactl.fake.mlx5;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -9,19 +8,20 @@ import java.util.List;
  * driver's code or a measurement, never a held-out figure; where there is none the source says so.
  *
  * <p>Three of them move the held-out prediction (live-migration downtime #2) while every fit from
- * them reproduces every calibration figure: they are sampled on a grid ({@link #samples()}), the
- * model is refitted from each sample, a sample whose fit needs a negative VMM residual in window #1
- * is rejected (the calibration figures do tell it apart: VMM work cannot be negative), and the
- * prediction is reported as the interval the admitted fits span ({@code Mlx5PredictionInterval} in
- * the tests computes it; {@code org.vdpactl.sim.HeldOutPrediction} holds the committed result). The others are the spec's values (docs/spec/mlx5-model.md §4.2); none
- * of them changes the predicted change of #2 (they shift suspend, get_vq_state or VQ creation, which
- * the fit re-absorbs or which cancel between the two presets).
+ * them reproduces every calibration figure: each is given as a range ({@code low}..{@code high}),
+ * a fit whose window #1 needs a negative VMM residual is rejected (the calibration figures do tell
+ * it apart: VMM work cannot be negative), and the prediction is reported as its bounds over the
+ * whole admitted part of the ranges ({@code Mlx5PredictionInterval} in the tests computes them;
+ * {@code org.vdpactl.sim.HeldOutPrediction} holds the committed result). The others are the spec's
+ * values (docs/spec/mlx5-model.md §4.2); none of them changes the predicted change of #2 (they shift
+ * suspend, get_vq_state or VQ creation, which the fit re-absorbs or which cancel between the two
+ * presets).
  *
  * @param name    the prior, as the docs name it
  * @param params  the {@link Mlx5Params} it sets (a split sets two)
- * @param low     lowest value considered (equal to {@code point} when not sampled)
+ * @param low     lowest value of the range (NaN when the prior is fixed)
  * @param point   the value the committed model ({@link Mlx5Params#DEFAULT}) is fitted from
- * @param high    highest value considered
+ * @param high    highest value of the range (every integer in between for an integer prior)
  * @param source  where the value or the range comes from, or that nothing gives it
  */
 public record Mlx5Prior(String name, List<String> params, double low, double point, double high, String source) {
@@ -30,7 +30,7 @@ public record Mlx5Prior(String name, List<String> params, double low, double poi
     /** "MR deletion is about 30-40% the time of MR creation" (patch "Postpone MR deletion" of that series). */
     public static final Mlx5Prior DELETION_SHARE = new Mlx5Prior("MR deletion / MR creation (parallel stage)",
             List.of(), 0.30, 0.35, 0.40, "patch \"vdpa/mlx5: Postpone MR deletion\" of " + MKEY_SERIES
-            + ": \"about 30-40%\"; the range is sampled");
+            + ": \"about 30-40%\"; the whole range");
 
     /**
      * Host share of releasing one 4 KiB-granular direct MKEY: DMA unmap + sg_free_table per MTT entry
@@ -40,8 +40,8 @@ public record Mlx5Prior(String name, List<String> params, double low, double poi
     public static final Mlx5Prior RELEASE_HOST_SHARE = new Mlx5Prior("host share of an MR release per MTT entry",
             List.of("hostUnmapPerMttNs", "destroyMkeyPerMttNs"), 0.05, 0.10, 0.50,
             "no source (no cover letter, driver code or measurement gives it; the spec's split came from held-out "
-            + "downtime #2 and is dropped): sampled at 5, 25 and 50 %; the point, 10 %, is a round value the calibration "
-            + "admits (a host share of 50 % or more needs a negative VMM residual in window #1 at every sampled corner)");
+            + "downtime #2 and is dropped): the whole range 5-50 %, of which the calibration admits the part where window "
+            + "#1's VMM residual is not negative; the point, 10 %, is a round value the calibration admits");
 
     /**
      * FW servers for MKEY commands. The driver issues them asynchronously on the regular command slots;
@@ -50,10 +50,10 @@ public record Mlx5Prior(String name, List<String> params, double low, double poi
     public static final Mlx5Prior FW_CONCURRENCY_MKEY = new Mlx5Prior("firmware concurrency of MKEY commands",
             List.of("fwConcurrencyMkey"), 2, 4, 8,
             "no source (the driver issues MKEY commands async on the regular command slots, 31 in the model, "
-            + "docs/spec/mlx5-model.md §4.1; how many the firmware serves at once is unpublished): the spec's 4; 2, 4 "
-            + "and 8 sampled");
+            + "docs/spec/mlx5-model.md §4.1; how many the firmware serves at once is unpublished): the spec's 4; every "
+            + "integer from 2 to 8");
 
-    /** The priors that are sampled, in corner order. */
+    /** The priors given as a range, in the order of {@link #sample}'s arguments. */
     public static final List<Mlx5Prior> SAMPLED = List.of(DELETION_SHARE, RELEASE_HOST_SHARE, FW_CONCURRENCY_MKEY);
 
     /** The other undetermined priors: kept at the spec's value, each with what gives it. */
@@ -77,7 +77,7 @@ public record Mlx5Prior(String name, List<String> params, double low, double poi
         return new Mlx5Prior(name, params, Double.NaN, Double.NaN, Double.NaN, source);
     }
 
-    /** True when the prior is sampled at both ends of its range. */
+    /** True when the prior is given as a range. */
     public boolean sampled() {
         return !Double.isNaN(point) && low != high;
     }
@@ -96,40 +96,15 @@ public record Mlx5Prior(String name, List<String> params, double low, double poi
         return sample(DELETION_SHARE.point, RELEASE_HOST_SHARE.point, (int) FW_CONCURRENCY_MKEY.point);
     }
 
-    /** The values a sampled prior takes in {@link #samples()}; empty when it is not sampled. */
-    public List<Double> sampledValues() {
-        if (this == RELEASE_HOST_SHARE) {
-            return List.of(low, 0.25, high); // the low end, a quarter, the high end
-        }
-        if (this == FW_CONCURRENCY_MKEY) {
-            return List.of(low, point, high);
-        }
-        return sampled() ? List.of(low, high) : List.of();
-    }
-
-    /**
-     * The point, then the grid of every sampled prior's {@link #sampledValues()} (2 × 3 × 3).
-     */
-    public static List<Sample> samples() {
-        List<Sample> out = new ArrayList<>();
-        out.add(pointSample());
-        for (double share : DELETION_SHARE.sampledValues()) {
-            for (double host : RELEASE_HOST_SHARE.sampledValues()) {
-                for (double f : FW_CONCURRENCY_MKEY.sampledValues()) {
-                    out.add(sample(share, host, (int) f));
-                }
-            }
-        }
-        return out;
-    }
-
     /** The spec's table with the release split and MKEY concurrency set; their common scale is left to the fit. */
-    static Sample sample(double deletionShare, double releaseHostShare, int fwConcurrencyMkey) {
-        Mlx5Params spec = Mlx5Params.SPEC;
-        double perMtt = spec.hostUnmapPerMttNs() + spec.destroyMkeyPerMttNs();
-        Mlx5Params p = spec.with("hostUnmapPerMttNs", releaseHostShare * perMtt)
-                .with("destroyMkeyPerMttNs", (1 - releaseHostShare) * perMtt)
-                .with("fwConcurrencyMkey", fwConcurrencyMkey);
-        return new Sample(p, deletionShare);
+    public static Sample sample(double deletionShare, double releaseHostShare, int fwConcurrencyMkey) {
+        return new Sample(withReleaseHostShare(Mlx5Params.SPEC, releaseHostShare).with("fwConcurrencyMkey", fwConcurrencyMkey),
+                deletionShare);
+    }
+
+    /** {@code p} with its MR release per MTT entry split {@code releaseHostShare} : the rest over host and firmware. */
+    public static Mlx5Params withReleaseHostShare(Mlx5Params p, double releaseHostShare) {
+        double perMtt = p.hostUnmapPerMttNs() + p.destroyMkeyPerMttNs();
+        return p.with("hostUnmapPerMttNs", releaseHostShare * perMtt).with("destroyMkeyPerMttNs", (1 - releaseHostShare) * perMtt);
     }
 }

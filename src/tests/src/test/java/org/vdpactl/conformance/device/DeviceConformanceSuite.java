@@ -844,6 +844,29 @@ public abstract class DeviceConformanceSuite {
         assertErrno(ioctls ? Errno.EOPNOTSUPP : Errno.ENOTTY, () -> d.getVringSize(0));
     }
 
+    /**
+     * The gates declared on the ioctls ({@code UapiIoctl.gate()}, which the EOPNOTSUPP hints are made from) are
+     * the device's: at DRIVER_OK a gated ioctl answers EOPNOTSUPP exactly when its bit is not offered.
+     */
+    @Test
+    void aGatedIoctlIsEopnotsuppExactlyWhenItsBackendBitIsNotOffered() {
+        VhostVdpaDevice d = ownedNet();
+        driverOk(d);
+        int gated = 0;
+        for (VhostIoctl io : VhostIoctl.values()) {
+            if (io.gate() == null || !kernel().hasIoctl(io.uapi())) {
+                continue;
+            }
+            gated++;
+            if (offers(d, io.gate())) {
+                rawIoctl(d, io, vringState(0, 0));
+            } else {
+                assertErrno(Errno.EOPNOTSUPP, () -> rawIoctl(d, io, vringState(0, 0)));
+            }
+        }
+        assertTrue(gated >= 1, "gated ioctls this kernel has: " + gated); // 6.1: SUSPEND only
+    }
+
     @Test
     void groupAsidBounds() {
         VhostVdpaDevice d = ownedNet();

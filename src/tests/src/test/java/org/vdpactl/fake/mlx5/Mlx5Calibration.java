@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.DoubleUnaryOperator;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.vdpactl.fake.mlx5.Mlx5PublishedFigure.Scenario;
 import org.vdpactl.sim.UpstreamScenarios.VmmResiduals;
 import org.vdpactl.sim.UpstreamScenarios;
@@ -75,6 +76,38 @@ final class Mlx5Calibration {
 
     /** The fit from {@code prior}, with the MR release scaled to {@code deletionShare} of the MR build. */
     static Fit fit(Mlx5Params prior, double deletionShare) {
+        return fit(prior, p -> {
+            p = solveScale(p, MR_RELEASE_GROUP, Mlx5Calibration::deletionRatio, deletionShare);
+            // the VMM residual is the same in both rows, so the difference of the rows fixes the MKEY scale ...
+            return solveScale(p, MR_BUILD_GROUP, q -> window1Driver("mlx5-pre612", q) - window1Driver("mlx5-612", q),
+                    target(Scenario.LM_DOWNTIME_1, "mlx5-pre612") - target(Scenario.LM_DOWNTIME_1, "mlx5-612"));
+        });
+    }
+
+    /**
+     * The fit on the edge of what the calibration figures admit: window #1's VMM residual held at 0
+     * instead of the MR release held at a deletion share. The v6.12 row of LM #1 (its release is
+     * deferred, off the path) then fixes the MKEY build scale, and the difference of the rows the
+     * release scale; neither the release's host share nor the deletion share enters (the ≤ v6.10
+     * release is serial, so only the sum per MTT entry shows), so this is one fit per MKEY
+     * concurrency. {@link #deletionRatio} of it says which deletion shares and host shares reach it.
+     */
+    static Fit fitWithoutResidual(Mlx5Params prior) {
+        return fit(prior, p -> {
+            p = solveScale(p, MR_BUILD_GROUP, q -> window1Driver("mlx5-612", q), target(Scenario.LM_DOWNTIME_1, "mlx5-612"));
+            return solveScale(p, MR_RELEASE_GROUP, q -> window1Driver("mlx5-pre612", q) - window1Driver("mlx5-612", q),
+                    target(Scenario.LM_DOWNTIME_1, "mlx5-pre612") - target(Scenario.LM_DOWNTIME_1, "mlx5-612"));
+        });
+    }
+
+    /** MR deletion / MR creation on v6.12 at 4 KiB: what {@link Mlx5Prior#DELETION_SHARE} is a prior of. */
+    static double deletionRatio(Mlx5Params p) {
+        return UpstreamScenarios.mrRelease(preset("mlx5-612", p), KIB4).deferredMs()
+                / UpstreamScenarios.mrBuild(preset("mlx5-612", p), KIB4).driverMs();
+    }
+
+    /** The coordinate search: the object and VQ parameters, then {@code mkeyScales} for the two MKEY groups, per sweep. */
+    private static Fit fit(Mlx5Params prior, UnaryOperator<Mlx5Params> mkeyScales) {
         Mlx5Params p = prior;
         double r1 = 0;
         int sweep = 0;
@@ -91,13 +124,9 @@ final class Mlx5Calibration {
                     target(Scenario.VQ_CREATION, "mlx5-611"));
             p = solveScale(p, VQ_CREATE_GROUP, q -> UpstreamScenarios.driverOkMq(preset("mlx5-pre612", q)).driverMs(),
                     target(Scenario.VQ_CREATION, "mlx5-pre612"));
-            p = solveScale(p, MR_RELEASE_GROUP, q -> UpstreamScenarios.mrRelease(preset("mlx5-612", q), KIB4).deferredMs()
-                    / UpstreamScenarios.mrBuild(preset("mlx5-612", q), KIB4).driverMs(), deletionShare);
-            // the VMM residual is the same in both rows, so the difference of the rows fixes the MKEY scale ...
-            p = solveScale(p, MR_BUILD_GROUP, q -> window1Driver("mlx5-pre612", q) - window1Driver("mlx5-612", q),
-                    target(Scenario.LM_DOWNTIME_1, "mlx5-pre612") - target(Scenario.LM_DOWNTIME_1, "mlx5-612"));
-            // ... and what the driver does not explain of the after-row is the residual (least squares
-            // over both rows gives the same value when the difference is matched exactly)
+            p = mkeyScales.apply(p);
+            // what the driver does not explain of the rows is the residual (least squares over both
+            // rows gives the mean when their difference is matched exactly)
             double d1 = window1Driver("mlx5-pre612", p);
             double d2 = window1Driver("mlx5-612", p);
             r1 = ((target(Scenario.LM_DOWNTIME_1, "mlx5-pre612") - d1) + (target(Scenario.LM_DOWNTIME_1, "mlx5-612") - d2)) / 2;
