@@ -41,7 +41,8 @@ public record Mlx5Prior(String name, List<String> params, double low, double poi
             List.of("hostUnmapPerMttNs", "destroyMkeyPerMttNs"), 0.05, 0.10, 0.50,
             "no source (no cover letter, driver code or measurement gives it; the spec's split came from held-out "
             + "downtime #2 and is dropped): the whole range 5-50 %, of which the calibration admits the part where window "
-            + "#1's VMM residual is not negative; the point, 10 %, is a round value the calibration admits");
+            + "#1's VMM residual is not negative; the point, 10 %, the committed model runs with, was derived from "
+            + "held-out downtime #2, so no held-out row shows the point: only the bounds over the admitted range");
 
     /**
      * FW servers for MKEY commands. The driver issues them asynchronously on the regular command slots;
