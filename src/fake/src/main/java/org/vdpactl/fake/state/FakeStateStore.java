@@ -331,20 +331,25 @@ public final class FakeStateStore {
     }
 
     /**
-     * One waiter's view of the queue: says once that it waits and for whom, and restarts its
-     * deadline each time the holder changes (the queue moved).
+     * Time a holder must have run, waited for a CPU or waited for I/O since the deadline was last set to count as
+     * working rather than stuck (an idle or stopped JVM accrues less).
      */
-    /** CPU a holder must have used since the last look to count as working rather than stuck. */
-    private static final long WORKING_CPU_NANOS = 100_000_000L;
+    private static final long WORKING_NANOS = 100_000_000L;
     private static final int MAX_TIMEOUTS_PER_HOLDER = 12;
 
+    /**
+     * One waiter's view of the queue: says once that it waits and for whom, and restarts its
+     * deadline each time the holder changes or works (the queue moved).
+     */
     private final class LockWait {
         private final Path lockPath;
         private final StateLockFile lockFile;
         private String holder;
         private String description;
         private long deadline;
-        private long holderCpu = -1;
+        private HolderActivity holderActivity = HolderActivity.UNKNOWN;
+        private long holderIoNanos;
+        private long lastLook = watch.nanoTime();
         private long holderSince = watch.nanoTime();
         private boolean announced;
         private boolean missedLastLook;
@@ -407,7 +412,7 @@ public final class FakeStateStore {
                 deadline = watch.nanoTime();
                 return false;
             }
-            boolean moved = queueMoved(pid + " " + content, pid == self ? -1 : watch.cpuNanosOf(pid));
+            boolean moved = queueMoved(pid + " " + content, pid == self ? HolderActivity.UNKNOWN : watch.activityOf(pid));
             if (moved) {
                 deadline = watch.nanoTime() + lockTimeout.toNanos();
             }
@@ -428,23 +433,39 @@ public final class FakeStateStore {
         }
 
         /**
-         * Whether the wait made progress since the deadline was last set: another holder, or the same
-         * holder process used at least {@link #WORKING_CPU_NANOS} of CPU (it is working, only slowly,
-         * as 64 JVMs on 2 CPUs are; an idle JVM uses less). Only a holder that neither changes nor
-         * works for the whole timeout counts as stuck, and none is waited for longer than
-         * {@link #MAX_TIMEOUTS_PER_HOLDER} timeouts.
+         * Whether the wait made progress since the deadline was last set: another holder, or the same holder
+         * process's threads ran, waited for a CPU or waited for I/O for at least {@link #WORKING_NANOS} ({@link
+         * HolderActivity}: it is working, only slowly, as 64 JVMs on 2 CPUs or an fsync behind a build's dirty pages
+         * are). Time in I/O is the waiter's own time between two looks that saw the holder in it. Only a holder that
+         * neither changes nor works for the whole timeout counts as stuck (asleep, stopped, waiting for a person),
+         * and none is waited for longer than {@link #MAX_TIMEOUTS_PER_HOLDER} timeouts.
          */
-        private boolean queueMoved(String now, long cpu) {
+        private boolean queueMoved(String now, HolderActivity activity) {
+            long at = watch.nanoTime();
+            long sinceLastLook = at - lastLook;
+            lastLook = at;
             if (!now.equals(holder)) {
                 holder = now;
-                holderCpu = cpu;
-                holderSince = watch.nanoTime();
+                holderActivity = activity;
+                holderIoNanos = 0;
+                holderSince = at;
                 return true;
             }
-            boolean working = cpu >= 0 && holderCpu >= 0 && cpu - holderCpu >= WORKING_CPU_NANOS
-                    && watch.nanoTime() - holderSince < MAX_TIMEOUTS_PER_HOLDER * lockTimeout.toNanos();
+            if (!activity.known()) {
+                return false; // this process, or none to read: only a change of holder moves the queue
+            }
+            if (activity.inIoWait()) {
+                holderIoNanos += sinceLastLook;
+            }
+            boolean working = holderActivity.known()
+                    && activity.busySince(holderActivity) + holderIoNanos >= WORKING_NANOS
+                    && at - holderSince < MAX_TIMEOUTS_PER_HOLDER * lockTimeout.toNanos();
+            if (!holderActivity.known()) {
+                holderActivity = activity; // the first reading of this holder: measure from here
+            }
             if (working) {
-                holderCpu = cpu;
+                holderActivity = activity;
+                holderIoNanos = 0;
             }
             return working;
         }

@@ -1,7 +1,6 @@
 package org.vdpactl.fake.state;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -37,16 +36,5 @@ final class HolderInfo {
     static long pidOf(String content) {
         Matcher m = Pattern.compile("^pid (\\d+) ").matcher(content);
         return m.find() ? Long.parseLong(m.group(1)) : LockHolders.NONE;
-    }
-
-    /**
-     * The CPU time process {@code pid} has used so far, or -1 when it is unknown (no such process, or
-     * the holder is this process, whose other threads' work says nothing about the holder thread).
-     */
-    static long cpuNanosOf(long pid) {
-        if (pid <= 0 || pid == ProcessHandle.current().pid()) {
-            return -1;
-        }
-        return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(Duration::toNanos).orElse(-1L);
     }
 }

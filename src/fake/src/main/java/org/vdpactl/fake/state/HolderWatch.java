@@ -3,10 +3,10 @@ package org.vdpactl.fake.state;
 import java.nio.file.Path;
 
 /**
- * What a lock waiter reads to decide whether the queue moves: the time, and how much CPU the holder
- * process has used. A waiter gives up on a holder that neither changes nor works for the whole
- * timeout; tests give it a watch they move themselves, so the decision does not depend on how busy
- * the machine is.
+ * What a lock waiter reads to decide whether the queue moves: the time, and what the holder process's
+ * threads did ({@link HolderActivity}: ran, waited for a CPU, waited for I/O). A waiter gives up on a
+ * holder that neither changes nor works for the whole timeout; tests give it a watch they move
+ * themselves, so the decision does not depend on how busy the machine is.
  */
 interface HolderWatch {
     /** The system's monotonic clock and the kernel's account of the holder's CPU time. */
@@ -17,16 +17,17 @@ interface HolderWatch {
         }
 
         @Override
-        public long cpuNanosOf(long pid) {
-            return HolderInfo.cpuNanosOf(pid);
+        public HolderActivity activityOf(long pid) {
+            // this process's other threads say nothing about the holder thread among them
+            return pid == ProcessHandle.current().pid() ? HolderActivity.UNKNOWN : ProcTaskAccounts.SYSTEM.of(pid);
         }
     };
 
     /** Monotonic time in nanoseconds. */
     long nanoTime();
 
-    /** CPU time the process {@code pid} has used, in nanoseconds, or -1 when unknown (or this process). */
-    long cpuNanosOf(long pid);
+    /** What the kernel accounts to process {@code pid}'s threads now; {@link HolderActivity#UNKNOWN} for this process. */
+    HolderActivity activityOf(long pid);
 
     /**
      * The pid holding a lock on {@code lockFile} as the kernel lists it ({@link LockHolders}): tests replace it to

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Assertions;
@@ -142,32 +143,75 @@ class FakeStateStoreTest {
         }
     }
 
-    /** The real CPU reading the waiter uses by default sees a working holder work (waited for by state, not by time). */
+    /**
+     * A holder blocked on I/O (an fsync behind a build's dirty pages: state D, no CPU used) is slow, not stuck: it is
+     * waited for however long that takes within the cap, and once it leaves I/O without working it times out again.
+     * On CPU time alone the waiters of such a holder gave up after the timeout (CI run of 1ddc022).
+     */
     @Test
-    void theSystemWatchSeesAWorkingHolderUseCpu() throws Exception {
+    void aHolderWaitingForIoIsWaitedForThenTimesOutWhenIdle() throws Exception {
+        try (Holder holder = Holder.start(stateFile())) {
+            SteppedWatch watch = new SteppedWatch();
+            watch.io = true; // the holder's thread is in state D; its CPU stays where it is
+            Waiter waiter = Waiter.start(stateFile(), watch);
+            watch.awaitLooksAfterNow(waiter.thread);
+            for (int i = 0; i < 5; i++) { // 3 s of the waiter's time, three times its 1 s timeout, no CPU used
+                watch.now += 600_000_000L; // less than the timeout between two looks that both saw it in I/O
+                watch.awaitLooksAfterNow(waiter.thread);
+                assertTrue(waiter.thread.isAlive(), "a holder waiting for I/O must be waited for: " + waiter.failure);
+            }
+            watch.io = false; // out of I/O, and idle from now on
+            watch.awaitLooksAfterNow(waiter.thread);
+            watch.now += 1_100_000_000L;
+            watch.awaitLooks(waiter.thread, 3);
+            assertFalse(waiter.thread.isAlive(), "a holder idle after its I/O must time out");
+            waiter.thread.join();
+            assertTrue(waiter.failure instanceof FakeStateStore.StateLockedException, String.valueOf(waiter.failure));
+        }
+    }
+
+    /** The reading the waiter uses by default sees a working holder work (waited for by state, not by time)... */
+    @Test
+    void theSystemWatchSeesAWorkingHolderWorkAndAStoppedOneNot() throws Exception {
         Files.createDirectories(stateFile().getParent());
         Path out = stateFile().resolveSibling("worker.out");
         Process worker = SeparateJvm.start(LockHolderMain.class, out,
                 stateFile().resolveSibling("worker.err"), stateFile().toString(), "600000", "work");
         try {
             Holder.awaitLocked(worker, out);
-            long start = HolderWatch.SYSTEM.cpuNanosOf(worker.pid());
-            assertTrue(start >= 0, "no CPU time for the holder");
-            while (HolderWatch.SYSTEM.cpuNanosOf(worker.pid()) - start < 200_000_000L) {
+            HolderActivity start = HolderWatch.SYSTEM.activityOf(worker.pid());
+            assertTrue(start.known(), "nothing known of the holder");
+            while (HolderWatch.SYSTEM.activityOf(worker.pid()).busySince(start) < 200_000_000L) {
                 assertTrue(worker.isAlive(), "the worker exited early");
                 Thread.sleep(20);
             }
-            assertEquals(-1, HolderWatch.SYSTEM.cpuNanosOf(ProcessHandle.current().pid()), "its own JVM is not a holder to measure");
+            assertFalse(HolderWatch.SYSTEM.activityOf(ProcessHandle.current().pid()).known(), "its own JVM is not a holder to measure");
+            // ...and a stopped one (SIGSTOP, as a vdpactl suspended by ^Z) neither runs, nor waits for a CPU or I/O
+            assertEquals(0, new ProcessBuilder("kill", "-STOP", Long.toString(worker.pid())).start().waitFor());
+            awaitStopped(worker.pid());
+            HolderActivity stopped = HolderWatch.SYSTEM.activityOf(worker.pid());
+            Thread.sleep(300);
+            HolderActivity later = HolderWatch.SYSTEM.activityOf(worker.pid());
+            assertEquals(0, later.busySince(stopped), "a stopped holder accrued run or run-queue time");
+            assertFalse(later.inIoWait(), "a stopped holder is not in I/O");
         } finally {
             worker.destroyForcibly();
             worker.waitFor();
         }
     }
 
-    /** The waiter's time and its reading of the holder's CPU, moved by the test; counts the waiter's looks. */
+    private static void awaitStopped(long pid) throws Exception {
+        Path status = Path.of("/proc", Long.toString(pid), "status");
+        while (!Files.readString(status).contains("State:\tT")) {
+            Thread.sleep(10);
+        }
+    }
+
+    /** The waiter's time and its reading of the holder's work, moved by the test; counts the waiter's looks. */
     static final class SteppedWatch implements HolderWatch {
         volatile long now;
         volatile long cpu;
+        volatile boolean io;
         volatile boolean missEveryOtherListing;
         final AtomicLong missed = new AtomicLong();
         private final AtomicLong listings = new AtomicLong();
@@ -188,10 +232,10 @@ class FakeStateStoreTest {
         }
 
         @Override
-        public long cpuNanosOf(long pid) {
-            long c = cpu;
+        public HolderActivity activityOf(long pid) {
+            HolderActivity a = new HolderActivity(Map.of(1L, cpu), io);
             looks.incrementAndGet(); // after the read: a look counted later than a change surely saw it...
-            return c;
+            return a;
         }
 
         /**
