@@ -365,8 +365,11 @@ public final class FakeStateStore {
          *                       (which may itself wait for another process), false while it waits for the file lock
          */
         synchronized void check(boolean inProcessQueue) {
-            look(inProcessQueue);
-            if (watch.nanoTime() - deadline >= 0) {
+            // as expired(): a look that decided nothing or saw the queue move never expires the wait. Ignoring it
+            // expired waits at their first look: the deadline is set when the wait begins, and a JVM starved of CPU
+            // (64 at once on 2 CPUs, load 90) took over 10 s from there to the first look, which then missed the
+            // holder just released; 47 of 56 waiters gave up on a queue that moved (scripts/check-concurrency 64)
+            if (!look(inProcessQueue) && watch.nanoTime() - deadline >= 0) {
                 throw lockedException();
             }
         }
@@ -462,6 +465,10 @@ public final class FakeStateStore {
                     && at - holderSince < MAX_TIMEOUTS_PER_HOLDER * lockTimeout.toNanos();
             if (!holderActivity.known()) {
                 holderActivity = activity; // the first reading of this holder: measure from here
+            }
+            if (LOG.isTraceEnabled()) {
+                LOG.trace("lock wait: holder {}: {} ms run or run-queue, {} ms in I/O since the deadline was set; working {}",
+                        now.lines().findFirst().orElse(""), activity.busySince(holderActivity) / 1_000_000, holderIoNanos / 1_000_000, working);
             }
             if (working) {
                 holderActivity = activity;

@@ -170,6 +170,26 @@ class FakeStateStoreTest {
         }
     }
 
+    /**
+     * A waiter starved of CPU between the start of its wait and its first look (64 JVMs at load 90 took over 10 s),
+     * whose first look then misses the holder just released: that look decides nothing, and the wait goes on. The
+     * first check expired it on the deadline set when the wait began (47 of 56 waiters of scripts/check-concurrency).
+     */
+    @Test
+    void aLateFirstLookThatMissesTheHolderDoesNotExpireTheWait() throws Exception {
+        try (Holder holder = Holder.start(stateFile())) {
+            SteppedWatch watch = new SteppedWatch();
+            watch.firstListingLateAndMissed = true;
+            Waiter waiter = Waiter.start(stateFile(), watch);
+            watch.awaitLooksAfterNow(waiter.thread);
+            assertTrue(waiter.thread.isAlive(), "a look that decided nothing expired the wait: " + waiter.failure);
+            holder.close();
+            waiter.thread.join();
+            assertEquals(null, waiter.failure, "the waiter must get the lock once the holder is gone");
+            assertTrue(watch.missed.get() > 0, "the first listing missed the holder");
+        }
+    }
+
     /** The reading the waiter uses by default sees a working holder work (waited for by state, not by time)... */
     @Test
     void theSystemWatchSeesAWorkingHolderWorkAndAStoppedOneNot() throws Exception {
@@ -200,12 +220,22 @@ class FakeStateStoreTest {
         }
     }
 
+    /** Until every thread of {@code pid} is stopped (state T): a thread still on its way there may run a little. */
     private static void awaitStopped(long pid) throws Exception {
-        Path status = Path.of("/proc", Long.toString(pid), "status");
-        while (!Files.readString(status).contains("State:\tT")) {
+        while (true) {
+            boolean all = true;
+            try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+                for (Path t : tasks.toList()) {
+                    all &= ProcTaskAccounts.stateOf(Files.readString(t.resolve("stat"))) == 'T';
+                }
+            }
+            if (all) {
+                return;
+            }
             Thread.sleep(10);
         }
     }
+
 
     /** The waiter's time and its reading of the holder's work, moved by the test; counts the waiter's looks. */
     static final class SteppedWatch implements HolderWatch {
@@ -213,11 +243,18 @@ class FakeStateStoreTest {
         volatile long cpu;
         volatile boolean io;
         volatile boolean missEveryOtherListing;
+        volatile boolean firstListingLateAndMissed;
         final AtomicLong missed = new AtomicLong();
         private final AtomicLong listings = new AtomicLong();
 
         @Override
         public long pidHolding(Path lockFile) {
+            if (firstListingLateAndMissed && listings.get() == 0) {
+                listings.incrementAndGet();
+                missed.incrementAndGet();
+                now += 1_100_000_000L; // the waiter ran again only after its whole 1 s timeout...
+                return LockHolders.NONE; // ...and its listing missed the holder
+            }
             if (missEveryOtherListing && listings.incrementAndGet() % 2 == 0) {
                 missed.incrementAndGet();
                 return LockHolders.NONE; // a look that does not read the CPU: not counted by awaitLooks
