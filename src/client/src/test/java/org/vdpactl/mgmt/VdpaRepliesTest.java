@@ -63,6 +63,15 @@ class VdpaRepliesTest {
     }
 
     @Test
+    void aMacShorterThanTheAbisExactLengthIsRefusedNamingIt() {
+        // NLA_POLICY_ETH_ADDR: the client's VdpaAttribute reads by the ABI attribute's spec, policy included
+        Attributes a = attrs(w -> w.putString(4, "x").putU32(5, 1).putAttribute(10, new byte[5]));
+        NetlinkParseException shortMac = assertThrows(NetlinkParseException.class, () -> VdpaReplies.config(a, false));
+        assertTrue(shortMac.getMessage().contains("VDPA_ATTR_DEV_NET_CFG_MACADDR has 5 bytes, a binary attribute needs at least 6"),
+                shortMac.getMessage());
+    }
+
+    @Test
     void vendorStatisticsArePairedInOrder() {
         Attributes a = attrs(w -> w.putString(4, "vdpa0").putU32(5, 1).putU64(14, 0x300010028L).putU32(17, 1)
                 .putString(18, "tx packets").putU64(19, 5).putString(18, "tx bytes").putU64(19, 300));
