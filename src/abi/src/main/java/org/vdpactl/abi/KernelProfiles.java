@@ -148,6 +148,11 @@ public final class KernelProfiles {
         return first(p -> p.hasIoctl(ioctl));
     }
 
+    /** The profiled kernels that have the ioctl, oldest first (empty when none has it). */
+    public static List<KernelProfile> withIoctl(UapiIoctl ioctl) {
+        return all().stream().filter(p -> p.hasIoctl(ioctl)).toList();
+    }
+
     /** The oldest profiled kernel whose vdpa family has the command, if any (none for a null command). */
     public static Optional<KernelProfile> firstWithCommand(UapiVdpaCommand command) {
         return first(p -> p.hasCommand(command));

@@ -9,19 +9,27 @@ public interface NetlinkAttribute {
     /** The uapi name, e.g. {@code VDPA_ATTR_DEV_NET_CFG_MTU}. */
     String constantName();
 
-    /** The attribute type on the wire ({@code nla_type} without the flag bits). */
-    int number();
+    /** The kernel's number, wire type and request policy of this attribute. */
+    AttributeSpec spec();
 
-    NlaType type();
+    /** The attribute type on the wire ({@code nla_type} without the flag bits). */
+    default int number() {
+        return spec().number();
+    }
+
+    /** The wire type, whose width a put must have. */
+    default NlaType type() {
+        return spec().type();
+    }
 
     /** The kernel's policy entry for this attribute in requests, or null where no request carries it. */
     default NlaPolicy requestPolicy() {
-        return null;
+        return spec().requestPolicy();
     }
 
     /** The fewest payload bytes a reader accepts (a policy's exact length where it has one, e.g. a MAC's 6). */
     default int minLength() {
-        return type().minLength();
+        return spec().minLength();
     }
 
     /**
@@ -58,8 +66,8 @@ public interface NetlinkAttribute {
 
     /** An attribute that is no constant of an enum (a number another kernel's numbering gives). */
     static NetlinkAttribute of(String constantName, int number, NlaType type) {
-        record Plain(String constantName, int number, NlaType type) implements NetlinkAttribute {
+        record Plain(String constantName, AttributeSpec spec) implements NetlinkAttribute {
         }
-        return new Plain(constantName, number, type);
+        return new Plain(constantName, AttributeSpec.reply(number, type));
     }
 }

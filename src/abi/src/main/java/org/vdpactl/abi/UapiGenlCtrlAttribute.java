@@ -1,5 +1,7 @@
 package org.vdpactl.abi;
 
+import static org.vdpactl.abi.AttributeSpec.reply;
+import static org.vdpactl.abi.AttributeSpec.request;
 import static org.vdpactl.abi.NlaType.NESTED;
 import static org.vdpactl.abi.NlaType.NUL_STRING;
 import static org.vdpactl.abi.NlaType.STRING;
@@ -16,33 +18,29 @@ import org.vdpactl.ffi.gen.netlink.netlink_h;
  * request attributes, its {@code ctrl_policy_family} / {@code ctrl_policy_policy} entry.
  */
 public enum UapiGenlCtrlAttribute implements NetlinkAttribute {
-    CTRL_ATTR_FAMILY_ID(netlink_h.CTRL_ATTR_FAMILY_ID(), U16, NlaPolicy.of(U16)),
+    CTRL_ATTR_FAMILY_ID(request(netlink_h.CTRL_ATTR_FAMILY_ID(), U16, NlaPolicy.of(U16))),
     /** {@code .len = GENL_NAMSIZ - 1}. */
-    CTRL_ATTR_FAMILY_NAME(netlink_h.CTRL_ATTR_FAMILY_NAME(), NUL_STRING, NlaPolicy.nulString(netlink_h.GENL_NAMSIZ() - 1)),
-    CTRL_ATTR_VERSION(netlink_h.CTRL_ATTR_VERSION(), U32, null),
-    CTRL_ATTR_HDRSIZE(netlink_h.CTRL_ATTR_HDRSIZE(), U32, null),
-    CTRL_ATTR_MAXATTR(netlink_h.CTRL_ATTR_MAXATTR(), U32, null),
-    CTRL_ATTR_OPS(netlink_h.CTRL_ATTR_OPS(), NESTED, null),
-    CTRL_ATTR_MCAST_GROUPS(netlink_h.CTRL_ATTR_MCAST_GROUPS(), NESTED, null),
-    CTRL_ATTR_POLICY(netlink_h.CTRL_ATTR_POLICY(), NESTED, null),
-    CTRL_ATTR_OP_POLICY(netlink_h.CTRL_ATTR_OP_POLICY(), NESTED, null),
+    CTRL_ATTR_FAMILY_NAME(request(netlink_h.CTRL_ATTR_FAMILY_NAME(), NUL_STRING, NlaPolicy.nulString(netlink_h.GENL_NAMSIZ() - 1))),
+    CTRL_ATTR_VERSION(reply(netlink_h.CTRL_ATTR_VERSION(), U32)),
+    CTRL_ATTR_HDRSIZE(reply(netlink_h.CTRL_ATTR_HDRSIZE(), U32)),
+    CTRL_ATTR_MAXATTR(reply(netlink_h.CTRL_ATTR_MAXATTR(), U32)),
+    CTRL_ATTR_OPS(reply(netlink_h.CTRL_ATTR_OPS(), NESTED)),
+    CTRL_ATTR_MCAST_GROUPS(reply(netlink_h.CTRL_ATTR_MCAST_GROUPS(), NESTED)),
+    CTRL_ATTR_POLICY(reply(netlink_h.CTRL_ATTR_POLICY(), NESTED)),
+    CTRL_ATTR_OP_POLICY(reply(netlink_h.CTRL_ATTR_OP_POLICY(), NESTED)),
     /** Only in {@code ctrl_policy_policy} (CTRL_CMD_GETPOLICY). */
-    CTRL_ATTR_OP(netlink_h.CTRL_ATTR_OP(), U32, NlaPolicy.of(U32)),
-    CTRL_ATTR_OP_ID(netlink_h.CTRL_ATTR_OP_ID(), U32, null),
-    CTRL_ATTR_OP_FLAGS(netlink_h.CTRL_ATTR_OP_FLAGS(), U32, null),
-    CTRL_ATTR_MCAST_GRP_NAME(netlink_h.CTRL_ATTR_MCAST_GRP_NAME(), STRING, null),
-    CTRL_ATTR_MCAST_GRP_ID(netlink_h.CTRL_ATTR_MCAST_GRP_ID(), U32, null),
-    CTRL_ATTR_POLICY_DO(netlink_h.CTRL_ATTR_POLICY_DO(), U32, null),
-    CTRL_ATTR_POLICY_DUMP(netlink_h.CTRL_ATTR_POLICY_DUMP(), U32, null);
+    CTRL_ATTR_OP(request(netlink_h.CTRL_ATTR_OP(), U32, NlaPolicy.of(U32))),
+    CTRL_ATTR_OP_ID(reply(netlink_h.CTRL_ATTR_OP_ID(), U32)),
+    CTRL_ATTR_OP_FLAGS(reply(netlink_h.CTRL_ATTR_OP_FLAGS(), U32)),
+    CTRL_ATTR_MCAST_GRP_NAME(reply(netlink_h.CTRL_ATTR_MCAST_GRP_NAME(), STRING)),
+    CTRL_ATTR_MCAST_GRP_ID(reply(netlink_h.CTRL_ATTR_MCAST_GRP_ID(), U32)),
+    CTRL_ATTR_POLICY_DO(reply(netlink_h.CTRL_ATTR_POLICY_DO(), U32)),
+    CTRL_ATTR_POLICY_DUMP(reply(netlink_h.CTRL_ATTR_POLICY_DUMP(), U32));
 
-    private final int number;
-    private final NlaType type;
-    private final NlaPolicy requestPolicy;
+    private final AttributeSpec spec;
 
-    UapiGenlCtrlAttribute(int number, NlaType type, NlaPolicy requestPolicy) {
-        this.number = number;
-        this.type = type;
-        this.requestPolicy = requestPolicy;
+    UapiGenlCtrlAttribute(AttributeSpec spec) {
+        this.spec = spec;
     }
 
     @Override
@@ -50,19 +48,9 @@ public enum UapiGenlCtrlAttribute implements NetlinkAttribute {
         return name();
     }
 
+    /** Its number and wire type; for the request attributes the controller's policy entry. */
     @Override
-    public int number() {
-        return number;
-    }
-
-    @Override
-    public NlaType type() {
-        return type;
-    }
-
-    /** The controller's policy entry for this attribute, or null when no nlctrl request carries it. */
-    @Override
-    public NlaPolicy requestPolicy() {
-        return requestPolicy;
+    public AttributeSpec spec() {
+        return spec;
     }
 }

@@ -8,6 +8,7 @@ import java.util.Optional;
 
 import org.vdpactl.abi.KernelProfile;
 import org.vdpactl.abi.KernelProfiles;
+import org.vdpactl.abi.UapiIoctl;
 import org.vdpactl.mgmt.VdpaAttribute;
 import org.vdpactl.mgmt.VdpaAttributeSupport;
 import org.vdpactl.mgmt.VdpaCommand;
@@ -72,10 +73,10 @@ public final class KernelFeatures {
      *
      * @param name         the kernel's name ({@code VHOST_VDPA_SUSPEND}, {@code VDPA_CMD_DEV_VSTATS_GET})
      * @param kind         {@code ioctl} or {@code vdpa_command}
-     * @param firstKernel  the first profiled Linux version that has it ("6.3")
+     * @param firstKernel  the first profiled Linux version that has it ("6.12")
      */
     public record Absent(String name, String kind, String firstKernel) {
-        /** "VHOST_VDPA_SUSPEND (from Linux 6.3)": the line of schema version 1's {@code kernel.absent}. */
+        /** "VHOST_VDPA_RESUME (from Linux 6.12)": the line of schema version 1's {@code kernel.absent}. */
         public String line() {
             return name + " (from Linux " + firstKernel + ")";
         }
@@ -101,6 +102,16 @@ public final class KernelFeatures {
             }
         }
         return out;
+    }
+
+    /**
+     * Which profiled kernels have the ioctl, as the kernel profiles say ("of the profiled kernels: 6.1, 6.12, 7.2"), for
+     * an action that asks for a kernel with it: a typed list of versions went stale when a profile changed.
+     */
+    public static String profiledWith(UapiIoctl ioctl) {
+        List<String> with = KernelProfiles.withIoctl(ioctl).stream().map(KernelProfile::version).toList();
+        return with.isEmpty() ? "none of the profiled kernels " + String.join(", ", KernelProfiles.VERSIONS) + " has it"
+                : "of the profiled kernels: " + String.join(", ", with);
     }
 
     /** "needs Linux 6.12 or later": the first profiled kernel with the command. */

@@ -3,8 +3,8 @@ package org.vdpactl.mgmt;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.vdpactl.abi.AttributeSpec;
 import org.vdpactl.abi.NetlinkAttribute;
-import org.vdpactl.abi.NlaType;
 import org.vdpactl.abi.UapiVdpaAttribute;
 
 /**
@@ -68,19 +68,10 @@ public enum VdpaAttribute implements NetlinkAttribute {
         return uapi;
     }
 
+    /** The ABI attribute's number, wire type and request policy. */
     @Override
-    public int number() {
-        return uapi.number();
-    }
-
-    @Override
-    public NlaType type() {
-        return uapi.type();
-    }
-
-    @Override
-    public int minLength() {
-        return uapi.minLength();
+    public AttributeSpec spec() {
+        return uapi.spec();
     }
 
     /** The iproute2 option for this attribute, or null when it is not set by users. */

@@ -4,26 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.vdpactl.netlink.WrittenAttributes.attrs;
 
 import java.util.List;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.vdpactl.netlink.Attributes;
-import org.vdpactl.netlink.MessageWriter;
-import org.vdpactl.netlink.NetlinkDecoder;
-import org.vdpactl.netlink.NetlinkMessage.GenlMessage;
 import org.vdpactl.netlink.NetlinkParseException;
 
 /** Decoding of reply attributes into records: tolerant of what a client must tolerate, strict where a reply is unusable. */
 class VdpaRepliesTest {
-
-    private static Attributes attrs(Consumer<MessageWriter> body) {
-        MessageWriter w = new MessageWriter();
-        w.beginMessage(19, 0, 1, 1).genlHeader(3, 1);
-        body.accept(w);
-        w.endMessage();
-        return ((GenlMessage) NetlinkDecoder.decode(w.toByteArray()).getFirst()).attributes();
-    }
 
     @Test
     void aDeviceReplyWithUnknownAttributesStillDecodes() {
@@ -60,6 +49,15 @@ class VdpaRepliesTest {
                 shortStatus.getMessage());
         assertEquals(3, VdpaReplies.config(u16, false).net().status());
         assertEquals(Boolean.TRUE, VdpaReplies.config(u16, false).net().announce());
+    }
+
+    @Test
+    void aMacShorterThanTheAbisExactLengthIsRefusedNamingIt() {
+        // NLA_POLICY_ETH_ADDR: the client's VdpaAttribute reads by the ABI attribute's spec, policy included
+        Attributes a = attrs(w -> w.putString(4, "x").putU32(5, 1).putAttribute(10, new byte[5]));
+        NetlinkParseException shortMac = assertThrows(NetlinkParseException.class, () -> VdpaReplies.config(a, false));
+        assertTrue(shortMac.getMessage().contains("VDPA_ATTR_DEV_NET_CFG_MACADDR has 5 bytes, a binary attribute needs at least 6"),
+                shortMac.getMessage());
     }
 
     @Test

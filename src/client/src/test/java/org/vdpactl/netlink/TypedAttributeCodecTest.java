@@ -8,10 +8,9 @@ import static org.vdpactl.abi.UapiVdpaAttribute.VDPA_ATTR_DEV_ID;
 import static org.vdpactl.abi.UapiVdpaAttribute.VDPA_ATTR_DEV_NAME;
 import static org.vdpactl.abi.UapiVdpaAttribute.VDPA_ATTR_DEV_NET_CFG_MACADDR;
 import static org.vdpactl.abi.UapiVdpaAttribute.VDPA_ATTR_DEV_NET_CFG_MTU;
+import static org.vdpactl.netlink.WrittenAttributes.attrs;
 
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
-import org.vdpactl.netlink.NetlinkMessage.GenlMessage;
 
 /**
  * The writer and the reader take an attribute's width from the ABI's declaration (UapiVdpaAttribute), not from
@@ -20,14 +19,6 @@ import org.vdpactl.netlink.NetlinkMessage.GenlMessage;
  * request, lib/nlattr.c validate_nla).
  */
 class TypedAttributeCodecTest {
-
-    private static Attributes attrs(Consumer<MessageWriter> body) {
-        MessageWriter w = new MessageWriter();
-        w.beginMessage(19, 0, 1, 1).genlHeader(3, 1);
-        body.accept(w);
-        w.endMessage();
-        return ((GenlMessage) NetlinkDecoder.decode(w.toByteArray()).getFirst()).attributes();
-    }
 
     @Test
     void theWriterRefusesAPutOfAnotherWidthAndWritesNothing() {

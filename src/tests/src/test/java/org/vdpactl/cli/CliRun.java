@@ -23,13 +23,18 @@ public record CliRun(int exitCode, String out, String err) {
 
     /** Runs vdpactl on the fake backend with the given state file. */
     public static CliRun onFake(Path state, String... args) {
+        return of(onFakeArgs(state, args));
+    }
+
+    /** {@code args} after {@code --backend fake --fake-state STATE}: a command line on the fake with that state file. */
+    static String[] onFakeArgs(Path state, String... args) {
         String[] full = new String[args.length + 4];
         full[0] = "--backend";
         full[1] = "fake";
         full[2] = "--fake-state";
         full[3] = state.toString();
         System.arraycopy(args, 0, full, 4, args.length);
-        return of(full);
+        return full;
     }
 
     /** {@link #onFake} on the fake's virtual clock (no modelled latency is waited for). */

@@ -4,18 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.NodeHolderMain;
-import org.vdpactl.testsupport.SeparateJvm;
-import org.vdpactl.time.VirtualClock;
 
 /**
  * What vdpactl says next to another OS process that holds /dev/vhost-vdpa-0 on the fake (a second
@@ -25,41 +20,33 @@ import org.vdpactl.time.VirtualClock;
 class HeldNodeTwoProcessesTest {
     @TempDir
     Path dir;
+    private HeldFakeState held;
     private Process holder;
     private String holderName;
     /** How dev del names the holder (as every other command now). */
     private String delHolderName;
 
     private Path state() {
-        return dir.resolve("fake-state.json");
+        return held.state();
     }
 
     @BeforeEach
     void holdNode() throws Exception {
-        try (FakeKernel k = FakeKernel.openShared(state(), new VirtualClock(), List.of())) {
-            k.saveState();
-        }
-        holder = SeparateJvm.startAndAwait(NodeHolderMain.class, dir, "holder", "open", state().toString(), "/dev/vhost-vdpa-0");
+        held = HeldFakeState.start(dir, NodeHolderMain.class, "open", "/dev/vhost-vdpa-0");
+        holder = held.holder();
         // every command names the holder with the user it runs as (getpwuid): the library's open error path as the CLI
         // renders it, the rehearsal's report, doctor and dev del alike
-        holderName = "pid " + holder.pid() + " (java, user " + System.getProperty("user.name") + ")";
+        holderName = held.holderName();
         delHolderName = holderName;
     }
 
     @AfterEach
     void release() throws Exception {
-        holder.destroyForcibly();
-        holder.waitFor();
+        held.close();
     }
 
     private CliRun run(String... args) {
-        String[] full = new String[args.length + 4];
-        full[0] = "--backend";
-        full[1] = "fake";
-        full[2] = "--fake-state";
-        full[3] = state().toString();
-        System.arraycopy(args, 0, full, 4, args.length);
-        return RehearseCommandTest.run(full);
+        return RehearseCommandTest.run(held.onFake(args));
     }
 
     private void assertRefused(CliRun r, int exit, String what) {

@@ -4,16 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.state.LockHolderMain;
-import org.vdpactl.testsupport.SeparateJvm;
-import org.vdpactl.time.VirtualClock;
 
 /**
  * What vdpactl says while another program holds the fake state's lock (a second JVM that keeps it, idle, past the
@@ -26,36 +22,22 @@ class LockedStateMessagesTest {
 
     @TempDir
     Path dir;
-    private Process holder;
+    private HeldFakeState held;
     private String holderName;
-
-    private Path state() {
-        return dir.resolve("fake-state.json");
-    }
 
     @BeforeEach
     void holdTheLock() throws Exception {
-        try (FakeKernel k = FakeKernel.openShared(state(), new VirtualClock(), List.of())) {
-            k.saveState();
-        }
-        holder = SeparateJvm.startAndAwait(LockHolderMain.class, dir, "holder", "locked", state().toString(), "600000", "sleep");
-        holderName = "pid " + holder.pid() + " (java, user " + System.getProperty("user.name") + ")";
+        held = HeldFakeState.start(dir, LockHolderMain.class, "locked", "600000", "sleep");
+        holderName = held.holderName();
     }
 
     @AfterEach
     void release() throws Exception {
-        holder.destroyForcibly();
-        holder.waitFor();
+        held.close();
     }
 
     private CliRun cli(String label, String... args) throws Exception {
-        String[] full = new String[args.length + 4];
-        full[0] = "--backend";
-        full[1] = "fake";
-        full[2] = "--fake-state";
-        full[3] = state().toString();
-        System.arraycopy(args, 0, full, 4, args.length);
-        return CliProcess.start(dir, label, full).await(5, TimeUnit.MINUTES);
+        return CliProcess.start(dir, label, held.onFake(args)).await(5, TimeUnit.MINUTES);
     }
 
     private static long count(String text, String part) {

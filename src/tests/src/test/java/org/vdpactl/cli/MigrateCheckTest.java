@@ -16,6 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.vdpactl.abi.KernelProfile;
+import org.vdpactl.abi.KernelProfiles;
+import org.vdpactl.abi.UapiIoctl;
 
 /**
  * {@code migrate facts} and {@code migrate check} on the fake: hosts that differ in kernel profile,
@@ -287,6 +290,12 @@ class MigrateCheckTest {
         assertEquals("reset", c.path("mlx5-0", "stop"));
         assertEquals("passthrough", c.path("mlx5-0", "cvq"));
         assertEquals(List.of("reset-at-stop", "cvq-passthrough"), c.ids("mlx5-0", "warnings"));
+        // the action names the kernels whose profiles have SUSPEND; 6.1's has it (docs/spec/kernel-abi.md: 6.1 ✓)
+        List<String> withSuspend = KernelProfiles.all().stream().filter(p -> p.hasIoctl(UapiIoctl.VHOST_VDPA_SUSPEND))
+                .map(KernelProfile::version).toList();
+        assertTrue(withSuspend.contains("6.1"), withSuspend.toString());
+        String action = c.pair("mlx5-0").get("warnings").get(0).get("action").asText();
+        assertTrue(action.contains("VHOST_VDPA_SUSPEND (of the profiled kernels: " + String.join(", ", withSuspend) + ")"), action);
         assertEquals("warnings", c.pair("mlx5-0").get("verdict").asText());
         assertEquals(0, c.run().exitCode(), "warnings do not block");
     }

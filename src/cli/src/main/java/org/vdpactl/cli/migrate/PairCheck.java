@@ -3,6 +3,8 @@ package org.vdpactl.cli.migrate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.vdpactl.abi.UapiIoctl;
+import org.vdpactl.cli.KernelFeatures;
 import org.vdpactl.cli.Sizes;
 import org.vdpactl.cli.migrate.MigrationFacts.DeviceFacts;
 import org.vdpactl.cli.migrate.PairReport.Finding;
@@ -227,7 +229,8 @@ record PairCheck(MigrationFacts srcHost, MigrationFacts dstHost, boolean xsvq, l
         }
         warnings.add(new Finding("reset-at-stop", s.name() + " offers no VHOST_BACKEND_F_SUSPEND: QEMU " + rs.version() + " stops it by a"
                 + " reset, loses its in-flight requests and does not trust its ring indexes",
-                "use a kernel with VHOST_VDPA_SUSPEND (from Linux 6.3; of the profiled kernels 6.12 and 7.2) and a driver with a suspend op",
+                "use a kernel with VHOST_VDPA_SUSPEND (" + KernelFeatures.profiledWith(UapiIoctl.VHOST_VDPA_SUSPEND)
+                        + ") and a driver with a suspend op",
                 "QEMU " + rs.version() + " hw/virtio/vhost-vdpa.c vhost_vdpa_suspend, vhost_vdpa_get_vring_base"));
         why.add("stop: reset (no SUSPEND offered; vhost_vdpa_suspend falls back to vhost_vdpa_reset_device)");
         return "reset";

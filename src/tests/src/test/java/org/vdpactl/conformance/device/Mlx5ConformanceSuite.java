@@ -460,11 +460,7 @@ public abstract class Mlx5ConformanceSuite {
     @Test
     void configInterrupts() {
         try (Vhost v = startCvq(FEATURES, 2, false)) {
-            int config = p.eventfd(0, libc_h.EFD_NONBLOCK());
-            v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
-            v.setStatus(0xF);
-            EventFdFile e = (EventFdFile) FakeInside.fileOf(p, config);
-            assertEquals(is61() ? 0 : 1, e.counter(), "after DRIVER_OK with F_STATUS");
+            EventFdFile e = driverOkWithConfigCall(v);
             if (!is61()) {
                 v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
                 v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL);
@@ -805,11 +801,8 @@ public abstract class Mlx5ConformanceSuite {
         }
         try (Vhost v = startCvq(FEATURES, 2, false)) {
             startDataQueues(v);
-            int config = p.eventfd(0, libc_h.EFD_NONBLOCK());
-            v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
-            v.setStatus(0xF);
+            EventFdFile e = driverOkWithConfigCall(v);
             v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
-            EventFdFile e = (EventFdFile) FakeInside.fileOf(p, config);
             long before = e.counter();
             ((Mlx5Device) device("mlx5-0").model()).injectFault(FwFault.error(FwOpcode.MODIFY_GENERAL_OBJECT, 1, Errno.EIO));
             assertTrue(Vhost.errno(() -> v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL)) != 0, "RESUME failed");
@@ -912,27 +905,19 @@ public abstract class Mlx5ConformanceSuite {
     @Test
     void aLinkChangeRaisesTheConfigInterruptAsTheDriverListens() {
         try (Vhost v = startCvq(FEATURES, 2, false)) {
-            int config = p.eventfd(0, libc_h.EFD_NONBLOCK());
-            v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
-            EventFdFile e = (EventFdFile) FakeInside.fileOf(p, config);
-            v.setStatus(0xF);
-            long afterDriverOk = is61() ? 0 : 1;
-            assertEquals(afterDriverOk, e.counter());
+            EventFdFile e = driverOkWithConfigCall(v);
+            long n = e.counter();
             kernel.setFunctionLink(MGMTDEV, false);
-            assertEquals(afterDriverOk + 1, e.counter(), "link down");
-            assertEquals(0, le16(v.config(6, 2), 0), "LINK_UP cleared");
+            assertLinkDownRaised(v, e, n + 1, "link down");
             v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
             kernel.setFunctionLink(MGMTDEV, true);
-            assertEquals(afterDriverOk + 1, e.counter(), "suspended: no interrupt");
-            assertEquals(0, le16(v.config(6, 2), 0), "nor a carrier update");
+            assertSuspendedIgnoresTheLink(v, e, n + 1);
             if (is61()) {
                 return;
             }
-            v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL);
-            assertEquals(afterDriverOk + 2, e.counter(), "RESUME queues the link work");
-            assertEquals(vhost_h.VIRTIO_NET_S_LINK_UP(), le16(v.config(6, 2), 0), "the link read again");
+            assertResumeReadsTheLink(v, e, n + 2);
             kernel.setFunctionLink(MGMTDEV, false);
-            assertEquals(afterDriverOk + 3, e.counter(), "listening again after RESUME");
+            assertEquals(n + 3, e.counter(), "listening again after RESUME");
         }
     }
 
@@ -946,11 +931,9 @@ public abstract class Mlx5ConformanceSuite {
             v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
         }
         try (Vhost v = startCvq(FEATURES, 2, false)) {
-            int config = p.eventfd(0, libc_h.EFD_NONBLOCK());
-            v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
-            v.setStatus(0xF);
+            EventFdFile e = driverOkWithConfigCall(v);
             kernel.setFunctionLink(MGMTDEV, false);
-            assertEquals(0, ((EventFdFile) FakeInside.fileOf(p, config)).counter(), "the next opener gets no link interrupt");
+            assertEquals(0, e.counter(), "the next opener gets no link interrupt");
         }
     }
 
@@ -966,37 +949,64 @@ public abstract class Mlx5ConformanceSuite {
         kernel.faults().addRule(FaultRule.linkAt("mlx5-0", "VHOST_GET_VRING_BASE", 1, true));
         kernel.faults().addRule(FaultRule.linkAt("mlx5-0", "VHOST_GET_VRING_BASE", 2, false));
         try (Vhost v = startCvq(FEATURES, 2, false)) {
-            int config = p.eventfd(0, libc_h.EFD_NONBLOCK());
-            v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
-            EventFdFile e = (EventFdFile) FakeInside.fileOf(p, config);
-            v.setStatus(0xF);
-            long n = is61() ? 0 : 1; // 6.12+: DRIVER_OK registers the notifier and queues the link work
-            assertEquals(n, e.counter());
+            EventFdFile e = driverOkWithConfigCall(v);
+            long n = e.counter();
             v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
             assertFalse(FakeInside.function(kernel, MGMTDEV).linkUp(), "the rule took the port down");
-            assertEquals(n + 1, e.counter(), "link down before the SUSPEND: the notifier still listened");
-            assertEquals(0, le16(v.config(6, 2), 0), "LINK_UP cleared");
+            assertLinkDownRaised(v, e, n + 1, "link down before the SUSPEND: the notifier still listened");
             v.vringState(VhostIoctl.GET_VRING_BASE, 2, 0);
             assertTrue(FakeInside.function(kernel, MGMTDEV).linkUp(), "the port came back inside the window");
-            assertEquals(n + 1, e.counter(), "suspended: no interrupt");
-            assertEquals(0, le16(v.config(6, 2), 0), "suspended: no carrier update");
+            assertSuspendedIgnoresTheLink(v, e, n + 1);
             if (!is61()) {
-                v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL);
-                n++;
-                assertEquals(n + 1, e.counter(), "RESUME queues the link work");
-                assertEquals(vhost_h.VIRTIO_NET_S_LINK_UP(), le16(v.config(6, 2), 0), "the link read again");
+                assertResumeReadsTheLink(v, e, n + 2);
             }
             v.vringState(VhostIoctl.GET_VRING_BASE, 2, 0);
             assertFalse(FakeInside.function(kernel, MGMTDEV).linkUp());
             if (is61()) {
                 assertEquals(n + 1, e.counter(), "6.1: no config interrupt after a SUSPEND");
-                assertEquals(0, le16(v.config(6, 2), 0), "6.1: the config status as the last event before SUSPEND left it");
+                assertEquals(0, linkStatus(v), "6.1: the config status as the last event before SUSPEND left it");
             } else {
-                assertEquals(n + 2, e.counter(), "listening again after RESUME");
-                assertEquals(0, le16(v.config(6, 2), 0), "LINK_UP cleared again");
+                assertLinkDownRaised(v, e, n + 3, "listening again after RESUME");
             }
             assertEquals(3, kernel.faults().fired().size());
         }
+    }
+
+    /**
+     * The config interrupt's eventfd given as QEMU gives it (VHOST_VDPA_SET_CONFIG_CALL), then DRIVER_OK: 6.12+
+     * register the link notifier there and queue the link work (one interrupt), 6.1 listens from dev add (none).
+     */
+    private EventFdFile driverOkWithConfigCall(Vhost v) {
+        int config = p.eventfd(0, libc_h.EFD_NONBLOCK());
+        v.setU32(VhostIoctl.VDPA_SET_CONFIG_CALL, config);
+        EventFdFile e = (EventFdFile) FakeInside.fileOf(p, config);
+        v.setStatus(0xF);
+        assertEquals(is61() ? 0 : 1, e.counter(), "after DRIVER_OK with F_STATUS");
+        return e;
+    }
+
+    /** The config space's status field (virtio_net_config.status, offset 6): LINK_UP or 0. */
+    private static int linkStatus(Vhost v) {
+        return le16(v.config(6, 2), 0);
+    }
+
+    /** update_carrier for a port that went down: the config interrupt raised ({@code count} in all) and LINK_UP cleared. */
+    private static void assertLinkDownRaised(Vhost v, EventFdFile e, long count, String why) {
+        assertEquals(count, e.counter(), why);
+        assertEquals(0, linkStatus(v), why + ": LINK_UP cleared");
+    }
+
+    /** A suspended device ignores port events: the interrupt count stays at {@code count}, LINK_UP stays cleared. */
+    private static void assertSuspendedIgnoresTheLink(Vhost v, EventFdFile e, long count) {
+        assertEquals(count, e.counter(), "suspended: no interrupt");
+        assertEquals(0, linkStatus(v), "suspended: no carrier update");
+    }
+
+    /** 6.12+ RESUME queues the link work: the config interrupt ({@code count} in all) and LINK_UP read from the port. */
+    private static void assertResumeReadsTheLink(Vhost v, EventFdFile e, long count) {
+        v.ioctl(VhostIoctl.VDPA_RESUME, MemorySegment.NULL);
+        assertEquals(count, e.counter(), "RESUME queues the link work");
+        assertEquals(vhost_h.VIRTIO_NET_S_LINK_UP(), linkStatus(v), "the link read again");
     }
 
     /** A link rule on a netlink command naming the device changes that device's function (no device call involved). */
