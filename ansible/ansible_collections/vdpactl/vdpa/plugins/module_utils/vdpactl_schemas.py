@@ -314,7 +314,11 @@ SCHEMAS = {
             "type": "object",
             "properties": {
               "driver_ms": {
-                "type": "number"
+                "type": [
+                  "number",
+                  "null"
+                ],
+                "description": "null on a held-out row (one prior was derived from that figure): see interval"
               },
               "residual_ms": {
                 "type": "number"
@@ -336,7 +340,11 @@ SCHEMAS = {
             "type": "object",
             "properties": {
               "driver_ms": {
-                "type": "number"
+                "type": [
+                  "number",
+                  "null"
+                ],
+                "description": "null on a held-out row (one prior was derived from that figure): see interval"
               },
               "residual_ms": {
                 "type": "number"
@@ -385,6 +393,85 @@ SCHEMAS = {
               "string",
               "null"
             ]
+          },
+          "interval": {
+            "type": [
+              "object",
+              "null"
+            ],
+            "description": "a held-out row: totals over the priors' admitted range, and the fits kept and rejected; else null",
+            "properties": {
+              "before_ms": {
+                "type": "object",
+                "properties": {
+                  "low": {
+                    "type": "number"
+                  },
+                  "high": {
+                    "type": "number"
+                  }
+                },
+                "required": [
+                  "low",
+                  "high"
+                ],
+                "propertyNames": {
+                  "pattern": "^[a-z][a-z0-9_]*$"
+                }
+              },
+              "after_ms": {
+                "type": "object",
+                "properties": {
+                  "low": {
+                    "type": "number"
+                  },
+                  "high": {
+                    "type": "number"
+                  }
+                },
+                "required": [
+                  "low",
+                  "high"
+                ],
+                "propertyNames": {
+                  "pattern": "^[a-z][a-z0-9_]*$"
+                }
+              },
+              "change_ms": {
+                "type": "object",
+                "properties": {
+                  "low": {
+                    "type": "number"
+                  },
+                  "high": {
+                    "type": "number"
+                  }
+                },
+                "required": [
+                  "low",
+                  "high"
+                ],
+                "propertyNames": {
+                  "pattern": "^[a-z][a-z0-9_]*$"
+                }
+              },
+              "fits": {
+                "type": "integer"
+              },
+              "rejected": {
+                "type": "integer"
+              }
+            },
+            "required": [
+              "before_ms",
+              "after_ms",
+              "change_ms",
+              "fits",
+              "rejected"
+            ],
+            "propertyNames": {
+              "pattern": "^[a-z][a-z0-9_]*$"
+            }
           }
         },
         "required": [

@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import org.vdpactl.cli.host.HolderUsers;
 import org.vdpactl.cli.host.ResourcePreflight;
 import org.vdpactl.cli.rehearse.PremapPreflight;
+import org.vdpactl.cli.rehearse.CompareJson;
 import org.vdpactl.cli.rehearse.CompareText;
 import org.vdpactl.cli.rehearse.DeviceSelection;
 import org.vdpactl.cli.rehearse.HostMemoryBudget;
@@ -293,7 +294,7 @@ public final class RehearseCommand implements Callable<Integer> {
         String[] presets = PresetComparison.parsePresets(compare);
         int n = count == null ? UpstreamScenarios.LM_DEVICES : count;
         PresetComparison.Result r = PresetComparison.run(presets[0], presets[1], n, d -> plan(d, null, how, layout).build());
-        ctx.printDocument(JsonDocument.COMPARE, () -> r, out -> out.print(CompareText.render(r)));
+        ctx.printDocument(JsonDocument.COMPARE, () -> CompareJson.of(r), out -> out.print(CompareText.render(r)));
         return ExitCode.OK.code();
     }
 

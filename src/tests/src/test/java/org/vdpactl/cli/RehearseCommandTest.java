@@ -146,6 +146,33 @@ class RehearseCommandTest {
         assertTrue(r.out().contains("premapped before the window"), r.out());
     }
 
+    /**
+     * --compare --json shows what the text shows: the held-out row (LM downtime #2) has no point (driver_ms null on
+     * both presets: one prior of the model was derived from that figure), its interval and commands stay, and every
+     * other row keeps its simulated times.
+     */
+    @Test
+    void theComparisonsJsonCarriesNoPointForTheHeldOutRow() throws Exception {
+        CliRun r = fake("--fake-clock", "virtual", "rehearse", "--compare", "mlx5-pre612,mlx5-612", "--devices", "1",
+                "--memory", "1G", "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        int heldOut = 0;
+        for (JsonNode row : json.readTree(r.out()).get("upstream")) {
+            boolean predicted = !row.get("interval").isNull();
+            for (String side : List.of("before", "after")) {
+                JsonNode driver = row.get(side).get("driver_ms");
+                assertEquals(predicted, driver.isNull(), row.get("scenario") + " " + side + ": " + driver);
+            }
+            if (predicted) {
+                heldOut++;
+                assertEquals("HELD_OUT", row.get("published").get("use").asText());
+                assertTrue(row.get("interval").get("before_ms").get("high").asDouble() > 0, row.toString());
+                assertTrue(row.get("before").get("commands").asText().contains("suspend"), row.toString());
+            }
+        }
+        assertEquals(1, heldOut, r.out());
+    }
+
     @Test
     void badOptionsAreUsageErrors() {
         assertEquals(ExitCode.USAGE.code(), fake("rehearse", "--strategy", "sideways").exitCode());
