@@ -81,6 +81,11 @@ public final class FakeVdpaDevice {
     private Runnable configInterrupt;
     /** Interrupts raised under the mutex, delivered after it is released (see {@link #deliverInterrupts()}). */
     private final List<Runnable> raised = new ArrayList<>();
+    /**
+     * Whether {@link #raised} may hold something: written only under the mutex, read without it, so that the
+     * releaser of every IOTLB write and open (nearly always nothing raised) skips the mutex.
+     */
+    private volatile boolean interruptsPending;
     /** The MAC the last DEV_ATTR_SET gave, or null (what a restored state repeats through the driver). */
     private volatile byte[] attrMac;
     /** The owner's memory (bind_mm), through which the datapath reaches guest memory. */
@@ -552,6 +557,7 @@ public final class FakeVdpaDevice {
         requireLocked();
         if (interrupt != null) {
             raised.add(interrupt);
+            interruptsPending = true;
         }
     }
 
@@ -559,14 +565,19 @@ public final class FakeVdpaDevice {
      * Delivers queued vq interrupts. Called by whoever released the mutex: signalling an eventfd
      * may kick another device, and doing that under this device's mutex could deadlock two devices
      * (the kernel defers such work to its workqueues).
+     *
+     * <p>The flag is read without the mutex: a releaser that raised something set it before its unlock and sees it
+     * set (or cleared by a later taker, which took the list with its interrupts under the mutex and delivers them);
+     * list and flag change together under the mutex, so nothing is lost or delivered twice.
      */
     public void deliverInterrupts() {
-        if (mutex.isHeldByCurrentThread()) {
+        if (!interruptsPending || mutex.isHeldByCurrentThread()) {
             return;
         }
         List<Runnable> now;
         mutex.lock();
         try {
+            interruptsPending = false;
             if (raised.isEmpty()) {
                 return;
             }
