@@ -8,6 +8,7 @@
 #   VDPACTL_VM_KERNEL       use this bzImage instead of building one
 #   VDPACTL_BUSYBOX         static busybox binary for the initramfs (default: busybox in PATH)
 #   VDPACTL_QEMU            QEMU binary (default qemu-system-x86_64)
+#   VDPACTL_VM_SMP          guest vCPUs, 1 (default) or 2: 2 boots the lane kernel's SMP variant
 #   CI=true                 missing Debian packages may be installed automatically
 
 VDPACTL_VM_LIB_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -40,15 +41,32 @@ vdpactl_vm_fragment() {
     printf '%s\n' "$VDPACTL_VM_SCRIPTS_DIR/vm/kernel.config"
 }
 
+# Prints the guest's vCPU count, VDPACTL_VM_SMP (default 1), or says why the lane kernel cannot boot that
+# many. 1 is the default lane kernel (uniprocessor); more select its SMP variant (vdpactl_vm_fragments), up
+# to the variant's CONFIG_NR_CPUS (scripts/vm/kernel-smp.config, the one place that says how many).
+vdpactl_vm_smp() {
+    local n="${VDPACTL_VM_SMP:-1}" max
+    max="$(sed -n 's/^CONFIG_NR_CPUS=//p' "$VDPACTL_VM_SCRIPTS_DIR/vm/kernel-smp.config")"
+    if [[ ! "$n" =~ ^[1-9][0-9]*$ ]] || ((n > max)); then
+        vdpactl_vm_msg "VDPACTL_VM_SMP (--smp) must be 1 to $max for the lane kernel (its SMP variant has CONFIG_NR_CPUS=$max), not '$n'"
+        return 1
+    fi
+    printf '%s\n' "$n"
+}
+
 # The configuration lists of the selected kernel: the common list, then the kernel's own
 # additions (scripts/vm/kernel-<id>.config) where an older Kconfig needs more, e.g. 6.1's
-# 9P_FS depends on INET.
+# 9P_FS depends on INET, then, for more than one vCPU (VDPACTL_VM_SMP), the SMP variant's
+# (scripts/vm/kernel-smp.config). Every list is part of the cache key (vdpactl_vm_config_sha),
+# so the SMP variant is a kernel of its own beside the default one.
 vdpactl_vm_fragments() {
-    local id extra
+    local id extra smp
     vdpactl_vm_fragment
     id="$(vdpactl_lane_kernel)" || return 1
     extra="$VDPACTL_VM_SCRIPTS_DIR/vm/kernel-$id.config"
     if [[ -f "$extra" ]]; then printf '%s\n' "$extra"; fi
+    smp="$(vdpactl_vm_smp)" || return 1
+    if ((smp > 1)); then printf '%s\n' "$VDPACTL_VM_SCRIPTS_DIR/vm/kernel-smp.config"; fi
 }
 
 vdpactl_vm_ci() {

@@ -142,9 +142,55 @@ class LaneScriptsTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("* Guest clock: clocksource tsc, measured step 0.50 us (monotonic 0.40 us, wall clock"
                 + " 0.50 us; limit 100 us: fine enough)."), r.out());
-        assertTrue(r.out().contains("The cap is the lane kernel: it is built without CONFIG_SMP"), r.out());
+        assertTrue(r.out().contains("The cap is the default lane kernel: it is built without CONFIG_SMP"), r.out());
         // a record from before the clock was measured says so instead of passing for a fine one
         assertTrue(r.out().contains("* Guest clock: not recorded (records before the guest clock was measured"), r.out());
+    }
+
+    @Test
+    void theSmpVariantsDowntimeRecordIsLabelledAndFollowsItsKernelsOneVcpuRecord(@TempDir Path dir) throws Exception {
+        String runs = String.join(",", run("qemu stop/cont", 1, 10), run("serial", 1, 10), run("parallel", 1, 10));
+        String clock = "\"guestClock\":{\"clocksource\":\"tsc\",\"monotonicStepUs\":0.4,\"realtimeStepUs\":0.5,"
+                + "\"resolutionUs\":0.5,\"limitUs\":100.0,\"fineEnough\":true,";
+        String one = "\"guestCpus\":1," + clock + "\"possibleCpus\":\"0\",\"kernelSmp\":false}";
+        String two = "\"guestCpus\":2," + clock + "\"possibleCpus\":\"0-1\",\"kernelSmp\":true}";
+        for (String[] rec : List.of(new String[] {"6.12", one}, new String[] {"6.12-smp2", two}, new String[] {"sid", one},
+                new String[] {"6.1", one})) {
+            Files.writeString(dir.resolve(rec[0] + "-qemu-downtime.json"), "{\"schema\":\"vdpactl-qemu-downtime/1\","
+                    + "\"kernel\":\"k\",\"qemu\":\"10.0.2\",\"n\":[1],\"iterations\":1," + rec[1] + ",\"runs\":[" + runs + "]}");
+        }
+        Run r = run(Map.of(), "python3", "scripts/lane-report", "block", "qemu-downtime", "--records", dir.toString());
+        assertEquals(0, r.code(), r.err());
+        List<String> headings = r.out().lines().filter(l -> l.startsWith("**")).map(l -> l.substring(2, l.indexOf(": kernel"))).toList();
+        assertEquals(List.of("6.1", "6.12", "6.12, SMP lane kernel variant (`scripts/vm-lane --smp 2`)", "sid"), headings, r.out());
+        assertTrue(r.out().contains(", 2 guest vCPU(s), 1 iterations per N."), r.out());
+        assertTrue(r.out().contains("The guest kernel is the lane kernel's SMP variant (scripts/vm/kernel-smp.config;"
+                + " possible CPUs 0-1)."), r.out());
+    }
+
+    /** What lib/vm-common.sh says for VDPACTL_VM_SMP: the kernel's configuration lists and its cache key. */
+    private static Run kernelVariant(String smp) throws IOException, InterruptedException {
+        return run(Map.of("VDPACTL_VM_SMP", smp, "VDPACTL_LANE_KERNEL", "6.12"), "bash", "-c",
+                ". scripts/lib/vm-common.sh && vdpactl_vm_fragments && vdpactl_vm_config_sha");
+    }
+
+    @Test
+    void twoVcpusSelectTheSmpKernelVariantWithACacheKeyOfItsOwn() throws Exception {
+        Run up = kernelVariant("1");
+        Run smp = kernelVariant("2");
+        assertEquals(0, up.code(), up.err());
+        assertEquals(0, smp.code(), smp.err());
+        assertTrue(up.out().lines().noneMatch(l -> l.endsWith("/kernel-smp.config")), up.out());
+        List<String> lists = smp.out().lines().toList();
+        assertTrue(lists.get(lists.size() - 2).endsWith("/scripts/vm/kernel-smp.config"), smp.out());
+        String upKey = up.out().lines().reduce((a, b) -> b).orElseThrow();
+        String smpKey = lists.get(lists.size() - 1);
+        assertTrue(upKey.matches("[0-9a-f]{12}") && smpKey.matches("[0-9a-f]{12}") && !upKey.equals(smpKey), up.out() + smp.out());
+        // the variant boots at most its CONFIG_NR_CPUS: more is refused with one line, before anything is built
+        Run three = run(Map.of("VDPACTL_VM_SMP", "3"), "scripts/vm-lane", "--kernel", "6.12");
+        assertEquals(2, three.code(), three.out() + three.err());
+        assertEquals("vm-lane: VDPACTL_VM_SMP (--smp) must be 1 to 2 for the lane kernel (its SMP variant has CONFIG_NR_CPUS=2),"
+                + " not '3'", three.err().strip());
     }
 
     @Test
