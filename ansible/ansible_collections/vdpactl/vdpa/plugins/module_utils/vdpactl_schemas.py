@@ -402,58 +402,13 @@ SCHEMAS = {
             "description": "a held-out row: totals over the priors' admitted range, and the fits kept and rejected; else null",
             "properties": {
               "before_ms": {
-                "type": "object",
-                "properties": {
-                  "low": {
-                    "type": "number"
-                  },
-                  "high": {
-                    "type": "number"
-                  }
-                },
-                "required": [
-                  "low",
-                  "high"
-                ],
-                "propertyNames": {
-                  "pattern": "^[a-z][a-z0-9_]*$"
-                }
+                "$ref": "#/$defs/range"
               },
               "after_ms": {
-                "type": "object",
-                "properties": {
-                  "low": {
-                    "type": "number"
-                  },
-                  "high": {
-                    "type": "number"
-                  }
-                },
-                "required": [
-                  "low",
-                  "high"
-                ],
-                "propertyNames": {
-                  "pattern": "^[a-z][a-z0-9_]*$"
-                }
+                "$ref": "#/$defs/range"
               },
               "change_ms": {
-                "type": "object",
-                "properties": {
-                  "low": {
-                    "type": "number"
-                  },
-                  "high": {
-                    "type": "number"
-                  }
-                },
-                "required": [
-                  "low",
-                  "high"
-                ],
-                "propertyNames": {
-                  "pattern": "^[a-z][a-z0-9_]*$"
-                }
+                "$ref": "#/$defs/range"
               },
               "fits": {
                 "type": "integer"
@@ -654,6 +609,27 @@ SCHEMAS = {
   ],
   "propertyNames": {
     "pattern": "^[a-z][a-z0-9_]*$"
+  },
+  "$defs": {
+    "range": {
+      "description": "a held-out row's bounds over the undetermined priors, in ms",
+      "type": "object",
+      "properties": {
+        "low": {
+          "type": "number"
+        },
+        "high": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "low",
+        "high"
+      ],
+      "propertyNames": {
+        "pattern": "^[a-z][a-z0-9_]*$"
+      }
+    }
   }
 }
 ''',

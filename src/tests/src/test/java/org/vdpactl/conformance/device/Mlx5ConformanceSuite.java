@@ -628,6 +628,18 @@ public abstract class Mlx5ConformanceSuite {
         }
     }
 
+    /** MQ with 32 pairs provisioned, the first two pairs' rings set and enabled, DRIVER_OK (the CVQ ring set). */
+    private Vhost twoPairsLiveWithMq() {
+        Vhost v = startCvq(FEATURES | F_MQ, 32, false);
+        for (int vq = 0; vq < 4; vq++) {
+            v.vringState(VhostIoctl.SET_VRING_NUM, vq, QSIZE);
+            v.vringAddr(vq, RING_IOVA, RING_IOVA + PAGE, RING_IOVA + 2 * PAGE);
+            v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, vq, 1);
+        }
+        v.setStatus(0xF);
+        return v;
+    }
+
     /**
      * 6.1 activates every provisioned pair at SET_FEATURES with MQ (cur_num_vqs = 2 × rqt_size, mlx5_vnet.c 6.1.192
      * l. 2290-2295), so SUSPEND stops every pair's VQs (mlx5_vdpa_suspend l. 2833), here VQ 3 of pair 2; 6.12+ have
@@ -635,13 +647,7 @@ public abstract class Mlx5ConformanceSuite {
      */
     @Test
     void on61SuspendStopsTheVqsOfEveryPair() {
-        try (Vhost v = startCvq(FEATURES | F_MQ, 32, false)) {
-            for (int vq = 0; vq < 4; vq++) {
-                v.vringState(VhostIoctl.SET_VRING_NUM, vq, QSIZE);
-                v.vringAddr(vq, RING_IOVA, RING_IOVA + PAGE, RING_IOVA + 2 * PAGE);
-                v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, vq, 1);
-            }
-            v.setStatus(0xF);
+        try (Vhost v = twoPairsLiveWithMq()) {
             v.ioctl(VhostIoctl.VDPA_SUSPEND, MemorySegment.NULL);
             Mlx5Device model = (Mlx5Device) device("mlx5-0").model();
             assertEquals(VqState.SUSPEND, model.vqState(1), "the first pair, on every kernel");
@@ -657,13 +663,7 @@ public abstract class Mlx5ConformanceSuite {
      */
     @Test
     void on61AFirstPairsSetShrinks() {
-        try (Vhost v = startCvq(FEATURES | F_MQ, 32, false)) {
-            for (int vq = 0; vq < 4; vq++) {
-                v.vringState(VhostIoctl.SET_VRING_NUM, vq, QSIZE);
-                v.vringAddr(vq, RING_IOVA, RING_IOVA + PAGE, RING_IOVA + 2 * PAGE);
-                v.vringState(VhostIoctl.VDPA_SET_VRING_ENABLE, vq, 1);
-            }
-            v.setStatus(0xF);
+        try (Vhost v = twoPairsLiveWithMq()) {
             Mlx5Device model = (Mlx5Device) device("mlx5-0").model();
             assertEquals(is61() ? 32 : 2, model.activeVqs(), "before VQ_PAIRS_SET");
             assertEquals(is61() ? VqState.RDY : VqState.INIT, model.vqState(3));
