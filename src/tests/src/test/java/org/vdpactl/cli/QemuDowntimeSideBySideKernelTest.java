@@ -15,8 +15,10 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
@@ -37,16 +39,21 @@ import org.vdpactl.lane.qemu.VirtioPciGuestDriver;
  *       {@code cont}: QEMU's downtime is taken from its own {@code vhost_vdpa_*} trace points
  *       (wall-clock microseconds, no strace): from the first call {@code stop} makes to its last
  *       call, plus from the first call {@code cont} makes to its last (the idle time between the
- *       two QMP commands is the test's, not QEMU's). The same stop/cont once more with the trace
- *       points switched off (QMP trace-event-set-state) measures the tracer's cost as the
- *       difference of the two QMP round trips;</li>
+ *       two QMP commands is the test's, not QEMU's). One warm-up cycle, then several measured
+ *       cycles per QEMU start (a start costs seconds in the TCG guest, a cycle tens of
+ *       milliseconds; under TCG single windows scatter several-fold, and one sample per start left
+ *       the medians jumping between neighbouring N). As many stop/cont cycles with the trace
+ *       points switched off (QMP trace-event-set-state) measure the tracer's cost as the
+ *       difference of the QMP round trips;</li>
  *   <li>a migration of that QEMU to a file, and (in the first iteration of each N: a QEMU start
  *       costs minutes in the TCG guest) one of a second QEMU whose netdevs use {@code x-svq=on}:
  *       QEMU's own reported downtime ({@code query-migrate}), or the reason QEMU refused;</li>
  *   <li>after QEMU has quit (its nodes closed), {@code vdpactl rehearse --backend kernel --window
  *       in-place} on the same N devices with --strategy serial, parallel, pipelined and svq, one
- *       window each (the CLI's own entry point in this JVM: a JVM start per command costs minutes
- *       under TCG).</li>
+ *       warm-up window and as many measured windows as QEMU had cycles, each (the CLI's own entry
+ *       point in this JVM: a JVM start per command costs minutes under TCG). Each window's calls
+ *       and the time spent inside them are recorded beside its downtime, as QEMU's trace points
+ *       per cycle are, so a ratio above 1 can be read as "more calls" or "dearer calls".</li>
  * </ol>
  * Interleaved, so that the guest's speed drifts equally for both. Every run goes into the lane
  * record qemu-downtime.json (scripts/lane-report renders the table and the goals from it). The
@@ -69,6 +76,11 @@ class QemuDowntimeSideBySideKernelTest {
 
     private static int iterations() {
         return Integer.parseInt(System.getenv().getOrDefault("VDPACTL_DOWNTIME_ITERATIONS", "5"));
+    }
+
+    /** Measured stop/cont cycles per QEMU start, and measured windows per rehearsal command. */
+    private static int cycles() {
+        return Integer.parseInt(System.getenv().getOrDefault("VDPACTL_DOWNTIME_CYCLES", "5"));
     }
 
     private static long micros(Instant t) {
@@ -182,11 +194,16 @@ class QemuDowntimeSideBySideKernelTest {
                 + " microseconds) to its stderr file; no strace. Tracer cost: the same stop/cont with the trace points"
                 + " switched off (QMP trace-event-set-state), the difference of the QMP round trips");
         record.put("qemuDowntime", "first to last trace point of stop, plus first to last trace point of cont");
-        record.put("rehearsal", "vdpactl rehearse --backend kernel --window in-place --iterations 1 --memory 64M --regions 64M,"
-                + " the CLI's entry point in the test's JVM; downtime_ms of its iteration");
-        ArrayNode runs = record.putArray("runs");
         int iterations = iterations();
+        int cycles = cycles();
+        record.put("rehearsal", "vdpactl rehearse --backend kernel --window in-place --iterations " + (cycles + 1)
+                + " --memory 64M --regions 64M, the CLI's entry point in the test's JVM; downtime_ms of each iteration"
+                + " but the first (a warm-up, recorded and marked); calls and inCallMs: the window's spans and their time");
+        ArrayNode runs = record.putArray("runs");
         record.put("iterations", iterations);
+        record.put("cycles", cycles);
+        record.put("warmup", "QEMU: one stop/cont cycle after each start; the rehearsal: its first window per command;"
+                + " both recorded with \"warmup\": true and left out of the medians");
         ArrayNode ns = record.putArray("n");
         Path out = Path.of(System.getenv().getOrDefault("VDPACTL_QEMU_TRACE_OUT", "target/qemu-trace.json"))
                 .toAbsolutePath().resolveSibling("qemu-downtime.json");
@@ -210,8 +227,8 @@ class QemuDowntimeSideBySideKernelTest {
                 ns.add(n);
                 try {
                     for (int it = 0; it < iterations; it++) {
-                        qemuRuns(client, devs, n, it, runs, problems);
-                        rehearsals(devs, n, it, runs, problems);
+                        qemuRuns(client, devs, n, it, cycles, runs, problems);
+                        rehearsals(devs, n, it, cycles, runs, problems);
                         Files.writeString(out, JSON.writeValueAsString(record)); // a failure later keeps what ran
                     }
                 } finally {
@@ -227,35 +244,34 @@ class QemuDowntimeSideBySideKernelTest {
         assertTrue(problems.isEmpty(), "runs without a downtime: " + problems);
     }
 
-    private void qemuRuns(QemuClient client, List<SimulatorDevice> devs, int n, int it, ArrayNode runs, List<String> problems)
-            throws Exception {
-        ObjectNode stopCont = runs.addObject().put("n", n).put("iteration", it).put("who", "qemu stop/cont");
+    private void qemuRuns(QemuClient client, List<SimulatorDevice> devs, int n, int it, int cycles, ArrayNode runs,
+            List<String> problems) throws Exception {
         ObjectNode migration = runs.addObject().put("n", n).put("iteration", it).put("who", "qemu migrate");
-        long[] traced;
-        long[] untraced;
+        List<long[]> traced = new ArrayList<>();
+        List<long[]> untraced = new ArrayList<>();
         try (QemuUnderTest q = startDriven(client, "dt" + n + "-" + it, devs, false, QemuUnderTest.Tracing.TRACE_POINTS)) {
-            traced = stopCont(q);
+            for (int c = 0; c <= cycles; c++) { // cycle 0: the warm-up
+                traced.add(stopCont(q));
+            }
             q.qmp().execute("trace-event-set-state", Map.of("name", "vhost_vdpa_*", "enable", false));
-            untraced = stopCont(q);
+            for (int c = 0; c <= cycles; c++) {
+                untraced.add(stopCont(q));
+            }
             q.qmp().execute("trace-event-set-state", Map.of("name", "vhost_vdpa_*", "enable", true));
             migrate(q, "dt.mig", migration);
         } // QEMU quit: its trace file is complete and its nodes are closed
         List<TracePoint> points = tracePoints(dir.resolve("dt" + n + "-" + it + ".stderr"));
-        long stop = span(points, traced[0], traced[1]);
-        long cont = span(points, traced[2], traced[3]);
-        stopCont.put("stopMs", stop / 1e3).put("contMs", cont / 1e3);
-        stopCont.put("suspends", count(points, traced[0], traced[1], "vhost_vdpa_suspend"));
-        stopCont.put("resets", count(points, traced[0], traced[3], "vhost_vdpa_reset_device"));
-        stopCont.put("tracePoints", points.stream().filter(p -> p.micros() >= traced[0] && p.micros() <= traced[3]).count());
-        stopCont.put("tracedRoundTripMs", (traced[1] - traced[0] + traced[3] - traced[2]) / 1e3);
-        stopCont.put("untracedRoundTripMs", (untraced[1] - untraced[0] + untraced[3] - untraced[2]) / 1e3);
-        if (stop < 0 || cont < 0) {
-            problems.add("N=" + n + " #" + it + ": QEMU's stop or cont left no vhost_vdpa trace point");
-        } else {
-            stopCont.put("downtimeMs", (stop + cont) / 1e3);
+        for (int c = 0; c <= cycles; c++) {
+            ObjectNode run = runs.addObject().put("n", n).put("iteration", it).put("cycle", c - 1).put("who", "qemu stop/cont");
+            if (c == 0) {
+                run.put("warmup", true);
+            }
+            if (!stopContRun(points, traced.get(c), untraced.get(c), run)) {
+                problems.add("N=" + n + " #" + it + " cycle " + c + ": QEMU's stop or cont left no vhost_vdpa trace point");
+            }
         }
         if (it > 0) {
-            return; // a QEMU start costs minutes in the TCG guest: the x-svq migration once per N
+            return; // a QEMU start costs seconds in the TCG guest: the x-svq migration once per N
         }
         ObjectNode svq = runs.addObject().put("n", n).put("iteration", it).put("who", "qemu migrate x-svq");
         try (QemuUnderTest q = startDriven(client, "dts" + n + "-" + it, devs, true, QemuUnderTest.Tracing.NONE)) {
@@ -263,23 +279,68 @@ class QemuDowntimeSideBySideKernelTest {
         }
     }
 
-    private static void rehearsals(List<SimulatorDevice> devs, int n, int it, ArrayNode runs, List<String> problems)
+    /** One stop/cont cycle's figures from the trace points within its instants; false when it left none. */
+    static boolean stopContRun(List<TracePoint> points, long[] traced, long[] untraced, ObjectNode run) {
+        long stop = span(points, traced[0], traced[1]);
+        long cont = span(points, traced[2], traced[3]);
+        run.put("stopMs", stop / 1e3).put("contMs", cont / 1e3);
+        run.put("suspends", count(points, traced[0], traced[1], "vhost_vdpa_suspend"));
+        run.put("resets", count(points, traced[0], traced[3], "vhost_vdpa_reset_device"));
+        run.put("tracePoints", points.stream().filter(p -> p.micros() >= traced[0] && p.micros() <= traced[3]).count());
+        run.put("tracedRoundTripMs", (traced[1] - traced[0] + traced[3] - traced[2]) / 1e3);
+        run.put("untracedRoundTripMs", (untraced[1] - untraced[0] + untraced[3] - untraced[2]) / 1e3);
+        if (stop < 0 || cont < 0) {
+            return false;
+        }
+        run.put("downtimeMs", (stop + cont) / 1e3);
+        return true;
+    }
+
+    private static void rehearsals(List<SimulatorDevice> devs, int n, int it, int cycles, ArrayNode runs, List<String> problems)
             throws Exception {
         for (String strategy : STRATEGIES) {
             List<String> args = new ArrayList<>(List.of("--backend", "kernel", "--json", "rehearse"));
             devs.forEach(d -> args.add(d.name()));
-            args.addAll(List.of("--strategy", strategy, "--window", "in-place", "--iterations", "1",
+            args.addAll(List.of("--strategy", strategy, "--window", "in-place", "--iterations", String.valueOf(cycles + 1),
                     "--memory", "64M", "--regions", "64M"));
             CliRun r = CliRun.of(args.toArray(String[]::new));
-            ObjectNode run = runs.addObject().put("n", n).put("iteration", it).put("who", strategy).put("exit", r.exitCode());
             if (r.exitCode() != 0) {
-                run.put("error", r.err().strip());
+                runs.addObject().put("n", n).put("iteration", it).put("who", strategy).put("exit", r.exitCode())
+                        .put("error", r.err().strip());
                 problems.add("N=" + n + " #" + it + " " + strategy + ": exit " + r.exitCode() + " " + r.err().strip());
                 continue;
             }
             JsonNode doc = JSON.readTree(r.out());
             assertEquals("completed", doc.path("outcome").asText(), r.out());
-            run.put("downtimeMs", doc.at("/iterations/0/downtime_ms").asDouble());
+            for (JsonNode window : doc.path("iterations")) {
+                int index = window.path("index").asInt();
+                ObjectNode run = runs.addObject().put("n", n).put("iteration", it).put("cycle", index - 1)
+                        .put("who", strategy).put("exit", 0);
+                if (index == 0) {
+                    run.put("warmup", true);
+                }
+                windowRun(window, run);
+            }
         }
+    }
+
+    /** A rehearsal window's downtime, and its calls in downtime phases with the time spent inside them. */
+    static void windowRun(JsonNode window, ObjectNode run) {
+        run.put("downtimeMs", window.path("downtime_ms").asDouble());
+        Set<String> downtimePhases = new HashSet<>();
+        for (JsonNode phase : window.path("phases")) {
+            if (phase.path("in_window").asBoolean()) { // RehearsalJson: true for a phase counted as downtime
+                downtimePhases.add(phase.path("phase").asText());
+            }
+        }
+        long calls = 0;
+        long inCallNs = 0;
+        for (JsonNode span : window.path("spans")) {
+            if (downtimePhases.contains(span.path("phase").asText())) {
+                calls++;
+                inCallNs += span.path("duration_ns").asLong();
+            }
+        }
+        run.put("calls", calls).put("inCallMs", inCallNs / 1e6);
     }
 }

@@ -130,6 +130,32 @@ class LaneScriptsTest {
     }
 
     @Test
+    void warmUpRunsStayOutOfTheMediansAndEachRatioHasItsIntervalAndCallsPerWindow(@TempDir Path dir) throws Exception {
+        // QEMU 10, 10, 10 ms and serial 11, 11, 11 ms (1.10x, all samples alike: the interval is that one point);
+        // the warm-up runs (90 ms each) would move both medians if they counted
+        List<String> runs = new ArrayList<>();
+        for (int c = 0; c < 3; c++) {
+            runs.add("{\"n\":1,\"iteration\":0,\"cycle\":" + c + ",\"who\":\"qemu stop/cont\",\"downtimeMs\":10,"
+                    + "\"tracePoints\":40}");
+            runs.add("{\"n\":1,\"iteration\":0,\"cycle\":" + c + ",\"who\":\"serial\",\"downtimeMs\":11,"
+                    + "\"calls\":20,\"inCallMs\":5.5}");
+        }
+        runs.add("{\"n\":1,\"iteration\":0,\"cycle\":-1,\"warmup\":true,\"who\":\"qemu stop/cont\",\"downtimeMs\":90}");
+        runs.add("{\"n\":1,\"iteration\":0,\"cycle\":-1,\"warmup\":true,\"who\":\"serial\",\"downtimeMs\":90}");
+        runs.add("{\"n\":1,\"iteration\":0,\"cycle\":-1,\"warmup\":true,\"who\":\"serial\",\"downtimeMs\":90}");
+        Files.writeString(dir.resolve("6.12-qemu-downtime.json"), "{\"schema\":\"vdpactl-qemu-downtime/1\",\"kernel\":\"6.12.118\","
+                + "\"qemu\":\"10.0.2\",\"n\":[1],\"iterations\":1,\"cycles\":3,\"warmup\":\"one each\",\"runs\":["
+                + String.join(",", runs) + "]}");
+        Run r = run(Map.of(), "python3", "scripts/lane-report", "block", "qemu-downtime", "--records", dir.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("| 1 | 10.00 | – | – | – | 11.00 (1.10x [1.10–1.10]) |"), r.out());
+        assertTrue(r.out().contains("1 QEMU starts per N, 3 measured stop/cont cycles each and as many rehearsal windows"
+                + " per strategy (warm-up: one each)."), r.out());
+        // QEMU: 40 calls, 0.250 ms each; serial: 20 calls, 0.550 ms each, half of its downtime inside them
+        assertTrue(r.out().contains("| 1 | 40 | 0.250 | 20, 0.550, 50 % | – | – | – |"), r.out());
+    }
+
+    @Test
     void theDowntimeTableSaysWhichGuestClockTimedItAndWhatCapsTheGuestCpus(@TempDir Path dir) throws Exception {
         String runs = String.join(",", run("qemu stop/cont", 1, 10), run("serial", 1, 10), run("parallel", 1, 10));
         Files.writeString(dir.resolve("6.12-qemu-downtime.json"), "{\"schema\":\"vdpactl-qemu-downtime/1\",\"kernel\":\"6.12.118\","
