@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
@@ -113,6 +114,26 @@ class QemuDowntimeSideBySideKernelTest {
             }
         }
         return first < 0 ? -1 : last - first;
+    }
+
+    /**
+     * Within [from, to]: the time from each trace point to the next, summed by the first one's name. A
+     * trace point fires as its call begins, so the gap is that call plus QEMU's work up to the next call
+     * (and the tracer's own write): where QEMU's downtime goes, call by call.
+     */
+    static Map<String, Long> gapsByName(List<TracePoint> points, long from, long to) {
+        Map<String, Long> out = new TreeMap<>();
+        TracePoint previous = null;
+        for (TracePoint p : points) {
+            if (p.micros() < from || p.micros() > to) {
+                continue;
+            }
+            if (previous != null) {
+                out.merge(previous.name(), p.micros() - previous.micros(), Long::sum);
+            }
+            previous = p;
+        }
+        return out;
     }
 
     private static long count(List<TracePoint> points, long from, long to, String name) {
@@ -287,6 +308,9 @@ class QemuDowntimeSideBySideKernelTest {
         run.put("suspends", count(points, traced[0], traced[1], "vhost_vdpa_suspend"));
         run.put("resets", count(points, traced[0], traced[3], "vhost_vdpa_reset_device"));
         run.put("tracePoints", points.stream().filter(p -> p.micros() >= traced[0] && p.micros() <= traced[3]).count());
+        ObjectNode msByCall = run.putObject("msByCall"); // the gap after each trace point, by its name
+        gapsByName(points, traced[0], traced[1]).forEach((name, us) -> msByCall.put(name, us / 1e3));
+        gapsByName(points, traced[2], traced[3]).forEach((name, us) -> msByCall.put(name, msByCall.path(name).asDouble() + us / 1e3));
         run.put("tracedRoundTripMs", (traced[1] - traced[0] + traced[3] - traced[2]) / 1e3);
         run.put("untracedRoundTripMs", (untraced[1] - untraced[0] + untraced[3] - untraced[2]) / 1e3);
         if (stop < 0 || cont < 0) {
@@ -335,12 +359,16 @@ class QemuDowntimeSideBySideKernelTest {
         }
         long calls = 0;
         long inCallNs = 0;
+        Map<String, Long> byCall = new TreeMap<>();
         for (JsonNode span : window.path("spans")) {
             if (downtimePhases.contains(span.path("phase").asText())) {
                 calls++;
                 inCallNs += span.path("duration_ns").asLong();
+                byCall.merge(span.path("call").asText(), span.path("duration_ns").asLong(), Long::sum);
             }
         }
         run.put("calls", calls).put("inCallMs", inCallNs / 1e6);
+        ObjectNode msByCall = run.putObject("msByCall");
+        byCall.forEach((call, ns) -> msByCall.put(call, ns / 1e6));
     }
 }

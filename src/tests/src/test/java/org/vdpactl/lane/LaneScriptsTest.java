@@ -136,9 +136,9 @@ class LaneScriptsTest {
         List<String> runs = new ArrayList<>();
         for (int c = 0; c < 3; c++) {
             runs.add("{\"n\":1,\"iteration\":0,\"cycle\":" + c + ",\"who\":\"qemu stop/cont\",\"downtimeMs\":10,"
-                    + "\"tracePoints\":40}");
+                    + "\"tracePoints\":40,\"msByCall\":{\"vhost_vdpa_suspend\":3,\"vhost_vdpa_dma_map\":" + (4 + c) + "}}");
             runs.add("{\"n\":1,\"iteration\":0,\"cycle\":" + c + ",\"who\":\"serial\",\"downtimeMs\":11,"
-                    + "\"calls\":20,\"inCallMs\":5.5}");
+                    + "\"calls\":20,\"inCallMs\":5.5" + (c == 0 ? "" : ",\"msByCall\":{\"SUSPEND\":1,\"IOTLB_UPDATE\":8}") + "}");
         }
         runs.add("{\"n\":1,\"iteration\":0,\"cycle\":-1,\"warmup\":true,\"who\":\"qemu stop/cont\",\"downtimeMs\":90}");
         runs.add("{\"n\":1,\"iteration\":0,\"cycle\":-1,\"warmup\":true,\"who\":\"serial\",\"downtimeMs\":90}");
@@ -153,6 +153,9 @@ class LaneScriptsTest {
                 + " per strategy (warm-up: one each)."), r.out());
         // QEMU: 40 calls, 0.250 ms each; serial: 20 calls, 0.550 ms each, half of its downtime inside them
         assertTrue(r.out().contains("| 1 | 40 | 0.250 | 20, 0.550, 50 % | – | – | – |"), r.out());
+        // call by call, medians per window: dma_map took 4, 5 and 6 ms (5); a run without serial's breakdown is left out
+        assertTrue(r.out().contains("| 1 | `vhost_vdpa_dma_map` 5.00, `vhost_vdpa_suspend` 3.00 | `IOTLB_UPDATE` 8.00,"
+                + " `SUSPEND` 1.00 |"), r.out());
     }
 
     @Test
