@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -82,6 +84,16 @@ class QemuDowntimeSideBySideKernelTest {
     /** Measured stop/cont cycles per QEMU start, and measured windows per rehearsal command. */
     private static int cycles() {
         return Integer.parseInt(System.getenv().getOrDefault("VDPACTL_DOWNTIME_CYCLES", "5"));
+    }
+
+    /**
+     * Warm-up cycles per QEMU start and warm-up windows per rehearsal command, before the measured ones:
+     * on one guest vCPU the JVM's compiler threads, busy while the rehearsal's code is still new, take the
+     * CPU from the rehearsal's thread a scheduler tick at a time (the 16:19 and 16:25 series: stalls of
+     * about 4 or 8 ms landing in any call of a window that otherwise took 2 ms).
+     */
+    private static int warmups() {
+        return Integer.parseInt(System.getenv().getOrDefault("VDPACTL_DOWNTIME_WARMUPS", "3"));
     }
 
     private static long micros(Instant t) {
@@ -217,14 +229,18 @@ class QemuDowntimeSideBySideKernelTest {
         record.put("qemuDowntime", "first to last trace point of stop, plus first to last trace point of cont");
         int iterations = iterations();
         int cycles = cycles();
-        record.put("rehearsal", "vdpactl rehearse --backend kernel --window in-place --iterations " + (cycles + 1)
+        int warmups = warmups();
+        record.put("rehearsal", "vdpactl rehearse --backend kernel --window in-place --iterations " + (warmups + cycles)
                 + " --memory 64M --regions 64M, the CLI's entry point in the test's JVM; downtime_ms of each iteration"
-                + " but the first (a warm-up, recorded and marked); calls and inCallMs: the window's spans and their time");
+                + " but the first " + warmups + " (warm-ups, recorded and marked); calls and inCallMs: the window's calls"
+                + " in downtime phases and the time inside them; commandJitMs and commandGcMs: the JVM's compilation and"
+                + " collection time during the whole command (CompilationMXBean, GarbageCollectorMXBeans)");
         ArrayNode runs = record.putArray("runs");
         record.put("iterations", iterations);
         record.put("cycles", cycles);
-        record.put("warmup", "QEMU: one stop/cont cycle after each start; the rehearsal: its first window per command;"
-                + " both recorded with \"warmup\": true and left out of the medians");
+        record.put("warmups", warmups);
+        record.put("warmup", "QEMU: " + warmups + " stop/cont cycles after each start; the rehearsal: its first " + warmups
+                + " windows per command; both recorded with \"warmup\": true and left out of the medians");
         ArrayNode ns = record.putArray("n");
         Path out = Path.of(System.getenv().getOrDefault("VDPACTL_QEMU_TRACE_OUT", "target/qemu-trace.json"))
                 .toAbsolutePath().resolveSibling("qemu-downtime.json");
@@ -248,8 +264,8 @@ class QemuDowntimeSideBySideKernelTest {
                 ns.add(n);
                 try {
                     for (int it = 0; it < iterations; it++) {
-                        qemuRuns(client, devs, n, it, cycles, runs, problems);
-                        rehearsals(devs, n, it, cycles, runs, problems);
+                        qemuRuns(client, devs, n, it, warmups, cycles, runs, problems);
+                        rehearsals(devs, n, it, warmups, cycles, runs, problems);
                         Files.writeString(out, JSON.writeValueAsString(record)); // a failure later keeps what ran
                     }
                 } finally {
@@ -265,26 +281,27 @@ class QemuDowntimeSideBySideKernelTest {
         assertTrue(problems.isEmpty(), "runs without a downtime: " + problems);
     }
 
-    private void qemuRuns(QemuClient client, List<SimulatorDevice> devs, int n, int it, int cycles, ArrayNode runs,
-            List<String> problems) throws Exception {
+    private void qemuRuns(QemuClient client, List<SimulatorDevice> devs, int n, int it, int warmups, int cycles,
+            ArrayNode runs, List<String> problems) throws Exception {
         ObjectNode migration = runs.addObject().put("n", n).put("iteration", it).put("who", "qemu migrate");
         List<long[]> traced = new ArrayList<>();
         List<long[]> untraced = new ArrayList<>();
         try (QemuUnderTest q = startDriven(client, "dt" + n + "-" + it, devs, false, QemuUnderTest.Tracing.TRACE_POINTS)) {
-            for (int c = 0; c <= cycles; c++) { // cycle 0: the warm-up
+            for (int c = 0; c < warmups + cycles; c++) { // the first warmups cycles: the warm-up
                 traced.add(stopCont(q));
             }
             q.qmp().execute("trace-event-set-state", Map.of("name", "vhost_vdpa_*", "enable", false));
-            for (int c = 0; c <= cycles; c++) {
+            for (int c = 0; c < warmups + cycles; c++) {
                 untraced.add(stopCont(q));
             }
             q.qmp().execute("trace-event-set-state", Map.of("name", "vhost_vdpa_*", "enable", true));
             migrate(q, "dt.mig", migration);
         } // QEMU quit: its trace file is complete and its nodes are closed
         List<TracePoint> points = tracePoints(dir.resolve("dt" + n + "-" + it + ".stderr"));
-        for (int c = 0; c <= cycles; c++) {
-            ObjectNode run = runs.addObject().put("n", n).put("iteration", it).put("cycle", c - 1).put("who", "qemu stop/cont");
-            if (c == 0) {
+        for (int c = 0; c < warmups + cycles; c++) {
+            ObjectNode run = runs.addObject().put("n", n).put("iteration", it).put("cycle", c - warmups)
+                    .put("who", "qemu stop/cont");
+            if (c < warmups) {
                 run.put("warmup", true);
             }
             if (!stopContRun(points, traced.get(c), untraced.get(c), run)) {
@@ -320,14 +337,25 @@ class QemuDowntimeSideBySideKernelTest {
         return true;
     }
 
-    private static void rehearsals(List<SimulatorDevice> devs, int n, int it, int cycles, ArrayNode runs, List<String> problems)
-            throws Exception {
+    /** The JVM's total compilation and garbage-collection time so far, in milliseconds. */
+    private static long[] jitAndGcMillis() {
+        long gc = 0;
+        for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
+            gc += Math.max(0, b.getCollectionTime());
+        }
+        return new long[] {ManagementFactory.getCompilationMXBean().getTotalCompilationTime(), gc};
+    }
+
+    private static void rehearsals(List<SimulatorDevice> devs, int n, int it, int warmups, int cycles, ArrayNode runs,
+            List<String> problems) throws Exception {
         for (String strategy : STRATEGIES) {
             List<String> args = new ArrayList<>(List.of("--backend", "kernel", "--json", "rehearse"));
             devs.forEach(d -> args.add(d.name()));
-            args.addAll(List.of("--strategy", strategy, "--window", "in-place", "--iterations", String.valueOf(cycles + 1),
+            args.addAll(List.of("--strategy", strategy, "--window", "in-place", "--iterations", String.valueOf(warmups + cycles),
                     "--memory", "64M", "--regions", "64M"));
+            long[] before = jitAndGcMillis();
             CliRun r = CliRun.of(args.toArray(String[]::new));
+            long[] after = jitAndGcMillis();
             if (r.exitCode() != 0) {
                 runs.addObject().put("n", n).put("iteration", it).put("who", strategy).put("exit", r.exitCode())
                         .put("error", r.err().strip());
@@ -338,9 +366,10 @@ class QemuDowntimeSideBySideKernelTest {
             assertEquals("completed", doc.path("outcome").asText(), r.out());
             for (JsonNode window : doc.path("iterations")) {
                 int index = window.path("index").asInt();
-                ObjectNode run = runs.addObject().put("n", n).put("iteration", it).put("cycle", index - 1)
-                        .put("who", strategy).put("exit", 0);
-                if (index == 0) {
+                ObjectNode run = runs.addObject().put("n", n).put("iteration", it).put("cycle", index - warmups)
+                        .put("who", strategy).put("exit", 0).put("commandJitMs", after[0] - before[0])
+                        .put("commandGcMs", after[1] - before[1]);
+                if (index < warmups) {
                     run.put("warmup", true);
                 }
                 windowRun(window, run);

@@ -138,13 +138,18 @@ class LaneScriptsTest {
             runs.add("{\"n\":1,\"iteration\":0,\"cycle\":" + c + ",\"who\":\"qemu stop/cont\",\"downtimeMs\":10,"
                     + "\"tracePoints\":40,\"msByCall\":{\"vhost_vdpa_suspend\":3,\"vhost_vdpa_dma_map\":" + (4 + c) + "}}");
             runs.add("{\"n\":1,\"iteration\":0,\"cycle\":" + c + ",\"who\":\"serial\",\"downtimeMs\":11,"
-                    + "\"calls\":20,\"inCallMs\":5.5" + (c == 0 ? "" : ",\"msByCall\":{\"SUSPEND\":1,\"IOTLB_UPDATE\":8}") + "}");
+                    + "\"calls\":20,\"inCallMs\":5.5,\"commandJitMs\":" + (100 + 20 * c) + (c == 0 ? "" : ",\"msByCall\":{\"SUSPEND\":1,\"IOTLB_UPDATE\":8}") + "}");
+        }
+        // N=2: QEMU 8, 12, 12, 12 and serial 9, 13, 13, 13: lower quartiles 8 and 9 where the medians are 12 and 13
+        for (int c = 0; c < 4; c++) {
+            runs.add(run("qemu stop/cont", 2, c == 0 ? 8 : 12));
+            runs.add(run("serial", 2, c == 0 ? 9 : 13).replace("}", ",\"commandJitMs\":7}"));
         }
         runs.add("{\"n\":1,\"iteration\":0,\"cycle\":-1,\"warmup\":true,\"who\":\"qemu stop/cont\",\"downtimeMs\":90}");
         runs.add("{\"n\":1,\"iteration\":0,\"cycle\":-1,\"warmup\":true,\"who\":\"serial\",\"downtimeMs\":90}");
         runs.add("{\"n\":1,\"iteration\":0,\"cycle\":-1,\"warmup\":true,\"who\":\"serial\",\"downtimeMs\":90}");
         Files.writeString(dir.resolve("6.12-qemu-downtime.json"), "{\"schema\":\"vdpactl-qemu-downtime/1\",\"kernel\":\"6.12.118\","
-                + "\"qemu\":\"10.0.2\",\"n\":[1],\"iterations\":1,\"cycles\":3,\"warmup\":\"one each\",\"runs\":["
+                + "\"qemu\":\"10.0.2\",\"n\":[1,2],\"iterations\":1,\"cycles\":3,\"warmup\":\"one each\",\"runs\":["
                 + String.join(",", runs) + "]}");
         Run r = run(Map.of(), "python3", "scripts/lane-report", "block", "qemu-downtime", "--records", dir.toString());
         assertEquals(0, r.code(), r.err());
@@ -156,6 +161,9 @@ class LaneScriptsTest {
         // call by call, medians per window: dma_map took 4, 5 and 6 ms (5); a run without serial's breakdown is left out
         assertTrue(r.out().contains("| 1 | `vhost_vdpa_dma_map` 5.00, `vhost_vdpa_suspend` 3.00 | `IOTLB_UPDATE` 8.00,"
                 + " `SUSPEND` 1.00 |"), r.out());
+        // the quieter windows: lower quartiles (nearest rank) side by side, and the JIT time per command (100, 120, 140)
+        assertTrue(r.out().contains("| 1 | 10.00 | 11.00 (1.10x) | – (–) | – (–) | – (–) | 120 | – | – | – |"), r.out());
+        assertTrue(r.out().contains("| 2 | 8.00 | 9.00 (1.12x) | – (–) | – (–) | – (–) | 7 | – | – | – |"), r.out());
     }
 
     @Test
