@@ -9,9 +9,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -234,7 +236,9 @@ class QemuDowntimeSideBySideKernelTest {
                 + " --memory 64M --regions 64M, the CLI's entry point in the test's JVM; downtime_ms of each iteration"
                 + " but the first " + warmups + " (warm-ups, recorded and marked); calls and inCallMs: the window's calls"
                 + " in downtime phases and the time inside them; commandJitMs and commandGcMs: the JVM's compilation and"
-                + " collection time during the whole command (CompilationMXBean, GarbageCollectorMXBeans)");
+                + " collection time during the whole command (CompilationMXBean, GarbageCollectorMXBeans); before each"
+                + " measured command and each QEMU's cycles the test waits for its JVM's other threads to go quiet"
+                + " (jvmQuietWaitMs), and at each N's first iteration one unmeasured command per strategy runs first");
         ArrayNode runs = record.putArray("runs");
         record.put("iterations", iterations);
         record.put("cycles", cycles);
@@ -287,6 +291,7 @@ class QemuDowntimeSideBySideKernelTest {
         List<long[]> traced = new ArrayList<>();
         List<long[]> untraced = new ArrayList<>();
         try (QemuUnderTest q = startDriven(client, "dt" + n + "-" + it, devs, false, QemuUnderTest.Tracing.TRACE_POINTS)) {
+            migration.put("jvmQuietWaitMs", awaitQuietJvm()); // the test's JVM shares the vCPU with QEMU too
             for (int c = 0; c < warmups + cycles; c++) { // the first warmups cycles: the warm-up
                 traced.add(stopCont(q));
             }
@@ -325,9 +330,9 @@ class QemuDowntimeSideBySideKernelTest {
         run.put("suspends", count(points, traced[0], traced[1], "vhost_vdpa_suspend"));
         run.put("resets", count(points, traced[0], traced[3], "vhost_vdpa_reset_device"));
         run.put("tracePoints", points.stream().filter(p -> p.micros() >= traced[0] && p.micros() <= traced[3]).count());
-        ObjectNode msByCall = run.putObject("msByCall"); // the gap after each trace point, by its name
-        gapsByName(points, traced[0], traced[1]).forEach((name, us) -> msByCall.put(name, us / 1e3));
-        gapsByName(points, traced[2], traced[3]).forEach((name, us) -> msByCall.put(name, msByCall.path(name).asDouble() + us / 1e3));
+        Map<String, Long> gaps = gapsByName(points, traced[0], traced[1]); // the gap after each trace point, by name
+        gapsByName(points, traced[2], traced[3]).forEach((name, us) -> gaps.merge(name, us, Long::sum));
+        putDearCalls(run, gaps, 1_000L);
         run.put("tracedRoundTripMs", (traced[1] - traced[0] + traced[3] - traced[2]) / 1e3);
         run.put("untracedRoundTripMs", (untraced[1] - untraced[0] + untraced[3] - untraced[2]) / 1e3);
         if (stop < 0 || cont < 0) {
@@ -335,6 +340,43 @@ class QemuDowntimeSideBySideKernelTest {
         }
         run.put("downtimeMs", (stop + cont) / 1e3);
         return true;
+    }
+
+    /**
+     * Waits until this JVM's other threads (its compiler and collector threads above all: the test's own
+     * thread only sleeps here) have used at most one scheduler tick of CPU in a quarter of a second, so that
+     * neither side's measured windows share the one guest vCPU with a compilation left over from before. At
+     * most 30 s; returns the milliseconds waited, negated when it gave up. CPU time is counted per tick in
+     * the lane kernel (4 ms at HZ 250), hence the threshold.
+     */
+    static long awaitQuietJvm() throws InterruptedException {
+        OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long start = System.nanoTime();
+        while (System.nanoTime() - start < 30_000_000_000L) {
+            long process = os.getProcessCpuTime();
+            long own = threads.getCurrentThreadCpuTime();
+            Thread.sleep(250);
+            long others = os.getProcessCpuTime() - process - (threads.getCurrentThreadCpuTime() - own);
+            if (others <= 4_000_000L) {
+                return (System.nanoTime() - start) / 1_000_000L;
+            }
+        }
+        return -(System.nanoTime() - start) / 1_000_000L;
+    }
+
+    /**
+     * msByCall: the calls that took 0.1 ms or more in this window, in milliseconds to the microsecond (the
+     * cheaper ones left out: a thousand runs of up to 60 call names each made the record megabytes long; the
+     * report counts an absent call as 0). {@code perMs}: the map's units per millisecond.
+     */
+    static void putDearCalls(ObjectNode run, Map<String, Long> byCall, long perMs) {
+        ObjectNode msByCall = run.putObject("msByCall");
+        byCall.forEach((call, v) -> {
+            if (v * 10 >= perMs) {
+                msByCall.put(call, Math.round(v * 1000.0 / perMs) / 1000.0);
+            }
+        });
     }
 
     /** The JVM's total compilation and garbage-collection time so far, in milliseconds. */
@@ -353,6 +395,15 @@ class QemuDowntimeSideBySideKernelTest {
             devs.forEach(d -> args.add(d.name()));
             args.addAll(List.of("--strategy", strategy, "--window", "in-place", "--iterations", String.valueOf(warmups + cycles),
                     "--memory", "64M", "--regions", "64M"));
+            if (it == 0) { // a new N: its code paths (its thread count) compiled before anything is measured
+                List<String> warm = new ArrayList<>(args);
+                warm.set(warm.indexOf("--iterations") + 1, String.valueOf(warmups));
+                CliRun w = CliRun.of(warm.toArray(String[]::new));
+                if (w.exitCode() != 0) {
+                    problems.add("N=" + n + " warm-up " + strategy + ": exit " + w.exitCode() + " " + w.err().strip());
+                }
+            }
+            long quietWait = awaitQuietJvm();
             long[] before = jitAndGcMillis();
             CliRun r = CliRun.of(args.toArray(String[]::new));
             long[] after = jitAndGcMillis();
@@ -368,7 +419,7 @@ class QemuDowntimeSideBySideKernelTest {
                 int index = window.path("index").asInt();
                 ObjectNode run = runs.addObject().put("n", n).put("iteration", it).put("cycle", index - warmups)
                         .put("who", strategy).put("exit", 0).put("commandJitMs", after[0] - before[0])
-                        .put("commandGcMs", after[1] - before[1]);
+                        .put("commandGcMs", after[1] - before[1]).put("jvmQuietWaitMs", quietWait);
                 if (index < warmups) {
                     run.put("warmup", true);
                 }
@@ -397,7 +448,8 @@ class QemuDowntimeSideBySideKernelTest {
             }
         }
         run.put("calls", calls).put("inCallMs", inCallNs / 1e6);
-        ObjectNode msByCall = run.putObject("msByCall");
-        byCall.forEach((call, ns) -> msByCall.put(call, ns / 1e6));
+        if (run.path("who").asText().equals("serial")) { // the call-by-call table compares serial with QEMU
+            putDearCalls(run, byCall, 1_000_000L);
+        }
     }
 }
