@@ -222,6 +222,9 @@ class QemuDowntimeSideBySideKernelTest {
         record.put("kernel", Files.readString(Path.of("/proc/sys/kernel/osrelease")).strip());
         record.put("date", Instant.now().toString());
         record.put("guestCpus", Runtime.getRuntime().availableProcessors());
+        // the JIT and collector the rehearsal ran with (scripts/vm-lane gives the launcher's: C1 only, serial GC)
+        record.put("jvmOptions", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("-XX:")).toList()));
         // the figures are only as fine as the guest's clock (GuestClockKernelTest fails the lane on a coarse one),
         // and the vCPUs the kernel can have bound what the parallel strategies can gain
         record.set("guestClock", JSON.valueToTree(GuestClock.measure()));

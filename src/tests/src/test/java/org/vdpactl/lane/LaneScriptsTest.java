@@ -149,13 +149,14 @@ class LaneScriptsTest {
         runs.add("{\"n\":1,\"iteration\":0,\"cycle\":-1,\"warmup\":true,\"who\":\"serial\",\"downtimeMs\":90}");
         runs.add("{\"n\":1,\"iteration\":0,\"cycle\":-1,\"warmup\":true,\"who\":\"serial\",\"downtimeMs\":90}");
         Files.writeString(dir.resolve("6.12-qemu-downtime.json"), "{\"schema\":\"vdpactl-qemu-downtime/1\",\"kernel\":\"6.12.118\","
-                + "\"qemu\":\"10.0.2\",\"n\":[1,2],\"iterations\":1,\"cycles\":3,\"warmup\":\"one each\",\"runs\":["
+                + "\"qemu\":\"10.0.2\",\"n\":[1,2],\"iterations\":1,\"cycles\":3,\"warmup\":\"one each\",\"jvmOptions\":\"-XX:TieredStopAtLevel=1\",\"runs\":["
                 + String.join(",", runs) + "]}");
         Run r = run(Map.of(), "python3", "scripts/lane-report", "block", "qemu-downtime", "--records", dir.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("| 1 | 10.00 | – | – | – | 11.00 (1.10x [1.10–1.10]) |"), r.out());
         assertTrue(r.out().contains("1 QEMU starts per N, 3 measured stop/cont cycles each and as many rehearsal windows"
                 + " per strategy (warm-up: one each)."), r.out());
+        assertTrue(r.out().contains(" Its JVM's options: `-XX:TieredStopAtLevel=1`."), r.out());
         // QEMU: 40 calls, 0.250 ms each; serial: 20 calls, 0.550 ms each, half of its downtime inside them
         assertTrue(r.out().contains("| 1 | 40 | 0.250 | 20, 0.550, 50 % | – | – | – |"), r.out());
         // call by call, medians per window: dma_map took 4, 5 and 6 ms (5); a run without serial's breakdown is left out
