@@ -181,6 +181,11 @@ class LaneScriptsTest {
                 + " QEMU less its tracer's cost) |"), r.out());
         assertTrue(r.out().contains("by a ratio that grows with N | met | N=1: 0.40x (0.80x against QEMU less its tracer's"
                 + " cost) |"), r.out());
+        // the same verdicts as rows of docs/benchmarks.md's goal table
+        Run goals = run(Map.of(), "python3", "scripts/lane-report", "block", "downtime-goals", "--records", dir.toString());
+        assertEquals(0, goals.code(), goals.err());
+        assertTrue(goals.out().contains("| `--strategy serial` within 1.1x of QEMU's own stop/start at every N (6.12)"
+                + " | N=1: 0.80x (1.60x against QEMU less its tracer's cost) | **MET** |"), goals.out());
         // a record from before the warm-up cycles (no "cycles") paired a cold traced cycle with a warm untraced one
         Files.writeString(dir.resolve("6.12-qemu-downtime.json"), Files.readString(dir.resolve("6.12-qemu-downtime.json"))
                 .replace("\"cycles\":1,", ""));
