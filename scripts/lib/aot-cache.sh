@@ -12,6 +12,7 @@
 
 # vdpactl_aot_cache DIR ARGS...: sets VDPACTL_AOT_CACHE to the cache in DIR for the command line ARGS, or to nothing
 # when DIR has no cache (no fork: the launcher pays for every line run here at every start).
+# shellcheck disable=SC2034 # VDPACTL_AOT_CACHE is read by the scripts that source this file
 vdpactl_aot_cache() {
     local dir=$1 backend=${VDPACTL_BACKEND:-auto} prev="" a
     shift
