@@ -15,8 +15,9 @@ rm -rf "$work"
 mkdir -p "$work"
 base=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
 [ "$major" -ge 24 ] && base+=(--sun-misc-unsafe-memory-access=allow)
-archive=()
-[ -f "$build/vdpactl.aot" ] && archive=(-XX:AOTCache="$build/vdpactl.aot")
+# each command gets the cache its launcher gives it (scripts/lib/aot-cache.sh: the kernel's commands their own)
+# shellcheck source=aot-cache.sh
+. "$(dirname "${BASH_SOURCE[0]}")/aot-cache.sh"
 out="$results/classes.txt"
 : >"$out"
 # COMMAND-NAME|the words (the fake's state in this part's own folder)
@@ -36,8 +37,10 @@ for c in "${commands[@]}"; do
     for variant in default build-archive; do
         flags=("${base[@]}")
         if [ "$variant" = build-archive ]; then
-            [ "$name" = hello ] || ((${#archive[@]} == 0)) && continue
-            flags+=("${archive[@]}" -Xlog:aot=off -Xlog:cds=off)
+            [ "$name" = hello ] && continue
+            vdpactl_aot_cache "$build" "${words[@]:3}"
+            [ -n "$VDPACTL_AOT_CACHE" ] || continue
+            flags+=(-XX:AOTCache="$VDPACTL_AOT_CACHE" -Xlog:aot=off -Xlog:cds=off)
         fi
         log="$work/$name-$variant.log"
         status=0

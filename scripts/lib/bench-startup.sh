@@ -49,11 +49,14 @@ mkdir -p "$work/picocli"
 (cd "$work/picocli" && "$jdk_bin/jar" xf "$picocli_jar" picocli)
 "$jdk_bin/jar" uf "$old_jar" -C "$work/picocli" picocli
 old_archive=()
+# every AOT cache here is trained as the build trains its own: without JDK 25's method profiles, which a C1-only JVM
+# replays at start for nothing (org.vdpactl.packaging.ReleaseFiles.NO_PROFILES)
+no_profiles=(-XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining)
 # trained as the build trains its own (org.vdpactl.packaging.ReleaseFiles): the CLI runs the build's batch of commands
 batch="$build/release/aot-training/training.batch"
 if [ "$major" -ge 25 ] && [ -f "$batch" ]; then
     # a failing command of the batch is still training (--force), as in the build: the archive decides
-    "$java" "${base[@]}" -XX:AOTCacheOutput="$work/java5-picocli.aot" -cp "$old_jar" \
+    "$java" "${base[@]}" "${no_profiles[@]}" -XX:AOTCacheOutput="$work/java5-picocli.aot" -cp "$old_jar" \
         org.vdpactl.cli.Main --batch "$batch" --force >"$work/java5-picocli-training.log" 2>&1 || true
     if [ -f "$work/java5-picocli.aot" ]; then
         old_archive=(-XX:AOTCache="$work/java5-picocli.aot")
@@ -85,7 +88,7 @@ if [ "$major" -ge 25 ]; then
         name=${f%%:*} main=org.vdpactl.bench.startup.${f#*:}
         flags=("${base[@]}")
         [ "$name" = floor-netlink ] && flags+=(--enable-native-access=ALL-UNNAMED)
-        "$java" "${flags[@]}" -XX:AOTCacheOutput="$work/$name.aot" -cp "$floor_jar" "$main" >"$work/$name-training.log" 2>&1 || true
+        "$java" "${flags[@]}" "${no_profiles[@]}" -XX:AOTCacheOutput="$work/$name.aot" -cp "$floor_jar" "$main" >"$work/$name-training.log" 2>&1 || true
         if [ -f "$work/$name.aot" ]; then
             floor_variants+=("$name" "$(join "$java" "${flags[@]}" -XX:AOTCache="$work/$name.aot" -cp "$floor_jar" "$main")")
         fi
@@ -93,6 +96,16 @@ if [ "$major" -ge 25 ]; then
 fi
 
 kernel_args=(--backend kernel dev list)
+# the cache the launchers give the kernel's command (scripts/lib/aot-cache.sh: the kernel's commands their own)
+# shellcheck source=aot-cache.sh
+. "$(dirname "${BASH_SOURCE[0]}")/aot-cache.sh"
+kernel_archive=("${archive[@]}") version_archive=("${archive[@]}")
+if [ "$major" -ge 25 ]; then
+    vdpactl_aot_cache "$build" "${kernel_args[@]}"
+    kernel_archive=(-XX:AOTCache="$VDPACTL_AOT_CACHE")
+    vdpactl_aot_cache "$build" --version
+    version_archive=(-XX:AOTCache="$VDPACTL_AOT_CACHE")
+fi
 # the kernel's answer on this host: 0 with vdpa, 8 (environment not ready) without it; the timer checks it
 kernel_status=0
 "$java" "${base[@]}" -jar "$jar" "${kernel_args[@]}" >/dev/null 2>&1 || kernel_status=$?
@@ -106,10 +119,10 @@ variants+=(
     "xshare-off=$(join "$java" "${base[@]}" -Xshare:off -jar "$jar" "${args[@]}")"
     "release-launcher=$(join "${release_env[@]}" "$launcher" "${args[@]}")"
     "release-launcher-no-cds=$(join "${release_env[@]}" VDPACTL_NO_CDS=1 "$launcher" "${args[@]}")"
-    "version=$(join "$java" "${base[@]}" "${archive[@]}" -jar "$jar" --version)"
+    "version=$(join "$java" "${base[@]}" "${version_archive[@]}" -jar "$jar" --version)"
     "version-no-cds=$(join "$java" "${base[@]}" -jar "$jar" --version)"
     "release-launcher-version=$(join "${release_env[@]}" "$launcher" --version)"
-    "kernel:$kernel_status=$(join "$java" "${base[@]}" "${archive[@]}" -jar "$jar" "${kernel_args[@]}")"
+    "kernel:$kernel_status=$(join "$java" "${base[@]}" "${kernel_archive[@]}" -jar "$jar" "${kernel_args[@]}")"
     "kernel-no-cds:$kernel_status=$(join "$java" "${base[@]}" -jar "$jar" "${kernel_args[@]}")"
     "release-launcher-kernel:$kernel_status=$(join "${release_env[@]}" "$launcher" "${kernel_args[@]}")"
 )

@@ -51,6 +51,26 @@ public final class AotTraining {
         return runs;
     }
 
+    /**
+     * The command lines of the kernel cache ({@code vdpactl-kernel.aot}, which scripts/lib/aot-cache.sh gives a command
+     * line on the kernel backend): all but those on the fake backend. A JVM loads every class its AOT cache holds when
+     * it starts, so a cache trained on the fake's commands too made {@code --backend kernel dev list} load the fake
+     * kernel's classes and Jackson's data binding before main.
+     */
+    static List<String[]> kernelLines(List<String[]> all) {
+        return all.stream().filter(line -> !onTheFake(line)).toList();
+    }
+
+    /** Whether a training line names the fake backend (the training always names it as two words). */
+    static boolean onTheFake(String[] line) {
+        for (int i = 0; i + 1 < line.length; i++) {
+            if (line[i].equals("--backend") && line[i + 1].equals("fake")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The batch file of {@code vdpactl --batch}: one command line a line, every word single-quoted. */
     static String batchFile(List<String[]> lines) {
         StringBuilder b = new StringBuilder("# vdpactl start-up archive training (org.vdpactl.packaging.AotTraining)\n");

@@ -19,7 +19,9 @@ import picocli.CommandLine;
  *   <li>writes the bash/zsh completion script ({@code OUT/completion/vdpactl}, picocli's AutoComplete);</li>
  *   <li>writes the man pages ({@code OUT/man/man1/*.1}, {@link ManPages});</li>
  *   <li>trains the start-up archive next to the jar: {@code vdpactl.aot} (JDK 25+, AOT cache) or
- *       {@code vdpactl.jsa} (JDK 22-24, dynamic CDS); scripts/vdpactl uses whichever exists. Beside an AOT cache,
+ *       {@code vdpactl.jsa} (JDK 22-24, dynamic CDS); scripts/vdpactl uses whichever exists. On JDK 25+ a second
+ *       cache, {@code vdpactl-kernel.aot}, is trained on the command lines that do not use the fake backend
+ *       ({@link AotTraining#kernelLines}; scripts/lib/aot-cache.sh gives it to a command on the kernel). Beside an AOT cache,
  *       {@code vdpactl.aot.jdk} names the JDK that trained it ({@link #jdkIdentity}): the release ships both, and
  *       its launcher uses the cache only on that very JDK (the JVM refuses a cache of any other build).</li>
  * </ol>
@@ -72,6 +74,7 @@ public final class ReleaseFiles {
         writeManPages(out.resolve("man").resolve("man1"), version, date);
         Path dir = jar.toAbsolutePath().getParent();
         Files.deleteIfExists(dir.resolve("vdpactl.aot"));
+        Files.deleteIfExists(dir.resolve(KERNEL_AOT));
         Files.deleteIfExists(dir.resolve(AOT_JDK));
         Files.deleteIfExists(dir.resolve("vdpactl.jsa"));
         if (archive) {
@@ -80,6 +83,9 @@ public final class ReleaseFiles {
             say("start-up archive skipped (--skip-archive)");
         }
     }
+
+    /** The AOT cache of the command lines on the kernel backend (scripts/lib/aot-cache.sh). */
+    static final String KERNEL_AOT = "vdpactl-kernel.aot";
 
     /** Beside the AOT cache: the {@link #jdkIdentity} of the JDK that trained it. */
     static final String AOT_JDK = "vdpactl.aot.jdk";
@@ -113,27 +119,50 @@ public final class ReleaseFiles {
         say("man pages: " + pages.size() + " in " + dir);
     }
 
+    /**
+     * What an AOT cache is trained without: the method profiles JDK 25 records into it by default (JEP 515, for the C2
+     * compiler). The launchers run C1 only, and a JVM replays the profiles a cache holds when it starts: with them
+     * every command cost more CPU (measured start to exit beside the JVM hello). A diagnostic flag, needed by the
+     * training JVM only: a cache without profiles is used by any JVM, no flag needed.
+     */
+    static final List<String> NO_PROFILES = List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:-AOTRecordTraining");
+
     /** The JVM flags that write the archive for a JDK of feature version {@code feature}. */
     static List<String> archiveFlags(int feature, Path dir) {
-        if (feature >= 25) {
-            return List.of("-XX:AOTCacheOutput=" + dir.resolve("vdpactl.aot"));
-        }
-        return List.of("-XX:ArchiveClassesAtExit=" + dir.resolve("vdpactl.jsa"));
+        return feature >= 25 ? aotCacheFlags(dir.resolve("vdpactl.aot")) : List.of("-XX:ArchiveClassesAtExit=" + dir.resolve("vdpactl.jsa"));
+    }
+
+    /** JDK 25+: the JVM flags that train the AOT cache {@code aot}. */
+    private static List<String> aotCacheFlags(Path aot) {
+        List<String> flags = new ArrayList<>(NO_PROFILES);
+        flags.add("-XX:AOTCacheOutput=" + aot);
+        return flags;
     }
 
     private static void trainArchive(String java, List<String> jvmFlags, Path jar, Path dir, Path work) throws Exception {
         Files.createDirectories(work);
-        Path batch = work.resolve("training.batch");
-        Files.writeString(batch, AotTraining.batchFile(AotTraining.commandLines(commandTree(), work.resolve("fake-state.json"))),
-                StandardCharsets.UTF_8);
+        List<String[]> lines = AotTraining.commandLines(commandTree(), work.resolve("fake-state.json"));
+        Path written = train(java, jvmFlags, archiveFlags(Runtime.version().feature(), dir), jar, lines, work, "training");
+        if (written.getFileName().toString().equals("vdpactl.aot")) {
+            Path javaHome = Path.of(java).toAbsolutePath().getParent().getParent();
+            Files.writeString(dir.resolve(AOT_JDK), jdkIdentity(javaHome), StandardCharsets.UTF_8);
+            train(java, jvmFlags, aotCacheFlags(dir.resolve(KERNEL_AOT)), jar, AotTraining.kernelLines(lines), work, "kernel-training");
+        }
+    }
+
+    /** One training run writing the archive its {@code outputFlags} name; returns the archive written. */
+    private static Path train(String java, List<String> jvmFlags, List<String> outputFlags, Path jar, List<String[]> lines,
+            Path work, String name) throws Exception {
+        Path batch = work.resolve(name + ".batch");
+        Files.writeString(batch, AotTraining.batchFile(lines), StandardCharsets.UTF_8);
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
         cmd.addAll(jvmFlags);
-        cmd.addAll(archiveFlags(Runtime.version().feature(), dir));
+        cmd.addAll(outputFlags);
         // no --enable-native-access here: the launcher's `-jar` gets it from the manifest, which the JVM does not
         // count as the option, and a cache dumped with the option is refused by a JVM started without it
         cmd.addAll(List.of("-cp", jar.toString(), Main.class.getName(), "--batch", batch.toString(), "--force"));
-        Path log = work.resolve("training.log");
+        Path log = work.resolve(name + ".log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         if (!p.waitFor(5, TimeUnit.MINUTES)) {
             p.destroyForcibly();
@@ -144,15 +173,13 @@ public final class ReleaseFiles {
         if (out.contains("LinkageError") || out.contains("NoClassDefFoundError") || out.contains("VerifyError")) {
             throw new IOException("the jar does not link in the training run; see " + log);
         }
-        Path written = Files.exists(dir.resolve("vdpactl.aot")) ? dir.resolve("vdpactl.aot") : dir.resolve("vdpactl.jsa");
+        String output = outputFlags.getLast();
+        Path written = Path.of(output.substring(output.indexOf('=') + 1));
         if (!Files.exists(written)) {
             throw new IOException("the training run wrote no archive (exit " + p.exitValue() + "); see " + log);
         }
-        if (written.getFileName().toString().equals("vdpactl.aot")) {
-            Path javaHome = Path.of(java).toAbsolutePath().getParent().getParent();
-            Files.writeString(dir.resolve(AOT_JDK), jdkIdentity(javaHome), StandardCharsets.UTF_8);
-        }
         say("start-up archive: " + written + " (" + Files.size(written) / 1024 + " KiB), training log " + log);
+        return written;
     }
 
     private static void say(String line) {

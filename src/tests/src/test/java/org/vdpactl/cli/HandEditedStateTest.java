@@ -59,4 +59,26 @@ class HandEditedStateTest {
         assertRefused(GOOD.replace("\"minor\" : 0", "\"minor\" : 0, \"mtu\" : 1500.9"), "mtu", "at line 4");
         assertRefused(GOOD.replace("\"version\" : 1", "\"version\" : \"1\""), "version", "at line 2");
     }
+
+    /**
+     * The fake makes an mlx5 device's latency model on its first use (start-up: a listing never reaches it), but what
+     * the model would refuse is checked when the state is read: a hand-edited unknown preset still fails a command
+     * that only lists devices, as it did when every model was made at load.
+     */
+    @Test
+    void anUnknownMlx5PresetIsRefusedWhenTheStateIsReadEvenByAListing() throws Exception {
+        String state = """
+                {
+                  "version" : 1,
+                  "mgmtdevs" : [ { "profile" : "mlx5", "bus" : "pci", "dev" : "0000:08:00.2", "preset" : "mlx5-none" } ],
+                  "devices" : [ { "name" : "m0", "mgmtdev" : "pci/0000:08:00.2", "minor" : 0 } ]
+                }
+                """;
+        Path file = Files.writeString(dir.resolve("s.json"), state);
+        CliRun r = CliRun.onFake(file, "dev", "list");
+        assertEquals(ExitCode.USAGE.code(), r.exitCode(), r.err());
+        assertTrue(r.err().contains("unknown mlx5 preset 'mlx5-none'"), r.err());
+        assertEquals("", r.out());
+        assertEquals(state, Files.readString(file), "nothing saved");
+    }
 }

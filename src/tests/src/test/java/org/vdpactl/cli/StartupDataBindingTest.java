@@ -1,6 +1,7 @@
 package org.vdpactl.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
@@ -36,6 +37,9 @@ class StartupDataBindingTest {
         // (the tree-model types of the --json printer's signatures are loaded when dev's listing links: a few interfaces)
         assertEquals(List.of(), list.names().stream().filter(n -> n.equals("com.fasterxml.jackson.databind.ObjectMapper")
                 || n.startsWith("com.fasterxml.jackson.databind.deser.")).toList(), "dev list started Jackson's data binding");
+        // the default devices include mlx5 ones: their driver's ops are made, their latency model only on first use
+        assertTrue(list.names().contains("org.vdpactl.fake.device.Mlx5VnetOps"), "no mlx5 device was restored");
+        assertFalse(list.names().contains("org.vdpactl.fake.mlx5.Mlx5Device"), "dev list built the mlx5 latency model");
         // the state's device names are checked by the name rules; ASCII names need no Unicode normaliser
         assertEquals(List.of(), list.names().stream().filter(n -> n.startsWith("jdk.internal.icu.")).toList(),
                 "checking ASCII device names started the JDK's Unicode normaliser");

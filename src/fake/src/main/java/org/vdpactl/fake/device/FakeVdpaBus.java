@@ -204,7 +204,7 @@ public final class FakeVdpaBus {
                 throw KernelError.of(Errno.ENOSPC, "no free vhost-vdpa minor " + minor);
             }
             FakeVdpaDevice d = new FakeVdpaDevice(name, m, minor, p, pairs, features,
-                    models.create(profile, m.preset(), pairs, clock), faults, clock, otherOpeners);
+                    models.prepare(profile, m.preset(), pairs, clock), faults, clock, otherOpeners);
             d.devAdd(preexisting);
             if (devices.containsKey(name)) {
                 throw KernelError.of(Errno.EEXIST, "a vdpa device named " + name + " exists");

@@ -53,7 +53,10 @@ public final class FakeVdpaDevice {
     /** The parent driver's vdpa_config_ops: vdpa_sim's unless the profile carries a driver's facts. */
     private final VdpaConfigOps ops;
     private final Provisioning provisioning;
-    private final DriverModel model;
+    /** Makes {@link #model} on first use: listing devices builds no latency model (start-up). */
+    private final Supplier<DriverModel> modelSource;
+    private final Object modelLock = new Object();
+    private volatile DriverModel model;
     private final FaultInjector faults;
     /** This device's port for link rules, made once: every call passes the injector, which must not allocate. */
     private final LinkPort linkPort = this::linkFromFault;
@@ -114,7 +117,7 @@ public final class FakeVdpaDevice {
     }
 
     FakeVdpaDevice(String name, FakeMgmtDevice mgmt, int minor, Provisioning provisioning, int vqPairs,
-                   long deviceFeatures, DriverModel model, FaultInjector faults, Clock clock, NodeOpeners others) {
+                   long deviceFeatures, Supplier<DriverModel> model, FaultInjector faults, Clock clock, NodeOpeners others) {
         this.name = name;
         this.mgmt = mgmt;
         this.spec = mgmt.profile().device();
@@ -123,7 +126,7 @@ public final class FakeVdpaDevice {
         this.vqPairs = vqPairs;
         this.nvqs = spec.queues().count(vqPairs);
         this.deviceFeatures = deviceFeatures;
-        this.model = model;
+        this.modelSource = model;
         this.faults = faults;
         this.clock = clock;
         this.resource = clock.newResource("vdpa " + name);
@@ -181,8 +184,24 @@ public final class FakeVdpaDevice {
         return faults;
     }
 
+    /** Whether the latency model was made yet (it is on the first {@link #model()}). */
+    boolean hasModel() {
+        return model != null;
+    }
+
     public DriverModel model() {
-        return model;
+        DriverModel m = model;
+        if (m == null) {
+            synchronized (modelLock) {
+                m = model;
+                if (m == null) {
+                    m = modelSource.get();
+                    ops.modelMade(m);
+                    model = m;
+                }
+            }
+        }
+        return m;
     }
 
     public DeviceCounters.Snapshot counters() {
@@ -200,6 +219,7 @@ public final class FakeVdpaDevice {
 
     /** The profile's resume op, unless the driver drops it (mlx5 FW without freeze_to_rdy_supported). */
     public boolean canResume() {
+        DriverModel model = model();
         return spec.ops().has("resume") && model.hasResumeOp();
     }
 
@@ -213,6 +233,7 @@ public final class FakeVdpaDevice {
 
     /** get_vq_desc_group: in the profile (and its kernel's ops) and kept by the driver (mlx5: FW desc_group_mkey_supported). */
     public boolean hasDescGroup() {
+        DriverModel model = model();
         return spec.groups().descData() != null && model.hasDescGroupOp();
     }
 

@@ -49,6 +49,11 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     private boolean driverSuspended;
     /** ndev->nb_registered: the port-event notifier listens ({@link Mlx5VnetFacts#linkNotifierAtDevAdd}). */
     private boolean notifierRegistered;
+    /**
+     * The data VQs of a device restored from the state whose FW model is not made yet (-1: none pending): its
+     * dev_add reaches the model when the model is first made, so listing devices builds no model (start-up).
+     */
+    private int restoredDataVqs = -1;
 
     Mlx5VnetOps(FakeVdpaDevice dev, Mlx5VnetFacts facts) {
         this.dev = dev;
@@ -58,6 +63,18 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     @Override
     public String driver() {
         return DRIVER;
+    }
+
+    /** mlx5_vdpa_change_map's error path differs per kernel: the FW model fails a map change as this one does. */
+    @Override
+    public void modelMade(DriverModel model) {
+        if (model instanceof Mlx5Device fw) {
+            fw.setFailedMapChange(facts.mapChangeFailure());
+        }
+        if (restoredDataVqs >= 0) {
+            model.devAdd(restoredDataVqs); // uncharged, as the restore's dev_add was: no caller measures it
+            restoredDataVqs = -1;
+        }
     }
 
     /** This kernel's facts of the driver. */
@@ -113,13 +130,12 @@ final class Mlx5VnetOps implements VdpaConfigOps {
             dev.config().setMac(mac);
         }
         notifierRegistered = facts.linkNotifierAtDevAdd();
-        if (model() instanceof Mlx5Device fw) {
-            fw.setFailedMapChange(facts.mapChangeFailure()); // mlx5_vdpa_change_map's error path differs per kernel
-        }
         if (charged) {
             dev.charge("dev_add", () -> model().devAdd(dataVqs));
-        } else {
+        } else if (dev.hasModel()) {
             model().devAdd(dataVqs);
+        } else {
+            restoredDataVqs = dataVqs; // the FW model sets the restored device up when first made (modelMade)
         }
     }
 

@@ -3,6 +3,7 @@ package org.vdpactl.fake.device;
 import java.util.List;
 import java.util.Map;
 
+import org.vdpactl.fake.model.DriverModel;
 import org.vdpactl.fake.model.MapEntry;
 
 /**
@@ -23,6 +24,13 @@ public interface VdpaConfigOps {
 
     /** The driver's name ("vdpa_sim", "mlx5_vnet"): the module the ops come from. */
     String driver();
+
+    /**
+     * The device's latency model was just made (on its first use, see {@link FakeVdpaDevice#model()}): what the
+     * driver sets in it before any op reaches it. Nothing by default.
+     */
+    default void modelMade(DriverModel model) {
+    }
 
     /** The device-side ring an op at {@code index} reaches (mlx5: its own CVQ at ctrl_vq_idx). */
     FakeVdpaDevice.DeviceVq vq(int index);

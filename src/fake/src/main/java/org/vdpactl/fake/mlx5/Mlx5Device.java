@@ -78,9 +78,7 @@ public final class Mlx5Device implements DriverModel {
      * @param deviceFeatures provisioned device features ({@link Mlx5NetFeatures#DEFAULT_DEVICE} when none were given)
      */
     public Mlx5Device(Mlx5Preset preset, int maxVqPairs, Mlx5Capabilities caps, long deviceFeatures) {
-        if (maxVqPairs < 0) {
-            throw new IllegalArgumentException("maxVqPairs must be ≥ 0, got " + maxVqPairs);
-        }
+        Mlx5Presets.checkMaxVqPairs(maxVqPairs);
         this.preset = preset;
         this.p = preset.params();
         this.f = preset.features();

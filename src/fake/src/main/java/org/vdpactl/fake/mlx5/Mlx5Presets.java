@@ -48,6 +48,22 @@ public final class Mlx5Presets {
 
     /** Same as {@link #create} with the concrete type (fault hooks, inspection). */
     public static Mlx5Device device(String preset, int maxVqPairs) {
-        return new Mlx5Device(preset(preset), maxVqPairs, Mlx5Capabilities.DEFAULT, Mlx5NetFeatures.DEFAULT_DEVICE);
+        return device(preset(preset), maxVqPairs);
+    }
+
+    /**
+     * What {@link Mlx5Device}'s constructor refuses of a pair count, here so that a caller can check it now and make
+     * the device later without loading the model's classes (DriverModelFactory: a restored device's model is made
+     * on its first use, start-up).
+     */
+    public static void checkMaxVqPairs(int maxVqPairs) {
+        if (maxVqPairs < 0) {
+            throw new IllegalArgumentException("maxVqPairs must be ≥ 0, got " + maxVqPairs);
+        }
+    }
+
+    /** Same as {@link #device(String, int)} with the preset already resolved. */
+    public static Mlx5Device device(Mlx5Preset preset, int maxVqPairs) {
+        return new Mlx5Device(preset, maxVqPairs, Mlx5Capabilities.DEFAULT, Mlx5NetFeatures.DEFAULT_DEVICE);
     }
 }

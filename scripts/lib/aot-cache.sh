@@ -1,0 +1,40 @@
+# shellcheck shell=bash
+# Which start-up cache a command line uses: both launchers (scripts/vdpactl and the release archive's bin/vdpactl,
+# which ships this file as lib/aot-cache.sh) source it, and AotCacheRuleTest runs it.
+#
+# The build trains two AOT caches (org.vdpactl.packaging.ReleaseFiles, AotTraining): vdpactl.aot on every command
+# line of the training and vdpactl-kernel.aot on those that do not use the fake backend. A JVM started with an AOT
+# cache loads every class the cache holds before main (AOT class linking), so a command on the kernel backend
+# started with the whole cache also loaded the fake kernel's classes and Jackson's data binding, which it never
+# uses. The rule: the kernel cache when the command line's backend is the kernel (the last --backend given, else
+# VDPACTL_BACKEND, else auto: the kernel when the host has vdpa, as org.vdpactl.cli.Backends.kernelHasVdpa decides),
+# the whole cache otherwise. A wrong guess costs start-up time only: a class a cache lacks is read from the jar.
+
+# vdpactl_aot_cache DIR ARGS...: sets VDPACTL_AOT_CACHE to the cache in DIR for the command line ARGS, or to nothing
+# when DIR has no cache (no fork: the launcher pays for every line run here at every start).
+# shellcheck disable=SC2034 # VDPACTL_AOT_CACHE is read by the scripts that source this file
+vdpactl_aot_cache() {
+    local dir=$1 backend=${VDPACTL_BACKEND:-auto} prev="" a
+    shift
+    for a in "$@"; do
+        case $a in
+            --backend=*) backend=${a#--backend=} ;;
+            *) [ "$prev" = --backend ] && backend=$a ;;
+        esac
+        prev=$a
+    done
+    # Main's converter takes a backend name in any case, with blanks around it
+    backend=${backend,,}
+    backend=${backend//[[:space:]]/}
+    if [ "$backend" = auto ]; then
+        if [ -d /sys/bus/vdpa ] || compgen -G '/dev/vhost-vdpa-*' >/dev/null; then
+            backend=kernel
+        fi
+    fi
+    VDPACTL_AOT_CACHE=
+    if [ "$backend" = kernel ] && [ -f "$dir/vdpactl-kernel.aot" ]; then
+        VDPACTL_AOT_CACHE=$dir/vdpactl-kernel.aot
+    elif [ -f "$dir/vdpactl.aot" ]; then
+        VDPACTL_AOT_CACHE=$dir/vdpactl.aot
+    fi
+}
