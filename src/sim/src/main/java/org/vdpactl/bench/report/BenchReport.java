@@ -60,8 +60,9 @@ public final class BenchReport {
         STARTUP_VARIANTS.put("hello", "the yardstick: a JVM with the same flags that prints \"hi\" (`org.vdpactl.bench.startup.Hello`)");
         STARTUP_VARIANTS.put("version", "`vdpactl --version` with the build's archive, as `scripts/vdpactl` runs it");
         STARTUP_VARIANTS.put("version-no-cds", "the same without the build's archive");
-        STARTUP_VARIANTS.put("kernel", "`vdpactl --backend kernel dev list` with the build's archive (on a host without vdpa it asks netlink"
-                + " and exits 8, as the issue measured it)");
+        STARTUP_VARIANTS.put("kernel", "`vdpactl --backend kernel dev list` with the build's archive the launchers give it (from"
+                + " commit fd58e12 on the kernel backend's own, `target/vdpactl-kernel.aot`: scripts/lib/aot-cache.sh; on a host"
+                + " without vdpa it asks netlink and exits 8, as the issue measured it)");
         STARTUP_VARIANTS.put("kernel-no-cds", "the same without the build's archive");
         STARTUP_VARIANTS.put("release-launcher-kernel", "`bin/vdpactl --backend kernel dev list` of the release tar.gz");
         STARTUP_VARIANTS.put("hello-aot", "the JVM hello with an AOT cache of its own, trained on itself: the yardstick's own floor");
