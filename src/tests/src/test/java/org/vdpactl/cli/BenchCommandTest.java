@@ -1,6 +1,7 @@
 package org.vdpactl.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -67,6 +68,30 @@ class BenchCommandTest {
         String t = BenchCommand.render(List.of(row), "mlx5-612");
         assertTrue(t.contains("110.00") && t.contains("1.100") && t.contains("1.091"), t);
         assertTrue(t.contains("parallel/replay"), t);
+        assertEquals(0.10, row.ownShare(), 1e-9);
+        assertFalse(row.parallelGoalApplies(), "the replay alone is 1.10 x cp: no orchestrator meets 1.05 here");
+        assertTrue(t.contains("parallel: floor 1.100, share MISSED"), "the floor named, vdpactl's 10 % judged:\n" + t);
+    }
+
+    /**
+     * Where the machine's floor allows the parallel goal it is judged on the parallel figure; vdpactl's own share
+     * is what its calls add above the replay of the same waits.
+     */
+    @Test
+    void theParallelGoalIsJudgedWhereTheReplayAllowsItAndTheOwnShareEverywhere() {
+        OrchestrationBench.Spread serial = OrchestrationBench.Spread.of(new double[] {6400});
+        OrchestrationBench.Row fast = new OrchestrationBench.Row(64, 32, 100, 103, 6400, 100, OrchestrationBench.Spread.of(
+                new double[] {103}), null, serial, "in-place", 12800, 2.0, 105, 1, 1, OrchestrationBench.Spread.of(new double[] {102}));
+        OrchestrationBench.Row slow = new OrchestrationBench.Row(64, 32, 100, 106, 6400, 100, OrchestrationBench.Spread.of(
+                new double[] {106}), null, serial, "in-place", 12800, 2.0, 105, 1, 1, OrchestrationBench.Spread.of(new double[] {101}));
+        assertTrue(fast.parallelGoalApplies() && fast.parallelGoalMet() && fast.ownShareGoalMet());
+        assertEquals(0.01, fast.ownShare(), 1e-9);
+        assertTrue(slow.parallelGoalApplies());
+        assertFalse(slow.parallelGoalMet(), "1.06 x cp where the replay is 1.01");
+        assertFalse(slow.ownShareGoalMet(), "5 % of the window is vdpactl's");
+        String t = BenchCommand.render(List.of(fast, slow), "mlx5-612");
+        assertTrue(t.contains("1.0%") && t.contains("parallel ok, share ok, serial ok"), t);
+        assertTrue(t.contains("5.0%") && t.contains("parallel MISSED, share MISSED, serial ok"), t);
     }
 
     @Test
@@ -88,9 +113,9 @@ class BenchCommandTest {
     void tableShowsRatiosAndGoals() {
         String t = BenchCommand.render(List.of(new OrchestrationBench.Row(4, 32, 100, 104, 410),
                 new OrchestrationBench.Row(16, 32, 100, 110, 1600), new OrchestrationBench.Row(64, 32, 100, 100, 5000)), "mlx5-612");
-        assertTrue(t.contains("1.040") && t.contains("3.94") && t.contains("parallel ok, serial ok"), t);
-        assertTrue(t.contains("1.100") && t.contains("parallel MISSED, serial ok"), t);
-        assertTrue(t.contains("parallel ok, serial MISSED"), t);
+        assertTrue(t.contains("1.040") && t.contains("3.94") && t.contains("parallel ok, share -, serial ok"), t);
+        assertTrue(t.contains("1.100") && t.contains("parallel MISSED, share -, serial ok"), t);
+        assertTrue(t.contains("parallel ok, share -, serial MISSED"), t);
         assertTrue(t.contains("CPUs"), "machine line");
         assertTrue(t.contains("in-place window"), t);
     }

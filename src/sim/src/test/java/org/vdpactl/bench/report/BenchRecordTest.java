@@ -135,6 +135,55 @@ class BenchRecordTest {
         assertTrue(BenchReport.block(records, "goals").contains("2 quiet runs"), BenchReport.block(records, "goals"));
     }
 
+    /**
+     * The orchestration goals: the parallel goal is judged at the sizes where the machine's floor (the replay of the
+     * model's waits, no call made) is within it, the floor is named where it is not, and vdpactl's own share of the
+     * window, (parallel - replay) / cp, is judged at every size.
+     */
+    @Test
+    void orchestrationJudgesParallelWhereTheFloorAllowsAndTheOwnShareEverywhere() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("results-orchestration"));
+        Files.writeString(dir.resolve("machine.properties"), """
+                date=2026-12-06T20:00Z
+                commit=abc1234
+                nproc=2
+                cpu=Test CPU
+                kernel=Linux 6.12
+                jdk=Test JDK 25
+                load.before.orchestration=0.5
+                load.after.orchestration=0.6
+                foreign.cpu.orchestration=0.0100
+                """);
+        Files.writeString(dir.resolve("run.properties"), "command=scripts/bench --only orchestration\norchestration_options=\nreduced=no\n");
+        Files.writeString(dir.resolve("commands.properties"), "orchestration=scripts/vdpactl --json bench orchestration\n");
+        Files.writeString(dir.resolve("orchestration.json"), """
+                {"rows": [%s, %s]}
+                """.formatted(orchestrationRow(64, 104, 101), orchestrationRow(256, 120, 112)));
+        Path records = tmp.resolve("records-orchestration");
+        BenchRecord.write(dir, records);
+
+        String goals = BenchReport.block(records, "goals");
+        String parallel = goals.lines().filter(l -> l.contains("parallel ≤ 1.05")).findFirst().orElseThrow();
+        assertTrue(parallel.contains("worst 1.040 at 64 devices; the floor is above the goal at 256 (replay 1.120 × cp)"), parallel);
+        assertTrue(parallel.contains("**MET**"), "256 devices' 1.20 is not judged against a floor of 1.12:\n" + parallel);
+        String share = goals.lines().filter(l -> l.contains("own share")).findFirst().orElseThrow();
+        assertTrue(share.contains("worst 8.0 % at 256 devices (64: 3.0 %, 256: 8.0 %)"), share);
+        assertTrue(share.contains("**NOT MET**"), share);
+        String block = BenchReport.block(records, "orchestration");
+        assertTrue(block.contains("| 1.120 | 8.0 % |"), "replay ÷ cp and the own share beside each size:\n" + block);
+    }
+
+    private static String orchestrationRow(int devices, double parallelMs, double replayMs) {
+        return """
+                {"devices": %d, "vqs": 32, "critical_path_ms": 100, "pipelined_critical_path_ms": 100, "window": "in-place",
+                 "parallel": {"min_ms": %s, "median_ms": %s, "max_ms": %s, "runs": 1},
+                 "replay": {"min_ms": %s, "median_ms": %s, "max_ms": %s, "runs": 1},
+                 "serial": {"min_ms": %d, "median_ms": %d, "max_ms": %d, "runs": 1},
+                 "cpu_per_call_us": 1.0, "predicted_floor_ms": 101, "load_before": 0.5, "load_after": 0.6}
+                """.formatted(devices, parallelMs, parallelMs, parallelMs, replayMs, replayMs, replayMs, devices * 100, devices * 100,
+                devices * 100);
+    }
+
     /** The results directory with the netlink part's own load before it set to {@code load}. */
     private static Path loaded(Path results, String load) throws IOException {
         Files.writeString(results.resolve("machine.properties"), "load.before.netlink=" + load + "\n", StandardOpenOption.APPEND);
