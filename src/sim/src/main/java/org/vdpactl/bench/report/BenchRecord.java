@@ -33,7 +33,7 @@ import java.util.function.UnaryOperator;
  * {@code $BUILD}, {@code .} and {@code $JAVA_HOME} wherever they occur, in the raw results too.
  */
 record BenchRecord(BenchPart part, String date, String commit, Map<String, String> machine, String command,
-                   Map<String, String> parameters, List<String> commands, JsonNode files) {
+                   Map<String, String> parameters, List<String> commands, JsonNode files, String code) {
     static final String SCHEMA = "vdpactl-bench-record/1";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     /** machine.properties key -> the record's key. */
@@ -112,6 +112,15 @@ record BenchRecord(BenchPart part, String date, String commit, Map<String, Strin
                 : " (LOADED: other processes above " + Math.round(QUIET_FOREIGN_CPU * 100) + " %)");
     }
 
+    /**
+     * Which code the part measured: scripts/bench's fingerprint of every committed file of src/ but the tests, scripts/
+     * and pom.xml ({@code code}), so that records of commits that changed only tests, documents or records share it; a
+     * record without one is its own code (its commit), and a tree with uncommitted changes gets a code of its own.
+     */
+    String codeKey() {
+        return code.isEmpty() ? "commit " + commit : code;
+    }
+
     ResultFiles results() {
         return ResultFiles.of(files);
     }
@@ -139,6 +148,9 @@ record BenchRecord(BenchPart part, String date, String commit, Map<String, Strin
             record.put("part", part.id());
             record.put("date", date);
             record.put("commit", machine.getProperty("commit", "?"));
+            if (!machine.getProperty("code", "").isEmpty()) {
+                record.put("code", machine.getProperty("code"));
+            }
             ObjectNode m = record.putObject("machine");
             // the load of the part itself where scripts/bench recorded it (load.before.PART), else of the whole run
             MACHINE.forEach((k, v) -> m.put(v, shown.apply(machine.getProperty(k + "." + part.id(), machine.getProperty(k, "?")))));
@@ -212,7 +224,7 @@ record BenchRecord(BenchPart part, String date, String commit, Map<String, Strin
         List<String> commands = new ArrayList<>();
         r.path("commands").forEach(c -> commands.add(c.asText()));
         return new BenchRecord(part, r.path("date").asText(), r.path("commit").asText(), strings(r.path("machine")),
-                r.path("command").asText(), strings(r.path("parameters")), commands, r.path("files"));
+                r.path("command").asText(), strings(r.path("parameters")), commands, r.path("files"), r.path("code").asText(""));
     }
 
     private static Map<String, String> strings(JsonNode object) {

@@ -153,7 +153,11 @@ public final class BenchReport {
                 continue;
             }
             BenchRecord latest = all.getLast();
-            List<BenchRecord> quiet = all.stream().filter(BenchRecord::quiet).toList();
+            // a goal speaks for the code as it is: only the quiet runs of the code the latest quiet run measured judge it
+            // (older code's runs stay in the part's history table)
+            List<BenchRecord> quietRuns = all.stream().filter(BenchRecord::quiet).toList();
+            String code = quietRuns.isEmpty() ? "" : quietRuns.getLast().codeKey();
+            List<BenchRecord> quiet = quietRuns.stream().filter(r -> r.codeKey().equals(code)).toList();
             for (String[] g : goalsOf(latest)) {
                 // this goal in every quiet record of the part: {figure, status, value, date}
                 List<String[]> judged = new ArrayList<>();
@@ -175,9 +179,11 @@ public final class BenchReport {
         md.line("A goal is judged only by quiet records: other processes used at most "
                 + Math.round(BenchRecord.QUIET_FOREIGN_CPU * 100) + " % of the CPUs during the part"
                 + " (records older than that measure: a load average of at most " + BenchRecord.QUIET_LOAD + " before and after it;"
-                + " part classes counts classes, which the load does not change); with several such"
-                + " records the row shows the median run and the spread of all of them. A goal with none says NO QUIET RECORD"
-                + " and shows its latest (loaded) figure.").blank();
+                + " part classes counts classes, which the load does not change), and only the quiet records of the code the"
+                + " latest of them measured (scripts/bench's fingerprint of src/ less the tests, scripts/ and pom.xml; a record without one"
+                + " stands for its commit alone): the figures speak for the code as it is, and older code's runs stay in each"
+                + " part's history. With several such records the row shows the median run and the spread of all of them."
+                + " A goal with none says NO QUIET RECORD and shows its latest (loaded) figure.").blank();
         md.table(List.of("Goal", "Measured (quiet runs: the median run, and the spread)", "Status", "Runs"), rows);
     }
 

@@ -117,6 +117,34 @@ class BenchRecordTest {
         assertTrue(goals.contains("other processes above 10 %"), goals);
     }
 
+    /**
+     * A goal speaks for the code as it is: only the quiet runs of the code the latest quiet run measured judge it;
+     * runs of older code (another fingerprint, or none: their commit) stay in the part's history.
+     */
+    @Test
+    void goalsAreJudgedByTheQuietRunsOfTheLatestCodeOnly() throws IOException {
+        Path records = tmp.resolve("records-code");
+        BenchRecord.write(results("2026-12-01T10:00Z", 100, 900, 1000), records); // no fingerprint: its commit alone
+        BenchRecord.write(withCode(results("2026-12-02T10:00Z", 100, 800, 900), "aaaaaaaaaaaa"), records);
+        BenchRecord.write(withCode(results("2026-12-03T10:00Z", 100, 200, 300), "bbbbbbbbbbbb"), records);
+        BenchRecord.write(withCode(results("2026-12-03T21:00Z", 100, 400, 500), "bbbbbbbbbbbb"), records);
+        BenchRecord.write(loaded(withCode(results("2026-12-04T10:00Z", 100, 50, 60), "cccccccccccc"), "3.0"), records);
+
+        String row = BenchReport.block(records, "goals").lines().filter(l -> l.contains("dump of 1000 devices")).findFirst()
+                .orElseThrow();
+        assertTrue(row.contains("2 quiet runs, median 400, spread 200 to 400"), "the two runs of code bbbb only:\n" + row);
+        assertFalse(row.contains("2026-12-01") || row.contains("2026-12-02"), "older code judges nothing:\n" + row);
+        assertFalse(row.contains("2026-12-04"), "the loaded run of newer code judges nothing either:\n" + row);
+        assertTrue(BenchReport.block(records, "netlink").contains("| 2026-12-02T10:00Z |"), "older code stays in the history");
+        assertEquals("bbbbbbbbbbbb", BenchRecord.readAll(records, BenchPart.NETLINK).get(2).codeKey());
+        assertEquals("commit abc1234", BenchRecord.readAll(records, BenchPart.NETLINK).getFirst().codeKey());
+    }
+
+    private static Path withCode(Path results, String code) throws IOException {
+        Files.writeString(results.resolve("machine.properties"), "code=" + code + "\n", StandardOpenOption.APPEND);
+        return results;
+    }
+
     /** Two runs that began in the same minute keep both records (the second as STAMP-2.json), and both are read. */
     @Test
     void twoRunsInOneMinuteKeepBothRecords() throws IOException {
