@@ -54,6 +54,17 @@ class LaneScriptsTest {
         assertTrue(r.out().contains("REAL-KERNEL LANE SKIPPED (6.12): vdpactl-no-such-qemu not installed"), r.out());
     }
 
+    /** scripts/bench --only with a name that is no part: refused in one line, exit 2, before anything is built or run. */
+    @Test
+    void anUnknownBenchPartIsAUsageError() throws Exception {
+        Run r = run(Map.of(), "scripts/bench", "--only", "startup,vmonly", "--build-dir", "target/never-built");
+        assertEquals(2, r.code(), r.out() + r.err());
+        assertEquals("scripts/bench: --only: unknown part 'vmonly' (parts: ioctl,iotlb,netlink,classes,startup,orchestration,vm)",
+                r.err().strip(), r.err());
+        assertTrue(r.out().isEmpty(), r.out());
+        assertTrue(Files.notExists(ROOT.resolve("target/never-built")), "nothing built");
+    }
+
     @Test
     void anUnknownKernelInTheMatrixIsAUsageError() throws Exception {
         Run r = run(Map.of(), "scripts/test", "--kernels", "6.1,5.4");
