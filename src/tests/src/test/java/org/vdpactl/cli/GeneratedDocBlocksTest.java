@@ -48,6 +48,7 @@ class GeneratedDocBlocksTest {
             // the held-out prediction's goal, only where it is named as the goal: another "15 %" is a figure
             "goal: the whole interval within +-15 %", "the ±15 % goal",
             "parallel ≤ 1.05 × critical path", "serial / parallel ≥ 0.9 × devices", // docs/benchmarks.md: the goals
+            "(parallel − replay) ÷ cp, ≤ 2 % at every size", // docs/benchmarks.md: the own-share goal (OrchestrationBench)
             "index 2 × queue pairs", // docs/migrate.md: the control queue's index, a formula
             "JUnit 5 test", // the JUnit version
             "more than 10 % of the CPUs", // docs/benchmarks.md: the quiet-part threshold, BenchRecord.QUIET_FOREIGN_CPU
