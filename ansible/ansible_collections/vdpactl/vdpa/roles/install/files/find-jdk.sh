@@ -15,10 +15,18 @@ VDPACTL_JDK_MIN=22
 VDPACTL_JDK_FOLDERS="/usr/lib/jvm /usr/java /opt/java /opt"
 
 vdpactl_jdk_major() {
-    # prints the feature version of the JDK at $1 (e.g. 25), or nothing
-    local home="$1" v=""
+    # prints the feature version of the JDK at $1 (e.g. 25), or nothing. The release file is read by the shell
+    # itself: every launcher start asks this, and a sed | head pipeline cost two processes of start-up each time.
+    local home="$1" v="" line
     if [ -r "$home/release" ]; then
-        v=$(sed -n 's/^JAVA_VERSION="\([0-9][0-9]*\).*/\1/p' "$home/release" | head -n1)
+        while IFS= read -r line || [ -n "$line" ]; do
+            case $line in
+                JAVA_VERSION=\"[0-9]*)
+                    v=${line#JAVA_VERSION=\"}
+                    v=${v%%[!0-9]*}
+                    break ;;
+            esac
+        done <"$home/release"
     fi
     if [ -z "$v" ] && [ -x "$home/bin/java" ]; then
         v=$("$home/bin/java" -version 2>&1 | sed -n 's/.*version "\([0-9][0-9]*\).*/\1/p' | head -n1)

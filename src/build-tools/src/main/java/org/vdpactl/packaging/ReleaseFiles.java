@@ -92,7 +92,7 @@ public final class ReleaseFiles {
 
     /**
      * Who a JDK is, as its {@code release} file says: the IMPLEMENTOR and JAVA_RUNTIME_VERSION lines, in the
-     * file's order. The release launcher takes the same lines of the JDK it found (grep) and compares the text.
+     * file's order. The release launcher reads the same lines of the JDK it found and compares the text.
      */
     static String jdkIdentity(Path javaHome) throws IOException {
         StringBuilder id = new StringBuilder();
