@@ -70,7 +70,13 @@ class BenchCommandTest {
         assertTrue(t.contains("parallel/replay"), t);
         assertEquals(0.10, row.ownShare(), 1e-9);
         assertFalse(row.parallelGoalApplies(), "the replay alone is 1.10 x cp: no orchestrator meets 1.05 here");
-        assertTrue(t.contains("parallel: floor 1.100, share MISSED"), "the floor named, vdpactl's 10 % judged:\n" + t);
+        assertTrue(t.contains("parallel: floor 1.100, share MISSED, serial MISSED"), "the floor named, vdpactl's 10 % judged:\n" + t);
+        assertTrue(row.serialGoalApplies(), "6400 / 110 = 58.2 reaches 0.9 x 64 = 57.6");
+        OrchestrationBench.Row slowFloor = new OrchestrationBench.Row(64, 32, 100, 120, 6400, 100, one, null,
+                OrchestrationBench.Spread.of(new double[] {6400}), "in-place", 12800, 2.0, 105, 1, 1,
+                OrchestrationBench.Spread.of(new double[] {112}));
+        assertFalse(slowFloor.serialGoalApplies(), "6400 / 112 = 57.1: the replay alone misses 57.6");
+        assertTrue(BenchCommand.render(List.of(slowFloor), "mlx5-612").contains("share MISSED, serial: floor"));
     }
 
     /**

@@ -197,6 +197,9 @@ class BenchRecordTest {
         String share = goals.lines().filter(l -> l.contains("own share")).findFirst().orElseThrow();
         assertTrue(share.contains("worst 8.0 % at 256 devices (64: 3.0 %, 256: 8.0 %)"), share);
         assertTrue(share.contains("**NOT MET**"), share);
+        String serial = goals.lines().filter(l -> l.contains("serial ÷ parallel")).findFirst().orElseThrow();
+        assertTrue(serial.contains("met where judged; the floor is below the goal at 256 (serial ÷ replay 228.6, the goal 230.4)"), serial);
+        assertTrue(serial.contains("**MET**"), "at 256 even the replay gives serial only 229 × the 256 devices' 0.9 (230):\n" + serial);
         String block = BenchReport.block(records, "orchestration");
         assertTrue(block.contains("| 1.120 | 8.0 % |"), "replay ÷ cp and the own share beside each size:\n" + block);
     }
