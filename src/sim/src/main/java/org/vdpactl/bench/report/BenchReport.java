@@ -608,24 +608,26 @@ public final class BenchReport {
         List<String> shares = new ArrayList<>();
         List<String> serialMissed = new ArrayList<>();
         List<String> serialFloor = new ArrayList<>();
+        boolean parallelMet = true;
+        boolean shareMet = true;
         String window = "";
         for (JsonNode r : rows) {
-            int devices = r.path("devices").asInt();
-            double cp = r.path("critical_path_ms").asDouble();
+            // the goals are judged by OrchestrationBench.Row's rules, the one place for them (the CLI's table uses them too)
+            OrchestrationBench.Row row = row(r);
+            parallelMet &= row.parallelGoalMet();
+            shareMet &= row.ownShareGoalMet();
+            int devices = row.devices();
+            double cp = row.criticalPathMs();
             JsonNode parallel = r.path("parallel");
-            double parallelMs = parallel.path("median_ms").asDouble();
-            double serialMs = r.path("serial").path("median_ms").asDouble(Double.NaN);
-            double replayMs = r.path("replay").path("median_ms").asDouble(Double.NaN);
-            double overCp = parallelMs / cp;
-            // the same rule as OrchestrationBench.Row: the parallel goal where the replay allows it, the share everywhere
-            double replayOverCp = replayMs / cp;
-            if (replayOverCp > OrchestrationBench.PARALLEL_GOAL) {
+            double overCp = row.parallelOverCriticalPath();
+            double replayOverCp = row.replayOverCriticalPath();
+            if (!row.parallelGoalApplies()) {
                 floorAbove.add(devices + " (replay " + ratio3(replayOverCp) + " × cp)");
             } else if (overCp > worstParallel) {
                 worstParallel = overCp;
                 worstParallelAt = devices;
             }
-            double share = (parallelMs - replayMs) / cp;
+            double share = row.ownShare();
             if (!Double.isNaN(share)) {
                 shares.add(devices + ": " + percent(share));
                 if (share > worstShare) {
@@ -633,12 +635,11 @@ public final class BenchReport {
                     worstShareAt = devices;
                 }
             }
-            double serialOverParallel = serialMs / parallelMs;
-            // as OrchestrationBench.Row.serialGoalApplies: judged where serial over the replay reaches the goal
-            if (serialMs / replayMs < OrchestrationBench.SERIAL_GOAL * devices) {
-                serialFloor.add(devices + String.format(Locale.ROOT, " (serial ÷ replay %.1f, the goal %.1f)", serialMs / replayMs,
-                        OrchestrationBench.SERIAL_GOAL * devices));
-            } else if (!(serialOverParallel >= OrchestrationBench.SERIAL_GOAL * devices)) {
+            double serialOverParallel = row.serialOverParallel();
+            if (!row.serialGoalApplies()) {
+                serialFloor.add(devices + String.format(Locale.ROOT, " (serial ÷ replay %.1f, the goal %.1f)",
+                        row.serialMs() / row.replay().medianMs(), OrchestrationBench.SERIAL_GOAL * devices));
+            } else if (!row.serialGoalMet()) {
                 serialMissed.add(devices + " (" + Markdown.num(serialOverParallel) + ")");
             }
             window = r.path("window").asText();
@@ -661,19 +662,38 @@ public final class BenchReport {
                 + worstParallelAt + " devices";
         goal("parallel ≤ " + OrchestrationBench.PARALLEL_GOAL + " × the critical path at every size where the machine's floor (the"
                 + " replay) allows it", worst + (floorAbove.isEmpty() ? "" : "; the floor is above the goal at " + String.join(", ",
-                floorAbove)), worstParallel <= OrchestrationBench.PARALLEL_GOAL, worstParallel);
+                floorAbove)), parallelMet, worstParallel);
         if (shares.isEmpty()) {
             goal("vdpactl's own share of the window, (parallel − replay) ÷ cp, ≤ " + percent(OrchestrationBench.OWN_SHARE_GOAL)
                     + " at every size", "not measured (no replay in this record)", null);
         } else {
             goal("vdpactl's own share of the window, (parallel − replay) ÷ cp, ≤ " + percent(OrchestrationBench.OWN_SHARE_GOAL)
                     + " at every size", "worst " + percent(worstShare) + " at " + worstShareAt + " devices (" + String.join(", ", shares)
-                    + ")", worstShare <= OrchestrationBench.OWN_SHARE_GOAL, worstShare);
+                    + ")", shareMet, worstShare);
         }
         String serialFloorText = serialFloor.isEmpty() ? "" : "; the floor is below the goal at " + String.join(", ", serialFloor);
         goal("serial ÷ parallel ≥ " + OrchestrationBench.SERIAL_GOAL + " × devices at every size where the machine's floor (the"
                 + " replay) allows it", (serialMissed.isEmpty() ? "met where judged" : "missed at " + String.join(", ", serialMissed))
                 + serialFloorText, serialMissed.isEmpty());
+    }
+
+    /** One row of the bench's JSON as the bench made it (the fields of {@link OrchestrationBench.Row}, in snake case). */
+    private static OrchestrationBench.Row row(JsonNode r) {
+        return new OrchestrationBench.Row(r.path("devices").asInt(), r.path("vqs").asInt(), r.path("critical_path_ms").asDouble(),
+                r.path("parallel").path("median_ms").asDouble(), r.path("serial").path("median_ms").asDouble(Double.NaN),
+                r.path("pipelined_critical_path_ms").asDouble(Double.NaN), spreadOf(r.path("parallel")), spreadOf(r.path("pipelined")),
+                spreadOf(r.path("serial")), r.path("window").asText(), r.path("window_calls").asInt(),
+                r.path("cpu_per_call_us").asDouble(Double.NaN), r.path("predicted_floor_ms").asDouble(Double.NaN),
+                r.path("load_before").asDouble(-1), r.path("load_after").asDouble(-1), spreadOf(r.path("replay")));
+    }
+
+    /** A {min_ms, median_ms, max_ms, runs} object, or null where the record has none (an older bench's row). */
+    private static OrchestrationBench.Spread spreadOf(JsonNode s) {
+        if (s.isMissingNode() || s.isNull()) {
+            return null;
+        }
+        return new OrchestrationBench.Spread(s.path("min_ms").asDouble(), s.path("median_ms").asDouble(), s.path("max_ms").asDouble(),
+                s.path("runs").asInt());
     }
 
     private static String percent(double share) {
