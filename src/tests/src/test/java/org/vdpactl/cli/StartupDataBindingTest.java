@@ -41,6 +41,8 @@ class StartupDataBindingTest {
                 || n.equals("org.vdpactl.sys.InputFile$Native")).toList(), "dev list on the fake linked a downcall");
         // the fake's host memory (mmap, memfd) makes its Panama seam on the first mapping: a listing maps nothing
         assertFalse(list.names().contains("org.vdpactl.sys.PanamaSyscalls"), "dev list made the Panama seam");
+        // a listing reads no config space: the generated layout class (its VarHandles) is not used
+        assertFalse(list.names().contains("org.vdpactl.ffi.gen.vhost.virtio_net_config"), "dev list laid out a config space");
         // (the tree-model types of the --json printer's signatures are loaded when dev's listing links: a few interfaces)
         assertEquals(List.of(), list.names().stream().filter(n -> n.equals("com.fasterxml.jackson.databind.ObjectMapper")
                 || n.startsWith("com.fasterxml.jackson.databind.deser.")).toList(), "dev list started Jackson's data binding");
