@@ -31,9 +31,9 @@ import jnr.constants.platform.OpenFlags;
  * bound is ever read of a file. Two ways lead there:
  * <ul>
  * <li>the JDK's (start-up): when the JDK's stat(2) says the path is a regular file, the JDK opens and reads it. Every
- * command on the fake backend reads its state this way, and the native way below costs a command's start about a
- * sixth of its CPU (the FFM linker, three downcall stubs and their lambda forms, generated at run time even with the
- * AOT cache). Its one gap: a FIFO renamed over the path between the stat and the open would make that open wait
+ * command on the fake backend reads its state this way, and the native way below costs a command's start the FFM
+ * linker, three downcall stubs and their lambda forms, generated at run time even with the AOT cache (the largest
+ * part of {@code fake dev list} that was the fake's own: docs/benchmarks.md, part startup). Its one gap: a FIFO renamed over the path between the stat and the open would make that open wait
  * for a writer (or Ctrl-C); nothing vdpactl does renames a FIFO anywhere.</li>
  * <li>the native way, for everything else: the file is opened with O_NONBLOCK through the Panama seam and its type
  * taken from the open descriptor, so that no rename between a check and the open can swap a FIFO in. Every failure

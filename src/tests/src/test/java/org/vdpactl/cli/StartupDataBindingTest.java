@@ -20,7 +20,7 @@ import org.vdpactl.testsupport.LoadedClasses;
  * docs/benchmarks.md, part classes) does not start; it still starts when a command prints JSON or saves the state.
  * Nor does it link an FFM downcall: the fake answers its netlink in Java, and the state file, a regular file, is read
  * by the JDK (org.vdpactl.sys.InputFile); each downcall costs a stub and lambda forms generated at run time, which
- * the AOT cache does not keep (the three of the native read were about a sixth of the command's CPU).
+ * the AOT cache does not keep.
  */
 class StartupDataBindingTest {
     @TempDir

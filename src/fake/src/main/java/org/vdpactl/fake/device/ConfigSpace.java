@@ -18,7 +18,7 @@ import org.vdpactl.ffi.gen.vhost.virtio_net_config;
  * <p>The stored bytes are laid out on first use, not when the device is made: every command on the fake restores
  * every device of its state, and a listing never reads a config space, while the generated layout class builds its
  * layouts and VarHandles (method handles and lambda forms made at run time, which the AOT cache does not keep) when
- * it is first used: about a tenth of {@code dev list}'s start-up. The provisioned MAC answers {@link #mac()} until then.
+ * it is first used. The provisioned MAC answers {@link #mac()} until then.
  */
 final class ConfigSpace {
     private static final ValueLayout.OfShort LE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
