@@ -78,19 +78,24 @@ floor_jar="$work/floors.jar"
 mkdir -p "$work/floors"
 (cd "$work/floors" && "$jdk_bin/jar" xf "$jar" picocli)
 mkdir -p "$work/floors/org/vdpactl/bench/startup"
-for c in Hello PicocliHello NetlinkHello; do
-    cp "$build/classes/org/vdpactl/bench/startup/$c.class" "$work/floors/org/vdpactl/bench/startup/"
+for c in Hello PicocliHello NetlinkHello FakeListHello; do
+    for k in "$build/classes/org/vdpactl/bench/startup/$c.class" "$build/classes/org/vdpactl/bench/startup/$c\$"*.class; do
+        if [ -f "$k" ]; then cp "$k" "$work/floors/org/vdpactl/bench/startup/"; fi
+    done
 done
 "$jdk_bin/jar" cf "$floor_jar" -C "$work/floors" .
 floor_variants=()
 if [ "$major" -ge 25 ]; then
-    for f in hello-aot:Hello floor-picocli:PicocliHello floor-netlink:NetlinkHello; do
+    # floor-fake: what `--backend fake dev list` must do (picocli, the state file read, an in-process netlink dump)
+    for f in hello-aot:Hello floor-picocli:PicocliHello floor-netlink:NetlinkHello floor-fake:FakeListHello; do
         name=${f%%:*} main=org.vdpactl.bench.startup.${f#*:}
-        flags=("${base[@]}")
+        flags=("${base[@]}") floor_args=()
         [ "$name" = floor-netlink ] && flags+=(--enable-native-access=ALL-UNNAMED)
-        "$java" "${flags[@]}" "${no_profiles[@]}" -XX:AOTCacheOutput="$work/$name.aot" -cp "$floor_jar" "$main" >"$work/$name-training.log" 2>&1 || true
+        [ "$name" = floor-fake ] && floor_args=(--state "$work/fake-state.json")
+        "$java" "${flags[@]}" "${no_profiles[@]}" -XX:AOTCacheOutput="$work/$name.aot" -cp "$floor_jar" "$main" "${floor_args[@]}" \
+            >"$work/$name-training.log" 2>&1 || true
         if [ -f "$work/$name.aot" ]; then
-            floor_variants+=("$name" "$(join "$java" "${flags[@]}" -XX:AOTCache="$work/$name.aot" -cp "$floor_jar" "$main")")
+            floor_variants+=("$name" "$(join "$java" "${flags[@]}" -XX:AOTCache="$work/$name.aot" -cp "$floor_jar" "$main" "${floor_args[@]}")")
         fi
     done
 fi

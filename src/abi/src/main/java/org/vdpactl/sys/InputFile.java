@@ -9,32 +9,50 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import jnr.constants.platform.OpenFlags;
 
 /**
  * The one way vdpactl reads a file a user names (the fake's state and fault files, rehearsal
  * documents, memory layouts): a regular file of at most {@link #MAX_BYTES}, read whole.
  *
- * <p>The file is opened with O_NONBLOCK and its type taken from the open descriptor, so a
- * FIFO neither blocks the open (a FIFO opened for reading waits for a writer otherwise) nor is read,
- * and no rename between a check and the open can swap one in. A character device such as
- * /dev/zero is refused unread, and no more than the bound is ever read of a file.
+ * <p>A file that is not regular is never read: a FIFO neither blocks the open (a FIFO opened for reading waits for
+ * a writer otherwise) nor is read, a character device such as /dev/zero is refused unread, and no more than the
+ * bound is ever read of a file. Two ways lead there:
+ * <ul>
+ * <li>the JDK's (start-up): when the JDK's stat(2) says the path is a regular file, the JDK opens and reads it. Every
+ * command on the fake backend reads its state this way, and the native way below costs a command's start the FFM
+ * linker, three downcall stubs and their lambda forms, generated at run time even with the AOT cache (the largest
+ * part of {@code fake dev list} that was the fake's own: docs/benchmarks.md, part startup). Its one gap: a FIFO renamed over the path between the stat and the open would make that open wait
+ * for a writer (or Ctrl-C); nothing vdpactl does renames a FIFO anywhere.</li>
+ * <li>the native way, for everything else: the file is opened with O_NONBLOCK through the Panama seam and its type
+ * taken from the open descriptor, so that no rename between a check and the open can swap a FIFO in. Every failure
+ * and every refusal comes from this way, whatever the JDK's way met first (the JDK's exceptions do not keep the
+ * errno, which callers decide by: {@link ErrnoFileSystemException}), so both ways fail alike.</li>
+ * </ul>
  */
 public final class InputFile {
     /** The largest input file read: far above any state, fault or rehearsal document vdpactl writes. */
     public static final long MAX_BYTES = 16L << 20;
-    private static final PanamaSyscalls SYSCALLS = new PanamaSyscalls();
-    private static final int FLAGS = OpenFlags.O_RDONLY.intValue() | OpenFlags.O_NONBLOCK.intValue()
-            | OpenFlags.O_NOCTTY.intValue() | OpenFlags.O_CLOEXEC.intValue();
 
     private InputFile() {
+    }
+
+    /** The seam and open(2)'s flags, made on the native way's first use only (their classes start FFM's linker). */
+    private static final class Native {
+        static final PanamaSyscalls SYSCALLS = new PanamaSyscalls();
+        static final int FLAGS = OpenFlags.O_RDONLY.intValue() | OpenFlags.O_NONBLOCK.intValue()
+                | OpenFlags.O_NOCTTY.intValue() | OpenFlags.O_CLOEXEC.intValue();
     }
 
     /**
@@ -50,9 +68,56 @@ public final class InputFile {
     }
 
     static byte[] read(Path file, long maxBytes) throws IOException {
+        byte[] bytes = readRegular(file, maxBytes);
+        return bytes != null ? bytes : readNative(file, maxBytes);
+    }
+
+    /**
+     * The JDK's way: the bytes of {@code file} when the JDK's stat says it is a regular file and the JDK reads it
+     * whole, else null (the native way then decides). A missing file in a directory is final here, as the native way
+     * would answer it (a missing state or open-nodes file is common: a first run, no node open); the JDK reports
+     * ENOTDIR (a file where the path needs a directory) as a missing file too, which callers tell apart by the errno.
+     */
+    static byte[] readRegular(Path file, long maxBytes) throws IOException {
+        try {
+            if (!Files.readAttributes(file, BasicFileAttributes.class).isRegularFile()) {
+                return null;
+            }
+        } catch (NoSuchFileException e) {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null && Files.isDirectory(parent)) {
+                throw new NoSuchFileException(file.toString());
+            }
+            return null;
+        } catch (IOException e) {
+            return null;
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
+            while (true) {
+                buf.clear();
+                int n = channel.read(buf);
+                if (n < 0) {
+                    return out.toByteArray();
+                }
+                if (out.size() + n > maxBytes) {
+                    throw tooLarge(file, maxBytes);
+                }
+                out.write(buf.array(), 0, n);
+            }
+        } catch (RefusedException e) {
+            throw e;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** The native way (see the class comment). */
+    static byte[] readNative(Path file, long maxBytes) throws IOException {
         int fd;
         try {
-            fd = SYSCALLS.open(file.toString(), FLAGS);
+            fd = Native.SYSCALLS.open(file.toString(), Native.FLAGS);
         } catch (SyscallException e) {
             throw failure(file, e.errno());
         }
@@ -63,7 +128,7 @@ public final class InputFile {
             }
             return readAll(fd, file, maxBytes);
         } finally {
-            SYSCALLS.close(fd);
+            Native.SYSCALLS.close(fd);
         }
     }
 
@@ -73,14 +138,14 @@ public final class InputFile {
      */
     private static FileStat statOfOpen(int fd, Path file) throws IOException {
         try {
-            return SYSCALLS.stat("/proc/self/fd/" + fd);
+            return Native.SYSCALLS.stat("/proc/self/fd/" + fd);
         } catch (SyscallException e) {
             if (e.errno() != Errno.ENOENT) {
                 throw failure(file, e.errno());
             }
         }
         try {
-            return SYSCALLS.stat(file.toString()); // no /proc: the path's type, taken after the non-blocking open
+            return Native.SYSCALLS.stat(file.toString()); // no /proc: the path's type, taken after the non-blocking open
         } catch (SyscallException e) {
             throw failure(file, e.errno());
         }
@@ -94,7 +159,7 @@ public final class InputFile {
             while (true) {
                 long n;
                 try {
-                    n = SYSCALLS.read(fd, buf);
+                    n = Native.SYSCALLS.read(fd, buf);
                 } catch (SyscallException e) {
                     if (e.errno() == Errno.EINTR) {
                         continue;

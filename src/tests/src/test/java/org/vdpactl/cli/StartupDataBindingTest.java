@@ -18,6 +18,9 @@ import org.vdpactl.testsupport.LoadedClasses;
  * profiles and state are read by the ABI module's strict reader, so Jackson's data binding (hundreds of classes and
  * a deserializer built by reflection per record type, most of what the command loaded beyond the kernel's command:
  * docs/benchmarks.md, part classes) does not start; it still starts when a command prints JSON or saves the state.
+ * Nor does it link an FFM downcall: the fake answers its netlink in Java, and the state file, a regular file, is read
+ * by the JDK (org.vdpactl.sys.InputFile); each downcall costs a stub and lambda forms generated at run time, which
+ * the AOT cache does not keep.
  */
 class StartupDataBindingTest {
     @TempDir
@@ -34,6 +37,12 @@ class StartupDataBindingTest {
                 "dev", "list");
         assertEquals(0, list.exitCode(), list.stderr());
         assertTrue(list.names().contains("org.vdpactl.abi.json.RecordJson"), "the state was not read at all: " + list.names().size());
+        assertEquals(List.of(), list.names().stream().filter(n -> n.startsWith("jdk.internal.foreign.abi.DowncallStub")
+                || n.equals("org.vdpactl.sys.InputFile$Native")).toList(), "dev list on the fake linked a downcall");
+        // the fake's host memory (mmap, memfd) makes its Panama seam on the first mapping: a listing maps nothing
+        assertFalse(list.names().contains("org.vdpactl.sys.PanamaSyscalls"), "dev list made the Panama seam");
+        // a listing reads no config space: the generated layout class (its VarHandles) is not used
+        assertFalse(list.names().contains("org.vdpactl.ffi.gen.vhost.virtio_net_config"), "dev list laid out a config space");
         // (the tree-model types of the --json printer's signatures are loaded when dev's listing links: a few interfaces)
         assertEquals(List.of(), list.names().stream().filter(n -> n.equals("com.fasterxml.jackson.databind.ObjectMapper")
                 || n.startsWith("com.fasterxml.jackson.databind.deser.")).toList(), "dev list started Jackson's data binding");

@@ -3,6 +3,8 @@ package org.vdpactl.fake.device;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.Objects;
 
 import org.vdpactl.ffi.gen.vhost.vhost_h;
 import org.vdpactl.ffi.gen.vhost.virtio_blk_config;
@@ -12,6 +14,11 @@ import org.vdpactl.ffi.gen.vhost.virtio_net_config;
  * A device's virtio config space, laid out with the generated virtio_net_config / virtio_blk_config
  * structs. Net devices store what was provisioned and written; block devices (vdpa_sim_blk)
  * regenerate theirs on every read, so writes never show.
+ *
+ * <p>The stored bytes are laid out on first use, not when the device is made: every command on the fake restores
+ * every device of its state, and a listing never reads a config space, while the generated layout class builds its
+ * layouts and VarHandles (method handles and lambda forms made at run time, which the AOT cache does not keep) when
+ * it is first used. The provisioned MAC answers {@link #mac()} until then.
  */
 final class ConfigSpace {
     private static final ValueLayout.OfShort LE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -29,7 +36,18 @@ final class ConfigSpace {
     static final long ALL_FIELDS = -1L;
 
     private final DeviceProfile.Config rules;
-    private final byte[] stored;
+    /** The bytes the device stores, laid out by {@link #stored()} on first use; null until then. */
+    private byte[] stored;
+    /**
+     * What a net config is laid out from ({@link #net}), and what the driver set before the layout ({@link #setMac},
+     * {@link #setMtu}): the MAC is a copy, or null for zeros; {@code setMtu} null while the driver set none.
+     */
+    private byte[] provisionedMac;
+    private final Integer provisionedMtu;
+    private Integer setMtu;
+    private final int pairs;
+    private final long gate;
+    private final boolean net;
     private final int blkQueues;
     /** The net status field is filled (VIRTIO_NET_F_STATUS among the gating features). */
     private final boolean statusField;
@@ -39,11 +57,16 @@ final class ConfigSpace {
      */
     private Boolean linkUp;
 
-    private ConfigSpace(DeviceProfile.Config rules, int blkQueues, boolean statusField) {
+    private ConfigSpace(DeviceProfile.Config rules, int blkQueues, boolean statusField, boolean net, byte[] mac, Integer mtu,
+                        int pairs, long gate) {
         this.rules = rules;
-        this.stored = new byte[rules.size()];
         this.blkQueues = blkQueues;
         this.statusField = statusField;
+        this.net = net;
+        this.provisionedMac = mac == null ? null : mac.clone();
+        this.provisionedMtu = mtu;
+        this.pairs = pairs;
+        this.gate = gate;
     }
 
     /**
@@ -52,19 +75,32 @@ final class ConfigSpace {
      * 6.12+ dev_add: F_MTU, F_STATUS, F_MQ) passes them as {@code gate}; others pass {@link #ALL_FIELDS}.
      */
     static ConfigSpace net(DeviceProfile.Config rules, byte[] mac, Integer mtu, int pairs, long gate) {
-        ConfigSpace c = new ConfigSpace(rules, 0, has(gate, vhost_h.VIRTIO_NET_F_STATUS()));
-        MemorySegment s = c.segment();
-        if (mac != null) {
-            MemorySegment.copy(MemorySegment.ofArray(mac), 0, s, virtio_net_config.mac$offset(), 6);
+        return new ConfigSpace(rules, 0, has(gate, vhost_h.VIRTIO_NET_F_STATUS()), true, mac, mtu, pairs, gate);
+    }
+
+    /** The stored bytes, laid out now if this is their first use (see the class comment). */
+    private synchronized byte[] stored() {
+        if (stored == null) {
+            byte[] bytes = new byte[rules.size()];
+            if (net) {
+                MemorySegment s = MemorySegment.ofArray(bytes);
+                if (provisionedMac != null) {
+                    MemorySegment.copy(MemorySegment.ofArray(provisionedMac), 0, s, virtio_net_config.mac$offset(), 6);
+                }
+                if (has(gate, vhost_h.VIRTIO_NET_F_MTU())) {
+                    s.set(LE16, virtio_net_config.mtu$offset(), (short) (provisionedMtu != null ? provisionedMtu : rules.defaultMtu()));
+                }
+                if (has(gate, vhost_h.VIRTIO_NET_F_MQ())) {
+                    s.set(LE16, virtio_net_config.max_virtqueue_pairs$offset(),
+                            (short) ("pairs".equals(rules.maxVqPairsField()) ? pairs : 0));
+                }
+                if (setMtu != null) {
+                    s.set(LE16, virtio_net_config.mtu$offset(), (short) (int) setMtu);
+                }
+            }
+            stored = bytes;
         }
-        if (has(gate, vhost_h.VIRTIO_NET_F_MTU())) {
-            s.set(LE16, virtio_net_config.mtu$offset(), (short) (mtu != null ? mtu : rules.defaultMtu()));
-        }
-        if (has(gate, vhost_h.VIRTIO_NET_F_MQ())) {
-            s.set(LE16, virtio_net_config.max_virtqueue_pairs$offset(),
-                    (short) ("pairs".equals(rules.maxVqPairsField()) ? pairs : 0));
-        }
-        return c;
+        return stored;
     }
 
     private static boolean has(long features, int bit) {
@@ -72,11 +108,16 @@ final class ConfigSpace {
     }
 
     static ConfigSpace blk(DeviceProfile.Config rules, int queues) {
-        return new ConfigSpace(rules, queues, false);
+        return new ConfigSpace(rules, queues, false, false, null, null, 0, 0);
     }
 
     int size() {
-        return stored.length;
+        return rules.size();
+    }
+
+    /** Whether the stored bytes were laid out yet (they are on first use). */
+    synchronized boolean laidOut() {
+        return stored != null;
     }
 
     /** The whole config space as the device presents it right now. */
@@ -84,7 +125,7 @@ final class ConfigSpace {
         if ("blk".equals(rules.kind())) {
             return blkConfig();
         }
-        byte[] out = stored.clone();
+        byte[] out = stored().clone();
         if (linkUp != null) {
             MemorySegment.ofArray(out).set(LE16, virtio_net_config.status$offset(),
                     (short) (linkUp ? vhost_h.VIRTIO_NET_S_LINK_UP() : 0));
@@ -97,7 +138,8 @@ final class ConfigSpace {
     /** set_config: stored where the device keeps writes, else dropped. */
     void write(int offset, byte[] data) {
         if (rules.writable()) {
-            System.arraycopy(data, 0, stored, offset, Math.min(data.length, stored.length - offset));
+            byte[] bytes = stored();
+            System.arraycopy(data, 0, bytes, offset, Math.min(data.length, bytes.length - offset));
         }
     }
 
@@ -111,27 +153,43 @@ final class ConfigSpace {
         return linkUp != null ? linkUp : rules.linkUpOnRead() && statusField;
     }
 
-    /** The MTU field (the driver's query of the vport MTU at dev add). */
-    void setMtu(int mtu) {
+    /** The MTU field (the driver's query of the vport MTU at dev add: before the layout, kept for it). */
+    synchronized void setMtu(int mtu) {
+        if (stored == null) {
+            setMtu = mtu;
+            return;
+        }
         segment().set(LE16, virtio_net_config.mtu$offset(), (short) mtu);
     }
 
-    void setMac(byte[] mac) {
+    /** The MAC field (before the layout, kept for it). */
+    synchronized void setMac(byte[] mac) {
+        if (stored == null) {
+            Objects.checkFromIndexSize(0, 6, mac.length); // as the copy into the laid-out bytes would
+            provisionedMac = Arrays.copyOf(mac, 6);
+            return;
+        }
         MemorySegment.copy(MemorySegment.ofArray(mac), 0, segment(), virtio_net_config.mac$offset(), 6);
     }
 
     byte[] mac() {
+        synchronized (this) {
+            if (stored == null) {
+                // what stored() lays out in the MAC field: the provisioned MAC, or zeros
+                return provisionedMac != null ? provisionedMac.clone() : new byte[6];
+            }
+        }
         byte[] mac = new byte[6];
         MemorySegment.copy(segment(), virtio_net_config.mac$offset(), MemorySegment.ofArray(mac), 0, 6);
         return mac;
     }
 
     private MemorySegment segment() {
-        return MemorySegment.ofArray(stored);
+        return MemorySegment.ofArray(stored());
     }
 
     private byte[] blkConfig() {
-        byte[] out = new byte[stored.length];
+        byte[] out = new byte[rules.size()];
         MemorySegment s = MemorySegment.ofArray(out);
         s.set(LE64, virtio_blk_config.capacity$offset(), BLK_CAPACITY);
         s.set(LE32, virtio_blk_config.size_max$offset(), BLK_SIZE_MAX);

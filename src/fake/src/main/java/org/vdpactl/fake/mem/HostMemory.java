@@ -1,7 +1,5 @@
 package org.vdpactl.fake.mem;
 
-import org.vdpactl.sys.PanamaSyscalls;
-
 /**
  * Where the fake kernel gets the real, dereferenceable memory behind fake mappings (memfd pages,
  * anonymous mappings, doorbell pages).
@@ -26,6 +24,6 @@ public interface HostMemory {
      * so that even a 256 GiB guest costs nothing until touched.
      */
     static HostMemory host() {
-        return new MmapHostMemory(new PanamaSyscalls());
+        return MmapHostMemory.ofThisProcess();
     }
 }

@@ -72,6 +72,10 @@ public final class BenchReport {
         STARTUP_VARIANTS.put("floor-netlink", "the floor of a JVM program asking generic netlink for the vdpa family, what `--backend kernel dev list`"
                 + " does without the vdpa module: socket, bind, sendto, recvfrom, close through errno-capturing FFM downcall handles, no codec,"
                 + " no command model, no logging (`org.vdpactl.bench.startup.NetlinkHello`), with an AOT cache trained on itself");
+        STARTUP_VARIANTS.put("floor-fake", "the floor of what `--backend fake dev list` must do: a picocli command reads the state file with"
+                + " the JDK, takes the device names out of it by a scan and lists them through a netlink dump with an in-process kernel behind a"
+                + " socket interface, messages in native memory read and written with the FFM memory API; no downcall, no logging, no JSON"
+                + " reader (`org.vdpactl.bench.startup.FakeListHello`), with an AOT cache trained on itself");
     }
 
     private static final Map<String, String> IOTLB_BENCHMARKS = Map.of(
@@ -500,7 +504,9 @@ public final class BenchReport {
             // the floors: what any JVM program doing the same costs, so a goal out of reach says by how much the JVM itself is
             String[][] floors = {{"hello-aot", "the JVM hello with its own AOT cache", null},
                     {"floor-picocli", "a picocli command with its own AOT cache", "version"},
-                    {"floor-netlink", "an FFM program asking netlink for the vdpa family, with its own AOT cache", "kernel"}};
+                    {"floor-netlink", "an FFM program asking netlink for the vdpa family, with its own AOT cache", "kernel"},
+                    {"floor-fake", "a picocli command reading a state file and listing it through an in-process netlink kernel, with its own"
+                            + " AOT cache", "build-archive"}};
             for (String[] f : floors) {
                 Summary c = cpuByName.get(f[0]);
                 if (c == null) {
