@@ -147,22 +147,7 @@ class BenchRecordTest {
      */
     private Path results(String date, double... samples) throws IOException {
         Path dir = Files.createDirectories(tmp.resolve("results-" + date.replace(":", "")));
-        Files.writeString(dir.resolve("machine.properties"), """
-                date=%s
-                commit=abc1234
-                nproc=2
-                cpu=Test CPU
-                kernel=Linux 6.12
-                jdk=Test JDK 25
-                gcc=gcc 12
-                cflags=-O2
-                jmh=1.37
-                load.before=0.5
-                load.after=0.7
-                path.java_home=/x/jdk
-                path.build=/x/repo/target/bench
-                path.root=/x/repo
-                """.formatted(date));
+        Files.writeString(dir.resolve("machine.properties"), BenchResultsFixture.machineProperties(date));
         Files.writeString(dir.resolve("run.properties"), """
                 command=scripts/bench --only netlink --jmh-opts -f 1 -i 3
                 jmh_options=-f 1 -i 3
