@@ -7,7 +7,7 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Why: FFM keeps a segment's arena open for the length of every downcall it is passed to. For a segment of a
  * shared arena (what a device handle owns, since a handle may move between threads) that is two atomic
- * read-modify-writes on the arena per call, paid by every IOTLB message on the hot path (issue 37). The view made
+ * read-modify-writes on the arena per call, paid by every IOTLB message on the hot path. The view made
  * here has the global scope, so the downcall skips both.
  *
  * <p>The price is the arena's protection: the view does not know when the memory is freed. A caller may use it only

@@ -67,7 +67,7 @@ public final class VhostVdpaDevice implements AutoCloseable {
     private final MemorySegment range;
     /**
      * The IOTLB message buffer (in {@link #arena}, freed by {@link #close()}) as a {@link SessionFreeView}: the write
-     * downcall of every message skips the shared arena's acquire and release (issue 37's hot path). Safe because it is
+     * downcall of every message skips the shared arena's acquire and release (the IOTLB hot path). Safe because it is
      * touched only by {@link #writeIotlb(int, int, int, long, long, long, int)}, which runs under {@link #guard} and
      * checks {@link #closed} first, and {@link #close()} frees the arena under the same guard.
      */

@@ -11,7 +11,7 @@ import java.util.Optional;
  * yardstick meets the same process, thread, harness and load as the Java rows: the like-for-like comparison.
  */
 final class IotlbHotPath {
-    /** The goal of issue 37: the hot path within this factor of C writing the same messages. */
+    /** The hot path's goal: within this factor of C writing the same messages (docs/benchmarks.md, Goals). */
     static final double GOAL = 1.10;
     static final String C_IN_JVM = "cLoopInJvm";
     static final String LIBRARY = "encodeWriteDevNull";
