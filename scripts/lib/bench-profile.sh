@@ -55,6 +55,20 @@ if missed "IOTLB plan"; then
     } >"$results/profile-2-iotlb.md"
 fi
 
+if missed "IOTLB hot path"; then
+    jmh_jfr iotlb-hot 'IotlbBench\.encodeWriteDevNull$'
+    {
+        echo "### Profile: the IOTLB hot path to /dev/null"
+        echo
+        echo "Where the benchmark thread's samples fall: JFR samples Java frames (the plan walk, encoding, the seam) and, for"
+        echo "a thread in native code, the write downcall as a whole; the steps of the block above divide the downcall from the Java side by measurement."
+        echo
+        echo "Command: \`\$JAVA_HOME/bin/java -cp ... org.openjdk.jmh.Main 'IotlbBench\\.encodeWriteDevNull\$' -f 1 -wi 2 -i 3 -prof jfr\`"
+        echo
+        jfr_summary "$work/iotlb-hot" jmh-worker 12
+    } >"$results/profile-2-iotlb-hot.md"
+fi
+
 if missed "IOTLB into the real device" && [ -d "$build/vm-profiles" ]; then
     {
         echo "### Profile: IOTLB writes into the real device (VM lane)"

@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.Set;
@@ -408,6 +410,30 @@ class VhostVdpaDeviceTest {
         mem.close();
         assertEquals(1, sys.calls("munmap").size());
         assertEquals(List.of(mem.fd()), sys.closed);
+    }
+
+    /**
+     * Issue 37's hot path: every IOTLB message reaches the seam in a buffer of the global scope, which the write
+     * downcall does not acquire (a shared arena's segment would cost two atomic updates of the arena per message),
+     * and it is the same buffer for every message (no allocation per message).
+     */
+    @Test
+    void iotlbWritesReachTheSeamInOneBufferWithNoArenaToAcquire() {
+        List<MemorySegment> buffers = new ArrayList<>();
+        sys.writeAnswer = buf -> {
+            buffers.add(buf);
+            return 72;
+        };
+        try (VhostVdpaDevice dev = open()) {
+            dev.map(0, 0x1000, 0x1000, 0x7f00_0000_0000L, IotlbPermission.RW);
+            dev.unmap(0, 0x1000, 0x1000);
+        }
+        assertEquals(2, buffers.size());
+        for (MemorySegment b : buffers) {
+            assertEquals(MemorySegment.NULL.scope(), b.scope(), "not the handle's shared arena: " + b);
+            assertEquals(72, b.byteSize());
+        }
+        assertEquals(buffers.get(0).address(), buffers.get(1).address(), "one reused buffer");
     }
 
     @Test

@@ -14,7 +14,7 @@ enum BenchPart {
             List.of("build", "c.build", "c.ioctl", "jmh.ioctl"), List.of("jmh_options", "ioctl_rounds", "c_repetitions")),
     // the C loop of part 1 also times the IOTLB messages to /dev/null: part 2's yardstick from the same run
     IOTLB("iotlb", "jmh-iotlb-\\d+\\.json|c-ioctl\\.txt|profile-2-.*\\.md", "jmh-iotlb", List.of(),
-            List.of("build", "c.build", "c.ioctl", "jmh.iotlb"), List.of("jmh_options", "rounds", "c_repetitions")),
+            List.of("build", "c.build", "c.ioctl", "c.iotlb.build", "jmh.iotlb"), List.of("jmh_options", "rounds", "c_repetitions")),
     NETLINK("netlink", "jmh-netlink-\\d+\\.json", "jmh-netlink", List.of(),
             List.of("build", "jmh.netlink"), List.of("jmh_options", "rounds")),
     STARTUP("startup", "startup\\.json|startup-classes\\.properties|startup-measured\\.txt|profile-4-.*\\.md", null, List.of("startup.json"),

@@ -84,7 +84,11 @@ public final class BenchReport {
             "planOnly", "`IotlbBatchPlanner.planMap` + `planUnmap` alone",
             "encodeOnly", "`IotlbCodec.encode` of every message of the plans into one reused buffer, no write: the Java side of the hot path"
                     + " (it reads the plans through `message(i)`, whose record is the allocation shown; `apply` reads their arrays)",
-            "encodeWriteDevNull", "`apply` of plans made once to `/dev/null` through `PanamaSyscalls`: the library's hot path and real write(2)s, nothing else allocating");
+            "encodeWriteDevNull", "`apply` of plans made once to `/dev/null` through `PanamaSyscalls`: the library's hot path and real write(2)s, nothing else allocating",
+            "cLoopInJvm", "C: the same messages filled in and written to `/dev/null` by C's loop (src/bench/c/iotlb_cycle.c), called once per cycle from the JMH process",
+            "ffmWrite", "one bare write downcall per message (errno captured into a field's buffer), the message encoded once",
+            "ffmWriteThreadLocal", "`ffmWrite` with the errno buffer looked up per call in a `ThreadLocal`, as the seam does",
+            "ffmEncodeWrite", "`ffmWriteThreadLocal` plus `IotlbCodec.encode` of each message");
     private static final Map<String, String> NETLINK_BENCHMARKS = Map.of(
             "encodeDevNew", "a DEV_NEW request (mgmtdev, name, MAC, MTU, max_vqp) into a reused `MessageWriter`",
             "decodeDevGetReply", "one DEV_GET reply datagram (the fake's bytes) to a `VdpaDevInfo`",
@@ -394,6 +398,15 @@ public final class BenchReport {
                         + " (" + Markdown.num(javaNs) + " vs " + Markdown.num(c.median()) + " ns per message); against C with 2 threads "
                         + Markdown.ratio(javaNs / ct.median()), null, javaNs / c.median());
             }
+        });
+        IotlbHotPath.render(jmh, md);
+        IotlbHotPath.ratio(jmh).ifPresent(ratio -> {
+            Summary ct = cLoops.get("iotlbDevNullThreaded");
+            double javaNs = 1e9 / jmh.run(IotlbHotPath.LIBRARY).orElseThrow().summary().median();
+            goal("IOTLB hot path ≤ " + IotlbHotPath.GOAL + "x C on `/dev/null` (C's loop in the same JVM and run)", Markdown.ratio(ratio)
+                    + " (" + Markdown.num(javaNs) + " vs " + Markdown.num(javaNs / ratio) + " ns per message)"
+                    + (ct == null ? "" : "; against the C program with 2 threads " + Markdown.ratio(javaNs / ct.median())),
+                    ratio <= IotlbHotPath.GOAL, ratio);
         });
         jmh.run("planEncodeWrite").ifPresent(r -> goal("IOTLB plan + encode + write into the fake ≥ 2M messages/s",
                 Markdown.millionsPerSecond(r.summary().median()) + " median (min " + Markdown.millionsPerSecond(r.summary().min()) + ")",

@@ -1,0 +1,29 @@
+package org.vdpactl.sys;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A view of native memory that a downcall passes without acquiring and releasing its arena.
+ *
+ * <p>Why: FFM keeps a segment's arena open for the length of every downcall it is passed to. For a segment of a
+ * shared arena (what a device handle owns, since a handle may move between threads) that is two atomic
+ * read-modify-writes on the arena per call, paid by every IOTLB message on the hot path. The view made
+ * here has the global scope, so the downcall skips both.
+ *
+ * <p>The price is the arena's protection: the view does not know when the memory is freed. A caller may use it only
+ * where it can show that its arena is open and that nothing closes it meanwhile (a device handle: under its
+ * one-thread guard, after checking that it is open; its {@code close()} frees the memory under the same guard).
+ * Here, in the one module that calls restricted FFM methods ({@code reinterpret}).
+ */
+public final class SessionFreeView {
+    private SessionFreeView() {
+    }
+
+    /** The same bytes as {@code segment} (address and size), in the global scope. */
+    public static MemorySegment of(MemorySegment segment) {
+        if (!segment.isNative()) {
+            throw new IllegalArgumentException("not native memory: " + segment);
+        }
+        return MemorySegment.ofAddress(segment.address()).reinterpret(segment.byteSize());
+    }
+}
