@@ -47,7 +47,7 @@ public final class OrchestrationBench {
     public static final List<Integer> DEFAULT_SIZES = List.of(1, 4, 16, 64, 256);
     public static final double PARALLEL_GOAL = 1.05;
     public static final double SERIAL_GOAL = 0.9;
-    /** vdpactl's own share of the window, {@link Row#ownShare()}, at most this at every size (issue 37). */
+    /** vdpactl's own share of the window, {@link Row#ownShare()}, at most this at every size (the orchestration goal). */
     public static final double OWN_SHARE_GOAL = 0.02;
 
     /** Minimum, median and maximum of repeated runs, in ms. */
