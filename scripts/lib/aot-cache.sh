@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# Which start-up cache a command line uses: both launchers (scripts/vdpactl and the release archive's bin/vdpactl,
-# which ships this file as lib/aot-cache.sh) source it, and AotCacheRuleTest runs it.
+# How a command line's JVM starts: its JVM flags and the start-up cache it uses. Both launchers (scripts/vdpactl and
+# the release archive's bin/vdpactl, which ships this file as lib/aot-cache.sh) source it, scripts/bench's start-up
+# parts measure with it (lib/bench-startup.sh, bench-classes.sh, bench-profile.sh), and AotCacheRuleTest runs it.
 #
 # The build trains two AOT caches (org.vdpactl.packaging.ReleaseFiles, AotTraining): vdpactl.aot on every command
 # line of the training and vdpactl-kernel.aot on those that do not use the fake backend. A JVM started with an AOT
@@ -9,6 +10,24 @@
 # uses. The rule: the kernel cache when the command line's backend is the kernel (the last --backend given, else
 # VDPACTL_BACKEND, else auto: the kernel when the host has vdpa, as org.vdpactl.cli.Backends.kernelHasVdpa decides),
 # the whole cache otherwise. A wrong guess costs start-up time only: a class a cache lacks is read from the jar.
+
+# vdpactl_jvm_flags ARGS...: sets the array VDPACTL_JVM_FLAGS to the JVM flags of the command line ARGS (no fork).
+#   - The JVM's own warnings (unified logging) go to stderr: by default they go to stdout, where they corrupt the data
+#     a command prints (with many vdpactl processes at once a reused pid's locked hsperfdata file made the JVM print
+#     "[warning][perf,memops] Cannot use file /tmp/hsperfdata_..." into `dev list --json`'s output:
+#     scripts/check-concurrency, 1 run in 6).
+#   - The serial collector: a command's heap is small, and the AOT cache is trained with it (a cache keeps the heap
+#     objects of its collector's layout).
+#   - C1 alone (-XX:TieredStopAtLevel=1) unless the line runs `bench`: a command is over before C2's code would pay
+#     back its compilation, while a benchmark runs long enough to need it.
+vdpactl_jvm_flags() {
+    local a
+    VDPACTL_JVM_FLAGS=(-Xlog:disable -Xlog:all=warning:stderr:uptime,level,tags -XX:+UseSerialGC)
+    for a in "$@"; do
+        [ "$a" = bench ] && return 0
+    done
+    VDPACTL_JVM_FLAGS+=(-XX:TieredStopAtLevel=1)
+}
 
 # vdpactl_aot_cache DIR ARGS...: sets VDPACTL_AOT_CACHE to the cache in DIR for the command line ARGS, or to nothing
 # when DIR has no cache (no fork: the launcher pays for every line run here at every start).

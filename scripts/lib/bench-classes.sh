@@ -13,11 +13,13 @@ jar="$build/vdpactl-$(vdpactl_version)-all.jar"
 work="$build/classes-part"
 rm -rf "$work"
 mkdir -p "$work"
-base=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
-[ "$major" -ge 24 ] && base+=(--sun-misc-unsafe-memory-access=allow)
-# each command gets the cache its launcher gives it (scripts/lib/aot-cache.sh: the kernel's commands their own)
+# each command gets the JVM flags and the cache its launcher gives it (scripts/lib/aot-cache.sh: the kernel's
+# commands their own cache; every command here is a short one, so the flags are the same for all)
 # shellcheck source=aot-cache.sh
 . "$(dirname "${BASH_SOURCE[0]}")/aot-cache.sh"
+vdpactl_jvm_flags dev list
+base=("${VDPACTL_JVM_FLAGS[@]}")
+[ "$major" -ge 24 ] && base+=(--sun-misc-unsafe-memory-access=allow)
 out="$results/classes.txt"
 : >"$out"
 # COMMAND-NAME|the words (the fake's state in this part's own folder)

@@ -93,7 +93,11 @@ if missed "start-up archive"; then
         measured=(--backend fake --fake-state "$work/fake-state.json" dev list)
     fi
     shown=$(head -n1 "$results/startup-measured.txt" 2>/dev/null || echo "vdpactl ${measured[*]}")
-    base=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
+    # the launchers' flags (scripts/lib/aot-cache.sh)
+    # shellcheck source=aot-cache.sh
+    . "$(dirname "${BASH_SOURCE[0]}")/aot-cache.sh"
+    vdpactl_jvm_flags "${measured[@]}"
+    base=("${VDPACTL_JVM_FLAGS[@]}")
     jar="$build/vdpactl-$(vdpactl_version)-all.jar"
     archive=()
     [ -f "$build/vdpactl.aot" ] && archive=(-XX:AOTCache="$build/vdpactl.aot")

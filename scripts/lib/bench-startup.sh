@@ -14,8 +14,12 @@ work="$build/startup"
 rm -rf "$work"
 mkdir -p "$work"
 
-# the launchers' own flags (scripts/vdpactl, src/dist/bin/vdpactl)
-base=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
+# the launchers' own flags and caches (scripts/lib/aot-cache.sh, which both launchers source): every command line
+# measured here is a short one, so they are the same for all (the hello and the floors too)
+# shellcheck source=aot-cache.sh
+. "$(dirname "${BASH_SOURCE[0]}")/aot-cache.sh"
+vdpactl_jvm_flags dev list
+base=("${VDPACTL_JVM_FLAGS[@]}")
 [ "$major" -ge 24 ] && base+=(--sun-misc-unsafe-memory-access=allow)
 jdk_bin=$(dirname "$java")
 args=(--backend fake --fake-state "$work/fake-state.json" dev list)
@@ -102,8 +106,6 @@ fi
 
 kernel_args=(--backend kernel dev list)
 # the cache the launchers give the kernel's command (scripts/lib/aot-cache.sh: the kernel's commands their own)
-# shellcheck source=aot-cache.sh
-. "$(dirname "${BASH_SOURCE[0]}")/aot-cache.sh"
 kernel_archive=("${archive[@]}") version_archive=("${archive[@]}")
 if [ "$major" -ge 25 ]; then
     vdpactl_aot_cache "$build" "${kernel_args[@]}"

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.vdpactl.cli.Main;
@@ -91,6 +93,54 @@ class AotCacheRuleTest {
         }
         assertFalse(kernel.stream().anyMatch(AotTraining::onTheFake), "a fake command in the kernel cache's training");
         assertTrue(kernel.stream().anyMatch(l -> String.join(" ", l).equals("--version")), "--version not in the kernel cache");
+    }
+
+    /** The JVM flags the rule gives {@code args} (vdpactl_jvm_flags, as the launchers call it). */
+    private static List<String> jvmFlagsFor(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("bash", "-c",
+                "set -euo pipefail; . \"$0\"; vdpactl_jvm_flags \"$@\"; printf '%s\\n' \"${VDPACTL_JVM_FLAGS[@]}\"",
+                RULE.toAbsolutePath().toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the rule did not finish");
+        assertEquals(0, p.exitValue(), out);
+        return out.lines().toList();
+    }
+
+    @Test
+    void aCommandRunsOnC1WithTheSerialCollectorAndTheJvmsWarningsOnStderr() throws Exception {
+        for (String[] line : List.of(new String[] {"--version"}, new String[] {"--backend", "fake", "dev", "list"},
+                new String[] {"dev", "add", "benchmark", "--mgmtdev", "vdpasim_net"})) {
+            List<String> flags = jvmFlagsFor(line);
+            assertTrue(flags.contains("-XX:TieredStopAtLevel=1"), String.join(" ", line) + ": " + flags);
+            assertTrue(flags.contains("-XX:+UseSerialGC"), flags.toString());
+            assertTrue(flags.indexOf("-Xlog:all=warning:stderr:uptime,level,tags") > flags.indexOf("-Xlog:disable"),
+                    "the JVM's warnings would corrupt stdout: " + flags);
+        }
+    }
+
+    @Test
+    void aBenchmarkKeepsC2() throws Exception {
+        List<String> flags = jvmFlagsFor("bench", "orchestration");
+        assertFalse(flags.stream().anyMatch(f -> f.startsWith("-XX:TieredStopAtLevel")), flags.toString());
+        assertTrue(flags.contains("-XX:+UseSerialGC"), flags.toString());
+    }
+
+    /** The build trains its caches in a JVM started as the launchers start a command (a cache keeps its collector's heap). */
+    @Test
+    void theBuildTrainsTheCachesWithTheLaunchersFlags() throws Exception {
+        String pom = Files.readString(Path.of("src", "build-tools", "pom.xml"), StandardCharsets.UTF_8);
+        Matcher m = Pattern.compile("<argument>--jvm-flag</argument>\\s*<argument>([^<]+)</argument>").matcher(pom);
+        List<String> trained = new ArrayList<>();
+        while (m.find()) {
+            trained.add(m.group(1));
+        }
+        assertFalse(trained.isEmpty(), "no --jvm-flag in the build's release-files execution");
+        List<String> launchers = jvmFlagsFor("--version");
+        assertTrue(launchers.containsAll(trained), "trained with " + trained + ", launched with " + launchers);
+        assertTrue(trained.containsAll(launchers.stream().filter(f -> f.startsWith("-XX:")).toList()),
+                "trained with " + trained + ", launched with " + launchers);
     }
 
     /**

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,20 @@ class ReleaseLauncherCacheTest {
         assertTrue(args.contains("-XX:+AutoCreateSharedArchive"), args.toString());
     }
 
+    /** The release's launcher takes its JVM flags from the rule scripts/vdpactl uses (lib/aot-cache.sh), benchmarks too. */
+    @Test
+    void theJvmFlagsAreTheRulesForACommandAndForABenchmark() throws Exception {
+        Path jdk = jdk("IMPLEMENTOR=\"Test\"\nJAVA_VERSION=\"25.0.1\"\nJAVA_RUNTIME_VERSION=\"25.0.1+9-LTS\"\n");
+        Path home = release(jdk);
+        List<String> command = launch(home, jdk, "--version");
+        assertTrue(command.containsAll(List.of("-Xlog:disable", "-Xlog:all=warning:stderr:uptime,level,tags",
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")), command.toString());
+        List<String> bench = launch(home, jdk, "bench", "orchestration");
+        assertTrue(bench.contains("-XX:+UseSerialGC"), bench.toString());
+        assertFalse(bench.stream().anyMatch(a -> a.startsWith("-XX:TieredStopAtLevel")), "a benchmark runs C2: " + bench);
+        assertEquals(List.of("bench", "orchestration"), bench.subList(bench.size() - 2, bench.size()));
+    }
+
     /** A JDK at tmp/jdk: bin/javac, a bin/java that prints one argument per line, and {@code release}. */
     private Path jdk(String release) throws IOException {
         Path jdk = Files.createDirectories(tmp.resolve("jdk/bin")).getParent();
@@ -70,7 +85,13 @@ class ReleaseLauncherCacheTest {
     }
 
     private List<String> launch(Path home, Path jdk) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder("bash", home.resolve("bin/vdpactl").toString(), "--version");
+        return launch(home, jdk, "--version");
+    }
+
+    private List<String> launch(Path home, Path jdk, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("bash", home.resolve("bin/vdpactl").toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("JAVA_HOME", jdk.toString());
         pb.environment().put("VDPACTL_BACKEND", "fake");
         pb.environment().put("XDG_CACHE_HOME", tmp.resolve("cache").toString());

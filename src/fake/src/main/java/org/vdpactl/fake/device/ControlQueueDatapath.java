@@ -6,6 +6,7 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.errno.KernelError;
+import org.vdpactl.fake.fault.DriverCall;
 import org.vdpactl.fake.mem.AddressSpace;
 import org.vdpactl.fake.model.MapEntry;
 import org.vdpactl.ffi.gen.vhost.vhost_h;
@@ -118,7 +119,7 @@ final class ControlQueueDatapath {
             return ControlQueueDatapath.ERR;
         }
         try {
-            dev.charge("change_num_qps", () -> dev.model().changeNumQueuePairs(pairs));
+            dev.charge(DriverCall.CHANGE_NUM_QPS, () -> dev.model().changeNumQueuePairs(pairs));
             return ControlQueueDatapath.OK;
         } catch (KernelError e) {
             LOG.info("{}: VQ_PAIRS_SET({}) refused: {}", dev.name(), pairs, e.getMessage());

@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.errno.KernelError;
 import org.vdpactl.fake.bus.Provisioning;
+import org.vdpactl.fake.fault.DriverCall;
 import org.vdpactl.fake.fault.FaultInjector;
 import org.vdpactl.fake.fault.LinkPort;
 import org.vdpactl.fake.mem.AddressSpace;
@@ -665,9 +666,17 @@ public final class FakeVdpaDevice {
         }
     }
 
-    /** The fault injector's hook for a call on this device ({@link FaultInjector#hit}), link rules reaching it. */
-    public void faultHit(String call) {
-        faults.hit(name, call, resource, linkPort);
+    /**
+     * The fault injector's hook for an ioctl on this device ({@link FaultInjector#hit}) by its uapi name (or
+     * "ioctl 0x…" for a code it does not know), link rules reaching it.
+     */
+    public void faultHit(String ioctl) {
+        faults.hit(name, ioctl, resource, linkPort);
+    }
+
+    /** {@link #faultHit(String)} for a call into the driver other than an ioctl. */
+    public void faultHit(DriverCall call) {
+        faults.hit(name, call.kernelName(), resource, linkPort);
     }
 
     /** The CVQ's MAC_ADDR_SET: the config-space MAC changes. */
@@ -730,7 +739,7 @@ public final class FakeVdpaDevice {
      * this device's {@link Resource} with the cost the op's {@code call} to the latency model returns. The
      * driver's ops ({@link VdpaConfigOps}) decide what they charge; this is where the time goes.
      */
-    void charge(String op, Supplier<OpCost> call) {
+    void charge(DriverCall op, Supplier<OpCost> call) {
         OpCost cost;
         long issuedAt;
         try {
@@ -738,14 +747,14 @@ public final class FakeVdpaDevice {
             issuedAt = clock.nanoTime(); // after any injected delay, which is charged on its own
             cost = call.get();
         } catch (KernelError e) {
-            counters.recordFailure(op);
+            counters.recordFailure(op.kernelName());
             throw e;
         }
         if (cost.nanos() > 0) {
             // real clock: computing the cost is part of it, not extra time (see Resource#workSince)
             resource.workSince(issuedAt, cost.nanos());
         }
-        counters.record(op, cost);
+        counters.record(op.kernelName(), cost);
     }
 
     private void requireLocked() {
@@ -838,7 +847,7 @@ public final class FakeVdpaDevice {
         }
         mutex.lock();
         try {
-            faultHit("dev_set_attr");
+            faultHit(DriverCall.DEV_SET_ATTR);
             deviceFeatures = ops.setAttrMac(mac, status, deviceFeatures);
             config.setMac(mac.clone());
             attrMac = mac.clone();

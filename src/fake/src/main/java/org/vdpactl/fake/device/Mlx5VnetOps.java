@@ -10,6 +10,7 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.errno.KernelError;
+import org.vdpactl.fake.fault.DriverCall;
 import org.vdpactl.fake.model.DriverModel;
 import org.vdpactl.fake.model.MapEntry;
 import org.vdpactl.fake.mlx5.Mlx5Device;
@@ -131,7 +132,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
         }
         notifierRegistered = facts.linkNotifierAtDevAdd();
         if (charged) {
-            dev.charge("dev_add", () -> model().devAdd(dataVqs));
+            dev.charge(DriverCall.DEV_ADD, () -> model().devAdd(dataVqs));
         } else if (dev.hasModel()) {
             model().devAdd(dataVqs);
         } else {
@@ -142,7 +143,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     /** mlx5_vdpa_dev_del: the FW resources destroyed. */
     @Override
     public void devDel() {
-        dev.charge("dev_del", model()::devDel);
+        dev.charge(DriverCall.DEV_DEL, model()::devDel);
     }
 
     /** mlx5_vnet.c ctrl_vq_idx: 2 unless VIRTIO_NET_F_MQ is in actual_features, then 2 × pairs; also before SET_FEATURES. */
@@ -169,7 +170,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     /** mlx5_vdpa_set_vq_num: returns for an invalid index. */
     @Override
     public void setVqNum(int index, int num) {
-        dev.charge("set_vq_num", () -> model().setVqNum(index, num));
+        dev.charge(DriverCall.SET_VQ_NUM, () -> model().setVqNum(index, num));
         if (isIndexValid(index)) {
             vq(index).num = num;
         }
@@ -181,7 +182,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
      */
     @Override
     public void setVqReady(int index, boolean ready) {
-        dev.charge("set_vq_ready", () -> model().setVqReady(index, ready));
+        dev.charge(DriverCall.SET_VQ_READY, () -> model().setVqReady(index, ready));
         if (!isIndexValid(index) || dev.negotiatedFeatures() == 0) {
             return;
         }
@@ -191,7 +192,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     /** mlx5_vdpa_set_vq_address: the CVQ's vring addresses, or a data VQ's (marked modified for its FW object). */
     @Override
     public void setVqAddress(int index, long desc, long driver, long device) {
-        dev.charge("set_vq_address", () -> model().setVqAddress(index));
+        dev.charge(DriverCall.SET_VQ_ADDRESS, () -> model().setVqAddress(index));
         FakeVdpaDevice.DeviceVq vq = vq(index);
         if (vq == cvq.ring) {
             cvq.address[0] = desc; // cvq->desc_addr and friends: the vringh keeps its DRIVER_OK ring (setupVring)
@@ -207,7 +208,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     /** mlx5_vdpa_set_vq_state: the CVQ's last_avail_idx, or a data VQ's indices (EINVAL while its object is RDY). */
     @Override
     public void setVqState(int index, long state) {
-        dev.charge("set_vq_state", () -> model().setVqState(index, state));
+        dev.charge(DriverCall.SET_VQ_STATE, () -> model().setVqState(index, state));
         vq(index).state = state;
     }
 
@@ -226,7 +227,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
      */
     @Override
     public long getVqState(int index) {
-        dev.charge("get_vq_state", () -> model().getVqState(index));
+        dev.charge(DriverCall.GET_VQ_STATE, () -> model().getVqState(index));
         FakeVdpaDevice.DeviceVq vq = vq(index);
         return vq == cvq.ring ? vq.state : model().reportedVqState(index, vq.state);
     }
@@ -253,13 +254,13 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     /** mlx5_vdpa_set_driver_features: actual_features, and (6.1) the active pairs; refusals from the model. */
     @Override
     public void setDriverFeatures(long stored) {
-        dev.charge("set_driver_features", () -> model().setDriverFeatures(stored));
+        dev.charge(DriverCall.SET_DRIVER_FEATURES, () -> model().setDriverFeatures(stored));
     }
 
     /** mlx5_vdpa_reset / mlx5_vdpa_compat_reset: the FW work, then the CVQ's part ({@link Mlx5ControlVq#reset}). */
     @Override
     public void reset(boolean cleanMap) {
-        dev.charge("reset", () -> model().reset(cleanMap));
+        dev.charge(DriverCall.RESET, () -> model().reset(cleanMap));
         cvq.reset();
         driverSuspended = false;
         if (!facts.linkNotifierAtDevAdd()) {
@@ -281,7 +282,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     @Override
     public int setStatus(int oldStatus, int newStatus) {
         if (driverOkSetupFails(oldStatus, newStatus)) {
-            dev.charge("set_status", () -> model().driverOkSetupFailed(oldStatus));
+            dev.charge(DriverCall.SET_STATUS, () -> model().driverOkSetupFailed(oldStatus));
             LOG.info("{}: DRIVER_OK refused by the driver's set-up ({}): status marked FAILED", dev.name(), DRIVER);
             dev.clearMaps();
             cvq.iotlb = null;
@@ -289,7 +290,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
         }
         int now;
         try {
-            dev.charge("set_status", () -> model().setStatus(oldStatus, newStatus));
+            dev.charge(DriverCall.SET_STATUS, () -> model().setStatus(oldStatus, newStatus));
             now = model().statusAfterSetStatus(newStatus);
         } catch (KernelError e) {
             LOG.info("{}: set_status {} failed ({}), status marked FAILED", dev.name(), newStatus, e.getMessage());
@@ -332,7 +333,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     @Override
     public void suspend() {
         try {
-            dev.charge("suspend", model()::suspend);
+            dev.charge(DriverCall.SUSPEND, model()::suspend);
         } finally {
             if (negotiated(vhost_h.VIRTIO_NET_F_CTRL_VQ())) {
                 vq(ctrlVqIndex()).ready = false;
@@ -353,7 +354,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     public void resume() {
         driverSuspended = false;
         try {
-            dev.charge("resume", model()::resume);
+            dev.charge(DriverCall.RESUME, model()::resume);
         } finally {
             if (facts.configInterruptOnResume()) {
                 updateCarrier();
@@ -401,7 +402,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
      */
     @Override
     public void setGroupAsid(int group, int asid) {
-        dev.charge("set_group_asid", () -> model().setGroupAsid(group, asid));
+        dev.charge(DriverCall.SET_GROUP_ASID, () -> model().setGroupAsid(group, asid));
         List<MapEntry> map = dev.mapOf(asid);
         // mres.mr[asid]: a non-empty map, or ASID 0's DMA MR while it has none
         boolean hasMr = map == null ? asid == 0 : !map.isEmpty();
@@ -413,7 +414,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     /** mlx5_vdpa_set_map → set_map_data: the ASID's MR built or changed by the latency model. */
     @Override
     public void setMap(int asid, List<MapEntry> table) {
-        dev.charge("set_map", () -> model().setMap(asid, table));
+        dev.charge(DriverCall.SET_MAP, () -> model().setMap(asid, table));
         dev.storeMap(asid, table);
         if (dev.groupAsid(dev.spec().groups().cvq()) == asid) {
             cvq.iotlb = table; // set_map_data → mlx5_vdpa_update_cvq_iotlb (6.12.118 l. 3375), the CVQ group's ASID only
@@ -423,7 +424,7 @@ final class Mlx5VnetOps implements VdpaConfigOps {
     /** mlx5_vdpa_reset_map → mlx5_vdpa_reset_mr: the ASID back to the DMA MR (or none). */
     @Override
     public void resetMap(int asid) {
-        dev.charge("reset_map", () -> model().resetMap(asid));
+        dev.charge(DriverCall.RESET_MAP, () -> model().resetMap(asid));
         dev.removeMap(asid);
         if (dev.groupAsid(dev.spec().groups().cvq()) == asid) {
             cvq.iotlb = null; // mlx5_vdpa_reset_mr → the identity (core/mr.c 6.12.118 l. 876-891)

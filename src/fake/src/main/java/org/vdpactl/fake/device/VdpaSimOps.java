@@ -9,6 +9,7 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.vdpactl.fake.errno.KernelError;
+import org.vdpactl.fake.fault.DriverCall;
 import org.vdpactl.fake.model.DriverModel;
 import org.vdpactl.fake.model.MapEntry;
 import org.vdpactl.fake.model.OpCost;
@@ -65,7 +66,7 @@ final class VdpaSimOps implements VdpaConfigOps {
     @Override
     public void devAdd(int dataVqs, boolean charged) {
         if (charged) {
-            dev.charge("dev_add", () -> model().devAdd(dataVqs));
+            dev.charge(DriverCall.DEV_ADD, () -> model().devAdd(dataVqs));
         } else {
             model().devAdd(dataVqs);
         }
@@ -74,7 +75,7 @@ final class VdpaSimOps implements VdpaConfigOps {
     /** vdpasim_net_dev_del: _vdpa_unregister_device. */
     @Override
     public void devDel() {
-        dev.charge("dev_del", model()::devDel);
+        dev.charge(DriverCall.DEV_DEL, model()::devDel);
     }
 
     /** vdpasim_handle_cvq (vdpa_sim_net.c): the CVQ is the last queue (VDPASIM_NET_VQ_NUM - 1 = 2 with one pair). */
@@ -98,14 +99,14 @@ final class VdpaSimOps implements VdpaConfigOps {
     /** vdpasim_set_vq_num. */
     @Override
     public void setVqNum(int index, int num) {
-        dev.charge("set_vq_num", () -> model().setVqNum(index, num));
+        dev.charge(DriverCall.SET_VQ_NUM, () -> model().setVqNum(index, num));
         vq(index).num = num;
     }
 
     /** vdpasim_set_vq_address. */
     @Override
     public void setVqAddress(int index, long desc, long driver, long device) {
-        dev.charge("set_vq_address", () -> model().setVqAddress(index));
+        dev.charge(DriverCall.SET_VQ_ADDRESS, () -> model().setVqAddress(index));
         FakeVdpaDevice.DeviceVq vq = vq(index);
         vq.descArea = desc;
         vq.driverArea = driver;
@@ -115,14 +116,14 @@ final class VdpaSimOps implements VdpaConfigOps {
     /** vdpasim_set_vq_ready → vdpasim_queue_ready: enabling re-initialises the ring at the avail index. */
     @Override
     public void setVqReady(int index, boolean ready) {
-        dev.charge("set_vq_ready", () -> model().setVqReady(index, ready));
+        dev.charge(DriverCall.SET_VQ_READY, () -> model().setVqReady(index, ready));
         vq(index).setReady(ready);
     }
 
     /** vdpasim_set_vq_state: the avail index is stored. */
     @Override
     public void setVqState(int index, long state) {
-        dev.charge("set_vq_state", () -> model().setVqState(index, state));
+        dev.charge(DriverCall.SET_VQ_STATE, () -> model().setVqState(index, state));
         vq(index).state = state;
     }
 
@@ -135,7 +136,7 @@ final class VdpaSimOps implements VdpaConfigOps {
     /** vdpasim_get_vq_state: the last SET value (0 after reset), as the device's cost model passes it through. */
     @Override
     public long getVqState(int index) {
-        dev.charge("get_vq_state", () -> model().getVqState(index));
+        dev.charge(DriverCall.GET_VQ_STATE, () -> model().getVqState(index));
         return model().reportedVqState(index, vq(index).state);
     }
 
@@ -154,13 +155,13 @@ final class VdpaSimOps implements VdpaConfigOps {
     /** vdpasim_set_driver_features. */
     @Override
     public void setDriverFeatures(long stored) {
-        dev.charge("set_driver_features", () -> model().setDriverFeatures(stored));
+        dev.charge(DriverCall.SET_DRIVER_FEATURES, () -> model().setDriverFeatures(stored));
     }
 
     /** vdpasim_compat_reset → vdpasim_do_reset: nothing beyond the queue state the generic device clears. */
     @Override
     public void reset(boolean cleanMap) {
-        dev.charge("reset", () -> model().reset(cleanMap));
+        dev.charge(DriverCall.RESET, () -> model().reset(cleanMap));
     }
 
     /**
@@ -170,7 +171,7 @@ final class VdpaSimOps implements VdpaConfigOps {
     @Override
     public int setStatus(int oldStatus, int newStatus) {
         try {
-            dev.charge("set_status", () -> model().setStatus(oldStatus, newStatus));
+            dev.charge(DriverCall.SET_STATUS, () -> model().setStatus(oldStatus, newStatus));
             return model().statusAfterSetStatus(newStatus);
         } catch (KernelError e) {
             LOG.info("{}: set_status {} failed ({}), status marked FAILED", dev.name(), newStatus, e.getMessage());
@@ -184,39 +185,39 @@ final class VdpaSimOps implements VdpaConfigOps {
     /** vdpasim_suspend: running = false. */
     @Override
     public void suspend() {
-        dev.charge("suspend", model()::suspend);
+        dev.charge(DriverCall.SUSPEND, model()::suspend);
     }
 
     /** vdpasim_resume: running = true; the pending kick is replayed by the generic device. */
     @Override
     public void resume() {
-        dev.charge("resume", model()::resume);
+        dev.charge(DriverCall.RESUME, model()::resume);
     }
 
     /** vdpasim_set_group_asid. */
     @Override
     public void setGroupAsid(int group, int asid) {
-        dev.charge("set_group_asid", () -> model().setGroupAsid(group, asid));
+        dev.charge(DriverCall.SET_GROUP_ASID, () -> model().setGroupAsid(group, asid));
     }
 
     /** vdpasim_set_map: the ASID's IOTLB becomes the table. */
     @Override
     public void setMap(int asid, List<MapEntry> table) {
-        dev.charge("set_map", () -> model().setMap(asid, table));
+        dev.charge(DriverCall.SET_MAP, () -> model().setMap(asid, table));
         dev.storeMap(asid, table);
     }
 
     /** vdpasim_reset_map: the ASID returns to the identity (or the profile's initial) translation. */
     @Override
     public void resetMap(int asid) {
-        dev.charge("reset_map", () -> model().resetMap(asid));
+        dev.charge(DriverCall.RESET_MAP, () -> model().resetMap(asid));
         dev.removeMap(asid);
     }
 
     /** vdpasim_dma_map: one entry added to the ASID's IOTLB. */
     @Override
     public void dmaMap(int asid, MapEntry entry) {
-        dev.charge("dma_map", () -> OpCost.FREE);
+        dev.charge(DriverCall.DMA_MAP, () -> OpCost.FREE);
         List<MapEntry> m = new ArrayList<>(mapOrEmpty(asid));
         m.add(entry);
         dev.storeMap(asid, List.copyOf(m));
@@ -225,7 +226,7 @@ final class VdpaSimOps implements VdpaConfigOps {
     /** vdpasim_dma_unmap: the entry removed from the ASID's IOTLB. */
     @Override
     public void dmaUnmap(int asid, MapEntry entry) {
-        dev.charge("dma_unmap", () -> OpCost.FREE);
+        dev.charge(DriverCall.DMA_UNMAP, () -> OpCost.FREE);
         List<MapEntry> m = new ArrayList<>(mapOrEmpty(asid));
         m.remove(entry);
         dev.storeMap(asid, List.copyOf(m));

@@ -12,10 +12,6 @@ import org.vdpactl.abi.UapiVdpaCommand;
  * fire, so a typo would silently turn a fault test into a clean run.
  */
 final class FaultCalls {
-    /** Driver ops (vdpa_config_ops, mgmtdev ops) the device models report, and the file operations. */
-    private static final Set<String> OPS = Set.of("write", "open", "reset", "set_status", "set_driver_features", "set_vq_num",
-            "set_vq_address", "set_vq_state", "get_vq_state", "set_vq_ready", "set_group_asid", "set_map", "dma_map",
-            "dma_unmap", "reset_map", "suspend", "resume", "change_num_qps", "dev_add", "dev_del", "dev_set_attr");
     /** An ioctl code the fake does not know by name, as it reports it. */
     private static final Pattern RAW_IOCTL = Pattern.compile("ioctl 0x[0-9A-F]{8}");
 
@@ -23,7 +19,8 @@ final class FaultCalls {
     }
 
     static Set<String> known() {
-        Set<String> all = new TreeSet<>(OPS);
+        Set<String> all = new TreeSet<>();
+        Arrays.stream(DriverCall.values()).map(DriverCall::kernelName).forEach(all::add);
         Arrays.stream(UapiIoctl.values()).map(Enum::name).forEach(all::add);
         Arrays.stream(UapiVdpaCommand.values()).map(Enum::name).forEach(all::add);
         return all;

@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vdpactl.fake.fault.DriverCall;
 import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeProcess;
 import org.vdpactl.fake.vfs.KernelConstants;
@@ -44,7 +45,7 @@ final class IotlbProcessor {
     long write(FakeProcess caller, MemorySegment buf) {
         dev.mutex().lock();
         try {
-            dev.faultHit("write");
+            dev.faultHit(DriverCall.WRITE);
             IotlbMessage m = VhostDev.readIotlbMessage(buf, v.ackedAsid());
             try {
                 process(caller, m);

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.vdpactl.fake.fault.DriverCall;
 import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.model.MapEntry;
 import org.vdpactl.fake.vfs.EventFdFile;
@@ -146,7 +147,7 @@ public final class VhostVdpa {
     public void open() {
         dev.node().claim();
         try {
-            dev.faultHit("open");
+            dev.faultHit(DriverCall.OPEN);
             iotlbState.endBatch();
             // vqs are NULL before vhost_dev_init, so the open-time reset never asks for CLEAN_MAP
             reset(false);

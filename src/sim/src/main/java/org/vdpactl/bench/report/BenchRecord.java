@@ -121,6 +121,20 @@ record BenchRecord(BenchPart part, String date, String commit, Map<String, Strin
         return code.isEmpty() ? "commit " + commit : code;
     }
 
+    /**
+     * Which machine ran the part: its CPU model and cores. Ratios carry across machines only so far (C against Java,
+     * a JVM hello against a command, the model's waits against the calls all lean on the CPU's caches and branch
+     * predictors differently), so runs on two machines are not one figure's spread.
+     */
+    String machineKey() {
+        return machine.getOrDefault("cpu", "?") + ", " + machine.getOrDefault("cores", "?") + " cores";
+    }
+
+    /** What a goal's quiet runs must share: the code measured ({@link #codeKey}) and the machine ({@link #machineKey}). */
+    String judgedTogether() {
+        return codeKey() + " on " + machineKey();
+    }
+
     ResultFiles results() {
         return ResultFiles.of(files);
     }

@@ -161,11 +161,11 @@ public final class BenchReport {
                 continue;
             }
             BenchRecord latest = all.getLast();
-            // a goal speaks for the code as it is: only the quiet runs of the code the latest quiet run measured judge it
-            // (older code's runs stay in the part's history table)
+            // a goal speaks for the code as it is, on one machine: only the quiet runs of the code the latest quiet run
+            // measured, on its machine, judge it (older code's runs and other machines' stay in the part's history table)
             List<BenchRecord> quietRuns = all.stream().filter(BenchRecord::quiet).toList();
-            String code = quietRuns.isEmpty() ? "" : quietRuns.getLast().codeKey();
-            List<BenchRecord> quiet = quietRuns.stream().filter(r -> r.codeKey().equals(code)).toList();
+            String key = quietRuns.isEmpty() ? "" : quietRuns.getLast().judgedTogether();
+            List<BenchRecord> quiet = quietRuns.stream().filter(r -> r.judgedTogether().equals(key)).toList();
             for (String[] g : goalsOf(latest)) {
                 // this goal in every quiet record of the part: {figure, status, value, date}
                 List<String[]> judged = new ArrayList<>();
@@ -189,8 +189,8 @@ public final class BenchReport {
                 + " (records older than that measure: a load average of at most " + BenchRecord.QUIET_LOAD + " before and after it;"
                 + " part classes counts classes, which the load does not change), and only the quiet records of the code the"
                 + " latest of them measured (scripts/bench's fingerprint of src/ less the tests, scripts/ and pom.xml; a record without one"
-                + " stands for its commit alone): the figures speak for the code as it is, and older code's runs stay in each"
-                + " part's history. With several such records the row shows the median run and the spread of all of them."
+                + " stands for its commit alone) on the machine it ran on (CPU model and cores): the figures speak for the code as it"
+                + " is, and older code's runs and other machines' stay in each part's history. With several such records the row shows the median run and the spread of all of them."
                 + " A goal with none says NO QUIET RECORD and shows its latest (loaded) figure.").blank();
         md.table(List.of("Goal", "Measured (quiet runs: the median run, and the spread)", "Status", "Runs"), rows);
     }
@@ -482,7 +482,8 @@ public final class BenchReport {
             }
         }
         md.blank();
-        md.line("Variants (all with the launchers' flags `-XX:TieredStopAtLevel=1 -XX:+UseSerialGC`, run interleaved round by round;"
+        md.line("Variants (all with the launchers' JVM flags, `vdpactl_jvm_flags` of scripts/lib/aot-cache.sh, as the commands"
+                + " below show; run interleaved round by round;"
                 + " CPU is user + system time of the command and its children, from bash's `times`):").blank();
         STARTUP_VARIANTS.forEach((k, v) -> {
             if (byName.containsKey(k)) {

@@ -140,6 +140,24 @@ class BenchRecordTest {
         assertEquals("commit abc1234", BenchRecord.readAll(records, BenchPart.NETLINK).getFirst().codeKey());
     }
 
+    /** Runs of the same code on two machines are not one figure's spread: the latest quiet run's machine judges. */
+    @Test
+    void goalsAreJudgedByTheRunsOfTheLatestMachineOnly() throws IOException {
+        Path records = tmp.resolve("records-machine");
+        BenchRecord.write(withCode(results("2026-12-02T10:00Z", 100, 800, 900), "bbbbbbbbbbbb"), records);
+        BenchRecord.write(withCode(results("2026-12-02T21:00Z", 100, 700, 800), "bbbbbbbbbbbb"), records);
+        Path other = withCode(results("2026-12-03T10:00Z", 100, 200, 300), "bbbbbbbbbbbb");
+        Files.writeString(other.resolve("machine.properties"), "cpu=Another CPU\n", StandardOpenOption.APPEND);
+        BenchRecord.write(other, records);
+
+        String row = BenchReport.block(records, "goals").lines().filter(l -> l.contains("dump of 1000 devices")).findFirst()
+                .orElseThrow();
+        assertTrue(row.contains("200 us/op median") && row.contains("2026-12-03T10:00Z"), "the latest machine's run:\n" + row);
+        assertFalse(row.contains("2 quiet runs") || row.contains("2026-12-02"), "another machine's runs judge nothing:\n" + row);
+        assertEquals("bbbbbbbbbbbb on Another CPU, 2 cores",
+                BenchRecord.readAll(records, BenchPart.NETLINK).getLast().judgedTogether());
+    }
+
     private static Path withCode(Path results, String code) throws IOException {
         Files.writeString(results.resolve("machine.properties"), "code=" + code + "\n", StandardOpenOption.APPEND);
         return results;

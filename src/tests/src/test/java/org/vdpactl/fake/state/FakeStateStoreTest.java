@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.vdpactl.fake.inside.FakeInside;
 import org.vdpactl.fake.FakeKernel;
 import org.vdpactl.fake.bus.Provisioning;
+import org.vdpactl.sys.ThreadAccounts;
 import org.vdpactl.testsupport.SeparateJvm;
 import org.vdpactl.time.RealClock;
 
@@ -226,7 +227,7 @@ class FakeStateStoreTest {
             boolean all = true;
             try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
                 for (Path t : tasks.toList()) {
-                    all &= ProcTaskAccounts.stateOf(Files.readString(t.resolve("stat"))) == 'T';
+                    all &= ThreadAccounts.stateOf(Files.readString(t.resolve("stat"))) == 'T';
                 }
             }
             if (all) {

@@ -48,12 +48,6 @@ class ProcTaskAccountsTest {
     }
 
     @Test
-    void theStateLetterFollowsTheLastParenthesis() {
-        assertEquals('D', ProcTaskAccounts.stateOf("12 (a) R) D 1 2"));
-        assertEquals('T', ProcTaskAccounts.stateOf("12 (java) T 1 2"));
-    }
-
-    @Test
     void aThreadThatEndedTakesItsTimeAlongAndANewOneCountsWhole() {
         HolderActivity before = new HolderActivity(Map.of(1L, 500L, 2L, 900L), false);
         HolderActivity after = new HolderActivity(Map.of(1L, 600L, 3L, 50L), false);
