@@ -42,7 +42,8 @@ for c in "${commands[@]}"; do
             [ "$name" = hello ] && continue
             vdpactl_aot_cache "$build" "${words[@]:3}"
             [ -n "$VDPACTL_AOT_CACHE" ] || continue
-            flags+=(-XX:AOTCache="$VDPACTL_AOT_CACHE" -Xlog:aot=off -Xlog:cds=off)
+            vdpactl_aot_flags "$VDPACTL_AOT_CACHE"
+            flags+=("${VDPACTL_AOT_FLAGS[@]}" -Xlog:cds=off)
         fi
         log="$work/$name-$variant.log"
         status=0

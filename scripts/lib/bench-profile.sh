@@ -100,7 +100,10 @@ if missed "start-up archive"; then
     base=("${VDPACTL_JVM_FLAGS[@]}")
     jar="$build/vdpactl-$(vdpactl_version)-all.jar"
     archive=()
-    [ -f "$build/vdpactl.aot" ] && archive=(-XX:AOTCache="$build/vdpactl.aot")
+    if [ -f "$build/vdpactl.aot" ]; then
+        vdpactl_aot_flags "$build/vdpactl.aot"
+        archive=("${VDPACTL_AOT_FLAGS[@]}")
+    fi
     [ -f "$build/vdpactl.jsa" ] && archive=(-XX:SharedArchiveFile="$build/vdpactl.jsa")
     mkdir -p "$work/startup"
     "$java" "${base[@]}" "${archive[@]}" -Xlog:startuptime -Xlog:class+load:file="$work/classes.log" -jar "$jar" "${measured[@]}" \

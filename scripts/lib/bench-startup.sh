@@ -36,7 +36,9 @@ fi
 echo "$measured" >"$results/startup-measured.txt"
 
 if [ -f "$build/vdpactl.aot" ]; then
-    archive=(-XX:AOTCache="$build/vdpactl.aot")
+    # as the launchers run on a cache (aot-cache.sh: vdpactl_aot_flags), for every cache measured here
+    vdpactl_aot_flags "$build/vdpactl.aot"
+    archive=("${VDPACTL_AOT_FLAGS[@]}")
 elif [ -f "$build/vdpactl.jsa" ]; then
     archive=(-XX:SharedArchiveFile="$build/vdpactl.jsa")
 else
@@ -63,7 +65,8 @@ if [ "$major" -ge 25 ] && [ -f "$batch" ]; then
     "$java" "${base[@]}" "${no_profiles[@]}" -XX:AOTCacheOutput="$work/java5-picocli.aot" -cp "$old_jar" \
         org.vdpactl.cli.Main --batch "$batch" --force >"$work/java5-picocli-training.log" 2>&1 || true
     if [ -f "$work/java5-picocli.aot" ]; then
-        old_archive=(-XX:AOTCache="$work/java5-picocli.aot")
+        vdpactl_aot_flags "$work/java5-picocli.aot"
+        old_archive=("${VDPACTL_AOT_FLAGS[@]}")
     fi
 fi
 
@@ -99,7 +102,8 @@ if [ "$major" -ge 25 ]; then
         "$java" "${flags[@]}" "${no_profiles[@]}" -XX:AOTCacheOutput="$work/$name.aot" -cp "$floor_jar" "$main" "${floor_args[@]}" \
             >"$work/$name-training.log" 2>&1 || true
         if [ -f "$work/$name.aot" ]; then
-            floor_variants+=("$name" "$(join "$java" "${flags[@]}" -XX:AOTCache="$work/$name.aot" -cp "$floor_jar" "$main" "${floor_args[@]}")")
+            vdpactl_aot_flags "$work/$name.aot"
+            floor_variants+=("$name" "$(join "$java" "${flags[@]}" "${VDPACTL_AOT_FLAGS[@]}" -cp "$floor_jar" "$main" "${floor_args[@]}")")
         fi
     done
 fi
@@ -109,9 +113,11 @@ kernel_args=(--backend kernel dev list)
 kernel_archive=("${archive[@]}") version_archive=("${archive[@]}")
 if [ "$major" -ge 25 ]; then
     vdpactl_aot_cache "$build" "${kernel_args[@]}"
-    kernel_archive=(-XX:AOTCache="$VDPACTL_AOT_CACHE")
+    vdpactl_aot_flags "$VDPACTL_AOT_CACHE"
+    kernel_archive=("${VDPACTL_AOT_FLAGS[@]}")
     vdpactl_aot_cache "$build" --version
-    version_archive=(-XX:AOTCache="$VDPACTL_AOT_CACHE")
+    vdpactl_aot_flags "$VDPACTL_AOT_CACHE"
+    version_archive=("${VDPACTL_AOT_FLAGS[@]}")
 fi
 # the kernel's answer on this host: 0 with vdpa, 8 (environment not ready) without it; the timer checks it
 kernel_status=0

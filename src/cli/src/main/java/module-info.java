@@ -25,6 +25,8 @@ module org.vdpactl.cli {
     exports org.vdpactl.cli.migrate;
     exports org.vdpactl.cli.rehearse;
     exports org.vdpactl.cli.vhost;
+    // to SLF4J alone: Main names the provider (slf4j.provider), which SLF4J then makes by reflection
+    exports org.vdpactl.cli.log to org.slf4j;
 
     opens org.vdpactl.cli to info.picocli, com.fasterxml.jackson.databind;
     opens org.vdpactl.cli.doctor to info.picocli, com.fasterxml.jackson.databind;

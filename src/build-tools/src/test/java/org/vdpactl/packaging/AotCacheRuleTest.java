@@ -127,6 +127,51 @@ class AotCacheRuleTest {
         assertTrue(flags.contains("-XX:+UseSerialGC"), flags.toString());
     }
 
+    /**
+     * A short command's C1 compiles only what runs often (compile thresholds 4x: less CPU on the compiler thread),
+     * while a line that times what it drives, or runs a batch, keeps the default thresholds (its measured phases run
+     * code the compiler would otherwise reach later).
+     */
+    @Test
+    void onlyAShortCommandRaisesTheCompileThresholds() throws Exception {
+        String raised = "-XX:CompileThresholdScaling=4";
+        for (String[] line : List.of(new String[] {"--version"}, new String[] {"--backend", "fake", "dev", "list"},
+                new String[] {"mgmtdev", "show", "--json"}, new String[] {"doctor"})) {
+            assertTrue(jvmFlagsFor(line).contains(raised), String.join(" ", line) + ": " + jvmFlagsFor(line));
+        }
+        for (String[] line : List.of(new String[] {"rehearse", "--devices", "4"}, new String[] {"--backend", "fake", "vhost", "suspend-resume"},
+                new String[] {"migrate", "check", "--rehearse"}, new String[] {"-b", "lines.txt"}, new String[] {"--batch=lines.txt"},
+                new String[] {"--batch", "-", "--force"}, new String[] {"bench", "startup"})) {
+            List<String> flags = jvmFlagsFor(line);
+            assertFalse(flags.stream().anyMatch(f -> f.startsWith("-XX:CompileThresholdScaling")), String.join(" ", line) + ": " + flags);
+        }
+    }
+
+    /** The JVM flags the rule gives a JVM on the AOT cache {@code cache} (vdpactl_aot_flags, as the launchers call it). */
+    private static List<String> aotFlagsFor(String cache) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("bash", "-c",
+                "set -euo pipefail; . \"$0\"; vdpactl_aot_flags \"$1\"; printf '%s\\n' \"${VDPACTL_AOT_FLAGS[@]}\"",
+                RULE.toAbsolutePath().toString(), cache).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the rule did not finish");
+        assertEquals(0, p.exitValue(), out);
+        return out.lines().toList();
+    }
+
+    /**
+     * A JVM on a cache replays no training data: the caches hold no method profiles (theCachesAreTrainedWithoutMethodProfiles),
+     * and the replay still cost a short command CPU; the flag is diagnostic, so it comes after the unlock. The cache's
+     * notes stay off stdout.
+     */
+    @Test
+    void aJvmOnACacheReplaysNoTrainingAndKeepsStdoutClean() throws Exception {
+        List<String> flags = aotFlagsFor("/x/vdpactl.aot");
+        assertEquals("-XX:AOTCache=/x/vdpactl.aot", flags.getFirst());
+        int unlock = flags.indexOf("-XX:+UnlockDiagnosticVMOptions");
+        assertTrue(unlock >= 0 && flags.indexOf("-XX:-AOTReplayTraining") > unlock, flags.toString());
+        assertTrue(flags.indexOf("-Xlog:aot=error:stderr") > flags.indexOf("-Xlog:aot*=off:stdout"), flags.toString());
+    }
+
     /** The build trains its caches in a JVM started as the launchers start a command (a cache keeps its collector's heap). */
     @Test
     void theBuildTrainsTheCachesWithTheLaunchersFlags() throws Exception {

@@ -31,6 +31,7 @@ class ReleaseLauncherCacheTest {
         Path home = release(jdk);
         List<String> args = launch(home, jdk);
         assertTrue(args.contains("-XX:AOTCache=" + home.resolve("lib/vdpactl.aot")), "the trained JDK: " + args);
+        assertTrue(args.contains("-XX:-AOTReplayTraining"), "the rule's flags for a cache: " + args);
         assertFalse(args.contains("-XX:+AutoCreateSharedArchive"), args.toString());
         assertEquals("--version", args.getLast());
     }
@@ -43,6 +44,7 @@ class ReleaseLauncherCacheTest {
         List<String> args = launch(home, jdk);
         assertFalse(args.stream().anyMatch(a -> a.startsWith("-XX:AOTCache=")), "a cache of another JDK build: " + args);
         assertTrue(args.contains("-XX:+AutoCreateSharedArchive"), args.toString());
+        assertFalse(args.contains("-XX:-AOTReplayTraining"), "no cache, nothing to replay: " + args);
     }
 
     /** The release's launcher takes its JVM flags from the rule scripts/vdpactl uses (lib/aot-cache.sh), benchmarks too. */
@@ -52,7 +54,9 @@ class ReleaseLauncherCacheTest {
         Path home = release(jdk);
         List<String> command = launch(home, jdk, "--version");
         assertTrue(command.containsAll(List.of("-Xlog:disable", "-Xlog:all=warning:stderr:uptime,level,tags",
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")), command.toString());
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=4")), command.toString());
+        List<String> timed = launch(home, jdk, "rehearse");
+        assertFalse(timed.contains("-XX:CompileThresholdScaling=4"), "a timed command keeps the thresholds: " + timed);
         List<String> bench = launch(home, jdk, "bench", "orchestration");
         assertTrue(bench.contains("-XX:+UseSerialGC"), bench.toString());
         assertFalse(bench.stream().anyMatch(a -> a.startsWith("-XX:TieredStopAtLevel")), "a benchmark runs C2: " + bench);

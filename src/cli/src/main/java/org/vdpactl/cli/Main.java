@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.vdpactl.cli.log.LogThreshold;
+import org.vdpactl.cli.log.StderrLoggerProvider;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -209,11 +210,31 @@ public final class Main implements Callable<Integer> {
      */
     static final String NATIVE_REFLECTION = "jdk.reflect.useNativeAccessorOnly";
 
+    /**
+     * SLF4J's properties naming its provider, and the least level of its own notes. Named, the CLI's provider is not
+     * searched for: SLF4J's ServiceLoader search through the JDK's modules and the jar at the first logger was 3 % of
+     * `fake dev list`'s CPU (a CPU profile). Loading a named provider is a note of level INFO, which SLF4J would print
+     * on stderr at every command; its warnings still reach stderr.
+     */
+    static final String SLF4J_PROVIDER = "slf4j.provider";
+    static final String SLF4J_VERBOSITY = "slf4j.internal.verbosity";
+
+    /** Names the CLI's SLF4J provider, before the first logger; a provider given with -D wins, with SLF4J's notes as it prints them. */
+    static void nameLogProvider() {
+        if (System.getProperty(SLF4J_PROVIDER) == null) {
+            System.setProperty(SLF4J_PROVIDER, StderrLoggerProvider.class.getName());
+            if (System.getProperty(SLF4J_VERBOSITY) == null) {
+                System.setProperty(SLF4J_VERBOSITY, "WARN");
+            }
+        }
+    }
+
     public static void main(String[] args) {
         // before anything reflects: the JDK reads it once, at the first reflective call after start-up; -D wins
         if (System.getProperty(NATIVE_REFLECTION) == null) {
             System.setProperty(NATIVE_REFLECTION, "true");
         }
+        nameLogProvider();
         String[] given;
         try {
             given = ArgvBytes.recover(args);

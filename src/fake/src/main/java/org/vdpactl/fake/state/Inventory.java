@@ -23,6 +23,19 @@ public record Inventory(List<Mgmt> mgmtdevs, List<Device> devices) {
         devices = List.copyOf(devices == null ? List.of() : devices);
     }
 
+    // equals and hashCode of these four records are written out: a record's own are bootstrapped at their first call
+    // (java.lang.runtime.ObjectMethods spins method handles), and a shared fake compares its inventory once per command
+    // when it closes (FakeKernel.saveState): that bootstrap was 4 % of `fake dev list`'s CPU (InventoryEqualityTest)
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Inventory i && mgmtdevs.equals(i.mgmtdevs) && devices.equals(i.devices);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * mgmtdevs.hashCode() + devices.hashCode();
+    }
+
     /**
      * @param profile device profile ("vdpasim_net", "vdpasim_blk", "mlx5")
      * @param bus     bus name ("pci") or null
@@ -40,6 +53,17 @@ public record Inventory(List<Mgmt> mgmtdevs, List<Device> devices) {
         /** This management device with another function state (null: a fresh function). */
         public Mgmt withFunction(Function f) {
             return new Mgmt(profile, bus, dev, preset, f == null || f.unchanged() ? null : f);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Mgmt m && Objects.equals(profile, m.profile) && Objects.equals(bus, m.bus)
+                    && Objects.equals(dev, m.dev) && Objects.equals(preset, m.preset) && Objects.equals(function, m.function);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(profile, bus, dev, preset, function);
         }
 
         /** What names the management device across saves: everything but its function's state. */
@@ -60,6 +84,16 @@ public record Inventory(List<Mgmt> mgmtdevs, List<Device> devices) {
     public record Function(String mac, Integer mtu, String link) {
         /** The link value of a port that is down. */
         public static final String DOWN = "down";
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Function f && Objects.equals(mac, f.mac) && Objects.equals(mtu, f.mtu) && Objects.equals(link, f.link);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(mac, mtu, link);
+        }
 
         /** Nothing differs from a fresh function. */
         public boolean unchanged() {
@@ -105,6 +139,19 @@ public record Inventory(List<Mgmt> mgmtdevs, List<Device> devices) {
         public Device(String name, String mgmtdev, String mac, Integer mtu, Integer maxVqPairs, String features,
                       Integer minor, String configMac) {
             this(name, mgmtdev, mac, mtu, maxVqPairs, features, minor, configMac, null);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Device d && Objects.equals(name, d.name) && Objects.equals(mgmtdev, d.mgmtdev)
+                    && Objects.equals(mac, d.mac) && Objects.equals(mtu, d.mtu) && Objects.equals(maxVqPairs, d.maxVqPairs)
+                    && Objects.equals(features, d.features) && Objects.equals(minor, d.minor)
+                    && Objects.equals(configMac, d.configMac) && Objects.equals(attrMac, d.attrMac);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(name, mgmtdev, mac, mtu, maxVqPairs, features, minor, configMac, attrMac);
         }
 
         public Provisioning provisioning() {
