@@ -97,8 +97,13 @@ class AotCacheRuleTest {
 
     /** The JVM flags the rule gives {@code args} (vdpactl_jvm_flags, as the launchers call it). */
     private static List<String> jvmFlagsFor(String... args) throws IOException, InterruptedException {
+        return ruleArray("vdpactl_jvm_flags", "VDPACTL_JVM_FLAGS", args);
+    }
+
+    /** The array {@code array} that the rule's function {@code function} sets for {@code args}, one item a line. */
+    private static List<String> ruleArray(String function, String array, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("bash", "-c",
-                "set -euo pipefail; . \"$0\"; vdpactl_jvm_flags \"$@\"; printf '%s\\n' \"${VDPACTL_JVM_FLAGS[@]}\"",
+                "set -euo pipefail; . \"$0\"; " + function + " \"$@\"; printf '%s\\n' \"${" + array + "[@]}\"",
                 RULE.toAbsolutePath().toString()));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -149,13 +154,7 @@ class AotCacheRuleTest {
 
     /** The JVM flags the rule gives a JVM on the AOT cache {@code cache} (vdpactl_aot_flags, as the launchers call it). */
     private static List<String> aotFlagsFor(String cache) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("bash", "-c",
-                "set -euo pipefail; . \"$0\"; vdpactl_aot_flags \"$1\"; printf '%s\\n' \"${VDPACTL_AOT_FLAGS[@]}\"",
-                RULE.toAbsolutePath().toString(), cache).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the rule did not finish");
-        assertEquals(0, p.exitValue(), out);
-        return out.lines().toList();
+        return ruleArray("vdpactl_aot_flags", "VDPACTL_AOT_FLAGS", cache);
     }
 
     /**
