@@ -16,8 +16,11 @@ import org.vdpactl.sys.Syscalls;
 public final class EventFd implements AutoCloseable {
     private final Syscalls sys;
     private final int fd;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment counter = arena.allocate(ValueLayout.JAVA_LONG);
+    /**
+     * The counter's buffer, in an automatic arena: freed by the garbage collector, not by {@link #close()}, because
+     * closing a shared arena is a handshake with every thread of the JVM (see {@link VhostVdpaDevice}'s buffers).
+     */
+    private final MemorySegment counter = Arena.ofAuto().allocate(ValueLayout.JAVA_LONG);
     private boolean closed;
 
     private EventFd(Syscalls sys, int fd) {
@@ -36,6 +39,7 @@ public final class EventFd implements AutoCloseable {
 
     /** Adds {@code value} to the counter (a kick when bound as a vring kick fd). */
     public void signal(long value) {
+        checkOpen();
         counter.set(ValueLayout.JAVA_LONG, 0, value);
         sys.write(fd, counter);
     }
@@ -50,11 +54,13 @@ public final class EventFd implements AutoCloseable {
      * spinning); true when it is. Does not clear it.
      */
     public boolean awaitSignal(int timeoutMillis) {
+        checkOpen();
         return sys.poll(fd, libc_h.POLLIN(), timeoutMillis) != 0;
     }
 
     /** Reads and clears the counter; 0 when nothing was signalled (EAGAIN). */
     public long drain() {
+        checkOpen();
         try {
             sys.read(fd, counter);
             return counter.get(ValueLayout.JAVA_LONG, 0);
@@ -72,10 +78,13 @@ public final class EventFd implements AutoCloseable {
             return;
         }
         closed = true;
-        try {
-            sys.close(fd);
-        } finally {
-            arena.close();
+        sys.close(fd);
+    }
+
+    /** A closed eventfd's number may already name another file of the process: nothing is done with it. */
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException(this + " is closed");
         }
     }
 

@@ -3,6 +3,7 @@ package org.vdpactl.vhost;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.Reference;
 import java.util.ConcurrentModificationException;
 import java.util.List;
 
@@ -55,7 +56,15 @@ public final class VhostVdpaDevice implements AutoCloseable {
     private final int fd;
     private final String label;
     private final boolean closeFd;
-    private final Arena arena = Arena.ofShared();
+    /**
+     * The handle's native buffers. An automatic arena, freed by the garbage collector once the handle is unreachable,
+     * not a shared one freed by {@link #close()}: closing a shared arena is a handshake with every thread of the JVM
+     * (the JDK must see that none is inside an access to it), so a rehearsal of 256 devices, one lane thread each,
+     * spent most of its CPU (a CPU profile of {@code bench orchestration --sizes 256}) closing its devices' and eventfds'
+     * arenas, each close stopping all 256 lanes. A closed handle is refused before any syscall
+     * ({@link #checkOpen()}), not by its memory.
+     */
+    private final Arena arena = Arena.ofAuto();
     private final MemorySegment scratch;
     private final MemorySegment u8;
     private final MemorySegment u16;
@@ -66,10 +75,10 @@ public final class VhostVdpaDevice implements AutoCloseable {
     private final MemorySegment addr;
     private final MemorySegment range;
     /**
-     * The IOTLB message buffer (in {@link #arena}, freed by {@link #close()}) as a {@link SessionFreeView}: the write
-     * downcall of every message skips the shared arena's acquire and release (the IOTLB hot path). Safe because it is
-     * touched only by {@link #writeIotlb(int, int, int, long, long, long, int)}, which runs under {@link #guard} and
-     * checks {@link #closed} first, and {@link #close()} frees the arena under the same guard.
+     * The IOTLB message buffer (in {@link #arena}) as a {@link SessionFreeView}: the write downcall of every message
+     * skips the arena's liveness bookkeeping (the IOTLB hot path). Safe because it is touched only by
+     * {@link #writeIotlb(int, int, int, long, long, long, int)}, which runs under {@link #guard}, checks {@link #closed}
+     * first and keeps the handle, and so its arena, reachable until the write has returned.
      */
     private final MemorySegment iotlb;
     private final OneThreadGuard guard;
@@ -786,6 +795,9 @@ public final class VhostVdpaDevice implements AutoCloseable {
             n = sys.write(fd, iotlb);
         } catch (SyscallException e) {
             throw iotlbError(e, version, asid, type, iova, size, uaddr, perm);
+        } finally {
+            // the view does not hold the arena: the handle must stay reachable while the kernel reads the message
+            Reference.reachabilityFence(this);
         }
         if (n != IotlbCodec.MESSAGE_SIZE) {
             throw new VhostProtocolException("write IOTLB " + new IotlbMessage(version, asid, type, iova, size, uaddr, perm),
@@ -854,7 +866,10 @@ public final class VhostVdpaDevice implements AutoCloseable {
         }
     }
 
-    /** Closes the fd (unless it was passed in without ownership) and frees the native buffers. Idempotent. */
+    /**
+     * Closes the fd (unless it was passed in without ownership). Idempotent. The native buffers go with the handle
+     * ({@link #arena}); every call after this one is refused.
+     */
     @Override
     public void close() {
         try (var _ = guard.enter()) {
@@ -869,7 +884,6 @@ public final class VhostVdpaDevice implements AutoCloseable {
                     LOG.warn("{}: close(fd {}) failed: {}", label, fd, Errno.describe(e.errno()));
                 }
             }
-            arena.close();
         }
     }
 

@@ -41,6 +41,8 @@ import org.vdpactl.vhost.VirtioDeviceId;
 @Command(name = "dev", mixinStandardHelpOptions = true,
         description = "vDPA devices: list, show, add, del, config, vstats, set.")
 public final class DevCommand extends CommandGroup implements ReadOnlyCommand, SubcommandTable {
+    private static final Logger LOG = LoggerFactory.getLogger(DevCommand.class);
+
     @Mixin
     CommandContext context;
 
@@ -76,10 +78,7 @@ public final class DevCommand extends CommandGroup implements ReadOnlyCommand, S
     static MacAddress macOption(String text) {
         IprouteMacSyntax.Reading r = IprouteMacSyntax.read(text);
         if (r.unusualForm() != null) {
-            // the logger is asked for here, not in a static field: SLF4J's start (its provider found and set up) was
-            // 3 % of `dev list`'s CPU, a command that never logs
-            Logger log = LoggerFactory.getLogger(DevCommand.class);
-            log.warn("vdpactl: warning: MAC '{}' read as {}, as iproute2's vdpa does ({})", text, r.address(), r.unusualForm());
+            LOG.warn("vdpactl: warning: MAC '{}' read as {}, as iproute2's vdpa does ({})", text, r.address(), r.unusualForm());
         }
         return unicast(r.address(), "--mac");
     }
