@@ -13,9 +13,9 @@ import org.vdpactl.cli.vhost.VhostCommand;
 /**
  * The top-level subcommands, in the order --help lists them, and which of them a command line needs.
  *
- * <p>picocli builds the model of every registered command (annotations read by reflection, every option's
- * type and converter) before it parses a word: with all of them registered, {@code vdpactl --version} paid
- * for the whole tree (the start-up breakdown in docs/benchmarks.md). A command line that names its subcommand gets only
+ * <p>picocli builds the model of every registered command (every option's type and converter; the values of
+ * the annotations are written down at build time, {@link CommandModel}) before it parses a word: with all of them
+ * registered, {@code vdpactl --version} paid for the whole tree (the start-up breakdown in docs/benchmarks.md). A command line that names its subcommand gets only
  * that one; {@code --version} and {@code --batch} (whose lines are command lines of their own) get none;
  * anything this class cannot read for sure (help, an unknown word or option, completion, which walks the
  * tree) gets all of them, so picocli's own messages stay as they were.
@@ -50,13 +50,13 @@ final class Commands {
         if (!(command instanceof SubcommandTable table)) {
             return command;
         }
-        CommandLine group = new CommandLine(command);
+        CommandLine group = CommandModel.commandLine(command);
         Object one = word == null ? null : table.newSubcommand(word);
         if (one != null) {
-            group.addSubcommand(one);
+            group.addSubcommand(CommandModel.commandLine(one));
         } else {
             for (String name : table.subcommandNames()) {
-                group.addSubcommand(table.newSubcommand(name));
+                group.addSubcommand(CommandModel.commandLine(table.newSubcommand(name)));
             }
         }
         return group;
@@ -74,6 +74,11 @@ final class Commands {
             }
         }
         return null;
+    }
+
+    /** Whether {@code subcommands} (from {@link #forArgs} or {@link #all}) is every top-level subcommand. */
+    static boolean isWholeTree(List<Object> subcommands) {
+        return subcommands.size() == NAMES.size();
     }
 
     /** The names of every top-level subcommand, in --help order. */

@@ -23,8 +23,7 @@ import picocli.CommandLine.ScopeType;
         footer = {"  0 success, 1 internal failure, 2 usage, 3 not found, 4 permission,",
                   "  5 not supported, 6 partial batch failure, 7 kernel error,",
                   "  8 environment not ready, 9 resource limit too low, 10 migration blocked,",
-                  "  130 interrupted by SIGINT or SIGTERM at a safe point (see README)."},
-        subcommands = {CommandLine.HelpCommand.class})
+                  "  130 interrupted by SIGINT or SIGTERM at a safe point (see README)."})
 public final class Main implements Callable<Integer> {
     private static volatile boolean verbose;
 
@@ -125,9 +124,14 @@ public final class Main implements Callable<Integer> {
 
     private static CommandLine commandLine(List<Object> subcommands) {
         Main main = new Main();
-        CommandLine cl = new CommandLine(main);
+        CommandLine cl = CommandModel.commandLine(main);
+        if (Commands.isWholeTree(subcommands)) {
+            // picocli's help command, first as its @Command(subcommands) put it: it reads its annotations at run time,
+            // so only the whole tree, which a command line naming no subcommand of ours gets (Commands.forArgs), has it
+            cl.addSubcommand(new CommandLine.HelpCommand());
+        }
         for (Object sub : subcommands) {
-            cl.addSubcommand(sub);
+            cl.addSubcommand(CommandModel.commandLine(sub));
         }
         SynopsisRenderer.install(cl);
         ErrorReporter reporter = new ErrorReporter(main);
