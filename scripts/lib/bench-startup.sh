@@ -85,7 +85,7 @@ floor_jar="$work/floors.jar"
 mkdir -p "$work/floors"
 (cd "$work/floors" && "$jdk_bin/jar" xf "$jar" picocli)
 mkdir -p "$work/floors/org/vdpactl/bench/startup"
-for c in Hello PicocliHello NetlinkHello FakeListHello; do
+for c in Hello PicocliHello NetlinkHello KernelListHello FakeListHello; do
     for k in "$build/classes/org/vdpactl/bench/startup/$c.class" "$build/classes/org/vdpactl/bench/startup/$c\$"*.class; do
         if [ -f "$k" ]; then cp "$k" "$work/floors/org/vdpactl/bench/startup/"; fi
     done
@@ -93,17 +93,20 @@ done
 "$jdk_bin/jar" cf "$floor_jar" -C "$work/floors" .
 floor_variants=()
 if [ "$major" -ge 25 ]; then
+    # floor-kernel: what `--backend kernel dev list` must do (a picocli command line and the netlink question);
     # floor-fake: what `--backend fake dev list` must do (picocli, the state file read, an in-process netlink dump)
-    for f in hello-aot:Hello floor-picocli:PicocliHello floor-netlink:NetlinkHello floor-fake:FakeListHello; do
+    for f in hello-aot:Hello floor-picocli:PicocliHello floor-netlink:NetlinkHello floor-kernel:KernelListHello floor-fake:FakeListHello; do
         name=${f%%:*} main=org.vdpactl.bench.startup.${f#*:}
-        flags=("${base[@]}") floor_args=()
-        [ "$name" = floor-netlink ] && flags+=(--enable-native-access=ALL-UNNAMED)
+        flags=("${base[@]}") floor_args=() status=""
+        case "$name" in floor-netlink | floor-kernel) flags+=(--enable-native-access=ALL-UNNAMED) ;; esac
         [ "$name" = floor-fake ] && floor_args=(--state "$work/fake-state.json")
+        # it answers as vdpactl does, 0 with the vdpa family and 8 without: the timer checks it (kernel_status below)
+        [ "$name" = floor-kernel ] && floor_args=(dev list) status=":kernel"
         "$java" "${flags[@]}" "${no_profiles[@]}" -XX:AOTCacheOutput="$work/$name.aot" -cp "$floor_jar" "$main" "${floor_args[@]}" \
             >"$work/$name-training.log" 2>&1 || true
         if [ -f "$work/$name.aot" ]; then
             vdpactl_aot_flags "$work/$name.aot"
-            floor_variants+=("$name" "$(join "$java" "${flags[@]}" "${VDPACTL_AOT_FLAGS[@]}" -cp "$floor_jar" "$main" "${floor_args[@]}")")
+            floor_variants+=("$name$status" "$(join "$java" "${flags[@]}" "${VDPACTL_AOT_FLAGS[@]}" -cp "$floor_jar" "$main" "${floor_args[@]}")")
         fi
     done
 fi
@@ -140,7 +143,7 @@ variants+=(
     "release-launcher-kernel:$kernel_status=$(join "${release_env[@]}" "$launcher" "${kernel_args[@]}")"
 )
 for ((i = 0; i < ${#floor_variants[@]}; i += 2)); do
-    variants+=("${floor_variants[i]}=${floor_variants[i + 1]}")
+    variants+=("${floor_variants[i]/%:kernel/:$kernel_status}=${floor_variants[i + 1]}")
 done
 
 # how many classes each variant still loads and verifies from jar files (not from an archive)

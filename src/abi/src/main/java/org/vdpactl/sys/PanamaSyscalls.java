@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
+import java.lang.ref.Reference;
 import java.nio.file.AccessDeniedException;
 import java.util.Map;
 import java.nio.file.Files;
@@ -28,6 +28,9 @@ import org.vdpactl.ffi.gen.libc.pollfd;
  * <p>jextract binds the libc functions but cannot capture errno, so each handle here is built once,
  * on libc's symbol and the generated function descriptor (checked equal, see {@link #SIGNATURES}), with
  * {@code captureCallState("errno")}.
+ * The calls of a netlink exchange (socket, bind, getsockname, setsockopt, sendto, recvfrom, poll) and close go
+ * through one handle on libc's {@code syscall(2)} instead ({@link SyscallHandle}): each handle linked costs
+ * start-up time, and the same signature for all of them is one link.
  * The variadic {@code ioctl} and {@code open} get exact, non-variadic-looking handles with
  * {@code firstVariadicArg}: the generated invoker's {@code apply} boxes every argument, which the
  * benchmarks show is measurably slower than an exact {@code invokeExact}.
@@ -40,7 +43,9 @@ public final class PanamaSyscalls implements Syscalls {
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CAPTURE_LAYOUT.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    // errno's place in the capture buffer: a layout's VarHandle would be built at every start, and costs more
+    // than the read it serves (a command reads errno once, if at all)
+    private static final long ERRNO_OFFSET = CAPTURE_LAYOUT.byteOffset(MemoryLayout.PathElement.groupElement("errno"));
     private static final Linker.Option CAPTURE = Linker.Option.captureCallState("errno");
 
     // Each handle lives in its own holder class, built on first use: building all of them cost ~40 ms of
@@ -57,35 +62,25 @@ public final class PanamaSyscalls implements Syscalls {
                 FunctionDescriptor.of(libc_h.C_INT, libc_h.C_POINTER, libc_h.C_INT, libc_h.C_INT),
                 CAPTURE, Linker.Option.firstVariadicArg(2));
     }
-    private static final class CloseHandle {
-        static final MethodHandle H = handle("close");
+    /**
+     * libc's {@code syscall(2)}, the one handle of the calls a netlink exchange makes (socket, bind, getsockname,
+     * setsockopt, sendto, recvfrom, ppoll) and of close. Every handle linked costs a generated stub and its lambda
+     * forms, which the JDK 25 AOT cache does not keep, at every start (docs/benchmarks.md, part 4): one signature
+     * for all eight is one link instead of eight, and {@code vdpactl dev list} on the kernel makes only these. {@code long syscall(long number, ...)}: the arguments pass as
+     * longs, pointers as their addresses ({@link #address}), as C's callers pass them.
+     */
+    private static final class SyscallHandle {
+        static final MethodHandle H = LINKER.downcallHandle(symbol("syscall"),
+                FunctionDescriptor.of(libc_h.C_LONG, libc_h.C_LONG, libc_h.C_LONG, libc_h.C_LONG, libc_h.C_LONG, libc_h.C_LONG,
+                        libc_h.C_LONG, libc_h.C_LONG),
+                CAPTURE, Linker.Option.firstVariadicArg(1));
+        static final SyscallNumbers NR = SyscallNumbers.of(System.getProperty("os.arch"));
     }
     private static final class ReadHandle {
         static final MethodHandle H = handle("read");
     }
     private static final class WriteHandle {
         static final MethodHandle H = handle("write");
-    }
-    private static final class SocketHandle {
-        static final MethodHandle H = handle("socket");
-    }
-    private static final class BindHandle {
-        static final MethodHandle H = handle("bind");
-    }
-    private static final class GetsocknameHandle {
-        static final MethodHandle H = handle("getsockname");
-    }
-    private static final class SetsockoptHandle {
-        static final MethodHandle H = handle("setsockopt");
-    }
-    private static final class SendtoHandle {
-        static final MethodHandle H = handle("sendto");
-    }
-    private static final class RecvfromHandle {
-        static final MethodHandle H = handle("recvfrom");
-    }
-    private static final class PollHandle {
-        static final MethodHandle H = handle("poll");
     }
     private static final class MmapHandle {
         static final MethodHandle H = handle("mmap");
@@ -124,16 +119,8 @@ public final class PanamaSyscalls implements Syscalls {
 
     /** The C signature of each non-variadic libc function the seam calls, as jextract generated it (see {@link #handle}). */
     static final Map<String, FunctionDescriptor> SIGNATURES = Map.ofEntries(
-            Map.entry("close", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_INT)),
             Map.entry("read", FunctionDescriptor.of(libc_h.C_LONG, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_LONG)),
             Map.entry("write", FunctionDescriptor.of(libc_h.C_LONG, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_LONG)),
-            Map.entry("socket", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_INT, libc_h.C_INT, libc_h.C_INT)),
-            Map.entry("bind", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_INT)),
-            Map.entry("getsockname", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_POINTER)),
-            Map.entry("setsockopt", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_INT, libc_h.C_INT, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_INT)),
-            Map.entry("sendto", FunctionDescriptor.of(libc_h.C_LONG, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_LONG, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_INT)),
-            Map.entry("recvfrom", FunctionDescriptor.of(libc_h.C_LONG, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_LONG, libc_h.C_INT, libc_h.C_POINTER, libc_h.C_POINTER)),
-            Map.entry("poll", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_POINTER, libc_h.C_LONG, libc_h.C_INT)),
             Map.entry("mmap", FunctionDescriptor.of(libc_h.C_POINTER, libc_h.C_POINTER, libc_h.C_LONG, libc_h.C_INT, libc_h.C_INT, libc_h.C_INT, libc_h.C_LONG)),
             Map.entry("munmap", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_POINTER, libc_h.C_LONG)),
             Map.entry("memfd_create", FunctionDescriptor.of(libc_h.C_INT, libc_h.C_POINTER, libc_h.C_INT)),
@@ -146,8 +133,28 @@ public final class PanamaSyscalls implements Syscalls {
         return LINKER.defaultLookup().find(name).orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + name));
     }
 
+    /** libc's {@code syscall(number, a, b, c, d, e, f)}: -1 with errno captured in {@code cs} on failure. */
+    private static long syscall(MemorySegment cs, long number, long a, long b, long c, long d, long e, long f) throws Throwable {
+        return (long) SyscallHandle.H.invokeExact(cs, number, a, b, c, d, e, f);
+    }
+
+    /**
+     * The address a pointer argument of {@link #syscall} passes. FFM checks a segment passed as a pointer for
+     * being native and alive; a long address is not checked, so this does it. The caller keeps the segment
+     * reachable through the call ({@code Reference.reachabilityFence}), as an auto arena frees it once it is not.
+     */
+    private static long address(MemorySegment segment) {
+        if (!segment.isNative()) {
+            throw new IllegalArgumentException("a system call takes native memory, not " + segment);
+        }
+        if (!segment.scope().isAlive()) {
+            throw new IllegalStateException("Already closed");
+        }
+        return segment.address();
+    }
+
     private static int errno(MemorySegment captured) {
-        return (int) ERRNO.get(captured, 0L);
+        return captured.get(ValueLayout.JAVA_INT, ERRNO_OFFSET);
     }
 
     private static SyscallException fail(String op, MemorySegment captured) {
@@ -182,7 +189,7 @@ public final class PanamaSyscalls implements Syscalls {
     public void close(int fd) {
         MemorySegment cs = CAPTURED.get();
         try {
-            if ((int) CloseHandle.H.invokeExact(cs, fd) < 0) {
+            if (syscall(cs, SyscallHandle.NR.close(), fd, 0, 0, 0, 0, 0) < 0) {
                 throw fail("close", cs);
             }
         } catch (Throwable t) {
@@ -237,7 +244,7 @@ public final class PanamaSyscalls implements Syscalls {
     public int socket(int domain, int type, int protocol) {
         MemorySegment cs = CAPTURED.get();
         try {
-            int fd = (int) SocketHandle.H.invokeExact(cs, domain, type, protocol);
+            int fd = (int) syscall(cs, SyscallHandle.NR.socket(), domain, type, protocol, 0, 0, 0);
             if (fd < 0) {
                 throw fail("socket", cs);
             }
@@ -251,7 +258,9 @@ public final class PanamaSyscalls implements Syscalls {
     public void bind(int fd, MemorySegment addr) {
         MemorySegment cs = CAPTURED.get();
         try {
-            if ((int) BindHandle.H.invokeExact(cs, fd, addr, (int) addr.byteSize()) < 0) {
+            long r = syscall(cs, SyscallHandle.NR.bind(), fd, address(addr), addr.byteSize(), 0, 0, 0);
+            Reference.reachabilityFence(addr);
+            if (r < 0) {
                 throw fail("bind", cs);
             }
         } catch (Throwable t) {
@@ -264,7 +273,9 @@ public final class PanamaSyscalls implements Syscalls {
         MemorySegment cs = CAPTURED.get();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment len = arena.allocateFrom(ValueLayout.JAVA_INT, (int) addr.byteSize());
-            if ((int) GetsocknameHandle.H.invokeExact(cs, fd, addr, len) < 0) {
+            long r = syscall(cs, SyscallHandle.NR.getsockname(), fd, address(addr), address(len), 0, 0, 0);
+            Reference.reachabilityFence(addr);
+            if (r < 0) {
                 throw fail("getsockname", cs);
             }
             return len.get(ValueLayout.JAVA_INT, 0);
@@ -278,7 +289,7 @@ public final class PanamaSyscalls implements Syscalls {
         MemorySegment cs = CAPTURED.get();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment v = arena.allocateFrom(ValueLayout.JAVA_INT, value);
-            if ((int) SetsockoptHandle.H.invokeExact(cs, fd, level, name, v, 4) < 0) {
+            if (syscall(cs, SyscallHandle.NR.setsockopt(), fd, level, name, address(v), 4, 0) < 0) {
                 throw fail("setsockopt " + level + "/" + name, cs);
             }
         } catch (Throwable t) {
@@ -290,7 +301,9 @@ public final class PanamaSyscalls implements Syscalls {
     public long sendto(int fd, MemorySegment buf, int flags, MemorySegment addr) {
         MemorySegment cs = CAPTURED.get();
         try {
-            long n = (long) SendtoHandle.H.invokeExact(cs, fd, buf, buf.byteSize(), flags, addr, (int) addr.byteSize());
+            long n = syscall(cs, SyscallHandle.NR.sendto(), fd, address(buf), buf.byteSize(), flags, address(addr), addr.byteSize());
+            Reference.reachabilityFence(buf);
+            Reference.reachabilityFence(addr);
             if (n < 0) {
                 throw fail("sendto", cs);
             }
@@ -304,7 +317,8 @@ public final class PanamaSyscalls implements Syscalls {
     public long recvfrom(int fd, MemorySegment buf, int flags) {
         MemorySegment cs = CAPTURED.get();
         try {
-            long n = (long) RecvfromHandle.H.invokeExact(cs, fd, buf, buf.byteSize(), flags, MemorySegment.NULL, MemorySegment.NULL);
+            long n = syscall(cs, SyscallHandle.NR.recvfrom(), fd, address(buf), buf.byteSize(), flags, 0, 0);
+            Reference.reachabilityFence(buf);
             if (n < 0) {
                 throw fail("recvfrom", cs);
             }
@@ -321,8 +335,17 @@ public final class PanamaSyscalls implements Syscalls {
             MemorySegment pfd = pollfd.allocate(arena);
             pollfd.fd(pfd, fd);
             pollfd.events(pfd, (short) events);
+            // ppoll(2) (arm64 has no poll): struct __kernel_timespec { s64 tv_sec; s64 tv_nsec; }, NULL to wait for
+            // ever; the kernel writes the time left back into it, so a retry after EINTR waits only for the rest
+            long timeout = 0;
+            if (timeoutMillis >= 0) {
+                MemorySegment ts = arena.allocate(ValueLayout.JAVA_LONG, 2);
+                ts.set(ValueLayout.JAVA_LONG, 0, timeoutMillis / 1000);
+                ts.set(ValueLayout.JAVA_LONG, 8, (timeoutMillis % 1000) * 1_000_000L);
+                timeout = address(ts);
+            }
             while (true) {
-                int n = (int) PollHandle.H.invokeExact(cs, pfd, 1L, timeoutMillis);
+                int n = (int) syscall(cs, SyscallHandle.NR.ppoll(), address(pfd), 1, timeout, 0, 0, 0);
                 if (n < 0) {
                     if (errno(cs) == Errno.EINTR) {
                         continue;

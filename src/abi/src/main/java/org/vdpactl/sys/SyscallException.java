@@ -12,17 +12,42 @@ import java.util.OptionalInt;
 public class SyscallException extends VdpactlException {
     private final String operation;
     private final int errno;
+    /** The message {@link #composeMessage} made, on the first {@link #getMessage}. */
+    private String composed;
 
     public SyscallException(String operation, int errno) {
-        super(operation + ": " + Errno.describe(errno));
-        this.operation = operation;
-        this.errno = errno;
+        this(operation, errno, null, null);
     }
 
+    /** With {@code message} null, the message is {@link #composeMessage}'s, made when first asked for. */
     protected SyscallException(String operation, int errno, String message, Throwable cause) {
         super(message, cause);
         this.operation = operation;
         this.errno = errno;
+    }
+
+    /**
+     * The message. Unless a subclass gave one, it is composed on the first call: most failures are branched on
+     * and never shown, and the errno's text comes from a table that costs start-up time to load
+     * ({@link Errno#describe}).
+     */
+    @Override
+    public String getMessage() {
+        String given = super.getMessage();
+        if (given != null) {
+            return given;
+        }
+        String m = composed;
+        if (m == null) {
+            m = composeMessage();
+            composed = m;
+        }
+        return m;
+    }
+
+    /** "operation: ENAME (text)"; a subclass adds what it carries. */
+    protected String composeMessage() {
+        return operation + ": " + Errno.describe(errno);
     }
 
     /** What was called, e.g. {@code "ioctl VHOST_GET_FEATURES"}. */

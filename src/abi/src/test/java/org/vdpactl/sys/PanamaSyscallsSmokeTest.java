@@ -2,6 +2,7 @@ package org.vdpactl.sys;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -151,6 +152,65 @@ class PanamaSyscallsSmokeTest {
         SyscallException e = assertThrows(SyscallException.class,
                 () -> sys.socket(libc_h.AF_NETLINK(), libc_h.SOCK_RAW(), 9999));
         assertEquals(Errno.EPROTONOSUPPORT, e.errno());
+    }
+
+    @Test
+    void getsocknameOfABoundNetlinkSocketGivesTheKernelsPortId() {
+        int fd = sys.socket(libc_h.AF_NETLINK(), libc_h.SOCK_RAW() | libc_h.SOCK_CLOEXEC(), libc_h.NETLINK_GENERIC());
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment addr = sockaddr_nl.allocate(arena);
+            sockaddr_nl.nl_family(addr, (short) libc_h.AF_NETLINK());
+            sys.bind(fd, addr);
+            MemorySegment bound = sockaddr_nl.allocate(arena);
+            assertEquals(sockaddr_nl.sizeof(), sys.getsockname(fd, bound));
+            assertEquals(libc_h.AF_NETLINK(), sockaddr_nl.nl_family(bound));
+            // bound with port id 0, the kernel picks one: never 0, which is the kernel's own
+            assertNotEquals(0, sockaddr_nl.nl_pid(bound));
+        } finally {
+            sys.close(fd);
+        }
+    }
+
+    @Test
+    void setsockoptTakesANetlinkOptionAndItsErrnoIsCaptured() {
+        int fd = sys.socket(libc_h.AF_NETLINK(), libc_h.SOCK_RAW() | libc_h.SOCK_CLOEXEC(), libc_h.NETLINK_GENERIC());
+        try {
+            sys.setsockopt(fd, libc_h.SOL_NETLINK(), netlink_h.NETLINK_EXT_ACK(), 1);
+            assertEquals(Errno.EBADF, assertThrows(SyscallException.class,
+                    () -> sys.setsockopt(987654, libc_h.SOL_NETLINK(), netlink_h.NETLINK_EXT_ACK(), 1)).errno());
+        } finally {
+            sys.close(fd);
+        }
+    }
+
+    @Test
+    void pollEndsAtItsTimeoutAndAnswersAtOnceWhenDataIsThere() {
+        int[] p = sys.pipe(libc_h.O_CLOEXEC());
+        try (Arena arena = Arena.ofConfined()) {
+            assertEquals(0, sys.poll(p[0], libc_h.POLLIN(), 1));
+            assertEquals(1, sys.write(p[1], arena.allocateFrom(ValueLayout.JAVA_BYTE, (byte) 1)));
+            // whole seconds and milliseconds both reach the kernel's timespec (a tv_nsec out of range is EINVAL)
+            assertEquals(libc_h.POLLIN(), sys.poll(p[0], libc_h.POLLIN(), 1500) & libc_h.POLLIN());
+            assertEquals(libc_h.POLLIN(), sys.poll(p[0], libc_h.POLLIN(), -1) & libc_h.POLLIN());
+        } finally {
+            sys.close(p[0]);
+            sys.close(p[1]);
+        }
+    }
+
+    @Test
+    void aSystemCallRefusesHeapAndClosedMemoryAsFfmDoes() {
+        int fd = sys.socket(libc_h.AF_NETLINK(), libc_h.SOCK_RAW() | libc_h.SOCK_CLOEXEC(), libc_h.NETLINK_GENERIC());
+        try {
+            assertThrows(IllegalArgumentException.class, () -> sys.bind(fd, MemorySegment.ofArray(new byte[12])));
+            MemorySegment closed;
+            try (Arena arena = Arena.ofConfined()) {
+                closed = sockaddr_nl.allocate(arena);
+            }
+            assertThrows(IllegalStateException.class, () -> sys.bind(fd, closed));
+        } finally {
+            sys.close(fd);
+        }
     }
 
     private MemorySegment getFamily(String family) {

@@ -16,11 +16,12 @@ import picocli.CommandLine.Spec;
  * {@code @Mixin} and {@code @Spec} annotations, read by reflection. The JDK answers the first read of each
  * annotation type by generating a proxy class for it (and for the annotations on annotations), and no JDK 25 AOT
  * cache keeps those classes: that reading was the largest share of a command's start-up (docs/benchmarks.md,
- * section 1). {@link CommandSpecs} is the same model written down at build time from the same annotations (the
- * annotations stay the one place each option is declared; {@code CommandSpecsSourceTest} regenerates the file
- * and fails when it differs). This class takes picocli's own steps with those values, in picocli's order
- * ({@code CommandReflection.extractCommandSpec} of 4.7), so that its builders make the same model;
- * {@code CommandModelTest} compares the two for every command.
+ * section 4, "Where the start-up goes"). {@link CommandSpecs} is the same model written down at build time from
+ * the same annotations (the annotations stay the one place each option is declared; {@code CommandSpecsSourceTest}
+ * regenerates the file and fails when it differs). This class takes picocli's own steps with those values, in
+ * picocli's order ({@code CommandReflection.extractCommandSpec} of 4.7), so that its builders make the same model;
+ * {@code CommandModelTest} compares the two for every command. The fields those steps read and write go through
+ * their package's generated {@link CommandFieldAccess}, not reflection.
  */
 final class CommandModel {
     /** Set by a test that wants picocli's own, reflective model (to compare it with this one). */

@@ -59,7 +59,7 @@ final class CommandSpecs {
         Class<?> c0 = o.getClass();
         Class<?> c1 = c0.getSuperclass();
         CommandModel.command(s, CommandValues.DEFAULTS, f);
-        CommandModel.member(s, MemberElement.field(o, c1, "spec", SpecValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c1, "spec", SpecValues.DEFAULTS, org.vdpactl.cli.CliCommandFields.ACCESS, 0), f);
         CommandModel.command(s, new CommandValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Benchmarks of vdpactl itself; they print figures and assert nothing."}; }
             @Override public boolean mixinStandardHelpOptions() { return true; }
@@ -80,48 +80,48 @@ final class CommandSpecs {
             @Override public java.lang.String name() { return "orchestration"; }
             @Override public boolean sortOptions() { return false; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
-        CommandModel.member(s, MemberElement.field(o, c0, "spec", SpecValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.CliCommandFields.ACCESS, 1), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "spec", SpecValues.DEFAULTS, org.vdpactl.cli.CliCommandFields.ACCESS, 2), f);
         CommandModel.member(s, MemberElement.field(o, c0, "sizes", new OptionValues() {
             @Override public java.lang.String defaultValue() { return "1,4,16,64,256"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Device counts (default: ${DEFAULT-VALUE})."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--sizes"}; }
             @Override public java.lang.String paramLabel() { return "N,N,..."; }
             @Override public java.lang.String split() { return ","; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 3), f);
         CommandModel.member(s, MemberElement.field(o, c0, "pairs", new OptionValues() {
             @Override public java.lang.String defaultValue() { return "16"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Queue pairs per device (default: ${DEFAULT-VALUE})."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--queue-pairs"}; }
             @Override public java.lang.String paramLabel() { return "N"; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 4), f);
         CommandModel.member(s, MemberElement.field(o, c0, "preset", new OptionValues() {
             @Override public java.lang.Class<? extends java.lang.Iterable<java.lang.String>> completionCandidates() { return org.vdpactl.cli.CompletionValues.Presets.class; }
             @Override public java.lang.String defaultValue() { return "mlx5-612"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"mlx5 latency preset (default: ${DEFAULT-VALUE})."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--preset"}; }
             @Override public java.lang.String paramLabel() { return "PRESET"; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 5), f);
         CommandModel.member(s, MemberElement.field(o, c0, "repeat", new OptionValues() {
             @Override public java.lang.String defaultValue() { return "3"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Real-clock runs of the parallel and the pipelined strategy per size; the median is shown with the minimum and maximum (default: ${DEFAULT-VALUE})."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--repeat"}; }
             @Override public java.lang.String paramLabel() { return "N"; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 6), f);
         CommandModel.member(s, MemberElement.field(o, c0, "serialRepeat", new OptionValues() {
             @Override public java.lang.String defaultValue() { return "1"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Real-clock runs of the serial strategy per size; each costs the device count times a parallel run (default: ${DEFAULT-VALUE})."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--serial-repeat"}; }
             @Override public java.lang.String paramLabel() { return "N"; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 7), f);
         CommandModel.member(s, MemberElement.field(o, c0, "window", new OptionValues() {
             @Override public java.lang.Class<? extends java.lang.Iterable<java.lang.String>> completionCandidates() { return org.vdpactl.cli.CompletionValues.Windows.class; }
             @Override public java.lang.String defaultValue() { return "in-place"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"The downtime window (default: ${DEFAULT-VALUE}): in-place includes the reset between the source and the destination role (a device restarted in place); migration leaves it out as the destination's preparation (rehearse's default), so the host CPU of the other phases weighs more."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--window"}; }
             @Override public java.lang.String paramLabel() { return "MODE"; }
-        }), f);
-        CommandModel.member(s, MemberElement.field(o, c0, "memory", MixinValues.DEFAULTS), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 8), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "memory", MixinValues.DEFAULTS, org.vdpactl.cli.CliCommandFields.ACCESS, 9), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -132,7 +132,7 @@ final class CommandSpecs {
         CommandModel.command(s, CommandValues.DEFAULTS, f);
         CommandModel.member(s, MemberElement.field(o, c0, "mixee", new SpecValues() {
             @Override public picocli.CommandLine.Spec.Target value() { return picocli.CommandLine.Spec.Target.MIXEE; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 10), f);
         return CommandModel.finish(s, false, f);
     }
 
@@ -145,7 +145,7 @@ final class CommandSpecs {
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "generate-completion"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "spec", SpecValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "spec", SpecValues.DEFAULTS, org.vdpactl.cli.CliCommandFields.ACCESS, 11), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -158,11 +158,11 @@ final class CommandSpecs {
             @Override public boolean hidden() { return true; }
             @Override public java.lang.String name() { return "__complete"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.CliCommandFields.ACCESS, 12), f);
         CommandModel.member(s, MemberElement.field(o, c0, "kind", new ParametersValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Which names: devices or mgmtdevs."}; }
             @Override public java.lang.String paramLabel() { return "devices|mgmtdevs"; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 13), f);
         return CommandModel.finish(s, false, f);
     }
 
@@ -178,7 +178,7 @@ final class CommandSpecs {
             @Override public java.lang.String name() { return "vdpactl"; }
             @Override public java.lang.Class<? extends picocli.CommandLine.IVersionProvider> versionProvider() { return org.vdpactl.cli.VersionProvider.class; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "spec", SpecValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "spec", SpecValues.DEFAULTS, org.vdpactl.cli.CliCommandFields.ACCESS, 14), f);
         CommandModel.member(s, MemberElement.field(o, c0, "backend", new OptionValues() {
             @Override public java.lang.Class<? extends java.lang.Iterable<java.lang.String>> completionCandidates() { return org.vdpactl.cli.CompletionValues.Backends.class; }
             @Override public java.lang.Class<? extends picocli.CommandLine.ITypeConverter<?>>[] converter() { return new Class[] {org.vdpactl.cli.Main.BackendKindConverter.class}; }
@@ -187,26 +187,26 @@ final class CommandSpecs {
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--backend"}; }
             @Override public java.lang.String paramLabel() { return "auto|kernel|fake"; }
             @Override public picocli.CommandLine.ScopeType scope() { return picocli.CommandLine.ScopeType.INHERIT; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 15), f);
         CommandModel.member(s, MemberElement.field(o, c0, "fakeState", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"State file of the fake backend (default: $XDG_STATE_HOME/vdpactl/fake-state.json)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--fake-state"}; }
             @Override public java.lang.String paramLabel() { return "FILE"; }
             @Override public picocli.CommandLine.ScopeType scope() { return picocli.CommandLine.ScopeType.INHERIT; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 16), f);
         CommandModel.member(s, MemberElement.field(o, c0, "fakeFaults", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Fault-injection rules for the fake backend (JSON, see docs/fake-faults.md)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--fake-faults"}; }
             @Override public java.lang.String paramLabel() { return "FILE"; }
             @Override public picocli.CommandLine.ScopeType scope() { return picocli.CommandLine.ScopeType.INHERIT; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 17), f);
         CommandModel.member(s, MemberElement.field(o, c0, "fakeKernel", new OptionValues() {
             @Override public java.lang.Class<? extends java.lang.Iterable<java.lang.String>> completionCandidates() { return org.vdpactl.cli.CompletionValues.FakeKernels.class; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Linux version the fake backend speaks, a kernel profile or its alias: ${COMPLETION-CANDIDATES} (default: the version the state file recorded, else 6.12). See docs/kernel-profiles.md."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--fake-kernel"}; }
             @Override public java.lang.String paramLabel() { return "VERSION"; }
             @Override public picocli.CommandLine.ScopeType scope() { return picocli.CommandLine.ScopeType.INHERIT; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 18), f);
         CommandModel.member(s, MemberElement.field(o, c0, "fakeClock", new OptionValues() {
             @Override public java.lang.Class<? extends java.lang.Iterable<java.lang.String>> completionCandidates() { return org.vdpactl.cli.CompletionValues.FakeClocks.class; }
             @Override public java.lang.String defaultValue() { return "real"; }
@@ -214,26 +214,26 @@ final class CommandSpecs {
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--fake-clock"}; }
             @Override public java.lang.String paramLabel() { return "real|virtual"; }
             @Override public picocli.CommandLine.ScopeType scope() { return picocli.CommandLine.ScopeType.INHERIT; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 19), f);
         CommandModel.member(s, MemberElement.field(o, c0, "json", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Print data as JSON."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"-j", "--json"}; }
             @Override public picocli.CommandLine.ScopeType scope() { return picocli.CommandLine.ScopeType.INHERIT; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 20), f);
         CommandModel.member(s, MemberElement.field(o, c0, "pretty", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Indent JSON output."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"-p", "--pretty"}; }
             @Override public picocli.CommandLine.ScopeType scope() { return picocli.CommandLine.ScopeType.INHERIT; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 21), f);
         CommandModel.member(s, MemberElement.field(o, c0, "batch", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Run the command lines of FILE (- for standard input), one a line, as `ip -batch` does; stops at the first that fails unless --force."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"-b", "--batch"}; }
             @Override public java.lang.String paramLabel() { return "FILE"; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 22), f);
         CommandModel.member(s, MemberElement.field(o, c0, "force", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"With --batch: go on after a command fails; exit with the last failure's code."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--force"}; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 23), f);
         CommandModel.member(s, MemberElement.setter(o, c0, "setVerbose", boolean.class, new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Log more and show stack traces of failures."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"-v", "--verbose"}; }
@@ -254,77 +254,77 @@ final class CommandSpecs {
             @Override public java.lang.String name() { return "rehearse"; }
             @Override public boolean sortOptions() { return false; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
-        CommandModel.member(s, MemberElement.field(o, c0, "spec", SpecValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.CliCommandFields.ACCESS, 24), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "spec", SpecValues.DEFAULTS, org.vdpactl.cli.CliCommandFields.ACCESS, 25), f);
         CommandModel.member(s, MemberElement.field(o, c0, "devices", new ParametersValues() {
             @Override public java.lang.String arity() { return "0..*"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Devices to rehearse on (sources)."}; }
             @Override public java.lang.String paramLabel() { return "DEV"; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 26), f);
         CommandModel.member(s, MemberElement.field(o, c0, "count", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Use the first N devices (with --compare: N simulated devices, default 4)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--devices"}; }
             @Override public java.lang.String paramLabel() { return "N"; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 27), f);
         CommandModel.member(s, MemberElement.field(o, c0, "destinations", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Separate destination devices, one per source (comma-separated)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--dest"}; }
             @Override public java.lang.String paramLabel() { return "DEV"; }
             @Override public java.lang.String split() { return ","; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 28), f);
         CommandModel.member(s, MemberElement.field(o, c0, "split", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Use the first half of the devices as sources, the second half as destinations."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--split"}; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 29), f);
         CommandModel.member(s, MemberElement.field(o, c0, "strategy", new OptionValues() {
             @Override public java.lang.Class<? extends java.lang.Iterable<java.lang.String>> completionCandidates() { return org.vdpactl.cli.CompletionValues.Strategies.class; }
             @Override public java.lang.String defaultValue() { return "parallel"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"serial: one device after another (what QEMU does); parallel: all devices per phase with a barrier; pipelined: each device through its phases without waiting; svq: one device after another, each destination started on shadow virtqueues (QEMU's SVQ migration path; with --window in-place the switch to SVQ) (default: ${DEFAULT-VALUE})."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--strategy"}; }
             @Override public java.lang.String paramLabel() { return "serial|parallel|pipelined|svq"; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 30), f);
         CommandModel.member(s, MemberElement.field(o, c0, "premap", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Map the destination memory before the window (needs IOTLB_PERSIST when a device is its own destination)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--premap"}; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 31), f);
         CommandModel.member(s, MemberElement.field(o, c0, "window", new OptionValues() {
             @Override public java.lang.Class<? extends java.lang.Iterable<java.lang.String>> completionCandidates() { return org.vdpactl.cli.CompletionValues.Windows.class; }
             @Override public java.lang.String defaultValue() { return "migration"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Where the downtime starts and ends for a device that is its own destination: migration (default: its reset is the destination's preparation, shown but not counted) or in-place (stopped and restarted in place, reset inside the window: the window of earlier versions)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--window"}; }
             @Override public java.lang.String paramLabel() { return "migration|in-place"; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 32), f);
         CommandModel.member(s, MemberElement.field(o, c0, "stopAndCopy", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Rehearse only the source side of stop-and-copy: suspend, save state, unmap."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--stop-and-copy"}; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 33), f);
         CommandModel.member(s, MemberElement.field(o, c0, "iterations", new OptionValues() {
             @Override public java.lang.String defaultValue() { return "1"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Windows to rehearse (default: ${DEFAULT-VALUE})."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--iterations"}; }
             @Override public java.lang.String paramLabel() { return "N"; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 34), f);
         CommandModel.member(s, MemberElement.field(o, c0, "queuePairs", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Queue pairs of net devices, set through the control queue (default: all the device offers)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--queue-pairs"}; }
             @Override public java.lang.String paramLabel() { return "N"; }
-        }), f);
-        CommandModel.member(s, MemberElement.field(o, c0, "memory", MixinValues.DEFAULTS), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 35), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "memory", MixinValues.DEFAULTS, org.vdpactl.cli.CliCommandFields.ACCESS, 36), f);
         CommandModel.member(s, MemberElement.field(o, c0, "report", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Write a self-contained HTML report (timeline and histograms)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--report"}; }
             @Override public java.lang.String paramLabel() { return "FILE.html"; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 37), f);
         CommandModel.member(s, MemberElement.field(o, c0, "reportDetails", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Keep what is local to this machine in --report and --json: the fake's state file and full file paths (default: left out, reports get shared)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--report-details"}; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 38), f);
         CommandModel.member(s, MemberElement.field(o, c0, "compare", new OptionValues() {
             @Override public java.lang.Class<? extends java.lang.Iterable<java.lang.String>> completionCandidates() { return org.vdpactl.cli.CompletionValues.PresetPairs.class; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Fake only: run the upstream configurations and this rehearsal on two mlx5 latency presets (e.g. mlx5-pre612,mlx5-612) and print before/after with reductions."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--compare"}; }
             @Override public java.lang.String paramLabel() { return "PRESET,PRESET"; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 39), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -334,7 +334,7 @@ final class CommandSpecs {
         Class<?> c0 = o.getClass();
         Class<?> c1 = c0.getSuperclass();
         CommandModel.command(s, CommandValues.DEFAULTS, f);
-        CommandModel.member(s, MemberElement.field(o, c1, "spec", SpecValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c1, "spec", SpecValues.DEFAULTS, org.vdpactl.cli.CliCommandFields.ACCESS, 40), f);
         CommandModel.command(s, new CommandValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Reports from earlier vdpactl outputs."}; }
             @Override public boolean mixinStandardHelpOptions() { return true; }
@@ -357,23 +357,23 @@ final class CommandSpecs {
             @Override public java.lang.String name() { return "merge"; }
             @Override public boolean sortOptions() { return false; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.CliCommandFields.ACCESS, 41), f);
         CommandModel.member(s, MemberElement.field(o, c0, "files", new ParametersValues() {
             @Override public java.lang.String arity() { return "1..*"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Rehearsal documents, one per host."}; }
             @Override public java.lang.String paramLabel() { return "FILE.json"; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 42), f);
         CommandModel.member(s, MemberElement.field(o, c0, "html", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Also write the report as one self-contained HTML file."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--html"}; }
             @Override public java.lang.String paramLabel() { return "FILE.html"; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 43), f);
         CommandModel.member(s, MemberElement.field(o, c0, "checks", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"migrate check --json documents: adds the compatibility matrix (host × host, worst verdict)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--check"}; }
             @Override public java.lang.String paramLabel() { return "CHECK.json"; }
             @Override public java.lang.String split() { return ","; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 44), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -386,13 +386,13 @@ final class CommandSpecs {
             @Override public java.lang.String descriptionKey() { return "mixinStandardHelpOptions.help"; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"${picocli.help.name.0:--h}", "${picocli.help.name.1:---help}"}; }
             @Override public boolean usageHelp() { return true; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 45), f);
         CommandModel.member(s, MemberElement.field(o, c0, "versionRequested", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Print version information and exit."}; }
             @Override public java.lang.String descriptionKey() { return "mixinStandardHelpOptions.version"; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"${picocli.version.name.0:--V}", "${picocli.version.name.1:---version}"}; }
             @Override public boolean versionHelp() { return true; }
-        }), f);
+        }, org.vdpactl.cli.CliCommandFields.ACCESS, 46), f);
         return CommandModel.finish(s, false, f);
     }
 
@@ -405,18 +405,18 @@ final class CommandSpecs {
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "doctor"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.doctor.DoctorCommandFields.ACCESS, 0), f);
         CommandModel.member(s, MemberElement.field(o, c0, "devices", new ParametersValues() {
             @Override public java.lang.String arity() { return "0..*"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Devices to check (/dev/vhost-vdpa-N or vdpa names); default all."}; }
             @Override public java.lang.String paramLabel() { return "DEV"; }
-        }), f);
+        }, org.vdpactl.cli.doctor.DoctorCommandFields.ACCESS, 1), f);
         CommandModel.member(s, MemberElement.field(o, c0, "memory", new OptionValues() {
             @Override public java.lang.String defaultValue() { return "1G"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Guest memory a rehearsal would map (pinned by PA-mode drivers such as mlx5), default ${DEFAULT-VALUE}."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--memory"}; }
             @Override public java.lang.String paramLabel() { return "SIZE"; }
-        }), f);
+        }, org.vdpactl.cli.doctor.DoctorCommandFields.ACCESS, 2), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -426,13 +426,13 @@ final class CommandSpecs {
         Class<?> c0 = o.getClass();
         Class<?> c1 = c0.getSuperclass();
         CommandModel.command(s, CommandValues.DEFAULTS, f);
-        CommandModel.member(s, MemberElement.field(o, c1, "spec", SpecValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c1, "spec", SpecValues.DEFAULTS, org.vdpactl.cli.CliCommandFields.ACCESS, 47), f);
         CommandModel.command(s, new CommandValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"vDPA devices: list, show, add, del, config, vstats, set."}; }
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "dev"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 0), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -445,37 +445,37 @@ final class CommandSpecs {
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "add"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 1), f);
         CommandModel.member(s, MemberElement.field(o, c0, "name", new ParametersValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Device name (global, like vdpa0)."}; }
             @Override public java.lang.String paramLabel() { return "NAME"; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 2), f);
         CommandModel.member(s, MemberElement.field(o, c0, "mgmtdev", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"e.g. vdpasim_net or pci/0000:08:00.2"}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--mgmtdev"}; }
             @Override public java.lang.String paramLabel() { return "BUS/DEV"; }
             @Override public boolean required() { return true; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 3), f);
         CommandModel.member(s, MemberElement.field(o, c0, "mac", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"MAC address of a net device, like 02:00:00:00:00:07 (unicast; the config space's mac)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--mac"}; }
             @Override public java.lang.String paramLabel() { return "MAC"; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 4), f);
         CommandModel.member(s, MemberElement.field(o, c0, "mtu", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"MTU of a net device, 68 to 65535 (the config space's mtu)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--mtu"}; }
             @Override public java.lang.String paramLabel() { return "N"; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 5), f);
         CommandModel.member(s, MemberElement.field(o, c0, "maxVqp", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Maximum virtqueue pairs (net devices)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--max-vqp"}; }
             @Override public java.lang.String paramLabel() { return "N"; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 6), f);
         CommandModel.member(s, MemberElement.field(o, c0, "features", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Device features: 0x... or names like VERSION_1,ACCESS_PLATFORM,MAC."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--features"}; }
             @Override public java.lang.String paramLabel() { return "HEX|NAMES"; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 7), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -488,12 +488,12 @@ final class CommandSpecs {
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "config"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 8), f);
         CommandModel.member(s, MemberElement.field(o, c0, "words", new ParametersValues() {
             @Override public java.lang.String arity() { return "0..2"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Device name (default: every device), after an optional 'show'."}; }
             @Override public java.lang.String paramLabel() { return "NAME"; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 9), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -507,7 +507,7 @@ final class CommandSpecs {
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "list"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 10), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -520,17 +520,17 @@ final class CommandSpecs {
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "set"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 11), f);
         CommandModel.member(s, MemberElement.field(o, c0, "name", new ParametersValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Device name."}; }
             @Override public java.lang.String paramLabel() { return "NAME"; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 12), f);
         CommandModel.member(s, MemberElement.field(o, c0, "mac", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"New MAC address, like 02:00:00:00:00:08 (unicast)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--mac"}; }
             @Override public java.lang.String paramLabel() { return "MAC"; }
             @Override public boolean required() { return true; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 13), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -543,12 +543,12 @@ final class CommandSpecs {
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "show"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 14), f);
         CommandModel.member(s, MemberElement.field(o, c0, "name", new ParametersValues() {
             @Override public java.lang.String arity() { return "0..1"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Device name (default: every device)."}; }
             @Override public java.lang.String paramLabel() { return "NAME"; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 15), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -561,21 +561,21 @@ final class CommandSpecs {
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "vstats"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 16), f);
         CommandModel.member(s, MemberElement.field(o, c0, "words", new ParametersValues() {
             @Override public java.lang.String arity() { return "1..4"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Device name, after an optional 'show', then optionally qidx N."}; }
             @Override public java.lang.String paramLabel() { return "NAME"; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 17), f);
         CommandModel.member(s, MemberElement.field(o, c0, "qidx", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Queue index."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--qidx"}; }
             @Override public java.lang.String paramLabel() { return "N"; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 18), f);
         CommandModel.member(s, MemberElement.field(o, c0, "all", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Every queue of the device."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--all"}; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 19), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -588,16 +588,16 @@ final class CommandSpecs {
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "del"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 20), f);
         CommandModel.member(s, MemberElement.field(o, c0, "name", new ParametersValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Device name."}; }
             @Override public java.lang.String paramLabel() { return "NAME"; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 21), f);
         CommandModel.member(s, MemberElement.field(o, c0, "waitSeconds", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Wait this long for a holder of the device node to close it (saying once on stderr whom it waits for) instead of refusing at once."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--wait"}; }
             @Override public java.lang.String paramLabel() { return "SECONDS"; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 22), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -607,7 +607,7 @@ final class CommandSpecs {
         Class<?> c0 = o.getClass();
         Class<?> c1 = c0.getSuperclass();
         CommandModel.command(s, CommandValues.DEFAULTS, f);
-        CommandModel.member(s, MemberElement.field(o, c1, "spec", SpecValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c1, "spec", SpecValues.DEFAULTS, org.vdpactl.cli.CliCommandFields.ACCESS, 48), f);
         CommandModel.command(s, new CommandValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"vDPA management devices (drivers that can create devices)."}; }
             @Override public boolean mixinStandardHelpOptions() { return true; }
@@ -626,7 +626,7 @@ final class CommandSpecs {
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "list"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 23), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -639,12 +639,12 @@ final class CommandSpecs {
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "show"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 24), f);
         CommandModel.member(s, MemberElement.field(o, c0, "handle", new ParametersValues() {
             @Override public java.lang.String arity() { return "0..1"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"e.g. vdpasim_net or pci/0000:08:00.2"}; }
             @Override public java.lang.String paramLabel() { return "BUS/DEV"; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 25), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -654,7 +654,7 @@ final class CommandSpecs {
         Class<?> c0 = o.getClass();
         Class<?> c1 = c0.getSuperclass();
         CommandModel.command(s, CommandValues.DEFAULTS, f);
-        CommandModel.member(s, MemberElement.field(o, c1, "spec", SpecValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c1, "spec", SpecValues.DEFAULTS, org.vdpactl.cli.CliCommandFields.ACCESS, 49), f);
         CommandModel.command(s, new CommandValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"The PCI function behind a hardware management device (fake backend: devlink port function set)."}; }
             @Override public boolean mixinStandardHelpOptions() { return true; }
@@ -674,26 +674,26 @@ final class CommandSpecs {
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "set"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 26), f);
         CommandModel.member(s, MemberElement.field(o, c0, "handle", new ParametersValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"A hardware management device, e.g. pci/0000:08:00.2."}; }
             @Override public java.lang.String paramLabel() { return "BUS/DEV"; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 27), f);
         CommandModel.member(s, MemberElement.field(o, c0, "hwAddr", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"The function's MAC (devlink's hw_addr), unicast, or 00:00:00:00:00:00 for none."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--hw-addr"}; }
             @Override public java.lang.String paramLabel() { return "MAC"; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 28), f);
         CommandModel.member(s, MemberElement.field(o, c0, "mtu", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"The function's vport MTU, 68 to 65535."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--mtu"}; }
             @Override public java.lang.String paramLabel() { return "N"; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 29), f);
         CommandModel.member(s, MemberElement.field(o, c0, "link", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"The port's link."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--link"}; }
             @Override public java.lang.String paramLabel() { return "up|down"; }
-        }), f);
+        }, org.vdpactl.cli.mgmt.MgmtCommandFields.ACCESS, 30), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -706,54 +706,54 @@ final class CommandSpecs {
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "check"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.migrate.MigrateCommandFields.ACCESS, 0), f);
         CommandModel.member(s, MemberElement.field(o, c0, "devices", new ParametersValues() {
             @Override public java.lang.String arity() { return "0..*"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Source devices to check (default: every device of the source)."}; }
             @Override public java.lang.String paramLabel() { return "DEV"; }
-        }), f);
+        }, org.vdpactl.cli.migrate.MigrateCommandFields.ACCESS, 1), f);
         CommandModel.member(s, MemberElement.field(o, c0, "source", new OptionValues() {
             @Override public java.lang.String defaultValue() { return "live"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"The source's facts (default: this host)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--source"}; }
             @Override public java.lang.String paramLabel() { return "FILE|live"; }
-        }), f);
+        }, org.vdpactl.cli.migrate.MigrateCommandFields.ACCESS, 2), f);
         CommandModel.member(s, MemberElement.field(o, c0, "dest", new OptionValues() {
             @Override public java.lang.String defaultValue() { return "live"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"The destination's facts (default: this host)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--dest"}; }
             @Override public java.lang.String paramLabel() { return "FILE|live"; }
-        }), f);
+        }, org.vdpactl.cli.migrate.MigrateCommandFields.ACCESS, 3), f);
         CommandModel.member(s, MemberElement.field(o, c0, "pairs", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Pair source device SRC with destination device DEST (default: the device of the same name)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--pair"}; }
             @Override public java.lang.String paramLabel() { return "SRC:DEST"; }
             @Override public java.lang.String split() { return ","; }
-        }), f);
+        }, org.vdpactl.cli.migrate.MigrateCommandFields.ACCESS, 4), f);
         CommandModel.member(s, MemberElement.field(o, c0, "xsvq", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"The VM runs with -netdev vhost-vdpa,...,x-svq=on."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--x-svq"}; }
-        }), f);
+        }, org.vdpactl.cli.migrate.MigrateCommandFields.ACCESS, 5), f);
         CommandModel.member(s, MemberElement.field(o, c0, "memory", new OptionValues() {
             @Override public java.lang.String defaultValue() { return "4G"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"The VM's memory (default ${DEFAULT-VALUE})."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--memory"}; }
             @Override public java.lang.String paramLabel() { return "SIZE"; }
-        }), f);
+        }, org.vdpactl.cli.migrate.MigrateCommandFields.ACCESS, 6), f);
         CommandModel.member(s, MemberElement.field(o, c0, "rehearse", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Rehearse each pair's path and show its downtime on the path and the warnings it", "costs: on this host's devices when both sides are live, else on the fake's models of both sides' devices", "as the facts documents describe them (simulated, and said so)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--rehearse"}; }
-        }), f);
+        }, org.vdpactl.cli.migrate.MigrateCommandFields.ACCESS, 7), f);
         CommandModel.member(s, MemberElement.field(o, c0, "sourceQemu", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"The source's QEMU version (overrides the facts)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--source-qemu"}; }
             @Override public java.lang.String paramLabel() { return "VERSION"; }
-        }), f);
+        }, org.vdpactl.cli.migrate.MigrateCommandFields.ACCESS, 8), f);
         CommandModel.member(s, MemberElement.field(o, c0, "destQemu", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"The destination's QEMU version (overrides the facts)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--dest-qemu"}; }
             @Override public java.lang.String paramLabel() { return "VERSION"; }
-        }), f);
+        }, org.vdpactl.cli.migrate.MigrateCommandFields.ACCESS, 9), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -766,17 +766,17 @@ final class CommandSpecs {
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "facts"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.migrate.MigrateCommandFields.ACCESS, 10), f);
         CommandModel.member(s, MemberElement.field(o, c0, "host", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"The host's name in the document (default: this host's name)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--host"}; }
             @Override public java.lang.String paramLabel() { return "NAME"; }
-        }), f);
+        }, org.vdpactl.cli.migrate.MigrateCommandFields.ACCESS, 11), f);
         CommandModel.member(s, MemberElement.field(o, c0, "qemuVersion", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"The QEMU version the host's VMs run (default: asked of the qemu-system binary on PATH)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--qemu-version"}; }
             @Override public java.lang.String paramLabel() { return "VERSION"; }
-        }), f);
+        }, org.vdpactl.cli.migrate.MigrateCommandFields.ACCESS, 12), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -786,7 +786,7 @@ final class CommandSpecs {
         Class<?> c0 = o.getClass();
         Class<?> c1 = c0.getSuperclass();
         CommandModel.command(s, CommandValues.DEFAULTS, f);
-        CommandModel.member(s, MemberElement.field(o, c1, "spec", SpecValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c1, "spec", SpecValues.DEFAULTS, org.vdpactl.cli.CliCommandFields.ACCESS, 50), f);
         CommandModel.command(s, new CommandValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Migration preflight: this host's facts, and the check of a source against a destination.", "See docs/migrate.md."}; }
             @Override public boolean mixinStandardHelpOptions() { return true; }
@@ -807,32 +807,32 @@ final class CommandSpecs {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Guest RAM to map (default: ${DEFAULT-VALUE}); on x86 the first 2 GiB sit below 4 GiB, the rest above."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--memory"}; }
             @Override public java.lang.String paramLabel() { return "SIZE"; }
-        }), f);
+        }, org.vdpactl.cli.rehearse.RehearseCommandFields.ACCESS, 0), f);
         CommandModel.member(s, MemberElement.field(o, c0, "regions", new OptionValues() {
             @Override public java.lang.String defaultValue() { return "1G"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Size of each memory region (one IOTLB entry per region; default: ${DEFAULT-VALUE})."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--regions"}; }
             @Override public java.lang.String paramLabel() { return "SIZE"; }
-        }), f);
+        }, org.vdpactl.cli.rehearse.RehearseCommandFields.ACCESS, 1), f);
         CommandModel.member(s, MemberElement.field(o, c0, "pageSize", new OptionValues() {
             @Override public java.lang.Class<? extends java.lang.Iterable<java.lang.String>> completionCandidates() { return org.vdpactl.cli.CompletionValues.PageSizes.class; }
             @Override public java.lang.String defaultValue() { return "4K"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Host page size backing guest RAM (4K, 2M, 1G; default: ${DEFAULT-VALUE}): how finely the device translates it."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--page-size"}; }
             @Override public java.lang.String paramLabel() { return "SIZE"; }
-        }), f);
+        }, org.vdpactl.cli.rehearse.RehearseCommandFields.ACCESS, 2), f);
         CommandModel.member(s, MemberElement.field(o, c0, "flat", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"One run of RAM from address 0 (no hole below 4 GiB)."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--flat"}; }
-        }), f);
+        }, org.vdpactl.cli.rehearse.RehearseCommandFields.ACCESS, 3), f);
         CommandModel.member(s, MemberElement.field(o, c0, "layoutFile", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Explicit regions (iova, size, pageSize, split) instead of --memory/--regions/--page-size."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--memory-layout"}; }
             @Override public java.lang.String paramLabel() { return "FILE.json"; }
-        }), f);
+        }, org.vdpactl.cli.rehearse.RehearseCommandFields.ACCESS, 4), f);
         CommandModel.member(s, MemberElement.field(o, c0, "command", new SpecValues() {
             @Override public picocli.CommandLine.Spec.Target value() { return picocli.CommandLine.Spec.Target.MIXEE; }
-        }), f);
+        }, org.vdpactl.cli.rehearse.RehearseCommandFields.ACCESS, 5), f);
         return CommandModel.finish(s, false, f);
     }
 
@@ -842,7 +842,7 @@ final class CommandSpecs {
         Class<?> c0 = o.getClass();
         Class<?> c1 = c0.getSuperclass();
         CommandModel.command(s, CommandValues.DEFAULTS, f);
-        CommandModel.member(s, MemberElement.field(o, c1, "spec", SpecValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c1, "spec", SpecValues.DEFAULTS, org.vdpactl.cli.CliCommandFields.ACCESS, 51), f);
         CommandModel.command(s, new CommandValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Inspect and drive vhost-vdpa character devices (DEV = vdpa device name or /dev/vhost-vdpa-N)."}; }
             @Override public boolean mixinStandardHelpOptions() { return true; }
@@ -864,17 +864,17 @@ final class CommandSpecs {
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "resume"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.vhost.VhostCommandFields.ACCESS, 0), f);
         CommandModel.member(s, MemberElement.field(o, c0, "devices", new ParametersValues() {
             @Override public java.lang.String arity() { return "0..*"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Devices to resume: vdpa device names or /dev/vhost-vdpa-N."}; }
             @Override public java.lang.String paramLabel() { return "DEV"; }
-        }), f);
+        }, org.vdpactl.cli.vhost.VhostCommandFields.ACCESS, 1), f);
         CommandModel.member(s, MemberElement.field(o, c0, "fd", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"An already open vhost-vdpa descriptor."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--fd"}; }
             @Override public java.lang.String paramLabel() { return "N"; }
-        }), f);
+        }, org.vdpactl.cli.vhost.VhostCommandFields.ACCESS, 2), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -887,21 +887,21 @@ final class CommandSpecs {
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "suspend"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.vhost.VhostCommandFields.ACCESS, 3), f);
         CommandModel.member(s, MemberElement.field(o, c0, "devices", new ParametersValues() {
             @Override public java.lang.String arity() { return "0..*"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Devices to suspend: vdpa device names or /dev/vhost-vdpa-N."}; }
             @Override public java.lang.String paramLabel() { return "DEV"; }
-        }), f);
+        }, org.vdpactl.cli.vhost.VhostCommandFields.ACCESS, 4), f);
         CommandModel.member(s, MemberElement.field(o, c0, "fd", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"An already open vhost-vdpa descriptor."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--fd"}; }
             @Override public java.lang.String paramLabel() { return "N"; }
-        }), f);
+        }, org.vdpactl.cli.vhost.VhostCommandFields.ACCESS, 5), f);
         CommandModel.member(s, MemberElement.field(o, c0, "andResume", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Resume right after, and time that too."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--and-resume"}; }
-        }), f);
+        }, org.vdpactl.cli.vhost.VhostCommandFields.ACCESS, 6), f);
         return CommandModel.finish(s, true, f);
     }
 
@@ -914,17 +914,17 @@ final class CommandSpecs {
             @Override public boolean mixinStandardHelpOptions() { return true; }
             @Override public java.lang.String name() { return "info"; }
         }, f);
-        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS), f);
+        CommandModel.member(s, MemberElement.field(o, c0, "context", MixinValues.DEFAULTS, org.vdpactl.cli.vhost.VhostCommandFields.ACCESS, 7), f);
         CommandModel.member(s, MemberElement.field(o, c0, "device", new ParametersValues() {
             @Override public java.lang.String arity() { return "0..1"; }
             @Override public java.lang.String[] description() { return new java.lang.String[] {"vdpa device name or /dev/vhost-vdpa-N"}; }
             @Override public java.lang.String paramLabel() { return "DEV"; }
-        }), f);
+        }, org.vdpactl.cli.vhost.VhostCommandFields.ACCESS, 8), f);
         CommandModel.member(s, MemberElement.field(o, c0, "fd", new OptionValues() {
             @Override public java.lang.String[] description() { return new java.lang.String[] {"Use an already open vhost-vdpa descriptor instead of DEV."}; }
             @Override public java.lang.String[] names() { return new java.lang.String[] {"--fd"}; }
             @Override public java.lang.String paramLabel() { return "N"; }
-        }), f);
+        }, org.vdpactl.cli.vhost.VhostCommandFields.ACCESS, 9), f);
         return CommandModel.finish(s, true, f);
     }
 

@@ -37,23 +37,31 @@ final class MemberElement implements IAnnotatedElement, IExtensible, IGetter, IS
     private final Annotation annotation;
     private final String name;
     private final ITypeInfo typeInfo;
+    /** A field's reader and writer, and its number there; null for a setter method. */
+    private final CommandFieldAccess access;
+    private final int fieldNumber;
     /** A setter method's last value: picocli's getter of a method member answers with it. */
     private Object lastSet;
 
-    private MemberElement(Object owner, Member member, Annotation annotation, String name, Class<?> type, Type genericType) {
+    private MemberElement(Object owner, Member member, Annotation annotation, String name, Class<?> type, Type genericType,
+            CommandFieldAccess access, int fieldNumber) {
         this.owner = owner;
         this.member = member;
         this.annotation = annotation;
         this.name = name;
         this.typeInfo = typeInfo(type, genericType);
+        this.access = access;
+        this.fieldNumber = fieldNumber;
     }
 
-    /** The field {@code name} that {@code declaring} (a class of {@code owner}'s) declares. */
-    static MemberElement field(Object owner, Class<?> declaring, String name, Annotation annotation) {
+    /**
+     * The field {@code name} that {@code declaring} (a class of {@code owner}'s) declares, read and written through
+     * its package's {@code access} as field {@code number}. The field itself is looked up for its type only.
+     */
+    static MemberElement field(Object owner, Class<?> declaring, String name, Annotation annotation, CommandFieldAccess access, int number) {
         try {
             Field f = declaring.getDeclaredField(name);
-            f.setAccessible(true);
-            return new MemberElement(owner, f, annotation, name, f.getType(), f.getGenericType());
+            return new MemberElement(owner, f, annotation, name, f.getType(), f.getGenericType(), access, number);
         } catch (NoSuchFieldException e) {
             throw new IllegalStateException("CommandSpecs is out of date: no field " + name + " in " + declaring.getName(), e);
         }
@@ -64,7 +72,7 @@ final class MemberElement implements IAnnotatedElement, IExtensible, IGetter, IS
         try {
             Method m = declaring.getDeclaredMethod(name, parameterType);
             m.setAccessible(true);
-            return new MemberElement(owner, m, annotation, propertyName(name), parameterType, m.getGenericParameterTypes()[0]);
+            return new MemberElement(owner, m, annotation, propertyName(name), parameterType, m.getGenericParameterTypes()[0], null, -1);
         } catch (NoSuchMethodException e) {
             throw new IllegalStateException("CommandSpecs is out of date: no method " + name + " in " + declaring.getName(), e);
         }
@@ -96,7 +104,7 @@ final class MemberElement implements IAnnotatedElement, IExtensible, IGetter, IS
         if (type.isArray()) {
             return new Class<?>[] {type.getComponentType()};
         }
-        if (!(type == Optional.class || Collection.class.isAssignableFrom(type) || Map.class.isAssignableFrom(type))) {
+        if (type != Optional.class && !isMultiValue(type)) {
             return new Class<?>[] {type};
         }
         if (!(genericType instanceof ParameterizedType p)) {
@@ -117,10 +125,6 @@ final class MemberElement implements IAnnotatedElement, IExtensible, IGetter, IS
             result[i] = c;
         }
         return result;
-    }
-
-    Annotation annotation() {
-        return annotation;
     }
 
     @Override
@@ -192,7 +196,12 @@ final class MemberElement implements IAnnotatedElement, IExtensible, IGetter, IS
     @Override
     public boolean isMultiValue() {
         Class<?> c = typeInfo.getType();
-        return c.isArray() && c != char[].class || Collection.class.isAssignableFrom(c) || Map.class.isAssignableFrom(c);
+        return c != char[].class && isMultiValue(c);
+    }
+
+    /** picocli's multi-value types: arrays, collections and maps. */
+    private static boolean isMultiValue(Class<?> c) {
+        return c.isArray() || Collection.class.isAssignableFrom(c) || Map.class.isAssignableFrom(c);
     }
 
     @Override
@@ -280,24 +289,20 @@ final class MemberElement implements IAnnotatedElement, IExtensible, IGetter, IS
     @Override
     @SuppressWarnings("unchecked")
     public <T> T get() {
-        if (member instanceof Method) {
+        if (access == null) {
             return (T) lastSet;
         }
-        try {
-            return (T) ((Field) member).get(owner);
-        } catch (IllegalAccessException e) {
-            throw new CommandLine.PicocliException("Could not get value for field " + member, e);
-        }
+        return (T) access.get(owner, fieldNumber);
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public <T> T set(T value) {
         T previous = get();
-        if (member instanceof Field f) {
+        if (access != null) {
             try {
-                f.set(owner, value);
-            } catch (IllegalAccessException | IllegalArgumentException e) {
+                access.set(owner, fieldNumber, value);
+            } catch (ClassCastException | NullPointerException e) {
                 throw new CommandLine.PicocliException("Could not set value for field " + member + " to " + value, e);
             }
             return previous;

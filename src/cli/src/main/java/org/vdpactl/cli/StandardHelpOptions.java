@@ -11,6 +11,6 @@ final class StandardHelpOptions {
     /** The name picocli gives this mixin. */
     static final String KEY = "mixinStandardHelpOptions";
 
-    private boolean helpRequested;
-    private boolean versionRequested;
+    boolean helpRequested;
+    boolean versionRequested;
 }

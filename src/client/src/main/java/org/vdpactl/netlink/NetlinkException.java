@@ -18,13 +18,14 @@ public class NetlinkException extends SyscallException {
     }
 
     public NetlinkException(String operation, int errno, ExtAck extack, String hint, Throwable cause) {
-        super(operation, errno, compose(operation, errno, extack, hint), cause);
+        super(operation, errno, null, cause);
         this.extack = extack == null ? ExtAck.NONE : extack;
         this.hint = hint;
     }
 
-    private static String compose(String operation, int errno, ExtAck extack, String hint) {
-        StringBuilder sb = new StringBuilder(operation).append(": ").append(Errno.describe(errno));
+    @Override
+    protected String composeMessage() {
+        StringBuilder sb = new StringBuilder(operation()).append(": ").append(Errno.describe(errno()));
         if (extack != null && extack.message() != null) {
             sb.append(": ").append(extack.message());
         }

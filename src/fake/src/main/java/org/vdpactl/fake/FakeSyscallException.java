@@ -1,6 +1,5 @@
 package org.vdpactl.fake;
 
-import org.vdpactl.sys.Errno;
 import org.vdpactl.sys.SyscallException;
 
 /**
@@ -13,7 +12,7 @@ public final class FakeSyscallException extends SyscallException {
     private final String reason;
 
     public FakeSyscallException(String operation, int errno, String reason) {
-        super(operation, errno, operation + ": " + Errno.describe(errno), null);
+        super(operation, errno, null, null);
         this.reason = reason;
     }
 

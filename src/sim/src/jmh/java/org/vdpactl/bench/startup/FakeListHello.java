@@ -11,8 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The floor of {@code vdpactl --backend fake dev list} (scripts/lib/bench-startup.sh): what any JVM program doing what
@@ -22,7 +22,6 @@ import picocli.CommandLine.Option;
  * dump request encoded into native memory, one reply message per device written by the kernel side into the reader's
  * buffer, both decoded with the FFM memory API's layouts. No downcall, no logging, no codec tables, no profiles.
  */
-@Command(name = "fake-list", mixinStandardHelpOptions = true, version = "1", description = "Lists the devices of a state file.")
 public final class FakeListHello implements Callable<Integer> {
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED;
@@ -34,7 +33,7 @@ public final class FakeListHello implements Callable<Integer> {
     private static final short VDPA_ATTR_DEV_NAME = 5;
     private static final short NLM_F_DUMP = 0x300;
 
-    @Option(names = "--state", required = true, description = "The state file (JSON with \"name\" members).")
+    /** {@code --state}. */
     Path state;
 
     /** One end of a datagram socket, as the fake's netlink socket is to vdpactl's client. */
@@ -135,6 +134,16 @@ public final class FakeListHello implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new FakeListHello()).execute(args));
+        CommandSpec spec = CommandSpec.create().name("fake-list").mixinStandardHelpOptions(true).version("1");
+        spec.usageMessage().description("Lists the devices of a state file.");
+        spec.addOption(OptionSpec.builder("--state").type(Path.class).required(true).description("The state file (JSON with \"name\" members).")
+                .build());
+        CommandLine line = new CommandLine(spec);
+        line.setExecutionStrategy(parsed -> PicocliHello.run(parsed, () -> {
+            FakeListHello command = new FakeListHello();
+            command.state = parsed.matchedOptionValue("--state", null);
+            return command.call();
+        }));
+        System.exit(line.execute(args));
     }
 }

@@ -66,13 +66,21 @@ public final class BenchReport {
         STARTUP_VARIANTS.put("kernel-no-cds", "the same without the build's archive");
         STARTUP_VARIANTS.put("release-launcher-kernel", "`bin/vdpactl --backend kernel dev list` of the release tar.gz");
         STARTUP_VARIANTS.put("hello-aot", "the JVM hello with an AOT cache of its own, trained on itself: the yardstick's own floor");
-        STARTUP_VARIANTS.put("floor-picocli", "the floor of a picocli command: one annotated command with the standard help options and one"
-                + " option, executed as vdpactl's Main does (`org.vdpactl.bench.startup.PicocliHello`, the build's modernised picocli classes),"
-                + " with an AOT cache trained on itself");
+        STARTUP_VARIANTS.put("floor-picocli", "the floor of a picocli command: one command with the standard help options and one"
+                + " option, its model made with picocli's builders as vdpactl's written models are (records before 2026-12-07T12Z: from"
+                + " annotations, as vdpactl did then), executed as vdpactl's Main does (`org.vdpactl.bench.startup.PicocliHello`, the build's"
+                + " modernised picocli classes), with an AOT cache trained on itself");
         STARTUP_VARIANTS.put("floor-netlink", "the floor of a JVM program asking generic netlink for the vdpa family, what `--backend kernel dev list`"
-                + " does without the vdpa module: socket, bind, sendto, recvfrom, close through errno-capturing FFM downcall handles, no codec,"
-                + " no command model, no logging (`org.vdpactl.bench.startup.NetlinkHello`), with an AOT cache trained on itself");
-        STARTUP_VARIANTS.put("floor-fake", "the floor of what `--backend fake dev list` must do: a picocli command reads the state file with"
+                + " does without the vdpa module: socket, bind, sendto, recvfrom, close through one errno-capturing FFM downcall handle on"
+                + " libc's syscall(2), as vdpactl's seam makes them (records before 2026-12-07T12Z: one handle per function, five, as the seam"
+                + " linked then), no codec, no command model, no logging (`org.vdpactl.bench.startup.NetlinkHello`), with an AOT cache trained"
+                + " on itself");
+        STARTUP_VARIANTS.put("floor-kernel", "the floor of `--backend kernel dev list` itself: floor-picocli's command line with a `--backend`"
+                + " option and `dev list` subcommands, whose `list` asks netlink as floor-netlink does and exits as vdpactl does (0 with the vdpa"
+                + " family, 8 without), no codec, no logging, no device model (`org.vdpactl.bench.startup.KernelListHello`), with an AOT cache"
+                + " trained on itself");
+        STARTUP_VARIANTS.put("floor-fake", "the floor of what `--backend fake dev list` must do: a picocli command (its model made with"
+                + " builders, as floor-picocli's) reads the state file with"
                 + " the JDK, takes the device names out of it by a scan and lists them through a netlink dump with an in-process kernel behind a"
                 + " socket interface, messages in native memory read and written with the FFM memory API; no downcall, no logging, no JSON"
                 + " reader (`org.vdpactl.bench.startup.FakeListHello`), with an AOT cache trained on itself");
@@ -518,7 +526,9 @@ public final class BenchReport {
             // the floors: what any JVM program doing the same costs, so a goal out of reach says by how much the JVM itself is
             String[][] floors = {{"hello-aot", "the JVM hello with its own AOT cache", null},
                     {"floor-picocli", "a picocli command with its own AOT cache", "version"},
-                    {"floor-netlink", "an FFM program asking netlink for the vdpa family, with its own AOT cache", "kernel"},
+                    {"floor-netlink", "an FFM program asking netlink for the vdpa family, with its own AOT cache", null},
+                    {"floor-kernel", "a picocli command line asking netlink for the vdpa family (`kernel dev list`'s floor), with its own"
+                            + " AOT cache", "kernel"},
                     {"floor-fake", "a picocli command reading a state file and listing it through an in-process netlink kernel, with its own"
                             + " AOT cache", "build-archive"}};
             for (String[] f : floors) {
