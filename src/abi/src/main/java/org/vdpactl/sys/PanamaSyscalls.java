@@ -43,9 +43,7 @@ public final class PanamaSyscalls implements Syscalls {
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
-    // errno's place in the capture buffer: a layout's VarHandle would be built at every start, and costs more
-    // than the read it serves (a command reads errno once, if at all)
-    private static final long ERRNO_OFFSET = CAPTURE_LAYOUT.byteOffset(MemoryLayout.PathElement.groupElement("errno"));
+    private static final long ERRNO_OFFSET = errnoOffset();
     private static final Linker.Option CAPTURE = Linker.Option.captureCallState("errno");
 
     // Each handle lives in its own holder class, built on first use: building all of them cost ~40 ms of
@@ -151,6 +149,22 @@ public final class PanamaSyscalls implements Syscalls {
             throw new IllegalStateException("Already closed");
         }
         return segment.address();
+    }
+
+    /**
+     * errno's place in the capture buffer, by adding up the members before it. A layout's VarHandle, or its
+     * {@code byteOffset} of a path, builds method handles at every start that cost more than the one read of errno
+     * a failed command makes.
+     */
+    private static long errnoOffset() {
+        long offset = 0;
+        for (MemoryLayout m : CAPTURE_LAYOUT.memberLayouts()) {
+            if ("errno".equals(m.name().orElse(null))) {
+                return offset;
+            }
+            offset += m.byteSize();
+        }
+        throw new IllegalStateException("the JDK captures no errno: " + CAPTURE_LAYOUT);
     }
 
     private static int errno(MemorySegment captured) {

@@ -215,6 +215,12 @@ public final class Main implements Callable<Integer> {
     static final String NATIVE_REFLECTION = "jdk.reflect.useNativeAccessorOnly";
 
     /**
+     * picocli's property that stops its default factory looking for Groovy's closure class when the factory is first
+     * used: a class search through the whole class path that fails, at every start (vdpactl has no Groovy).
+     */
+    static final String PICOCLI_NO_CLOSURES = "picocli.disable.closures";
+
+    /**
      * SLF4J's properties naming its provider, and the least level of its own notes. Named, the CLI's provider is not
      * searched for: SLF4J's ServiceLoader search through the JDK's modules and the jar at the first logger was 3 % of
      * `fake dev list`'s CPU (a CPU profile). Loading a named provider is a note of level INFO, which SLF4J would print
@@ -238,6 +244,9 @@ public final class Main implements Callable<Integer> {
         if (System.getProperty(NATIVE_REFLECTION) == null) {
             System.setProperty(NATIVE_REFLECTION, "true");
         }
+        if (System.getProperty(PICOCLI_NO_CLOSURES) == null) {
+            System.setProperty(PICOCLI_NO_CLOSURES, "true");
+        }
         nameLogProvider();
         String[] given;
         try {
@@ -248,18 +257,33 @@ public final class Main implements Callable<Integer> {
                 PrintWriter out = new PrintWriter(System.out, true);
                 JsonError.print(out, f.exitCode(), f.getMessage());
             }
-            System.exit(f.exitCode().code());
+            end(f.exitCode().code());
             return;
         }
         if (VersionOnly.answer(given, System.out)) {
-            System.exit(ExitCode.OK.code());
+            end(ExitCode.OK.code());
             return;
         }
         String[] words = IprouteForms.rewrite(given);
         CommandLine cl = commandLineFor(words);
         ((Main) cl.getCommand()).caller = CallerIdentity.current();
         int code = cl.execute(words);
-        System.exit(StdoutCheck.afterRun(code, cl.getOut(), System.out, cl.getErr()));
+        int status = StdoutCheck.afterRun(code, cl.getOut(), System.out, cl.getErr());
+        cl.getErr().flush();
+        end(status);
+    }
+
+    /**
+     * Ends the process with {@code status}, its two streams flushed. Not {@code System.exit}: since JDK 21
+     * {@code Runtime.exit} looks up the platform logger "java.lang.Runtime" to log every exit, which starts the JDK's
+     * logging framework at the end of every command (4 % of {@code --backend kernel dev list}'s CPU, a CPU profile).
+     * All that exit adds to halt is running shutdown hooks, and vdpactl registers none (nor uses deleteOnExit or the
+     * Console); a signal that stops a rehearsal halts too ({@link StopSignals}).
+     */
+    static void end(int status) {
+        System.out.flush();
+        System.err.flush();
+        Runtime.getRuntime().halt(status);
     }
 
     /** As {@link #run(PrintWriter, PrintWriter, String...)}, as {@code caller}. */

@@ -17,7 +17,8 @@ import org.vdpactl.testsupport.LoadedClasses;
  *   <li>one FFM downcall stub: the netlink exchange's calls and close share one handle on syscall(2);</li>
  *   <li>no reflective field accessor: picocli's fields are read and written by the generated *CommandFields classes;</li>
  *   <li>no errno text table: a failure's message is composed only when shown, and "no vdpa family" is shown
- *       in words of its own.</li>
+ *       in words of its own;</li>
+ *   <li>no platform logging: the process ends by halting, as Runtime.exit would start it to log the exit.</li>
  * </ul>
  */
 class KernelDevListStartupTest {
@@ -25,7 +26,7 @@ class KernelDevListStartupTest {
     Path dir;
 
     @Test
-    void devListLinksOneHandleReflectsOnNoFieldAndComposesNoUnshownMessage() throws Exception {
+    void devListLinksOneHandleReflectsOnNoFieldComposesNoUnshownMessageAndLogsNoExit() throws Exception {
         LoadedClasses list = LoadedClasses.of(dir, Main.class, "kernel-dev-list", "--backend", "kernel", "dev", "list");
         assertTrue(list.exitCode() == 0 || list.exitCode() == ExitCode.NOT_READY.code(), list.exitCode() + ": " + list.stderr());
         assertTrue(list.names().contains("org.vdpactl.sys.PanamaSyscalls"), "the kernel backend was not used: " + list.names().size());
@@ -35,5 +36,7 @@ class KernelDevListStartupTest {
                 "a field was read or written by reflection");
         assertEquals(List.of(), list.names().stream().filter(n -> n.startsWith("jnr.constants.platform.")).toList(),
                 "an errno's text was looked up for a message nobody saw");
+        assertEquals(List.of(), list.names().stream().filter(n -> n.startsWith("jdk.internal.logger.") || n.startsWith("java.util.logging.")).toList(),
+                "the JDK's platform logging started");
     }
 }
