@@ -64,8 +64,9 @@ public final class PanamaSyscalls implements Syscalls {
      * libc's {@code syscall(2)}, the one handle of the calls a netlink exchange makes (socket, bind, getsockname,
      * setsockopt, sendto, recvfrom, ppoll) and of close. Every handle linked costs a generated stub and its lambda
      * forms, which the JDK 25 AOT cache does not keep, at every start (docs/benchmarks.md, part 4): one signature
-     * for all eight is one link instead of eight, and {@code vdpactl dev list} on the kernel makes only these. {@code long syscall(long number, ...)}: the arguments pass as
-     * longs, pointers as their addresses ({@link #address}), as C's callers pass them.
+     * for all eight is one link instead of eight, and {@code vdpactl dev list} on the kernel makes only these.
+     * {@code long syscall(long number, ...)}: the arguments pass as longs, pointers as their addresses
+     * ({@link #address}), as C's callers pass them.
      */
     private static final class SyscallHandle {
         static final MethodHandle H = LINKER.downcallHandle(symbol("syscall"),
@@ -251,6 +252,44 @@ public final class PanamaSyscalls implements Syscalls {
             return n;
         } catch (Throwable t) {
             throw rethrow(t);
+        }
+    }
+
+    @Override
+    public FdWriter writer(int fd) {
+        return new OwnErrnoWriter(fd);
+    }
+
+    /**
+     * A writer with its own errno buffer, for one thread at a time. The seam's {@link #write(int, MemorySegment)}
+     * finds the calling thread's buffer in a {@code ThreadLocal} and FFM keeps that buffer's automatic arena open
+     * for the call (two atomic updates): per IOTLB message, a few percent of the hot path (docs/benchmarks.md,
+     * section 2, {@code ffmWriteThreadLocal}). This buffer is passed as a {@link SessionFreeView}; the writer holds
+     * the segment of its arena and stays reachable until each call has returned, so the memory outlives the calls.
+     */
+    private static final class OwnErrnoWriter implements FdWriter {
+        private final int fd;
+        private final MemorySegment ownCaptured = Arena.ofAuto().allocate(CAPTURE_LAYOUT);
+        private final MemorySegment captured = SessionFreeView.of(ownCaptured);
+
+        OwnErrnoWriter(int fd) {
+            this.fd = fd;
+        }
+
+        @Override
+        public long write(MemorySegment buf) {
+            MemorySegment cs = captured;
+            try {
+                long n = (long) WriteHandle.H.invokeExact(cs, fd, buf, buf.byteSize());
+                if (n < 0) {
+                    throw fail("write", cs);
+                }
+                return n;
+            } catch (Throwable t) {
+                throw rethrow(t);
+            } finally {
+                Reference.reachabilityFence(this);
+            }
         }
     }
 

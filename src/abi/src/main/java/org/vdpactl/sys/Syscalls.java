@@ -45,6 +45,23 @@ public interface Syscalls {
     /** write(2) of the whole of {@code buf}. Returns the byte count the kernel reported. */
     long write(int fd, MemorySegment buf);
 
+    /**
+     * write(2) to one descriptor by a caller that writes from one thread at a time, such as a device handle under its
+     * one-thread guard writing IOTLB messages. What it returns is {@link #write(int, MemorySegment)} on {@code fd};
+     * an implementation may keep per-writer state that a call shared by every thread would look up per call (the
+     * Panama one keeps its own errno buffer: the IOTLB hot path, one write per message).
+     */
+    default FdWriter writer(int fd) {
+        return buf -> write(fd, buf);
+    }
+
+    /** write(2) of the whole of a buffer to the descriptor of {@link #writer(int)}, from one thread at a time. */
+    @FunctionalInterface
+    interface FdWriter {
+        /** As {@link Syscalls#write(int, MemorySegment)}. */
+        long write(MemorySegment buf);
+    }
+
     /** socket(2). */
     int socket(int domain, int type, int protocol);
 

@@ -57,6 +57,26 @@ class PanamaSyscallsSmokeTest {
     }
 
     @Test
+    void aWriterWritesToItsFdAndNamesItsOwnErrno() {
+        int[] p = sys.pipe(libc_h.O_CLOEXEC());
+        try (Arena arena = Arena.ofConfined()) {
+            assertEquals(5, sys.writer(p[1]).write(arena.allocateFrom("hello", StandardCharsets.US_ASCII).asSlice(0, 5)));
+            MemorySegment got = arena.allocate(8);
+            assertEquals(5, sys.read(p[0], got));
+            assertEquals("hello", new String(got.asSlice(0, 5).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.US_ASCII));
+            // this thread's errno buffer of the seam now holds ENOTTY: the writer's failure must name its own errno
+            assertEquals(Errno.ENOTTY, assertThrows(SyscallException.class,
+                    () -> sys.ioctl(p[0], 0x8008AF00L, MemorySegment.NULL)).errno());
+            SyscallException e = assertThrows(SyscallException.class, () -> sys.writer(987654).write(got));
+            assertEquals(Errno.EBADF, e.errno());
+            assertEquals("write", e.operation());
+        } finally {
+            sys.close(p[0]);
+            sys.close(p[1]);
+        }
+    }
+
+    @Test
     void closingAnUnknownFdIsEbadf() {
         SyscallException e = assertThrows(SyscallException.class, () -> sys.close(987654));
         assertEquals(Errno.EBADF, e.errno());

@@ -276,7 +276,7 @@ public final class Main implements Callable<Integer> {
     /**
      * Ends the process with {@code status}, its two streams flushed. Not {@code System.exit}: since JDK 21
      * {@code Runtime.exit} looks up the platform logger "java.lang.Runtime" to log every exit, which starts the JDK's
-     * logging framework at the end of every command (4 % of {@code --backend kernel dev list}'s CPU, a CPU profile).
+     * logging framework at the end of every command (seen in a CPU profile of {@code --backend kernel dev list}).
      * All that exit adds to halt is running shutdown hooks, and vdpactl registers none (nor uses deleteOnExit or the
      * Console); a signal that stops a rehearsal halts too ({@link StopSignals}).
      */

@@ -26,10 +26,10 @@ public class NetlinkException extends SyscallException {
     @Override
     protected String composeMessage() {
         StringBuilder sb = new StringBuilder(operation()).append(": ").append(Errno.describe(errno()));
-        if (extack != null && extack.message() != null) {
+        if (extack.message() != null) {
             sb.append(": ").append(extack.message());
         }
-        if (extack != null && extack.offset() != null) {
+        if (extack.offset() != null) {
             sb.append(" (attribute at byte ").append(extack.offset()).append(" of the request");
             String policy = extack.policyDescription();
             sb.append(policy.isEmpty() ? ")" : "; policy " + policy + ")");

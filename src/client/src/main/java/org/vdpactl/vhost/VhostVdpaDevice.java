@@ -81,6 +81,8 @@ public final class VhostVdpaDevice implements AutoCloseable {
      * first and keeps the handle, and so its arena, reachable until the write has returned.
      */
     private final MemorySegment iotlb;
+    /** Writes {@link #iotlb} to {@link #fd}; used, like it, only by the IOTLB write under {@link #guard}. */
+    private final Syscalls.FdWriter iotlbWriter;
     private final OneThreadGuard guard;
     private final IotlbPlanWriter planWriter;
     private boolean closed;
@@ -111,6 +113,7 @@ public final class VhostVdpaDevice implements AutoCloseable {
         this.addr = scratch.asSlice(0, vhost_vring_addr.layout().byteSize());
         this.range = scratch.asSlice(0, vhost_vdpa_iova_range.layout().byteSize());
         this.iotlb = SessionFreeView.of(arena.allocate(vhost_msg_v2.layout()));
+        this.iotlbWriter = sys.writer(fd);
         this.guard = new OneThreadGuard(label);
         this.planWriter = new IotlbPlanWriter(label, new IotlbPlanWriter.MessageSink() {
             @Override
@@ -792,7 +795,7 @@ public final class VhostVdpaDevice implements AutoCloseable {
         IotlbCodec.encode(iotlb, version, asid, type, iova, size, uaddr, perm);
         long n;
         try {
-            n = sys.write(fd, iotlb);
+            n = iotlbWriter.write(iotlb);
         } catch (SyscallException e) {
             throw iotlbError(e, version, asid, type, iova, size, uaddr, perm);
         } finally {

@@ -62,9 +62,14 @@ import org.vdpactl.vhost.VhostVdpaDevice;
  *       the same process, thread, harness and run as the Java rows;</li>
  *   <li>{@link #ffmWrite}: one write downcall per message, errno captured into a buffer held in a field, the
  *       message encoded once: what FFM adds to C;</li>
- *   <li>{@link #ffmWriteThreadLocal}: plus the seam's lookup of its per-thread errno buffer;</li>
- *   <li>{@link #ffmEncodeWrite}: plus {@link IotlbCodec#encode} of each message from the plans' columns;</li>
+ *   <li>{@link #ffmEncodeWriteOwnErrno}: plus {@link IotlbCodec#encode} of each message from the plans' columns, errno
+ *       still captured into the field's buffer, as a device handle's writer does ({@code Syscalls.writer});</li>
  *   <li>{@link #encodeWriteDevNull}, above: plus the library's own work per message (plan walk, checks, the seam).</li>
+ * </ul>
+ * Beside the steps: {@link #ffmWriteThreadLocal} (the errno buffer looked up per call in a {@code ThreadLocal}, as the
+ * seam's shared {@code write} does) and {@link #ffmEncodeWrite} (that plus encoding), the hot path before the handle
+ * kept a writer of its own.
+ * <ul>
  * </ul>
  */
 @State(Scope.Thread)
@@ -220,6 +225,18 @@ public class IotlbBench {
         long written = 0;
         for (int i = 0; i < MESSAGES; i++) {
             written += (long) WRITE.invokeExact(CAPTURED.get(), nullFd, message, IotlbCodec.MESSAGE_SIZE);
+        }
+        return written;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(MESSAGES)
+    public long ffmEncodeWriteOwnErrno() throws Throwable {
+        IotlbColumns c = columns;
+        long written = 0;
+        for (int i = 0; i < MESSAGES; i++) {
+            IotlbCodec.encode(message, IotlbCodec.V2, c.asid[i], c.type[i], c.iova[i], c.size[i], c.uaddr[i], c.perm[i]);
+            written += (long) WRITE.invokeExact(captured, nullFd, message, IotlbCodec.MESSAGE_SIZE);
         }
         return written;
     }

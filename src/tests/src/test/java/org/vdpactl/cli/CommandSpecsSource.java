@@ -117,7 +117,8 @@ final class CommandSpecsSource {
         for (Class<?> k : List.of(f.getDeclaringClass(), f.getType().isArray() ? f.getType().getComponentType() : f.getType())) {
             for (Class<?> e = k; e != null; e = e.getEnclosingClass()) {
                 if (Modifier.isPrivate(e.getModifiers())) {
-                    throw new IllegalStateException(f + ": " + e.getName() + " is private; its package's " + FIELDS_CLASS + " class cannot name it");
+                    throw new IllegalStateException(f + ": " + e.getName() + " is private; its package's "
+                            + fieldsClass(f.getDeclaringClass().getPackageName()) + " cannot name it");
                 }
             }
         }

@@ -96,7 +96,9 @@ public final class BenchReport {
             "cLoopInJvm", "C: the same messages filled in and written to `/dev/null` by C's loop (src/bench/c/iotlb_cycle.c), called once per cycle from the JMH process",
             "ffmWrite", "one bare write downcall per message (errno captured into a field's buffer), the message encoded once",
             "ffmWriteThreadLocal", "`ffmWrite` with the errno buffer looked up per call in a `ThreadLocal`, as the seam does",
-            "ffmEncodeWrite", "`ffmWriteThreadLocal` plus `IotlbCodec.encode` of each message");
+            "ffmEncodeWrite", "`ffmWriteThreadLocal` plus `IotlbCodec.encode` of each message",
+            "ffmEncodeWriteOwnErrno", "`ffmWrite` plus `IotlbCodec.encode` of each message: errno into one buffer held by the writer,"
+                    + " as a device handle's writer does (`Syscalls.writer`)");
     private static final Map<String, String> NETLINK_BENCHMARKS = Map.of(
             "encodeDevNew", "a DEV_NEW request (mgmtdev, name, MAC, MTU, max_vqp) into a reused `MessageWriter`",
             "decodeDevGetReply", "one DEV_GET reply datagram (the fake's bytes) to a `VdpaDevInfo`",
