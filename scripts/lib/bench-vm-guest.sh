@@ -8,7 +8,7 @@ build=$1 java=$2
 shift 2
 results="$build/results"
 device=/dev/vhost-vdpa-0
-benchmarks=(getFeatures getVringBase iotlbMapUnmap iotlbPlanMapUnmap)
+benchmarks=(getFeatures getVringBase iotlbMapUnmap iotlbMapUnmapBareFfm iotlbPlanMapUnmap)
 attempts=3
 if [ ! -c "$device" ]; then
     echo "the guest has no $device (vdpa_sim device not created)." >"$results/skipped-vm.txt"
@@ -61,7 +61,8 @@ emulated CPU: absolute times here are many times the host's and only the Java ÷
 device \`$device\` (vdpasim_net). One operation of the IOTLB rows is a map/unmap cycle of 1024 one-page regions
 of a shared memfd (2052 vhost_msg_v2 writes); its time is per message. C = src/bench/c/vhost_loop.c, its own
 clock, single-threaded and then with a second (idle) thread; Java = \`VhostDeviceBench\` through \`PanamaSyscalls\`
-(ioctls) and \`VhostVdpaDevice.apply\` (IOTLB).
+(ioctls) and \`VhostVdpaDevice.apply\` (IOTLB); \`iotlbMapUnmapBareFfm\`, the IOTLB rows' floor for any FFM caller, encodes
+the same messages and writes each through a bare downcall with errno captured (no plan walk, no check, no seam).
 
 $crash_note
 NOTES

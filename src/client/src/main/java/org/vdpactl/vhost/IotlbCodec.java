@@ -24,7 +24,20 @@ public final class IotlbCodec {
 
     private static final long BODY_V2 = vhost_msg_v2.iotlb$offset();
     private static final long BODY_V1 = vhost_msg.iotlb$offset();
-    private static final long BODY_SIZE = vhost_iotlb_msg.layout().byteSize();
+    /*
+     * The fields' places, from the generated layouts, for the encoder's stores. The encoder stores through the
+     * *_UNALIGNED layouts: an aligned layout checks the address's alignment at every store, which the JIT cannot fold
+     * for a buffer whose address it does not know, and every buffer encode is given is 8-byte aligned already (a
+     * segment allocated with the message's layout).
+     */
+    private static final long TYPE_V1 = vhost_msg.type$offset();
+    private static final long TYPE_V2 = vhost_msg_v2.type$offset();
+    private static final long ASID = vhost_msg_v2.asid$offset();
+    private static final long IOVA = vhost_iotlb_msg.iova$offset();
+    private static final long SIZE = vhost_iotlb_msg.size$offset();
+    private static final long UADDR = vhost_iotlb_msg.uaddr$offset();
+    private static final long PERM = vhost_iotlb_msg.perm$offset();
+    private static final long IOTLB_TYPE = vhost_iotlb_msg.type$offset();
 
     private IotlbCodec() {
     }
@@ -39,23 +52,22 @@ public final class IotlbCodec {
         // (one message per write(2)) both showed in the profile (docs/benchmarks.md, section 2).
         MemorySegment msg = dst.asSlice(0, MESSAGE_SIZE);
         for (long offset = 0; offset < MESSAGE_SIZE; offset += Long.BYTES) {
-            msg.set(ValueLayout.JAVA_LONG, offset, 0L);
+            msg.set(ValueLayout.JAVA_LONG_UNALIGNED, offset, 0L);
         }
         long body;
         if (version == V1) {
-            vhost_msg.type(msg, version);
+            msg.set(ValueLayout.JAVA_INT_UNALIGNED, TYPE_V1, version);
             body = BODY_V1;
         } else {
-            vhost_msg_v2.type(msg, version);
-            vhost_msg_v2.asid(msg, asid);
+            msg.set(ValueLayout.JAVA_INT_UNALIGNED, TYPE_V2, version);
+            msg.set(ValueLayout.JAVA_INT_UNALIGNED, ASID, asid);
             body = BODY_V2;
         }
-        MemorySegment b = msg.asSlice(body, BODY_SIZE);
-        vhost_iotlb_msg.iova(b, iova);
-        vhost_iotlb_msg.size(b, size);
-        vhost_iotlb_msg.uaddr(b, uaddr);
-        vhost_iotlb_msg.perm(b, (byte) perm);
-        vhost_iotlb_msg.type(b, (byte) type);
+        msg.set(ValueLayout.JAVA_LONG_UNALIGNED, body + IOVA, iova);
+        msg.set(ValueLayout.JAVA_LONG_UNALIGNED, body + SIZE, size);
+        msg.set(ValueLayout.JAVA_LONG_UNALIGNED, body + UADDR, uaddr);
+        msg.set(ValueLayout.JAVA_BYTE, body + PERM, (byte) perm);
+        msg.set(ValueLayout.JAVA_BYTE, body + IOTLB_TYPE, (byte) type);
     }
 
     public static void encode(MemorySegment dst, IotlbMessage m) {

@@ -70,6 +70,24 @@ class IotlbCodecTest {
         }
     }
 
+    /** V1 has padding where V2 has the ASID: an ASID given for V1 is not written, and the padding is zeroed. */
+    @Test
+    void v1WritesNoAsidGivenAndZeroesItsPaddingInAReusedBuffer() {
+        try (Arena a = Arena.ofConfined()) {
+            var seg = a.allocate(72, 8);
+            seg.fill((byte) 0x5A);
+            IotlbCodec.encode(seg, IotlbCodec.V1, 7, 2, 0x1000, 0x2000, 0x30000, 3);
+            byte[] expected = new byte[72];
+            expected[0] = 1;
+            expected[9] = 0x10;
+            expected[17] = 0x20;
+            expected[26] = 0x03;
+            expected[32] = 3;
+            expected[33] = 2;
+            assertArrayEquals(expected, seg.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
     @Test
     void toStringIsReadable() {
         assertEquals("UPDATE asid=0 iova=0x1000 size=0x2000 uaddr=0x10000 perm=RO",

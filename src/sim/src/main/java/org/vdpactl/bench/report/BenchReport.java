@@ -34,6 +34,8 @@ public final class BenchReport {
     static final double SEAM_GOAL = 1.05;
     static final double IOTLB_FAKE_GOAL = 2_000_000;
     static final double IOTLB_VM_GOAL = 1.10;
+    /** The lane's floor of an IOTLB row: the same messages through a bare FFM downcall (VhostDeviceBench). */
+    static final String VM_FLOOR_SUFFIX = "BareFfm";
     static final double STARTUP_GOAL = 0.40;
     /** Below this many bytes per message, JMH's gc.alloc.rate.norm is measurement noise (TLAB sampling). */
     static final double NO_ALLOCATION = 0.5;
@@ -415,7 +417,9 @@ public final class BenchReport {
             double javaNs = 1e9 / jmh.run(IotlbHotPath.LIBRARY).orElseThrow().summary().median();
             goal("IOTLB hot path ≤ " + IotlbHotPath.GOAL + "x C on `/dev/null` (C's loop in the same JVM and run)", Markdown.ratio(ratio)
                     + " (" + Markdown.num(javaNs) + " vs " + Markdown.num(javaNs / ratio) + " ns per message)"
-                    + (ct == null ? "" : "; against the C program with 2 threads " + Markdown.ratio(javaNs / ct.median())),
+                    + (ct == null ? "" : "; against the C program with 2 threads " + Markdown.ratio(javaNs / ct.median()))
+                    + IotlbHotPath.floor(jmh).map(f -> "; its floor, the bare FFM downcall with errno captured and the message"
+                            + " encoded once (`" + IotlbHotPath.FLOOR + "`), " + Markdown.ratio(f)).orElse(""),
                     ratio <= IotlbHotPath.GOAL, ratio);
         });
         jmh.run("planEncodeWrite").ifPresent(r -> goal("IOTLB plan + encode + write into the fake ≥ 2M messages/s",
@@ -609,7 +613,10 @@ public final class BenchReport {
             String measured = Markdown.ratio(ratio) + " medians (" + Markdown.ratio(r.summary().min() / cs.min()) + " minimums)"
                     + (ct == null ? "" : "; against C with 2 threads " + Markdown.ratio(r.summary().median() / ct.median()));
             if (r.method().startsWith("iotlb")) {
-                goal("IOTLB into the real device ≤ 1.1x a C writer (`" + r.method() + "`, vdpa_sim in the VM lane, TCG)", measured,
+                Optional<Double> floor = jmh.run(r.method() + VM_FLOOR_SUFFIX).map(f -> f.summary().median() / cs.median());
+                goal("IOTLB into the real device ≤ 1.1x a C writer (`" + r.method() + "`, vdpa_sim in the VM lane, TCG)", measured
+                        + floor.map(f -> "; its floor, the same messages encoded and written by a bare FFM downcall with errno"
+                                + " captured (`" + r.method() + VM_FLOOR_SUFFIX + "`), " + Markdown.ratio(f)).orElse(""),
                         ratio <= IOTLB_VM_GOAL, ratio);
             } else {
                 goal("FFM/C on `" + r.method() + "` (vdpa_sim in the VM lane, TCG, reported)", measured, null);

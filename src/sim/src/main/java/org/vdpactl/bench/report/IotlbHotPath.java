@@ -46,6 +46,17 @@ final class IotlbHotPath {
         return jmh.run(method).map(r -> 1e9 / r.summary().median());
     }
 
+    /**
+     * The least any FFM caller pays for the same write(2)s: one downcall per message with errno captured, nothing
+     * else in Java. The goal leaves the library only what is left between it and {@link #GOAL}.
+     */
+    static final String FLOOR = "ffmWrite";
+
+    /** The floor's ns per message ÷ C's in the same JVM, when both ran. */
+    static Optional<Double> floor(JmhResults jmh) {
+        return nsPerMessage(jmh, FLOOR).flatMap(f -> nsPerMessage(jmh, C_IN_JVM).map(c -> f / c));
+    }
+
     /** The library's ns per message ÷ C's in the same JVM, when both ran. */
     static Optional<Double> ratio(JmhResults jmh) {
         return nsPerMessage(jmh, LIBRARY).flatMap(j -> nsPerMessage(jmh, C_IN_JVM).map(c -> j / c));

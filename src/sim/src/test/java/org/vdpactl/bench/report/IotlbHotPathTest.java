@@ -44,6 +44,30 @@ class IotlbHotPathTest {
         assertTrue(row.contains("1.20x") && row.contains("**NOT MET**"), row);
     }
 
+    /**
+     * A record of the handle's own writer (`ffmEncodeWriteOwnErrno` ran): the steps skip the thread-local lookup, which
+     * the library no longer makes, and the goal names its floor, the bare downcall ÷ C.
+     */
+    @Test
+    void aRecordOfTheOwnWriterStepsPastTheThreadLocalAndTheGoalNamesItsFloor() throws IOException {
+        Path dir = results("2026-12-07T15:30Z", 250, 262, 266, 270, 272.5);
+        String json = Files.readString(dir.resolve("jmh-iotlb-1.json"));
+        Files.writeString(dir.resolve("jmh-iotlb-1.json"), json.substring(0, json.lastIndexOf(']')) + ","
+                + jmh(Map.of("ffmEncodeWriteOwnErrno", 268.0)).substring(1));
+        Path records = tmp.resolve("records-own");
+        BenchRecord.write(dir, records);
+
+        String block = BenchReport.block(records, "iotlb");
+        assertTrue(block.contains("| `ffmEncodeWriteOwnErrno` | `IotlbCodec.encode` of each message from the plans' columns | 268 | +6.00 | 1.07x |"),
+                "encoding, added to the bare downcall:\n" + block);
+        assertTrue(block.contains("| 273 | +4.50 | 1.09x |"), "the library's own work, after encoding:\n" + block);
+        assertFalse(block.contains("| `ffmWriteThreadLocal` | the seam's lookup"), "no thread-local step:\n" + block);
+        String row = BenchReport.block(records, "goals").lines().filter(l -> l.contains("C's loop in the same JVM")).findFirst()
+                .orElseThrow();
+        assertTrue(row.contains("its floor, the bare FFM downcall with errno captured and the message encoded once (`ffmWrite`), 1.05x"),
+                row);
+    }
+
     /** A record without the yardstick (before it existed) shows neither the breakdown nor the goal. */
     @Test
     void aRecordWithoutTheYardstickShowsNeither() throws IOException {
