@@ -29,7 +29,9 @@ class KernelDevListStartupTest {
     void devListLinksOneHandleReflectsOnNoFieldComposesNoUnshownMessageAndLogsNoExit() throws Exception {
         LoadedClasses list = LoadedClasses.of(dir, Main.class, "kernel-dev-list", "--backend", "kernel", "dev", "list");
         assertTrue(list.exitCode() == 0 || list.exitCode() == ExitCode.NOT_READY.code(), list.exitCode() + ": " + list.stderr());
-        assertTrue(list.names().contains("org.vdpactl.sys.PanamaSyscalls"), "the kernel backend was not used: " + list.names().size());
+        // the netlink exchange's handle: PanamaSyscalls alone loads with any backend (the host's questions)
+        assertTrue(list.names().contains("org.vdpactl.sys.PanamaSyscalls$SyscallHandle"),
+                "the kernel was not asked, so this test would show nothing: " + list.names().size() + " classes");
         assertEquals(1, list.names().stream().filter(n -> n.startsWith("jdk.internal.foreign.abi.DowncallStub")).count(),
                 "downcall stubs: " + list.names().stream().filter(n -> n.startsWith("jdk.internal.foreign.abi.")).toList());
         assertEquals(List.of(), list.names().stream().filter(n -> n.startsWith("jdk.internal.reflect.") && n.contains("FieldAccessor")).toList(),
