@@ -243,7 +243,11 @@ public final class PanamaSyscalls implements Syscalls {
 
     @Override
     public long write(int fd, MemorySegment buf) {
-        MemorySegment cs = CAPTURED.get();
+        return write(CAPTURED.get(), fd, buf);
+    }
+
+    /** write(2) of the whole of {@code buf}, errno captured into {@code cs}: the seam's and each writer's. */
+    private static long write(MemorySegment cs, int fd, MemorySegment buf) {
         try {
             long n = (long) WriteHandle.H.invokeExact(cs, fd, buf, buf.byteSize());
             if (n < 0) {
@@ -278,15 +282,8 @@ public final class PanamaSyscalls implements Syscalls {
 
         @Override
         public long write(MemorySegment buf) {
-            MemorySegment cs = captured;
             try {
-                long n = (long) WriteHandle.H.invokeExact(cs, fd, buf, buf.byteSize());
-                if (n < 0) {
-                    throw fail("write", cs);
-                }
-                return n;
-            } catch (Throwable t) {
-                throw rethrow(t);
+                return PanamaSyscalls.write(captured, fd, buf);
             } finally {
                 Reference.reachabilityFence(this);
             }

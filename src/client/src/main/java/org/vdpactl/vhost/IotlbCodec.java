@@ -27,8 +27,8 @@ public final class IotlbCodec {
     /*
      * The fields' places, from the generated layouts, for the encoder's stores. The encoder stores through the
      * *_UNALIGNED layouts: an aligned layout checks the address's alignment at every store, which the JIT cannot fold
-     * for a buffer whose address it does not know, and every buffer encode is given is 8-byte aligned already (a
-     * segment allocated with the message's layout).
+     * for a buffer whose address it does not know. The stores are right at any address; the kernel copies the message
+     * byte by byte and asks no alignment of it.
      */
     private static final long TYPE_V1 = vhost_msg.type$offset();
     private static final long TYPE_V2 = vhost_msg_v2.type$offset();

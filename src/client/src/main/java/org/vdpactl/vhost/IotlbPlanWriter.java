@@ -50,7 +50,8 @@ final class IotlbPlanWriter {
 
     /**
      * The error of message {@code i} of {@code plan}, once what the plan wrote before it is rolled back. Kept out of
-     * {@link #apply}: a small loop lets the JIT inline the message's write into it (the IOTLB hot path).
+     * {@link #apply}, whose loop is the IOTLB hot path: this cold path (the message's text, the rollback) is compiled
+     * on its own.
      */
     private RuntimeException failed(IotlbPlan plan, int i, RuntimeException e) {
         RuntimeException failure = e instanceof VhostException v

@@ -66,11 +66,10 @@ import org.vdpactl.vhost.VhostVdpaDevice;
  *       still captured into the field's buffer, as a device handle's writer does ({@code Syscalls.writer});</li>
  *   <li>{@link #encodeWriteDevNull}, above: plus the library's own work per message (plan walk, checks, the seam).</li>
  * </ul>
- * Beside the steps: {@link #ffmWriteThreadLocal} (the errno buffer looked up per call in a {@code ThreadLocal}, as the
- * seam's shared {@code write} does) and {@link #ffmEncodeWrite} (that plus encoding), the hot path before the handle
- * kept a writer of its own.
- * <ul>
- * </ul>
+ *
+ * <p>Beside the steps: {@link #ffmWriteThreadLocal} (the errno buffer looked up per call in a {@code ThreadLocal}, as
+ * the seam's shared {@code write} does) and {@link #ffmEncodeWrite} (that plus encoding), the hot path before the
+ * handle kept a writer of its own.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
