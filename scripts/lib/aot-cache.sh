@@ -40,12 +40,34 @@ vdpactl_jvm_flags() {
     fi
 }
 
+# vdpactl_main_args JAR [CACHE]: sets the array VDPACTL_MAIN_ARGS to what follows the JVM flags to run vdpactl from JAR
+# (no fork); CACHE is the AOT cache the JVM starts with (vdpactl_aot_flags), if any.
+#   - With a cache: the jar's main class on the class path and native access granted on the command line, not -jar.
+#     The Java launcher opens a -jar's file for its manifest and closes it, then the class loader opens it again:
+#     every start read the jar's central directory (thousands of entries, its dependencies' too) twice, in
+#     interpreted code (a CPU profile of `--backend kernel dev list`; docs/benchmarks.md, "Where the start-up goes").
+#     --enable-native-access is a module option, and the JVM refuses an AOT cache whose module options differ from
+#     its training's: ReleaseFiles trains the caches with this very option (the manifest's Enable-Native-Access,
+#     which only a -jar run reads, is not the option).
+#   - Without one: -jar, whose manifest grants native access. The option would not match the JDK's own CDS archive,
+#     dumped without it, and the JVM would then start without that archive's module graph, which costs CPU at every
+#     start.
+# shellcheck disable=SC2034 # VDPACTL_MAIN_ARGS is read by the scripts that source this file
+vdpactl_main_args() {
+    if [ -n "${2:-}" ]; then
+        VDPACTL_MAIN_ARGS=(--enable-native-access=ALL-UNNAMED -cp "$1" org.vdpactl.cli.Main)
+    else
+        VDPACTL_MAIN_ARGS=(-jar "$1")
+    fi
+}
+
 # vdpactl_aot_flags CACHE: sets the array VDPACTL_AOT_FLAGS to the JVM flags that run on the AOT cache CACHE (JDK 25+).
 #   - The JVM's notes about the cache stay off stdout, which is for vdpactl's output; an error says why on stderr.
 #   - No replay of training data (-XX:-AOTReplayTraining, a diagnostic flag of JDK 25): the build trains its caches
 #     without method profiles (org.vdpactl.packaging.ReleaseFiles.NO_PROFILES), yet a JVM on such a cache still ran a
 #     replay thread and replay work in class initialisation at start (a CPU profile of `fake dev list`: 4 % of its
 #     CPU on that thread, 5 % of the main thread's in the replay; without it 5 % less CPU in all).
+# shellcheck disable=SC2034 # VDPACTL_AOT_FLAGS is read by the scripts that source this file
 vdpactl_aot_flags() {
     VDPACTL_AOT_FLAGS=("-XX:AOTCache=$1" "-Xlog:aot*=off:stdout" "-Xlog:aot=error:stderr"
         -XX:+UnlockDiagnosticVMOptions -XX:-AOTReplayTraining)

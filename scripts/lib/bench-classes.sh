@@ -22,12 +22,12 @@ base=("${VDPACTL_JVM_FLAGS[@]}")
 [ "$major" -ge 24 ] && base+=(--sun-misc-unsafe-memory-access=allow)
 out="$results/classes.txt"
 : >"$out"
-# COMMAND-NAME|the words (the fake's state in this part's own folder)
+# COMMAND-NAME|vdpactl's arguments (the fake's state in this part's own folder); hello is the JVM hello
 commands=(
-    "hello|-cp|$build/classes|org.vdpactl.bench.startup.Hello"
-    "version|-jar|$jar|--version"
-    "kernel-dev-list|-jar|$jar|--backend|kernel|dev|list"
-    "fake-dev-list|-jar|$jar|--backend|fake|--fake-state|$work/fake-state.json|dev|list"
+    "hello"
+    "version|--version"
+    "kernel-dev-list|--backend|kernel|dev|list"
+    "fake-dev-list|--backend|fake|--fake-state|$work/fake-state.json|dev|list"
 )
 # the fake's state exists before it is measured, as on a machine where vdpactl ran before
 # (a device added: a read-only command such as dev list creates no state file)
@@ -38,16 +38,22 @@ for c in "${commands[@]}"; do
     name=${words[0]}
     for variant in default build-archive; do
         flags=("${base[@]}")
+        # the jar as the launchers run it, on the cache or without (aot-cache.sh: vdpactl_main_args)
+        cache=""
         if [ "$variant" = build-archive ]; then
             [ "$name" = hello ] && continue
-            vdpactl_aot_cache "$build" "${words[@]:3}"
-            [ -n "$VDPACTL_AOT_CACHE" ] || continue
-            vdpactl_aot_flags "$VDPACTL_AOT_CACHE"
+            vdpactl_aot_cache "$build" "${words[@]:1}"
+            cache=$VDPACTL_AOT_CACHE
+            [ -n "$cache" ] || continue
+            vdpactl_aot_flags "$cache"
             flags+=("${VDPACTL_AOT_FLAGS[@]}" -Xlog:cds=off)
         fi
+        vdpactl_main_args "$jar" "$cache"
+        run=("${VDPACTL_MAIN_ARGS[@]}" "${words[@]:1}")
+        [ "$name" = hello ] && run=(-cp "$build/classes" org.vdpactl.bench.startup.Hello)
         log="$work/$name-$variant.log"
         status=0
-        "$java" "${flags[@]}" "-Xlog:class+load:file=$log" "${words[@]:1}" >/dev/null 2>&1 || status=$?
+        "$java" "${flags[@]}" "-Xlog:class+load:file=$log" "${run[@]}" >/dev/null 2>&1 || status=$?
         # one line per package: VARIANT COMMAND EXIT PACKAGE ALL NOT-FROM-AN-ARCHIVE
         awk -v v="$variant" -v c="$name" -v s="$status" '/\[class,load\]/ {
                 cls = $2; pkg = cls; sub(/\.[^.]*$/, "", pkg); if (pkg == cls) pkg = "(default)"

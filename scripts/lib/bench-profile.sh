@@ -100,16 +100,19 @@ if missed "start-up archive"; then
     base=("${VDPACTL_JVM_FLAGS[@]}")
     jar="$build/vdpactl-$(vdpactl_version)-all.jar"
     archive=()
+    # the jar as the launchers run it, on the cache or without (aot-cache.sh: vdpactl_main_args)
+    vdpactl_main_args "$jar" ""
     if [ -f "$build/vdpactl.aot" ]; then
         vdpactl_aot_flags "$build/vdpactl.aot"
         archive=("${VDPACTL_AOT_FLAGS[@]}")
+        vdpactl_main_args "$jar" "$build/vdpactl.aot"
     fi
     [ -f "$build/vdpactl.jsa" ] && archive=(-XX:SharedArchiveFile="$build/vdpactl.jsa")
     mkdir -p "$work/startup"
-    "$java" "${base[@]}" "${archive[@]}" -Xlog:startuptime -Xlog:class+load:file="$work/classes.log" -jar "$jar" "${measured[@]}" \
+    "$java" "${base[@]}" "${archive[@]}" -Xlog:startuptime -Xlog:class+load:file="$work/classes.log" "${VDPACTL_MAIN_ARGS[@]}" "${measured[@]}" \
         >"$work/startuptime.log" 2>&1 || true
     "$java" "${base[@]}" "${archive[@]}" -XX:StartFlightRecording:filename="$work/startup/startup.jfr",settings=profile \
-        -jar "$jar" "${measured[@]}" >/dev/null 2>&1 || true
+        "${VDPACTL_MAIN_ARGS[@]}" "${measured[@]}" >/dev/null 2>&1 || true
     {
         echo "### Profile: CLI start-up with the build's archive"
         echo

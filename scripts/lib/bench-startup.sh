@@ -35,10 +35,15 @@ else
 fi
 echo "$measured" >"$results/startup-measured.txt"
 
+# the jar run as the launchers run it: -jar without a cache (aot-cache.sh: vdpactl_main_args)
+vdpactl_main_args "$jar" ""
+on_jar=("${VDPACTL_MAIN_ARGS[@]}") on_cache=("${VDPACTL_MAIN_ARGS[@]}")
 if [ -f "$build/vdpactl.aot" ]; then
-    # as the launchers run on a cache (aot-cache.sh: vdpactl_aot_flags), for every cache measured here
+    # as the launchers run on a cache (aot-cache.sh: vdpactl_aot_flags, vdpactl_main_args), for every cache measured here
     vdpactl_aot_flags "$build/vdpactl.aot"
     archive=("${VDPACTL_AOT_FLAGS[@]}")
+    vdpactl_main_args "$jar" "$build/vdpactl.aot"
+    on_cache=("${VDPACTL_MAIN_ARGS[@]}")
 elif [ -f "$build/vdpactl.jsa" ]; then
     archive=(-XX:SharedArchiveFile="$build/vdpactl.jsa")
 else
@@ -58,12 +63,16 @@ old_archive=()
 # every AOT cache here is trained as the build trains its own: without JDK 25's method profiles, which a C1-only JVM
 # replays at start for nothing (org.vdpactl.packaging.ReleaseFiles.NO_PROFILES)
 no_profiles=(-XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining)
+old_on_cache=()
 # trained as the build trains its own (org.vdpactl.packaging.ReleaseFiles): the CLI runs the build's batch of commands
 batch="$build/release/aot-training/training.batch"
 if [ "$major" -ge 25 ] && [ -f "$batch" ]; then
     # a failing command of the batch is still training (--force), as in the build: the archive decides
-    "$java" "${base[@]}" "${no_profiles[@]}" -XX:AOTCacheOutput="$work/java5-picocli.aot" -cp "$old_jar" \
-        org.vdpactl.cli.Main --batch "$batch" --force >"$work/java5-picocli-training.log" 2>&1 || true
+    vdpactl_main_args "$old_jar" "$work/java5-picocli.aot"
+    old_on_cache=("${VDPACTL_MAIN_ARGS[@]}")
+    # the jar run as on the cache: the JVM refuses a cache trained with other module options or another class path
+    "$java" "${base[@]}" "${no_profiles[@]}" -XX:AOTCacheOutput="$work/java5-picocli.aot" "${old_on_cache[@]}" \
+        --batch "$batch" --force >"$work/java5-picocli-training.log" 2>&1 || true
     if [ -f "$work/java5-picocli.aot" ]; then
         vdpactl_aot_flags "$work/java5-picocli.aot"
         old_archive=("${VDPACTL_AOT_FLAGS[@]}")
@@ -114,32 +123,37 @@ fi
 kernel_args=(--backend kernel dev list)
 # the cache the launchers give the kernel's command (scripts/lib/aot-cache.sh: the kernel's commands their own)
 kernel_archive=("${archive[@]}") version_archive=("${archive[@]}")
+kernel_on_cache=("${on_cache[@]}") version_on_cache=("${on_cache[@]}")
 if [ "$major" -ge 25 ]; then
     vdpactl_aot_cache "$build" "${kernel_args[@]}"
     vdpactl_aot_flags "$VDPACTL_AOT_CACHE"
     kernel_archive=("${VDPACTL_AOT_FLAGS[@]}")
+    vdpactl_main_args "$jar" "$VDPACTL_AOT_CACHE"
+    kernel_on_cache=("${VDPACTL_MAIN_ARGS[@]}")
     vdpactl_aot_cache "$build" --version
     vdpactl_aot_flags "$VDPACTL_AOT_CACHE"
     version_archive=("${VDPACTL_AOT_FLAGS[@]}")
+    vdpactl_main_args "$jar" "$VDPACTL_AOT_CACHE"
+    version_on_cache=("${VDPACTL_MAIN_ARGS[@]}")
 fi
 # the kernel's answer on this host: 0 with vdpa, 8 (environment not ready) without it; the timer checks it
 kernel_status=0
 "$java" "${base[@]}" -jar "$jar" "${kernel_args[@]}" >/dev/null 2>&1 || kernel_status=$?
 variants=(
     "hello=$(join "$java" "${base[@]}" -cp "$build/classes" org.vdpactl.bench.startup.Hello)"
-    "default=$(join "$java" "${base[@]}" -jar "$jar" "${args[@]}")"
-    "build-archive=$(join "$java" "${base[@]}" "${archive[@]}" -jar "$jar" "${args[@]}")"
+    "default=$(join "$java" "${base[@]}" "${on_jar[@]}" "${args[@]}")"
+    "build-archive=$(join "$java" "${base[@]}" "${archive[@]}" "${on_cache[@]}" "${args[@]}")"
 )
-((${#old_archive[@]})) && variants+=("build-archive-java5-picocli=$(join "$java" "${base[@]}" "${old_archive[@]}" -jar "$old_jar" "${args[@]}")")
+((${#old_archive[@]})) && variants+=("build-archive-java5-picocli=$(join "$java" "${base[@]}" "${old_archive[@]}" "${old_on_cache[@]}" "${args[@]}")")
 variants+=(
-    "xshare-off=$(join "$java" "${base[@]}" -Xshare:off -jar "$jar" "${args[@]}")"
+    "xshare-off=$(join "$java" "${base[@]}" -Xshare:off "${on_jar[@]}" "${args[@]}")"
     "release-launcher=$(join "${release_env[@]}" "$launcher" "${args[@]}")"
     "release-launcher-no-cds=$(join "${release_env[@]}" VDPACTL_NO_CDS=1 "$launcher" "${args[@]}")"
-    "version=$(join "$java" "${base[@]}" "${version_archive[@]}" -jar "$jar" --version)"
-    "version-no-cds=$(join "$java" "${base[@]}" -jar "$jar" --version)"
+    "version=$(join "$java" "${base[@]}" "${version_archive[@]}" "${version_on_cache[@]}" --version)"
+    "version-no-cds=$(join "$java" "${base[@]}" "${on_jar[@]}" --version)"
     "release-launcher-version=$(join "${release_env[@]}" "$launcher" --version)"
-    "kernel:$kernel_status=$(join "$java" "${base[@]}" "${kernel_archive[@]}" -jar "$jar" "${kernel_args[@]}")"
-    "kernel-no-cds:$kernel_status=$(join "$java" "${base[@]}" -jar "$jar" "${kernel_args[@]}")"
+    "kernel:$kernel_status=$(join "$java" "${base[@]}" "${kernel_archive[@]}" "${kernel_on_cache[@]}" "${kernel_args[@]}")"
+    "kernel-no-cds:$kernel_status=$(join "$java" "${base[@]}" "${on_jar[@]}" "${kernel_args[@]}")"
     "release-launcher-kernel:$kernel_status=$(join "${release_env[@]}" "$launcher" "${kernel_args[@]}")"
 )
 for ((i = 0; i < ${#floor_variants[@]}; i += 2)); do

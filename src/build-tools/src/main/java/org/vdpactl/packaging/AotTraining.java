@@ -11,7 +11,7 @@ import picocli.CommandLine;
  * own {@code --batch} mode (output to the training log), so that the JDK records (AOT cache) or dumps (CDS)
  * every class they load. Commands run against the fake backend with a throw-away state file; a command that
  * fails is still training. The driver stays here, in the build-time tools: the jar's class path is the whole
- * class path of the training JVM, as the launcher's {@code -jar} will be, or the JVM would refuse the archive.
+ * class path of the training JVM, as the launcher's will be (scripts/lib/aot-cache.sh), or the JVM would refuse the archive.
  */
 public final class AotTraining {
     private AotTraining() {

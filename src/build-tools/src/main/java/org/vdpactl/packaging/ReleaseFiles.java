@@ -132,9 +132,19 @@ public final class ReleaseFiles {
         return feature >= 25 ? aotCacheFlags(dir.resolve("vdpactl.aot")) : List.of("-XX:ArchiveClassesAtExit=" + dir.resolve("vdpactl.jsa"));
     }
 
-    /** JDK 25+: the JVM flags that train the AOT cache {@code aot}. */
-    private static List<String> aotCacheFlags(Path aot) {
+    /**
+     * The module option an AOT cache is trained with, as the launchers run with a cache (scripts/lib/aot-cache.sh,
+     * {@code vdpactl_main_args}: the jar's main class on the class path, not {@code -jar}, which read the jar twice at
+     * every start). The JVM refuses a cache whose module options differ from its training's, and the manifest's
+     * Enable-Native-Access, which only a {@code -jar} run reads, is not the option. Not for the CDS archive of a JDK
+     * before 25: the launchers run it with {@code -jar}.
+     */
+    static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+
+    /** JDK 25+: the JVM flags that train the AOT cache {@code aot} (the output flag last). */
+    static List<String> aotCacheFlags(Path aot) {
         List<String> flags = new ArrayList<>(NO_PROFILES);
+        flags.add(NATIVE_ACCESS);
         flags.add("-XX:AOTCacheOutput=" + aot);
         return flags;
     }
@@ -155,13 +165,7 @@ public final class ReleaseFiles {
             Path work, String name) throws Exception {
         Path batch = work.resolve(name + ".batch");
         Files.writeString(batch, AotTraining.batchFile(lines), StandardCharsets.UTF_8);
-        List<String> cmd = new ArrayList<>();
-        cmd.add(java);
-        cmd.addAll(jvmFlags);
-        cmd.addAll(outputFlags);
-        // no --enable-native-access here: the launcher's `-jar` gets it from the manifest, which the JVM does not
-        // count as the option, and a cache dumped with the option is refused by a JVM started without it
-        cmd.addAll(List.of("-cp", jar.toString(), Main.class.getName(), "--batch", batch.toString(), "--force"));
+        List<String> cmd = trainingCommand(java, jvmFlags, outputFlags, jar, batch);
         Path log = work.resolve(name + ".log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         if (!p.waitFor(5, TimeUnit.MINUTES)) {
@@ -180,6 +184,19 @@ public final class ReleaseFiles {
         }
         say("start-up archive: " + written + " (" + Files.size(written) / 1024 + " KiB), training log " + log);
         return written;
+    }
+
+    /**
+     * The training JVM's command line: the CLI runs {@code batch} from {@code jar}'s main class on the class path, as
+     * the launchers run it with a cache; the module options are the output flags' ({@link #NATIVE_ACCESS}).
+     */
+    static List<String> trainingCommand(String java, List<String> jvmFlags, List<String> outputFlags, Path jar, Path batch) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        cmd.addAll(jvmFlags);
+        cmd.addAll(outputFlags);
+        cmd.addAll(List.of("-cp", jar.toString(), Main.class.getName(), "--batch", batch.toString(), "--force"));
+        return cmd;
     }
 
     private static void say(String line) {

@@ -3,6 +3,7 @@ package org.vdpactl.packaging;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -199,5 +202,86 @@ class AotCacheRuleTest {
         assertEquals("-XX:AOTCacheOutput=" + dir.resolve("vdpactl.aot"), flags.getLast());
         assertEquals(List.of("-XX:ArchiveClassesAtExit=" + dir.resolve("vdpactl.jsa")), ReleaseFiles.archiveFlags(24, dir),
                 "a JDK before 25 has neither AOT caches nor the flag");
+    }
+
+    /** What follows the JVM flags to run vdpactl from {@code jar} on {@code cache} (vdpactl_main_args; "" for none). */
+    private static List<String> mainArgsFor(String jar, String cache) throws IOException, InterruptedException {
+        return ruleArray("vdpactl_main_args", "VDPACTL_MAIN_ARGS", jar, cache);
+    }
+
+    /**
+     * On a cache the launchers run the jar's main class on the class path with the module option the caches are
+     * trained with (the Java launcher read a -jar's central directory twice); without one, -jar, whose manifest grants
+     * native access without the option the JDK's own CDS archive was dumped without.
+     */
+    @Test
+    void onACacheTheMainClassRunsOnTheClassPathWithTheCachesModuleOptionAndWithoutOneTheJar() throws Exception {
+        assertEquals(List.of(ReleaseFiles.NATIVE_ACCESS, "-cp", "/x/vdpactl-all.jar", Main.class.getName()),
+                mainArgsFor("/x/vdpactl-all.jar", "/x/vdpactl.aot"));
+        assertTrue(ReleaseFiles.archiveFlags(25, dir).contains(ReleaseFiles.NATIVE_ACCESS), ReleaseFiles.archiveFlags(25, dir).toString());
+        assertEquals(List.of("-jar", "/x/vdpactl-all.jar"), mainArgsFor("/x/vdpactl-all.jar", ""));
+    }
+
+    /**
+     * A cache trained as the build trains one ({@link ReleaseFiles#trainingCommand} with the AOT output flags) is taken
+     * by a JVM started as the launchers start a command on it (the rule's JVM, cache and main arguments). The JVM
+     * refuses a cache whose module options or class path differ from its training's, and says so on stderr; a
+     * restricted method called without native access warns there too. A stand-in jar whose main class links a
+     * downcall, as vdpactl's does.
+     */
+    @Test
+    void aCacheTrainedAsTheBuildTrainsItIsTakenByTheLaunchersCommandLine() throws Exception {
+        assumeTrue(Runtime.version().feature() >= 25, "AOT caches need JDK 25; this JVM is " + Runtime.version());
+        Path jar = standInJar();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> launcherFlags = jvmFlagsFor("--version");
+        List<String> trainingFlags = launcherFlags.stream().filter(f -> f.startsWith("-XX:")).toList(); // the pom's --jvm-flag
+        Path batch = Files.writeString(dir.resolve("training.batch"), "--version\n");
+        Process training = new ProcessBuilder(ReleaseFiles.trainingCommand(java, trainingFlags, ReleaseFiles.archiveFlags(25, dir),
+                jar, batch)).redirectErrorStream(true).redirectOutput(dir.resolve("training.log").toFile()).start();
+        assertTrue(training.waitFor(2, TimeUnit.MINUTES), "the training did not finish");
+        Path cache = dir.resolve("vdpactl.aot");
+        assertTrue(Files.exists(cache), Files.readString(dir.resolve("training.log")));
+
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(launcherFlags);
+        cmd.addAll(aotFlagsFor(cache.toString()));
+        cmd.addAll(mainArgsFor(jar.toString(), cache.toString()));
+        cmd.add("--version");
+        Process p = new ProcessBuilder(cmd).redirectError(dir.resolve("stderr").toFile()).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(1, TimeUnit.MINUTES), "the command did not finish");
+        assertEquals("", Files.readString(dir.resolve("stderr")), "the JVM's complaint, started as " + cmd);
+        assertEquals(0, p.exitValue());
+        assertEquals("linked\n", out);
+    }
+
+    /** A jar holding only a class named as vdpactl's main class, which links a downcall and prints "linked". */
+    private Path standInJar() throws IOException, InterruptedException {
+        Path src = Files.createDirectories(dir.resolve("src/org/vdpactl/cli")).resolve("Main.java");
+        Files.writeString(src, """
+                package org.vdpactl.cli;
+                import java.lang.foreign.*;
+                public class Main {
+                    public static void main(String[] args) throws Throwable {
+                        Linker linker = Linker.nativeLinker();
+                        var getpid = linker.downcallHandle(linker.defaultLookup().find("getpid").orElseThrow(),
+                                FunctionDescriptor.of(ValueLayout.JAVA_INT));
+                        System.out.println((int) getpid.invokeExact() > 0 ? "linked" : "no pid");
+                    }
+                }
+                """);
+        Path classes = dir.resolve("classes");
+        Process javac = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "javac").toString(), "-d",
+                classes.toString(), src.toString()).redirectErrorStream(true).start();
+        String log = new String(javac.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(javac.waitFor(1, TimeUnit.MINUTES) && javac.exitValue() == 0, log);
+        Path jar = dir.resolve("vdpactl-all.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+            out.putNextEntry(new JarEntry("org/vdpactl/cli/Main.class"));
+            out.write(Files.readAllBytes(classes.resolve("org/vdpactl/cli/Main.class")));
+            out.closeEntry();
+        }
+        return jar;
     }
 }

@@ -33,7 +33,9 @@ class ReleaseLauncherCacheTest {
         assertTrue(args.contains("-XX:AOTCache=" + home.resolve("lib/vdpactl.aot")), "the trained JDK: " + args);
         assertTrue(args.contains("-XX:-AOTReplayTraining"), "the rule's flags for a cache: " + args);
         assertFalse(args.contains("-XX:+AutoCreateSharedArchive"), args.toString());
-        assertEquals("--version", args.getLast());
+        assertEquals(List.of(ReleaseFiles.NATIVE_ACCESS, "-cp", home.resolve("lib/vdpactl-all.jar").toString(),
+                org.vdpactl.cli.Main.class.getName(), "--version"), args.subList(args.size() - 5, args.size()),
+                "on the cache, the main class on the class path with the module option the cache was trained with: " + args);
     }
 
     @Test
@@ -45,6 +47,9 @@ class ReleaseLauncherCacheTest {
         assertFalse(args.stream().anyMatch(a -> a.startsWith("-XX:AOTCache=")), "a cache of another JDK build: " + args);
         assertTrue(args.contains("-XX:+AutoCreateSharedArchive"), args.toString());
         assertFalse(args.contains("-XX:-AOTReplayTraining"), "no cache, nothing to replay: " + args);
+        assertEquals(List.of("-jar", home.resolve("lib/vdpactl-all.jar").toString(), "--version"), args.subList(args.size() - 3, args.size()),
+                "without the cache, the jar (its manifest grants native access): " + args);
+        assertFalse(args.contains(ReleaseFiles.NATIVE_ACCESS), "the option would cost the JDK's archive its module graph: " + args);
     }
 
     /** The release's launcher takes its JVM flags from the rule scripts/vdpactl uses (lib/aot-cache.sh), benchmarks too. */
