@@ -99,15 +99,16 @@ if missed "start-up archive"; then
     vdpactl_jvm_flags "${measured[@]}"
     base=("${VDPACTL_JVM_FLAGS[@]}")
     jar="$build/vdpactl-$(vdpactl_version)-all.jar"
-    archive=()
-    # the jar as the launchers run it, on the cache or without (aot-cache.sh: vdpactl_main_args)
-    vdpactl_main_args "$jar" ""
+    archive=() cache=""
     if [ -f "$build/vdpactl.aot" ]; then
-        vdpactl_aot_flags "$build/vdpactl.aot"
+        cache=$build/vdpactl.aot
+        vdpactl_aot_flags "$cache"
         archive=("${VDPACTL_AOT_FLAGS[@]}")
-        vdpactl_main_args "$jar" "$build/vdpactl.aot"
+    elif [ -f "$build/vdpactl.jsa" ]; then
+        archive=(-XX:SharedArchiveFile="$build/vdpactl.jsa")
     fi
-    [ -f "$build/vdpactl.jsa" ] && archive=(-XX:SharedArchiveFile="$build/vdpactl.jsa")
+    # the jar as the launchers run it, on the cache or without (aot-cache.sh: vdpactl_main_args)
+    vdpactl_main_args "$jar" "$cache"
     mkdir -p "$work/startup"
     "$java" "${base[@]}" "${archive[@]}" -Xlog:startuptime -Xlog:class+load:file="$work/classes.log" "${VDPACTL_MAIN_ARGS[@]}" "${measured[@]}" \
         >"$work/startuptime.log" 2>&1 || true

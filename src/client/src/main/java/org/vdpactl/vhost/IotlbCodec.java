@@ -27,8 +27,9 @@ public final class IotlbCodec {
     /*
      * The fields' places, from the generated layouts, for the encoder's stores. The encoder stores through the
      * *_UNALIGNED layouts: an aligned layout checks the address's alignment at every store, which the JIT cannot fold
-     * for a buffer whose address it does not know. The stores are right at any address; the kernel copies the message
-     * byte by byte and asks no alignment of it.
+     * for a buffer whose address it does not know. The stores are right at any address, and the kernel asks no
+     * alignment of the message: it reads the type, the ASID and the body from the write's buffer as a stream
+     * (docs/spec/kernel-abi.md §5.1).
      */
     private static final long TYPE_V1 = vhost_msg.type$offset();
     private static final long TYPE_V2 = vhost_msg_v2.type$offset();
